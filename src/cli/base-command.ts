@@ -1,0 +1,79 @@
+/**
+ * The base every command extends: a `--json` flag, settings loaded once, the database opened on
+ * demand, and the one place that renders errors and turns them into exit codes (DESIGN §7).
+ */
+import { Command, Flags, Errors } from '@oclif/core'
+import chalk from 'chalk'
+import { type Database, type OpenOptions, openDatabase } from '../db/database.js'
+import { AizkError, ExitCode } from '../errors.js'
+import { loadSettings, type Settings, unknownSettingVariables } from '../settings.js'
+import { loadJobModules } from '../jobs/load.js'
+
+export abstract class AizkCommand extends Command {
+  static override baseFlags = {
+    json: Flags.boolean({ description: 'Print one JSON document instead of text.', default: false }),
+  }
+
+  private openDatabases: Database[] = []
+  private settingsCache?: Settings
+
+  protected get jsonOutput(): boolean {
+    return this.argv.includes('--json')
+  }
+
+  /** Job modules register their settings first, so settings are validated all together. */
+  protected async settings(): Promise<Settings> {
+    if (this.settingsCache) return this.settingsCache
+    await loadJobModules()
+    this.settingsCache = loadSettings()
+    for (const name of unknownSettingVariables()) {
+      this.logToStderr(chalk.yellow(`aizk: warning: ${name} is not an aizk setting (see \`aizk settings\`)`))
+    }
+    return this.settingsCache
+  }
+
+  protected async database(opts: OpenOptions = {}): Promise<Database> {
+    const settings = await this.settings()
+    const db = await openDatabase(settings, { log: (line) => this.logToStderr(line), ...opts })
+    this.openDatabases.push(db)
+    return db
+  }
+
+  protected printJson(value: unknown): void {
+    process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+  }
+
+  protected override async finally(err: Error | undefined): Promise<unknown> {
+    for (const db of this.openDatabases.splice(0)) await db.close().catch(() => {})
+    return super.finally(err)
+  }
+
+  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    if (err instanceof Errors.ExitError) throw err
+    let exitCode: number = ExitCode.internal
+    let code = 'internal'
+    let hint: string | undefined
+    let message = err.message
+    if (err instanceof AizkError) {
+      exitCode = err.exitCode
+      code = err.code
+      hint = err.hint
+    } else if (err.oclif?.exit !== undefined) {
+      // oclif's own parse errors: unknown flag, missing argument, bad option value.
+      exitCode = ExitCode.usage
+      code = 'usage'
+      message = message.split('\n')[0]
+      hint = `see \`aizk ${this.id?.replaceAll(':', ' ') ?? ''} --help\``
+    } else if (process.env.AIZK_DEBUG) {
+      message = err.stack ?? message
+    }
+    for (const db of this.openDatabases.splice(0)) await db.close().catch(() => {})
+    if (this.jsonOutput) {
+      this.printJson({ error: { code, exitCode, message, hint: hint ?? null, details: err instanceof AizkError ? (err.details ?? null) : null } })
+    } else {
+      process.stderr.write(`${chalk.red('error:')} ${message}\n`)
+      if (hint) process.stderr.write(`${chalk.dim('hint:')} ${hint}\n`)
+    }
+    this.exit(exitCode)
+  }
+}

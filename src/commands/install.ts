@@ -1,0 +1,44 @@
+import { Flags } from '@oclif/core'
+import { AizkCommand } from '../cli/base-command.js'
+import { describeUrl } from '../db/connect.js'
+import { migrate } from '../db/migrate.js'
+
+export default class Install extends AizkCommand {
+  static override summary = 'Install or upgrade the aizk schema (PgQueuer tables, dedupe index, app role).'
+  static override description =
+    'Applies the numbered migrations that are not yet recorded, under an advisory lock, each in its own transaction. A database where PgQueuer already installed its tables is adopted: aizk adds what it needs and never drops or rewrites PgQueuer objects.'
+  static override examples = [
+    { command: '<%= config.bin %> install', description: 'Install on the embedded server (or AIZK_DATABASE_URL).' },
+    { command: '<%= config.bin %> install --dry-run', description: 'Print the migrations that would run; change nothing.' },
+    { command: '<%= config.bin %> install --json', description: 'Report what was applied as JSON.' },
+  ]
+  static override flags = {
+    'dry-run': Flags.boolean({ description: 'Print the plan without changing anything.', default: false }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Install)
+    const settings = await this.settings()
+    const db = await this.database({ requireSchema: false })
+    const client = await db.pool.connect()
+    let result: Awaited<ReturnType<typeof migrate>>
+    try {
+      result = await migrate(client, { appRole: settings.appRole, dryRun: flags['dry-run'] })
+    } finally {
+      client.release()
+    }
+    const where = describeUrl(db.target.url)
+    if (flags.json) {
+      this.printJson({ database: where, embedded: db.target.embedded, dryRun: flags['dry-run'], adopted: result.adopted, applied: result.applied, version: result.current })
+      return
+    }
+    if (result.adopted) this.log(`adopting the PgQueuer tables found in ${where}`)
+    if (result.applied.length === 0) {
+      this.log(`schema is up to date at version ${result.current} in ${where}: nothing to do`)
+      return
+    }
+    const verb = flags['dry-run'] ? 'would apply' : 'applied'
+    for (const m of result.applied) this.log(`${verb} ${m.name}${flags['dry-run'] ? '' : ` (${m.ms} ms)`}`)
+    if (!flags['dry-run']) this.log(`schema is at version ${result.current} in ${where}`)
+  }
+}

@@ -1,0 +1,16 @@
+import { AizkCommand } from '../../cli/base-command.js'
+import { defaultDataDir, stopEmbeddedServer } from '../../db/embedded.js'
+
+export default class ServerStop extends AizkCommand {
+  static override summary = 'Stop the embedded PostgreSQL (fast shutdown; data is kept).'
+  static override examples = [{ command: '<%= config.bin %> server stop', description: 'Stop the shared embedded server.' }]
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(ServerStop)
+    const settings = await this.settings()
+    const dataDir = settings.dataDir ?? defaultDataDir()
+    const stopped = await stopEmbeddedServer(dataDir)
+    if (flags.json) return this.printJson({ dataDir, stopped })
+    this.log(stopped ? `stopped the embedded server in ${dataDir}` : `no embedded server was running in ${dataDir}`)
+  }
+}

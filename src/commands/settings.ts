@@ -1,0 +1,25 @@
+import { AizkCommand } from '../cli/base-command.js'
+import { describeSettings } from '../settings.js'
+
+export default class SettingsCommand extends AizkCommand {
+  static override summary = 'Print the effective settings (AIZK_* variables), secrets masked.'
+  static override examples = [
+    { command: '<%= config.bin %> settings', description: 'Every setting with its variable and value.' },
+    { command: 'AIZK_QUEUE_BATCH_SIZE=abc <%= config.bin %> settings', description: 'Validate settings: exit 3 naming each bad variable.' },
+    { command: '<%= config.bin %> settings --json', description: 'The same as JSON.' },
+  ]
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(SettingsCommand)
+    const rows = describeSettings(await this.settings())
+    if (flags.json) {
+      this.printJson({ settings: Object.fromEntries(rows.map((r) => [r.key, { variable: r.variable, value: r.value, default: r.default }])) })
+      return
+    }
+    const width = Math.max(...rows.map((r) => r.variable.length))
+    for (const r of rows) {
+      const value = r.value === null ? '(unset)' : Array.isArray(r.value) ? r.value.join(',') || '(none)' : String(r.value)
+      this.log(`${r.variable.padEnd(width)}  ${value}`)
+    }
+  }
+}

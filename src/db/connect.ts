@@ -1,0 +1,84 @@
+/**
+ * Which server, and a pool on it. `AIZK_DATABASE_URL` selects a configured server; unset, the
+ * embedded one in aizk's data folder is found or started. Connection failures become a
+ * DatabaseError (exit 4) naming the address tried, never a stack trace.
+ */
+import pg from 'pg'
+import { DatabaseError, errorMessage } from '../errors.js'
+import type { Settings } from '../settings.js'
+import { defaultDataDir, ensureEmbeddedServer } from './embedded.js'
+
+// bigint (int8) columns come back as strings: job ids never pass through a JS number unchecked.
+export interface DatabaseTarget {
+  url: string
+  embedded: boolean
+  dataDir?: string
+}
+
+export async function resolveDatabase(settings: Settings, log: (line: string) => void = () => {}): Promise<DatabaseTarget> {
+  if (settings.databaseUrl) return { url: settings.databaseUrl, embedded: false }
+  const dataDir = settings.dataDir ?? defaultDataDir()
+  const server = await ensureEmbeddedServer({ dataDir, port: settings.embeddedPort, log })
+  return { url: server.url, embedded: true, dataDir }
+}
+
+/** host:port/database of a URL, without credentials, for messages. */
+export function describeUrl(url: string): string {
+  try {
+    const u = new URL(url)
+    return `${u.hostname || 'localhost'}:${u.port || 5432}${u.pathname || ''}`
+  } catch {
+    return '(unparseable URL)'
+  }
+}
+
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', '57P03'])
+
+/** Turn a connection-time failure into the operator-facing DatabaseError. */
+export function connectionError(err: unknown, url: string): DatabaseError {
+  const code = (err as { code?: string }).code ?? ''
+  const where = describeUrl(url)
+  if (code === '3D000') {
+    return new DatabaseError(`database does not exist at ${where}`, 'create it, or point AIZK_DATABASE_URL at an existing database')
+  }
+  if (code === '28P01' || code === '28000') {
+    return new DatabaseError(`authentication failed at ${where}: ${errorMessage(err)}`, 'check the user and password in AIZK_DATABASE_URL')
+  }
+  const reachable = CONNECT_CODES.has(code) || /timeout|terminated|connect/i.test(errorMessage(err))
+  return new DatabaseError(
+    `cannot reach PostgreSQL at ${where}: ${errorMessage(err)}`,
+    reachable
+      ? 'is the server running and AIZK_DATABASE_URL right? Unset AIZK_DATABASE_URL to use the embedded server'
+      : 'check AIZK_DATABASE_URL',
+  )
+}
+
+export interface PoolOptions {
+  max?: number
+  applicationName?: string
+}
+
+/** A pool whose idle-client errors (a restarted server) are reported, never thrown. */
+export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    application_name: opts.applicationName ?? 'aizk',
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+  })
+  pool.on('error', () => {
+    // An idle client lost its connection (server restart); the pool replaces it on next use.
+  })
+  return pool
+}
+
+/** Connect once to prove the server answers, mapping failure to exit 4. */
+export async function checkConnection(pool: pg.Pool, url: string): Promise<void> {
+  try {
+    const client = await pool.connect()
+    client.release()
+  } catch (err) {
+    throw connectionError(err, url)
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Numbered, forward-only migrations (src/db/migrations/NNNN_name.sql), applied in order under
+ * a session advisory lock and recorded in aizk_schema_version. Each runs in its own transaction,
+ * so a new enum value committed by one is usable by the next. Two installs at once: the second
+ * waits for the lock, then finds nothing to do.
+ */
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type pg from 'pg'
+import { DatabaseError } from '../errors.js'
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
+/** pg_advisory_lock key: 'aizk' 'migr' as two int4s. */
+const LOCK_KEY: [number, number] = [0x61697a6b, 0x6d696772]
+
+export interface Migration {
+  version: number
+  name: string
+  sql: string
+  checksum: string
+}
+
+export interface MigrationOptions {
+  appRole: string
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`
+}
+
+export function loadMigrations(opts: MigrationOptions): Migration[] {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+    .sort()
+    .map((file) => {
+      const raw = readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8')
+      const sql = raw
+        .replaceAll('{{app_role_literal}}', opts.appRole.replace(/'/g, "''"))
+        .replaceAll('{{app_role}}', quoteIdent(opts.appRole))
+      return {
+        version: Number(file.slice(0, 4)),
+        name: file.replace(/\.sql$/, ''),
+        sql,
+        checksum: createHash('sha256').update(raw).digest('hex').slice(0, 16),
+      }
+    })
+}
+
+export interface SchemaState {
+  installed: boolean
+  current: number
+  latest: number
+  pending: Migration[]
+}
+
+export async function schemaState(client: pg.ClientBase, opts: MigrationOptions): Promise<SchemaState> {
+  const migrations = loadMigrations(opts)
+  const latest = migrations.at(-1)?.version ?? 0
+  const { rows } = await client.query<{ exists: boolean }>(
+    "select to_regclass('aizk_schema_version') is not null as exists",
+  )
+  if (!rows[0].exists) return { installed: false, current: 0, latest, pending: migrations }
+  const applied = await client.query<{ version: number }>('select version from aizk_schema_version')
+  const done = new Set(applied.rows.map((r) => r.version))
+  const current = Math.max(0, ...done)
+  return { installed: done.size > 0, current, latest, pending: migrations.filter((m) => !done.has(m.version)) }
+}
+
+export interface MigrateResult {
+  applied: { version: number; name: string; ms: number }[]
+  current: number
+  adopted: boolean
+}
+
+/** Apply every pending migration. `dryRun` returns the plan and changes nothing. */
+export async function migrate(client: pg.ClientBase, opts: MigrationOptions & { dryRun?: boolean }): Promise<MigrateResult> {
+  const adopted = await hasForeignPgQueuer(client)
+  if (opts.dryRun) {
+    const state = await schemaState(client, opts)
+    return { applied: state.pending.map((m) => ({ version: m.version, name: m.name, ms: 0 })), current: state.current, adopted }
+  }
+  await client.query('select pg_advisory_lock($1, $2)', LOCK_KEY)
+  try {
+    await client.query(`create table if not exists aizk_schema_version (
+      version int primary key, name text not null, checksum text not null,
+      applied_at timestamptz not null default now())`)
+    const state = await schemaState(client, opts)
+    const applied: MigrateResult['applied'] = []
+    for (const m of state.pending) {
+      const started = performance.now()
+      await client.query('begin')
+      try {
+        await client.query(m.sql)
+        await client.query('insert into aizk_schema_version (version, name, checksum) values ($1, $2, $3)', [
+          m.version,
+          m.name,
+          m.checksum,
+        ])
+        await client.query('commit')
+      } catch (err) {
+        await client.query('rollback').catch(() => {})
+        throw new DatabaseError(`migration ${m.name} failed: ${(err as Error).message}`, 'nothing of it was applied; fix the cause and run `aizk install` again')
+      }
+      applied.push({ version: m.version, name: m.name, ms: Math.round(performance.now() - started) })
+    }
+    return { applied, current: state.pending.at(-1)?.version ?? state.current, adopted }
+  } finally {
+    await client.query('select pg_advisory_unlock($1, $2)', LOCK_KEY).catch(() => {})
+  }
+}
+
+/** PgQueuer's table exists but aizk never installed here: install adopts it. */
+async function hasForeignPgQueuer(client: pg.ClientBase): Promise<boolean> {
+  const { rows } = await client.query<{ pgq: boolean; aizk: boolean }>(
+    "select to_regclass('pgqueuer') is not null as pgq, to_regclass('aizk_schema_version') is not null as aizk",
+  )
+  return rows[0].pgq && !rows[0].aizk
+}

@@ -1,0 +1,80 @@
+/**
+ * The typed error family. Every error an operator can cause or meet carries an exit code
+ * (DESIGN §7) and a hint that says what to do; the base command renders them in one place.
+ */
+export const ExitCode = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  config: 3,
+  database: 4,
+  notFound: 5,
+  conflict: 6,
+  unhealthy: 7,
+} as const
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode]
+
+export class AizkError extends Error {
+  readonly exitCode: ExitCodeValue = ExitCode.internal
+  readonly code: string = 'internal'
+  constructor(
+    message: string,
+    readonly hint?: string,
+    readonly details?: unknown,
+  ) {
+    super(message)
+    this.name = new.target.name
+  }
+}
+
+/** Bad flags, a payload that fails its schema, an unknown entrypoint. */
+export class UsageError extends AizkError {
+  override readonly exitCode = ExitCode.usage
+  override readonly code = 'usage'
+}
+
+/** One or more AIZK_* settings are invalid; `problems` lists each with its variable. */
+export class ConfigError extends AizkError {
+  override readonly exitCode = ExitCode.config
+  override readonly code = 'config'
+  constructor(readonly problems: string[]) {
+    super(
+      `invalid settings:\n${problems.map((p) => `  ${p}`).join('\n')}`,
+      'fix the variables above (see `aizk settings` and the README configuration table)',
+      problems,
+    )
+  }
+}
+
+/** The server cannot be reached, or the schema is missing or behind. */
+export class DatabaseError extends AizkError {
+  override readonly exitCode = ExitCode.database
+  override readonly code = 'database'
+}
+
+export class NotFoundError extends AizkError {
+  override readonly exitCode = ExitCode.notFound
+  override readonly code = 'not_found'
+}
+
+/** Another process holds what was asked for (a lock, a running server on our port). */
+export class ConflictError extends AizkError {
+  override readonly exitCode = ExitCode.conflict
+  override readonly code = 'conflict'
+}
+
+export class UnhealthyError extends AizkError {
+  override readonly exitCode = ExitCode.unhealthy
+  override readonly code = 'unhealthy'
+}
+
+/** Raised by the scope module when a non-system caller asks for the owner connection. */
+export class OwnerAccessError extends AizkError {
+  override readonly exitCode = ExitCode.usage
+  override readonly code = 'owner_refused'
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}

@@ -1,0 +1,173 @@
+/**
+ * The one reader of the environment: a zod schema of AIZK_* settings with the spec's defaults.
+ * Scheduled jobs add their `<name>Cron` / `<name>Enabled` pair through `registerSettings`, so a
+ * job module's settings are validated with the rest and every problem is reported at once.
+ */
+import { z } from 'zod'
+import { ConfigError } from './errors.js'
+import {
+  boolSetting,
+  intSetting,
+  listSetting,
+  numberSetting,
+  timezoneSetting,
+  urlSetting,
+  uuidSetting,
+} from './settings-types.js'
+
+/** The system user's id when AIZK_SYSTEM_USER_ID is unset (documented in the README). */
+export const DEFAULT_SYSTEM_USER_ID = '00000000-0000-4000-a000-000000000001'
+
+const coreShape = {
+  databaseUrl: urlSetting(['postgres', 'postgresql']),
+  appRole: z
+    .string()
+    .default('aizk_app')
+    .pipe(z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lower-case SQL role name')),
+  systemUserId: uuidSetting(DEFAULT_SYSTEM_USER_ID),
+  timezone: timezoneSetting(),
+  dataDir: z.string().optional(),
+  embeddedPort: intSetting(54329, { min: 1024, max: 65535 }),
+
+  queueBatchSize: intSetting(64, { min: 1, max: 10000 }),
+  queueConcurrentTasks: intSetting(undefined, { min: 1 }),
+  workerEntrypoints: listSetting(),
+  workerNoScheduler: boolSetting(false),
+  workerJobModules: listSetting(),
+  workerHealthPort: intSetting(undefined, { min: 0, max: 65535 }),
+  heartbeatIntervalSeconds: numberSetting(5, { min: 0.05 }),
+  heartbeatTimeoutSeconds: numberSetting(30, { min: 0.1 }),
+  shutdownTimeoutSeconds: numberSetting(25, { min: 0 }),
+  pollIntervalSeconds: numberSetting(1, { min: 0.01 }),
+  retryBaseSeconds: numberSetting(2, { min: 0 }),
+  retryMaxSeconds: numberSetting(600, { min: 0 }),
+
+  doclingConcurrency: intSetting(4, { min: 0 }),
+  graphBuildConcurrency: intSetting(4, { min: 0 }),
+  chunkDispatchBatch: intSetting(512, { min: 1 }),
+  chunkRecoveryBatch: intSetting(512, { min: 1 }),
+  chunkRecoveryMaxCycles: intSetting(3, { min: 0 }),
+  cleanupLogRetentionDays: numberSetting(7, { min: 0 }),
+  cleanupLogDeleteBatch: intSetting(10000, { min: 1 }),
+  decayHalfLifeDays: numberSetting(90, { min: 0.001 }),
+  integrityBatch: intSetting(100, { min: 1 }),
+  integrityMinAgeDays: numberSetting(30, { min: 0 }),
+  backupDir: z.string().optional(),
+  backupKeep: intSetting(7, { min: 1 }),
+  requeueDefaultLimit: intSetting(1000, { min: 1 }),
+  statusHeldThreshold: intSetting(0, { min: 0 }),
+}
+
+type ShapeOf<T> = { [K in keyof T]: z.ZodTypeAny }
+const extraShape: Record<string, z.ZodTypeAny> = {}
+const secretKeys = new Set<string>(['databaseUrl'])
+
+export type CoreSettings = z.output<z.ZodObject<typeof coreShape>>
+/** Core settings plus whatever job modules registered (`<name>Cron`, `<name>Enabled`, ...). */
+export type Settings = CoreSettings & Record<string, unknown>
+
+/** Add settings (a job module's cron and enabled pair). Re-registering the same key is an error. */
+export function registerSettings(shape: Record<string, z.ZodTypeAny>, opts: { secret?: string[] } = {}): void {
+  for (const [key, schema] of Object.entries(shape)) {
+    if (key in coreShape || key in extraShape) throw new Error(`setting ${key} is registered twice`)
+    extraShape[key] = schema
+  }
+  for (const key of opts.secret ?? []) secretKeys.add(key)
+  cached = undefined
+}
+
+export function isSecretSetting(key: string): boolean {
+  return secretKeys.has(key) || /(password|secret|apikey|token)/i.test(key)
+}
+
+/** camelCase key -> AIZK_SCREAMING_SNAKE variable. */
+export function envName(key: string): string {
+  return `AIZK_${key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}`
+}
+
+/** Variables oclif reads itself under the bin's prefix; allowed, never reported as unknown. */
+const OCLIF_RESERVED = new Set(['DEBUG', 'DATA_DIR', 'CONFIG_DIR', 'CACHE_DIR', 'SHELL', 'REDIRECTED', 'CLI_ASCII', 'TEST_DATABASE_URL'])
+
+export interface LoadedSettings {
+  settings: Settings
+  unknown: string[]
+}
+
+function fullShape(): ShapeOf<Settings> {
+  return { ...coreShape, ...extraShape } as ShapeOf<Settings>
+}
+
+export function parseSettings(env: NodeJS.ProcessEnv = process.env): LoadedSettings {
+  const shape = fullShape()
+  const input: Record<string, string> = {}
+  const known = new Set<string>()
+  for (const key of Object.keys(shape)) {
+    const name = envName(key)
+    known.add(name)
+    const value = env[name]
+    if (value !== undefined) input[key] = value
+  }
+  const result = z.object(shape).safeParse(input)
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '')
+      const message = issue.code === 'invalid_type' && issue.received === 'undefined' ? 'is required' : issue.message
+      return `${envName(key)}: ${message}`
+    })
+    throw new ConfigError(problems)
+  }
+  const settings = result.data as Settings
+  if (settings.queueConcurrentTasks === undefined) settings.queueConcurrentTasks = settings.queueBatchSize * 4
+  const unknown = Object.keys(env).filter(
+    (name) => name.startsWith('AIZK_') && !known.has(name) && !OCLIF_RESERVED.has(name.slice(5)),
+  )
+  return { settings, unknown }
+}
+
+let cached: LoadedSettings | undefined
+
+/** The job modules to load, read before the full schema exists (their settings join it). */
+export function jobModulePaths(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env[envName('workerJobModules')] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+}
+
+/** The process's settings, parsed once (again only after a job module registers more). */
+export function loadSettings(): Settings {
+  cached ??= parseSettings(process.env)
+  return cached.settings
+}
+
+export function unknownSettingVariables(): string[] {
+  cached ??= parseSettings(process.env)
+  return cached.unknown
+}
+
+/** Effective settings with their variables, secrets masked, for `aizk settings`. */
+export function describeSettings(settings: Settings): { key: string; variable: string; value: unknown; default: unknown }[] {
+  const defaults = z.object(fullShape()).safeParse({})
+  const defaultValues = defaults.success ? (defaults.data as Record<string, unknown>) : {}
+  return Object.keys(fullShape())
+    .sort()
+    .map((key) => {
+      const value = settings[key]
+      return {
+        key,
+        variable: envName(key),
+        value: isSecretSetting(key) && value !== undefined ? maskSecret(String(value)) : (value ?? null),
+        default: isSecretSetting(key) ? null : (defaultValues[key] ?? null),
+      }
+    })
+}
+
+function maskSecret(value: string): string {
+  try {
+    const url = new URL(value)
+    if (url.password) url.password = '****'
+    return url.toString()
+  } catch {
+    return '****'
+  }
+}

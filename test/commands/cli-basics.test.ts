@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { runCli } from '../helpers/cli.js'
+
+describe('aizk CLI basics', () => {
+  it('--help lists every command with a summary', async () => {
+    const res = await runCli(['--help'])
+    assert.equal(res.code, 0)
+    for (const cmd of ['install', 'settings', 'server']) assert.match(res.stdout, new RegExp(`\\n\\s+${cmd}\\s+\\S`))
+  })
+
+  it('--version prints the version', async () => {
+    const res = await runCli(['--version'])
+    assert.equal(res.code, 0)
+    assert.match(res.stdout, /^aizk\/\d+\.\d+\.\d+/)
+  })
+
+  it('bad settings: exit 3 with one line per problem', async () => {
+    const res = await runCli(['settings'], {
+      env: { AIZK_QUEUE_BATCH_SIZE: 'abc', AIZK_DATABASE_URL: 'nope', AIZK_WORKER_NO_SCHEDULER: 'perhaps' },
+    })
+    assert.equal(res.code, 3)
+    const lines = res.stderr.split('\n').filter((l) => /^\s+AIZK_/.test(l))
+    assert.equal(lines.length, 3)
+    assert.match(res.stderr, /AIZK_QUEUE_BATCH_SIZE: expected a whole number/)
+    assert.match(res.stderr, /AIZK_DATABASE_URL: expected a URL/)
+    assert.match(res.stderr, /AIZK_WORKER_NO_SCHEDULER: expected true or false/)
+    assert.doesNotMatch(res.stderr, /\s+at\s+\S+\.js:\d+/, 'no stack trace')
+  })
+
+  it('bad settings with --json: one error document, exit 3', async () => {
+    const res = await runCli(['settings', '--json'], { env: { AIZK_QUEUE_BATCH_SIZE: '0' } })
+    assert.equal(res.code, 3)
+    const doc = JSON.parse(res.stdout)
+    assert.equal(doc.error.code, 'config')
+    assert.deepEqual(doc.error.details, ['AIZK_QUEUE_BATCH_SIZE: expected a whole number between 1 and 10000, got 0'])
+  })
+
+  it('an unreachable server: exit 4 naming the address, no stack trace', async () => {
+    const res = await runCli(['install'], { env: { AIZK_DATABASE_URL: 'postgres://aizk@127.0.0.1:1/nowhere' } })
+    assert.equal(res.code, 4)
+    assert.match(res.stderr, /cannot reach PostgreSQL at 127\.0\.0\.1:1\/nowhere/)
+    assert.match(res.stderr, /hint:/)
+    assert.doesNotMatch(res.stderr, /\s+at\s+\S+\.js:\d+/)
+  })
+
+  it('an unknown flag: exit 2', async () => {
+    const res = await runCli(['install', '--frobnicate'])
+    assert.equal(res.code, 2)
+    assert.match(res.stderr, /frobnicate/)
+  })
+
+  it('settings masks the password of the database URL', async () => {
+    const res = await runCli(['settings', '--json'], { env: { AIZK_DATABASE_URL: 'postgres://u:hunter2@db:5432/x' } })
+    assert.equal(res.code, 0, res.stderr)
+    const doc = JSON.parse(res.stdout)
+    assert.equal(doc.settings.databaseUrl.value, 'postgres://u:****@db:5432/x')
+    assert.doesNotMatch(res.stdout, /hunter2/)
+  })
+})

@@ -1,0 +1,42 @@
+/** Spawn the real CLI (bin/run.js over dist/) and collect its output and exit code. */
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+export const binPath = path.join(repoRoot, 'bin', 'run.js')
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** Environment without any AIZK_* the developer's shell or CI may carry. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AIZK_')) env[k] = v
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v
+  return env
+}
+
+export function runCli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath, ...args], { env: cleanEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => {
+      stdout += d
+    })
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code: code ?? 1, stdout, stderr })
+    })
+    child.stdin.end(opts.input ?? '')
+  })
+}

@@ -1,0 +1,76 @@
+/**
+ * A database of the test file's own, cloned from the migrated template that test/run.mjs made.
+ * Real PostgreSQL, never a mock; dropped when the file is done.
+ */
+import pg from 'pg'
+
+export interface TestDatabase {
+  name: string
+  url: string
+  pool: pg.Pool
+  /** The same database, connected as a role that is neither owner nor superuser. */
+  drop(): Promise<void>
+}
+
+export function baseUrl(): string {
+  const url = process.env.AIZK_TEST_BASE_URL
+  if (!url) throw new Error('run tests through `npm test` (test/run.mjs prepares the database)')
+  return url
+}
+
+export function urlFor(db: string): string {
+  const u = new URL(baseUrl())
+  u.pathname = `/${db}`
+  return u.toString()
+}
+
+let counter = 0
+
+export async function adminQuery(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: urlFor('postgres') })
+  await client.connect()
+  try {
+    return await client.query(sql, params)
+  } finally {
+    await client.end()
+  }
+}
+
+/** An empty database (no schema), for install and adoption tests. */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
+  return create(null)
+}
+
+/** A database with the full aizk schema, cloned from the template. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const template = process.env.AIZK_TEST_TEMPLATE
+  if (!template) throw new Error('run tests through `npm test` (test/run.mjs prepares the template)')
+  return create(template)
+}
+
+async function create(template: string | null): Promise<TestDatabase> {
+  const name = `aizk_test_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`
+  // CREATE DATABASE ... TEMPLATE fails while another session is connected to the template;
+  // files clone concurrently, so retry that one error briefly.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await adminQuery(`create database ${name}${template ? ` template ${template}` : ''}`)
+      break
+    } catch (err) {
+      if (attempt > 50 || !/being accessed by other users/.test((err as Error).message)) throw err
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200))
+    }
+  }
+  const url = urlFor(name)
+  const pool = new pg.Pool({ connectionString: url, max: 10 })
+  pool.on('error', () => {})
+  return {
+    name,
+    url,
+    pool,
+    async drop() {
+      await pool.end().catch(() => {})
+      await adminQuery(`drop database if exists ${name} with (force)`)
+    },
+  }
+}
