@@ -1,0 +1,69 @@
+/**
+ * QueueJob: the declaration every job type makes. A subclass sets the static entrypoint,
+ * payload schema, priority, concurrency limit and attempts, and implements `handle`.
+ * Declarations are checked when they register (registry.ts), not when a job first runs.
+ */
+import type { z } from 'zod'
+import type { Queryable } from '../db/queryable.js'
+import { type EnqueueOptions, enqueue, enqueueMany } from '../queue/enqueue.js'
+import { PayloadError } from '../queue/payload.js'
+
+export type JobKind = 'on-write' | 'scoped' | 'system'
+
+/** What a handler gets besides its payload. */
+export interface JobContext {
+  jobId: string
+  entrypoint: string
+  attempts: number
+  headers: Record<string, unknown>
+  /** Aborted when the worker shuts down or the job's time is up: long handlers should check it. */
+  signal: AbortSignal
+  /** The worker's pool (the owner login); scoped work goes through the scope module. */
+  pool: import('pg').Pool
+}
+
+export interface JobClass {
+  readonly entrypoint: string
+  readonly payload: z.ZodTypeAny
+  readonly priority: number
+  readonly concurrencyLimit: number
+  readonly maxAttempts: number
+  readonly kind: JobKind
+  readonly name: string
+  new (): QueueJob<unknown>
+}
+
+export abstract class QueueJob<P = unknown> {
+  /** The name stored in the database: a contract, pinned by tests. */
+  declare static entrypoint: string
+  declare static payload: z.ZodTypeAny
+  static priority = 0
+  /** 0 = unbounded; otherwise a global limit across every worker. */
+  static concurrencyLimit = 0
+  static maxAttempts = 5
+  static kind: JobKind = 'on-write'
+
+  abstract handle(payload: P, context: JobContext): Promise<void>
+
+  /** Validate and enqueue one job of this type in the caller's transaction; false if its key is live. */
+  static async enqueue<T extends JobClass>(this: T, db: Queryable, payload: z.input<T['payload']>, opts: EnqueueOptions = {}) {
+    return enqueue(db, { entrypoint: this.entrypoint, priority: this.priority, ...opts, payload: validatePayload(this, payload) })
+  }
+
+  /** Validate every payload first, then enqueue all in one statement; false per live key. */
+  static async enqueueMany<T extends JobClass>(this: T, db: Queryable, items: { payload: z.input<T['payload']>; options?: EnqueueOptions }[]) {
+    const rows = items.map((item) => ({
+      entrypoint: this.entrypoint,
+      priority: this.priority,
+      ...item.options,
+      payload: validatePayload(this, item.payload),
+    }))
+    return enqueueMany(db, rows)
+  }
+}
+
+export function validatePayload(job: Pick<JobClass, 'payload' | 'entrypoint'>, payload: unknown): unknown {
+  const result = job.payload.safeParse(payload)
+  if (!result.success) throw PayloadError.fromZod(job.entrypoint, result.error)
+  return result.data
+}

@@ -1,0 +1,69 @@
+/**
+ * The job registry: every job class the process knows, checked when it registers. Job modules
+ * are discovered, not listed: `registerModule` registers every concrete job class a module
+ * exports, so adding a job means exporting a subclass.
+ */
+import { z } from 'zod'
+import { QueueJob, type JobClass } from './queue-job.js'
+
+export class JobDeclarationError extends Error {}
+
+const ENTRYPOINT = /^[a-z][a-z0-9_]{0,62}$/
+
+/** A class is a concrete job when it extends QueueJob and declares its own entrypoint. */
+export function isJobClass(value: unknown): value is JobClass {
+  return typeof value === 'function' && value.prototype instanceof QueueJob && typeof (value as JobClass).entrypoint === 'string'
+}
+
+export function checkDeclaration(job: JobClass): void {
+  const where = `${job.name} (${String(job.entrypoint)})`
+  if (!ENTRYPOINT.test(job.entrypoint ?? '')) {
+    throw new JobDeclarationError(`${job.name}: entrypoint "${job.entrypoint}" must be lower-case letters, digits and _ (at most 63)`)
+  }
+  if (!(job.payload instanceof z.ZodType)) throw new JobDeclarationError(`${where}: payload must be a zod schema`)
+  if (!Number.isInteger(job.priority) || Math.abs(job.priority) > 2 ** 31 - 1) {
+    throw new JobDeclarationError(`${where}: priority must be a whole number, got ${job.priority}`)
+  }
+  if (!Number.isInteger(job.concurrencyLimit) || job.concurrencyLimit < 0) {
+    throw new JobDeclarationError(`${where}: concurrencyLimit must be a whole number >= 0 (0 = unbounded), got ${job.concurrencyLimit}`)
+  }
+  if (!Number.isInteger(job.maxAttempts) || job.maxAttempts < 1) {
+    throw new JobDeclarationError(`${where}: maxAttempts must be a whole number >= 1, got ${job.maxAttempts}`)
+  }
+  if (typeof job.prototype.handle !== 'function') throw new JobDeclarationError(`${where}: handle() is not implemented`)
+}
+
+export class JobRegistry {
+  private readonly jobs = new Map<string, JobClass>()
+
+  register(job: JobClass): JobClass {
+    const existing = this.jobs.get(job.entrypoint)
+    if (existing === job) return job
+    checkDeclaration(job)
+    if (existing) {
+      throw new JobDeclarationError(`entrypoint ${job.entrypoint} is declared twice: by ${existing.name} and by ${job.name}`)
+    }
+    this.jobs.set(job.entrypoint, job)
+    return job
+  }
+
+  /** Register every concrete job class among a module's exports. */
+  registerModule(exports: Record<string, unknown>): JobClass[] {
+    return Object.values(exports).filter(isJobClass).map((job) => this.register(job))
+  }
+
+  get(entrypoint: string): JobClass | undefined {
+    return this.jobs.get(entrypoint)
+  }
+
+  all(): JobClass[] {
+    return [...this.jobs.values()].sort((a, b) => a.entrypoint.localeCompare(b.entrypoint))
+  }
+
+  entrypoints(): string[] {
+    return this.all().map((j) => j.entrypoint)
+  }
+}
+
+/** The process-wide registry the CLI and worker use; tests may build their own. */
+export const jobRegistry = new JobRegistry()

@@ -1,0 +1,90 @@
+/**
+ * Enqueue: one job or many in one statement, on the caller's client so the application's write
+ * and its job commit or roll back together. A live dedupe key (queued, picked or held) returns
+ * false for that item instead of raising; every other failure is a real error. The insert fires
+ * PgQueuer's statement trigger, which notifies `ch_pgqueuer`.
+ */
+import type { Queryable } from '../db/queryable.js'
+import { encodePayload } from './payload.js'
+
+export interface EnqueueOptions {
+  priority?: number
+  dedupeKey?: string | null
+  /** When the job may run: a Date, or a delay in milliseconds from now. */
+  executeAfter?: Date | number | null
+  headers?: Record<string, unknown> | null
+}
+
+export interface EnqueueItem extends EnqueueOptions {
+  entrypoint: string
+  /** A JSON value (stored as JSON bytes) or raw bytes. */
+  payload?: unknown
+}
+
+function executeAfterOf(value: Date | number | null | undefined): Date | null {
+  if (value === null || value === undefined) return null
+  return value instanceof Date ? value : new Date(Date.now() + value)
+}
+
+const INSERT_ONE = `
+  INSERT INTO pgqueuer (priority, entrypoint, payload, status, dedupe_key, execute_after, headers)
+  VALUES ($1, $2, $3, 'queued', $4, coalesce($5, now()), $6)
+  ON CONFLICT DO NOTHING
+  RETURNING id`
+
+const INSERT_MANY = `
+  INSERT INTO pgqueuer (priority, entrypoint, payload, status, dedupe_key, execute_after, headers)
+  SELECT p, e, pl, 'queued', k, coalesce(ea, now()), h
+    FROM unnest($1::int[], $2::text[], $3::bytea[], $4::text[], $5::timestamptz[], $6::jsonb[])
+         WITH ORDINALITY AS t(p, e, pl, k, ea, h, ord)
+   ORDER BY ord
+  ON CONFLICT DO NOTHING
+  RETURNING id, dedupe_key`
+
+/** Enqueue one job. Returns its id (a bigint as a string), or false when its key is live. */
+export async function enqueue(db: Queryable, item: EnqueueItem): Promise<string | false> {
+  const { rows } = await db.query<{ id: string }>({
+    name: 'aizk_enqueue_one',
+    text: INSERT_ONE,
+    values: [
+      item.priority ?? 0,
+      item.entrypoint,
+      encodePayload(item.payload),
+      item.dedupeKey ?? null,
+      executeAfterOf(item.executeAfter),
+      item.headers ? JSON.stringify(item.headers) : null,
+    ],
+  })
+  return rows.length ? String(rows[0].id) : false
+}
+
+/** Enqueue many jobs in one statement; the result has one entry per item, in order. */
+export async function enqueueMany(db: Queryable, items: EnqueueItem[]): Promise<(string | false)[]> {
+  if (items.length === 0) return []
+  const { rows } = await db.query<{ id: string; dedupe_key: string | null }>({
+    name: 'aizk_enqueue_many',
+    text: INSERT_MANY,
+    values: [
+      items.map((i) => i.priority ?? 0),
+      items.map((i) => i.entrypoint),
+      items.map((i) => encodePayload(i.payload)),
+      items.map((i) => i.dedupeKey ?? null),
+      items.map((i) => executeAfterOf(i.executeAfter)),
+      items.map((i) => (i.headers ? JSON.stringify(i.headers) : null)),
+    ],
+  })
+  // RETURNING yields inserted rows in insertion order; only keyed items can have been skipped.
+  const out: (string | false)[] = []
+  let next = 0
+  for (const item of items) {
+    const row = rows[next]
+    const key = item.dedupeKey ?? null
+    if (row && row.dedupe_key === key) {
+      out.push(String(row.id))
+      next++
+    } else {
+      out.push(false)
+    }
+  }
+  return out
+}

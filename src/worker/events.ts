@@ -1,0 +1,58 @@
+/**
+ * The worker's typed events. The core emits them; the ink view, the JSON log lines and the
+ * Prometheus metrics are three listeners of the same stream. Job ids are bigint strings.
+ */
+import { EventEmitter } from 'node:events'
+
+export interface WorkerEventMap {
+  'worker:started': { queueManagerId: string; entrypoints: string[]; batchSize: number; concurrency: number; pid: number; host: string }
+  'worker:stopping': { reason: string; inFlight: number }
+  'worker:stopped': { released: number; completedInTime: number }
+  'worker:error': { where: string; error: string }
+  'db:lost': { error: string }
+  'db:reconnected': { downMs: number }
+  /** One event per picked batch, so listeners aggregate cheaply at thousands of jobs/s. */
+  'batch:picked': { count: number; byEntrypoint: Record<string, number>; ms: number }
+  'job:picked': { jobId: string; entrypoint: string; priority: number; attempts: number; scopes?: string[]; waitMs: number }
+  'job:completed': { jobId: string; entrypoint: string; durationMs: number }
+  'job:retried': { jobId: string; entrypoint: string; attempts: number; error: string; retryInMs: number; durationMs: number }
+  'job:held': { jobId: string; entrypoint: string; attempts: number; error: string; scopes?: string[]; durationMs: number }
+  'job:released': { jobId: string; entrypoint: string }
+  'job:recovered': { jobId: string; entrypoint: string; attempts: number }
+  'schedule:fired': { name: string; cronEntrypoint: string; scheduledFor: string; enqueued: number; alreadyQueued: number }
+  'schedule:next': { name: string; cronEntrypoint: string; nextRun: string }
+}
+
+export type WorkerEventName = keyof WorkerEventMap
+
+type AnyListener = <K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]) => void
+
+export class WorkerEvents {
+  private readonly emitter = new EventEmitter()
+  private readonly anyListeners = new Set<AnyListener>()
+
+  constructor() {
+    this.emitter.setMaxListeners(50)
+  }
+
+  emit<K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]): void {
+    for (const listener of this.anyListeners) listener(name, payload)
+    this.emitter.emit(name, payload)
+  }
+
+  on<K extends WorkerEventName>(name: K, listener: (payload: WorkerEventMap[K]) => void): () => void {
+    this.emitter.on(name, listener)
+    return () => this.emitter.off(name, listener)
+  }
+
+  /** Every event, for loggers: (name, payload). */
+  onAny(listener: AnyListener): () => void {
+    this.anyListeners.add(listener)
+    return () => this.anyListeners.delete(listener)
+  }
+
+  /** Whether anybody listens, so the hot path can skip building a payload. */
+  wants(name: WorkerEventName): boolean {
+    return this.anyListeners.size > 0 || this.emitter.listenerCount(name) > 0
+  }
+}

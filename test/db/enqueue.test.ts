@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { z } from 'zod'
+import { QueueJob } from '../../src/jobs/queue-job.js'
+import { JobDeclarationError, JobRegistry } from '../../src/jobs/registry.js'
+import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
+import { PayloadError } from '../../src/queue/payload.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+
+class ProbeJob extends QueueJob<{ n: number }> {
+  static override entrypoint = 'test_probe'
+  static override payload = z.object({ n: z.number().int() })
+  static override priority = 7
+  async handle() {}
+}
+
+let db: TestDatabase
+before(async () => {
+  db = await createTestDatabase()
+})
+after(async () => {
+  await db.drop()
+})
+
+describe('enqueue', () => {
+  it('stores the payload as JSON bytes with priority, headers and execute-after', async () => {
+    const when = new Date(Date.now() + 60_000)
+    const id = await enqueue(db.pool, { entrypoint: 'e1', payload: { a: 1 }, priority: 3, executeAfter: when, headers: { h: 'x' } })
+    assert.ok(id)
+    const { rows } = await db.pool.query('select * from pgqueuer where id = $1', [id])
+    assert.equal(rows[0].payload.toString(), '{"a":1}')
+    assert.equal(rows[0].priority, 3)
+    assert.equal(rows[0].status, 'queued')
+    assert.deepEqual(rows[0].headers, { h: 'x' })
+    assert.equal(rows[0].execute_after.getTime(), when.getTime())
+  })
+
+  it('returns false for a live dedupe key, per item in a batch', async () => {
+    assert.ok(await enqueue(db.pool, { entrypoint: 'e2', dedupeKey: 'dk-1' }))
+    assert.equal(await enqueue(db.pool, { entrypoint: 'e2', dedupeKey: 'dk-1' }), false)
+    const ids = await enqueueMany(db.pool, [
+      { entrypoint: 'e2', dedupeKey: 'dk-1' },
+      { entrypoint: 'e2' },
+      { entrypoint: 'e2', dedupeKey: 'dk-2' },
+      { entrypoint: 'e2', dedupeKey: 'dk-2' },
+      { entrypoint: 'e2', payload: { z: 1 } },
+    ])
+    assert.equal(ids[0], false)
+    assert.ok(ids[1])
+    assert.ok(ids[2])
+    assert.equal(ids[3], false)
+    assert.ok(ids[4])
+    assert.equal(new Set(ids.filter(Boolean)).size, 3)
+  })
+
+  it('a held job keeps its key; a succeeded one (row gone) frees it', async () => {
+    const id = await enqueue(db.pool, { entrypoint: 'e3', dedupeKey: 'held-1' })
+    await db.pool.query("update pgqueuer set status = 'failed' where id = $1", [id])
+    assert.equal(await enqueue(db.pool, { entrypoint: 'e3', dedupeKey: 'held-1' }), false)
+    await db.pool.query('delete from pgqueuer where id = $1', [id])
+    assert.ok(await enqueue(db.pool, { entrypoint: 'e3', dedupeKey: 'held-1' }))
+  })
+
+  it("commits and rolls back with the caller's transaction", async () => {
+    const client = await db.pool.connect()
+    try {
+      await client.query('begin')
+      await enqueue(client, { entrypoint: 'tx_probe', dedupeKey: 'tx-rolled-back' })
+      await client.query('rollback')
+      await client.query('begin')
+      await enqueue(client, { entrypoint: 'tx_probe', dedupeKey: 'tx-committed' })
+      await client.query('commit')
+    } finally {
+      client.release()
+    }
+    const { rows } = await db.pool.query("select dedupe_key from pgqueuer where entrypoint = 'tx_probe'")
+    assert.deepEqual(rows, [{ dedupe_key: 'tx-committed' }])
+  })
+
+  it('a job class validates its payload before anything is written', async () => {
+    await assert.rejects(ProbeJob.enqueue(db.pool, { n: 'x' as unknown as number }), (err) => {
+      assert.ok(err instanceof PayloadError)
+      assert.match(err.message, /n: Expected number/)
+      return true
+    })
+    const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer where entrypoint = 'test_probe'")
+    assert.equal(rows[0].n, 0)
+    const id = await ProbeJob.enqueue(db.pool, { n: 1 })
+    const row = (await db.pool.query('select priority from pgqueuer where id = $1', [id])).rows[0]
+    assert.equal(row.priority, 7)
+  })
+
+  it('keeps live counts exact through inserts, updates and deletes', async () => {
+    await enqueueMany(db.pool, Array.from({ length: 5 }, () => ({ entrypoint: 'counted', priority: 1 })))
+    await db.pool.query("update pgqueuer set status = 'picked' where id in (select id from pgqueuer where entrypoint = 'counted' limit 2)")
+    await db.pool.query("delete from pgqueuer where id in (select id from pgqueuer where entrypoint = 'counted' and status = 'picked' limit 1)")
+    const { rows } = await db.pool.query(`select status, sum(n)::int as n from (
+        select status, n from aizk_queue_count where entrypoint = 'counted'
+        union all select status, n from aizk_queue_count_delta where entrypoint = 'counted') c
+      group by status order by status`)
+    assert.deepEqual(rows, [
+      { status: 'queued', n: 3 },
+      { status: 'picked', n: 1 },
+    ])
+  })
+})
+
+describe('job declarations', () => {
+  it('are checked when they register', () => {
+    const registry = new JobRegistry()
+    registry.register(ProbeJob)
+    class Dup extends QueueJob {
+      static override entrypoint = 'test_probe'
+      static override payload = z.object({})
+      async handle() {}
+    }
+    assert.throws(() => registry.register(Dup), /declared twice/)
+    class BadLimit extends QueueJob {
+      static override entrypoint = 'bad_limit'
+      static override payload = z.object({})
+      static override concurrencyLimit = -1
+      async handle() {}
+    }
+    assert.throws(() => registry.register(BadLimit), JobDeclarationError)
+    class BadName extends QueueJob {
+      static override entrypoint = 'Bad Name'
+      static override payload = z.object({})
+      async handle() {}
+    }
+    assert.throws(() => registry.register(BadName), /entrypoint "Bad Name"/)
+  })
+})
