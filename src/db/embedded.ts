@@ -109,7 +109,7 @@ export async function stopEmbeddedServer(dataDir: string): Promise<boolean> {
   if (!existsSync(path.join(p.pgData, 'postmaster.pid'))) return false
   const bin = await binaries(dataDir)
   const result = await pgCtl(bin, ['stop', '-D', p.pgData, '-m', 'fast', '-w', '-t', '60'])
-  if (result.code !== 0 && !/Is server running\?/.test(result.output)) {
+  if (result.code !== 0 && !/Is server running\?|No such process/.test(result.output)) {
     throw new DatabaseError(`could not stop the embedded server in ${dataDir}: ${result.output.trim()}`)
   }
   return result.code === 0
@@ -242,22 +242,34 @@ async function startServer(dataDir: string, state: EmbeddedState): Promise<void>
   const p = paths(dataDir)
   const bin = await binaries(dataDir)
   const options = `-p ${state.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`
-  const result = await pgCtl(bin, ['start', '-D', p.pgData, '-l', p.log, '-w', '-t', '60', '-o', options])
-  if (result.code === 0) return
-  let tail = ''
-  try {
-    tail = (await fs.readFile(p.log, 'utf8')).trim().split('\n').slice(-4).join('\n')
-  } catch {}
-  if (/Address already in use|could not bind/i.test(tail)) {
-    throw new ConflictError(
-      `port ${state.port} on 127.0.0.1 is taken by another program, so the embedded PostgreSQL in ${dataDir} cannot start`,
-      'free the port, or set AIZK_DATABASE_URL to use another server',
-    )
+  // A killed server's postmaster can linger a few seconds (a zombie not yet reaped, or
+  // backends still holding shared memory): PostgreSQL then refuses to start; try again.
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const result = await pgCtl(bin, ['start', '-D', p.pgData, '-l', p.log, '-w', '-t', '60', '-o', options])
+    if (result.code === 0) return
+    const tail = await logTail(p.log)
+    const lingering = /lock file "postmaster.pid" already exists|pre-existing shared memory block/.test(tail)
+    if (lingering && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250))
+      continue
+    }
+    if (/Address already in use|could not bind/i.test(tail)) {
+      throw new ConflictError(
+        `port ${state.port} on 127.0.0.1 is taken by another program, so the embedded PostgreSQL in ${dataDir} cannot start`,
+        'free the port, or set AIZK_DATABASE_URL to use another server',
+      )
+    }
+    throw new DatabaseError(`the embedded PostgreSQL in ${dataDir} did not start: ${result.output.trim()}\n${tail}`, `see ${p.log}`)
   }
-  throw new DatabaseError(
-    `the embedded PostgreSQL in ${dataDir} did not start: ${result.output.trim()}\n${tail}`,
-    `see ${p.log}`,
-  )
+}
+
+async function logTail(file: string): Promise<string> {
+  try {
+    return (await fs.readFile(file, 'utf8')).trim().split('\n').slice(-3).join('\n')
+  } catch {
+    return ''
+  }
 }
 
 async function ensureDatabase(state: EmbeddedState): Promise<void> {

@@ -1,0 +1,117 @@
+// The embedded server path, exercised even when AIZK_TEST_DATABASE_URL is set: a scratch data
+// folder and port of this test's own; start, reuse by other processes, recovery, stop.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { runCli } from '../helpers/cli.js'
+
+let dataDir: string
+let env: Record<string, string>
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+function postmasterPid(): number {
+  return Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0])
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function waitFor(cond: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** Server processes of this data folder (the postmaster and its children). */
+function serverProcesses(): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
+  const ours = out.split('\n').filter((l) => l.includes(`-D ${path.join(dataDir, 'pg')}`))
+  return ours.map((l) => Number(l.trim().split(/\s+/)[0]))
+}
+
+before(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'aizk-embedded-test-'))
+  execFileSync('chmod', ['755', dataDir])
+  env = { AIZK_DATA_DIR: dataDir, AIZK_EMBEDDED_PORT: String(await freePort()) }
+})
+
+after(async () => {
+  await runCli(['server', 'stop'], { env })
+  if (!process.env.KEEP_TEST_DATA) rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('embedded PostgreSQL', () => {
+  it('is absent before first use', async () => {
+    const res = await runCli(['server', 'status', '--json'], { env })
+    assert.equal(res.code, 0, res.stderr)
+    assert.equal(JSON.parse(res.stdout).initialised, false)
+  })
+
+  it('starts on first use once, even when two commands race, and announces itself', async () => {
+    const [a, b] = await Promise.all([runCli(['install', '--json'], { env, timeoutMs: 120_000 }), runCli(['install', '--json'], { env, timeoutMs: 120_000 })])
+    assert.equal(a.code, 0, a.stderr)
+    assert.equal(b.code, 0, b.stderr)
+    const announcements = [a.stderr, b.stderr].filter((s) => /started embedded PostgreSQL 15\.18\.0 in .* on 127\.0\.0\.1:\d+/.test(s))
+    assert.equal(announcements.length, 1, 'exactly one process started the server')
+    assert.equal(serverProcesses().filter((pid) => pid === postmasterPid()).length, 1)
+  })
+
+  it('is reused by the next command: same server, nothing to install', async () => {
+    const pid = postmasterPid()
+    const res = await runCli(['install'], { env })
+    assert.equal(res.code, 0, res.stderr)
+    assert.match(res.stdout, /nothing to do/)
+    assert.doesNotMatch(res.stderr, /started embedded/)
+    assert.equal(postmasterPid(), pid)
+  })
+
+  it('recovers after the server was killed (stale postmaster.pid)', async () => {
+    const pid = postmasterPid()
+    process.kill(pid, 'SIGKILL')
+    await waitFor(() => serverProcesses().length === 0)
+    const res = await runCli(['install'], { env, timeoutMs: 120_000 })
+    assert.equal(res.code, 0, res.stderr)
+    assert.match(res.stderr, /started embedded/)
+    assert.notEqual(postmasterPid(), pid)
+    assert.ok(alive(postmasterPid()))
+  })
+
+  it('recovers from a start lock left by a killed process', async () => {
+    const stop = await runCli(['server', 'stop'], { env })
+    assert.equal(stop.code, 0, stop.stderr)
+    writeFileSync(path.join(dataDir, 'server.lock'), '999999')
+    const res = await runCli(['server', 'start', '--json'], { env, timeoutMs: 120_000 })
+    assert.equal(res.code, 0, res.stderr)
+    assert.equal(JSON.parse(res.stdout).started, true)
+  })
+
+  it('stops with `aizk server stop`', async () => {
+    const res = await runCli(['server', 'stop'], { env })
+    assert.equal(res.code, 0, res.stderr)
+    assert.match(res.stdout, /stopped/)
+    const status = JSON.parse((await runCli(['server', 'status', '--json'], { env })).stdout)
+    assert.equal(status.running, false)
+    assert.equal(status.initialised, true)
+  })
+})
