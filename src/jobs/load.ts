@@ -5,8 +5,9 @@
  */
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { UsageError } from '../errors.js'
+import { ConfigError } from '../errors.js'
 import { jobModulePaths } from '../settings.js'
+import { jobRegistry } from './registry.js'
 
 let loaded: Promise<void> | undefined
 
@@ -15,14 +16,16 @@ export function loadJobModules(): Promise<void> {
     await import('./inventory/index.js')
     for (const spec of jobModulePaths()) {
       const target = spec.startsWith('.') || spec.startsWith('/') ? pathToFileURL(path.resolve(spec)).href : spec
+      let mod: Record<string, unknown>
       try {
-        await import(target)
+        mod = await import(target)
       } catch (err) {
-        throw new UsageError(
-          `cannot load job module "${spec}" named in AIZK_WORKER_JOB_MODULES: ${(err as Error).message}`,
-          'give a path to a built .js module or an installed package name, separated by commas',
-        )
+        throw new ConfigError([
+          `AIZK_WORKER_JOB_MODULES: cannot load "${spec}" (${(err as Error).message}); expected paths of built .js modules or package names, separated by commas`,
+        ])
       }
+      // Discovered, not listed: every concrete job class the module exports is bound.
+      jobRegistry.registerModule(mod)
     }
   })()
   return loaded

@@ -43,6 +43,9 @@ export class JobRegistry {
     if (existing) {
       throw new JobDeclarationError(`entrypoint ${job.entrypoint} is declared twice: by ${existing.name} and by ${job.name}`)
     }
+    // A job kind may finish its declaration here: a scheduled job adds its cron/enabled settings.
+    const finish = (job as { onRegister?: () => void }).onRegister
+    finish?.call(job)
     this.jobs.set(job.entrypoint, job)
     return job
   }

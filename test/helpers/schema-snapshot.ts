@@ -22,7 +22,7 @@ export async function schemaSnapshot(client: pg.ClientBase, appRole = 'aizk_app'
   await q('functions', `select proname from pg_proc where pronamespace = 'public'::regnamespace order by 1`)
   await q('row security', `select relname, relrowsecurity, relforcerowsecurity from pg_class
     where relnamespace = 'public'::regnamespace and relkind = 'r' and relrowsecurity order by 1`)
-  await q('policies', `select tablename, policyname, cmd, roles::text, coalesce(qual, ''), coalesce(with_check, '')
+  await q('policies', `select tablename, policyname, cmd, roles::text, coalesce(qual, '') as qual, coalesce(with_check, '') as with_check
     from pg_policies where schemaname = 'public' order by 1, 2`)
   await q('app role grants', `select table_name, string_agg(privilege_type, ',' order by privilege_type)
     from information_schema.role_table_grants where grantee = $1 group by table_name order by 1`, [appRole])

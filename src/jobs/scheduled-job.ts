@@ -1,0 +1,204 @@
+// biome-ignore-all lint/complexity/noThisInStatic: derived names are polymorphic statics; `this` is the subclass
+/**
+ * The ScheduledJob family. Everything is derived from the class name, nothing is typed twice:
+ * CommunitiesJob -> jobName 'communities', cronEntrypoint 'aizk_cron_communities', entrypoint
+ * 'aizk_task_communities', settings communitiesCron / communitiesEnabled
+ * (AIZK_COMMUNITIES_CRON / AIZK_COMMUNITIES_ENABLED). A subclass declares `defaultCron` and
+ * `defaultEnabled` and implements `execute`; exporting it from a job module is all it takes:
+ * the registry finds it, and registering it adds its two settings to the schema.
+ *
+ * (The derived name is `jobName`: a class's own `name` is the JavaScript class name, which every
+ * subclass carries as an own property, so it cannot be derived by the base class.)
+ */
+import type pg from 'pg'
+import { z } from 'zod'
+import { normalizeScopes } from '../scope/scope-set.js'
+import { User } from '../scope/user.js'
+import { nextFireAfter, toPgqueuerExpression, validateCron } from '../scheduler/cron.js'
+import { loadSettings, registerSettings, type Settings } from '../settings.js'
+import { boolSetting } from '../settings-types.js'
+import { JobPriority } from './priority.js'
+import { type JobContext, type JobKind, QueueJob } from './queue-job.js'
+import { JobDeclarationError } from './registry.js'
+
+export interface ScheduledContext extends JobContext {
+  settings: Settings
+}
+
+export interface ScopedContext extends ScheduledContext {
+  /** The pass's client, inside User.system(scopes): row security decides every row it touches. */
+  db: pg.PoolClient
+  user: User
+}
+
+/** CommunitiesJob -> communities, ArtifactDispatchJob -> artifact_dispatch, HTMLExportJob -> html_export. */
+export function deriveJobName(className: string): string {
+  const base = className.replace(/Job$/, '')
+  return base
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+}
+
+/** artifact_dispatch -> artifactDispatch (the settings key stem). */
+export function camelName(jobName: string): string {
+  return jobName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
+}
+
+const settingOwners = new Map<string, unknown>()
+
+/**
+ * A cron setting, validated when settings load: like cronSetting, and also requiring the five
+ * or six fields pgqueuer_schedules can store (cron-parser alone accepts '* * *').
+ */
+function scheduleCronSetting(defaultValue: string) {
+  return z
+    .string()
+    .default(defaultValue)
+    .transform((value, ctx) => {
+      const v = value.trim()
+      if (v === 'off') return v
+      try {
+        validateCron(v)
+      } catch (err) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: `expected a cron expression such as "*/15 * * * *" or "off", got "${value}" (${(err as Error).message})`,
+        })
+        return z.NEVER
+      }
+      return v
+    })
+}
+
+export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
+  static override priority: number = JobPriority.maintenance
+  static override concurrencyLimit = 1
+  /** cron-parser syntax (an optional seconds field first), read in UTC unless AIZK_TIMEZONE. */
+  declare static defaultCron: string
+  static defaultEnabled = true
+
+  static get jobName(): string {
+    return deriveJobName(this.name)
+  }
+
+  static get cronEntrypoint(): string {
+    return `aizk_cron_${this.jobName}`
+  }
+
+  /** Only a concrete job (one that implements execute) has an entrypoint: the bases are not jobs. */
+  static override get entrypoint(): string {
+    return typeof (this.prototype as { execute?: unknown }).execute === 'function' ? `aizk_task_${this.jobName}` : (undefined as unknown as string)
+  }
+
+  static get settingKeys(): { cron: string; enabled: string } {
+    const stem = camelName(this.jobName)
+    return { cron: `${stem}Cron`, enabled: `${stem}Enabled` }
+  }
+
+  /** The effective cron expression (cron-parser syntax), or 'off'. */
+  static cron(settings: Settings = loadSettings()): string {
+    const value = settings[this.settingKeys.cron]
+    return typeof value === 'string' ? value : this.defaultCron
+  }
+
+  static enabled(settings: Settings = loadSettings()): boolean {
+    const value = settings[this.settingKeys.enabled]
+    return (typeof value === 'boolean' ? value : this.defaultEnabled) && this.cron(settings) !== 'off'
+  }
+
+  /** The next fire after `from`, or null when the job is disabled. */
+  static nextFire(settings: Settings = loadSettings(), from: Date = new Date()): Date | null {
+    if (!this.enabled(settings)) return null
+    return nextFireAfter(this.cron(settings), from, { timezone: settings.timezone })
+  }
+
+  /** What `aizk jobs` shows for a scheduled job. */
+  static describe(settings: Settings = loadSettings(), from: Date = new Date()) {
+    return {
+      name: this.jobName,
+      kind: this.kind,
+      entrypoint: this.entrypoint,
+      cronEntrypoint: this.cronEntrypoint,
+      cron: this.cron(settings),
+      enabled: this.enabled(settings),
+      nextFire: this.nextFire(settings, from)?.toISOString() ?? null,
+      settings: { cron: this.settingKeys.cron, enabled: this.settingKeys.enabled },
+    }
+  }
+
+  /** Called by the registry when the class registers: checks the default, adds the two settings. */
+  static onRegister(): void {
+    const where = `${this.name} (${this.jobName})`
+    if (typeof this.defaultCron !== 'string') throw new JobDeclarationError(`${where}: static defaultCron is not declared`)
+    if (this.defaultCron !== 'off') {
+      try {
+        validateCron(this.defaultCron)
+        toPgqueuerExpression(this.defaultCron)
+      } catch (err) {
+        throw new JobDeclarationError(`${where}: defaultCron "${this.defaultCron}" is invalid: ${(err as Error).message}`)
+      }
+    }
+    const { cron, enabled } = this.settingKeys
+    const owner = settingOwners.get(cron)
+    if (owner === this) return
+    if (owner) throw new JobDeclarationError(`${where}: another scheduled job already derives the name ${this.jobName}`)
+    registerSettings({ [cron]: scheduleCronSetting(this.defaultCron), [enabled]: boolSetting(this.defaultEnabled) })
+    settingOwners.set(cron, this)
+  }
+}
+
+const scopesPayload = z.object({
+  scopes: z
+    .array(z.string().uuid())
+    .min(1)
+    .transform((s) => normalizeScopes(s)),
+})
+
+/** A pass that fans out into one queue item per exact scope set in the roster. */
+export abstract class ScopedScheduledJob extends ScheduledJob<{ scopes: string[] }> {
+  static override kind: JobKind = 'scoped'
+  static override payload: z.ZodTypeAny = scopesPayload
+
+  static dedupeKey(scopes: Iterable<string>): string {
+    return `${this.jobName}:${normalizeScopes(scopes).join(',')}`
+  }
+
+  abstract execute(scopes: readonly string[], ctx: ScopedContext): Promise<void>
+
+  async handle(payload: { scopes: string[] }, ctx: JobContext): Promise<void> {
+    const settings = loadSettings()
+    const user = User.system(payload.scopes, settings)
+    await user.transaction(ctx.pool, (db) => this.execute(user.write, { ...ctx, settings, db, user }))
+  }
+}
+
+/** Work with no tenant: one queue item per tick, no scope payload. */
+export abstract class SystemScheduledJob extends ScheduledJob<Record<string, never>> {
+  static override kind: JobKind = 'system'
+  static override payload: z.ZodTypeAny = z
+    .object({})
+    .nullish()
+    .transform(() => ({}))
+
+  static dedupeKey(): string {
+    return this.jobName
+  }
+
+  abstract execute(ctx: ScheduledContext): Promise<void>
+
+  async handle(_payload: unknown, ctx: JobContext): Promise<void> {
+    await this.execute({ ...ctx, settings: loadSettings() })
+  }
+}
+
+export type ScheduledJobClass = typeof ScopedScheduledJob | typeof SystemScheduledJob
+
+/** A concrete scheduled job class (the abstract bases are not). */
+export function isScheduledJobClass(value: unknown): value is ScheduledJobClass {
+  return (
+    typeof value === 'function' &&
+    value.prototype instanceof ScheduledJob &&
+    typeof (value as typeof ScheduledJob).entrypoint === 'string'
+  )
+}

@@ -1,0 +1,54 @@
+/**
+ * The growth gate: a pass over a scope set's facts is skipped while the partition has not grown
+ * past a threshold since the pass last ran. The watermark remembers, per job and exact set, the
+ * fact count at that run. Counting uses equality (scopes = the set), not containment, so a pass
+ * counts precisely its own partition, not everything visible to it. Runs on the caller's client,
+ * inside its User.system(scopes) transaction: the watermark is under row security like the rest.
+ */
+import type { Queryable } from '../db/queryable.js'
+import { normalizeScopes } from './scope-set.js'
+
+export interface GrowthGateOptions {
+  /** The watermark's owner, normally the scheduled job's name. */
+  job: string
+  scopes: Iterable<string>
+  /** Run only when the count grew by more than this many facts since the last run. */
+  threshold: number
+}
+
+export type GrowthGateResult<T> =
+  | { ran: true; result: T; factCount: number; previous: number | null }
+  | { ran: false; factCount: number; previous: number }
+
+/** The partition's fact count: claims whose scopes equal the set exactly. */
+export async function recordedFactCount(db: Queryable, scopes: readonly string[]): Promise<number> {
+  const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM claim WHERE scopes = $1::uuid[]', [scopes])
+  return Number(rows[0].n)
+}
+
+export async function readWatermark(db: Queryable, job: string, scopes: readonly string[]): Promise<number | null> {
+  const { rows } = await db.query<{ fact_count: string }>(
+    'SELECT fact_count FROM aizk_watermark WHERE job = $1 AND scopes = $2::uuid[]',
+    [job, scopes],
+  )
+  return rows.length ? Number(rows[0].fact_count) : null
+}
+
+export async function writeWatermark(db: Queryable, job: string, scopes: readonly string[], factCount: number): Promise<void> {
+  await db.query(
+    `INSERT INTO aizk_watermark (job, scopes, fact_count, updated) VALUES ($1, $2::uuid[], $3, now())
+     ON CONFLICT (job, scopes) DO UPDATE SET fact_count = EXCLUDED.fact_count, updated = now()`,
+    [job, scopes, factCount],
+  )
+}
+
+/** Run `fn` when the partition grew past the threshold (or never ran), then move the watermark. */
+export async function runIfGrown<T>(db: Queryable, opts: GrowthGateOptions, fn: () => Promise<T>): Promise<GrowthGateResult<T>> {
+  const scopes = normalizeScopes(opts.scopes)
+  const factCount = await recordedFactCount(db, scopes)
+  const previous = await readWatermark(db, opts.job, scopes)
+  if (previous !== null && factCount - previous <= opts.threshold) return { ran: false, factCount, previous }
+  const result = await fn()
+  await writeWatermark(db, opts.job, scopes, factCount)
+  return { ran: true, result, factCount, previous }
+}

@@ -1,0 +1,20 @@
+/**
+ * The roster: every distinct scope set that any document, session item or artifact stores.
+ * The one read past row security, so it reads almost nothing: the arrays, never a row.
+ */
+import type pg from 'pg'
+import { User, type IdentitySettings } from './user.js'
+
+const ROSTER_SQL = `
+  SELECT scopes FROM document
+  UNION SELECT scopes FROM session_item
+  UNION SELECT scopes FROM artifact
+  ORDER BY scopes`
+
+/** Distinct sorted scope sets, sorted (as PostgreSQL orders uuid[]). */
+export async function scopeRoster(pool: pg.Pool, settings?: IdentitySettings): Promise<string[][]> {
+  return User.system([], settings).owner(pool, async (client) => {
+    const { rows } = await client.query<{ scopes: string[] }>({ name: 'aizk_scope_roster', text: ROSTER_SQL })
+    return rows.map((r) => r.scopes).filter((s) => s.length > 0)
+  })
+}

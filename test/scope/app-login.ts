@@ -1,0 +1,38 @@
+/**
+ * Isolation tests connect as a login that is neither owner nor superuser: a member of the app
+ * role and nothing else, as the application would. Row security then decides, not privilege.
+ * Roles are cluster-wide, so each test file makes its own and drops it afterwards.
+ */
+import pg from 'pg'
+import { adminQuery, type TestDatabase } from '../helpers/db.js'
+
+export interface AppLogin {
+  role: string
+  pool: pg.Pool
+  drop(): Promise<void>
+}
+
+export async function createAppLogin(db: TestDatabase, appRole = 'aizk_app'): Promise<AppLogin> {
+  const role = `aizk_test_login_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
+  await adminQuery(`create role ${role} login nosuperuser nobypassrls noinherit in role ${appRole}`)
+  const url = new URL(db.url)
+  url.username = role
+  url.password = ''
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 4 })
+  pool.on('error', () => {})
+  return {
+    role,
+    pool,
+    async drop() {
+      await pool.end().catch(() => {})
+      await adminQuery(`drop role if exists ${role}`)
+    },
+  }
+}
+
+/** Fixed scope ids for readable tests: A < B < C as PostgreSQL sorts them. */
+export const A = 'aaaaaaaa-0000-4000-8000-000000000001'
+export const B = 'bbbbbbbb-0000-4000-8000-000000000002'
+export const C = 'cccccccc-0000-4000-8000-000000000003'
+export const SYSTEM = '00000000-0000-4000-a000-000000000001'
+export const identity = { systemUserId: SYSTEM, appRole: 'aizk_app' }
