@@ -1,2 +1,35 @@
 /** aizk's own job inventory: importing this module declares every built-in job. */
-export {}
+import { jobRegistry } from '../registry.js'
+import * as artifactDispatch from './artifact-dispatch-job.js'
+import * as artifactIntegrity from './artifact-integrity-job.js'
+import * as backup from './backup-job.js'
+import * as chunkDispatch from './chunk-dispatch-job.js'
+import * as chunkRecovery from './chunk-recovery-job.js'
+import * as cleanup from './cleanup-job.js'
+import * as doclingConversion from './docling-conversion-job.js'
+import * as markdownReindex from './markdown-reindex-job.js'
+import * as usageAccounting from './usage-accounting-job.js'
+
+export const inventoryModules = [
+  doclingConversion,
+  markdownReindex,
+  usageAccounting,
+  artifactDispatch,
+  chunkDispatch,
+  chunkRecovery,
+  artifactIntegrity,
+  cleanup,
+  backup,
+]
+
+for (const mod of inventoryModules) jobRegistry.registerModule(mod as Record<string, unknown>)
+
+export { ArtifactDispatchJob } from './artifact-dispatch-job.js'
+export { ArtifactIntegrityJob } from './artifact-integrity-job.js'
+export { BackupJob } from './backup-job.js'
+export { ChunkDispatchJob, enqueuePending } from './chunk-dispatch-job.js'
+export { ChunkRecoveryJob } from './chunk-recovery-job.js'
+export { CleanupJob } from './cleanup-job.js'
+export { DoclingConversionJob } from './docling-conversion-job.js'
+export { MarkdownReindexJob } from './markdown-reindex-job.js'
+export { UsageAccountingJob } from './usage-accounting-job.js'

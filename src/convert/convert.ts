@@ -1,0 +1,39 @@
+/** Original bytes to Markdown: natively for Markdown, text and HTML; through Docling otherwise. */
+import { envName } from '../settings.js'
+import { convertWithDocling } from './docling-client.js'
+import { ConverterMissingError } from './errors.js'
+import { htmlToMarkdown } from './html.js'
+import { converterFor } from './media-type.js'
+import { decodeText, textToMarkdown } from './text.js'
+
+export interface Original {
+  bytes: Buffer
+  filename: string | null
+  mediaType: string | null
+}
+
+export interface ConvertSettings {
+  doclingUrl?: string
+  doclingApiKey?: string
+  doclingTimeoutSeconds?: number
+}
+
+export async function convertToMarkdown(original: Original, settings: ConvertSettings, signal?: AbortSignal): Promise<string> {
+  const kind = converterFor(original.mediaType, original.filename)
+  if (kind === 'markdown') return textToMarkdown(decodeText(original.bytes))
+  if (kind === 'text') return textToMarkdown(decodeText(original.bytes))
+  if (kind === 'html') return htmlToMarkdown(decodeText(original.bytes))
+  const what = `${original.filename ?? 'an original'} (${original.mediaType ?? 'unknown type'})`
+  if (!settings.doclingUrl) {
+    throw new ConverterMissingError(
+      `no converter for ${what}: set ${envName('doclingUrl')} to a docling-serve URL (e.g. http://docling:5001)`,
+      `set ${envName('doclingUrl')}, then \`aizk requeue --entrypoint aizk_convert_artifact\``,
+    )
+  }
+  return convertWithDocling(original.bytes, original.filename ?? 'original', original.mediaType ?? 'application/octet-stream', {
+    url: settings.doclingUrl,
+    apiKey: settings.doclingApiKey,
+    timeoutMs: (settings.doclingTimeoutSeconds ?? 300) * 1000,
+    signal,
+  })
+}

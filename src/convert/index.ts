@@ -1,0 +1,5 @@
+export { convertToMarkdown, type ConvertSettings, type Original } from './convert.js'
+export { convertWithDocling, doclingEndpoint } from './docling-client.js'
+export { ConverterMissingError, DoclingError, PermanentJobError } from './errors.js'
+export { htmlToMarkdown } from './html.js'
+export { type ConverterKind, converterFor, mediaTypeFor } from './media-type.js'

@@ -1,0 +1,6 @@
+export { type ArtifactRow, artifactsToDispatch, loadArtifact } from './artifact-sql.js'
+export { chunksToDispatch, replaceChunks } from './chunk-sql.js'
+export { type ArtifactRef, convertArtifact, reindexArtifact } from './convert-artifact.js'
+export { type IngestInput, type IngestResult, ingestOriginal } from './ingest.js'
+export { CHUNK_PROJECTION_ENTRYPOINT, enqueueChunkProjections } from './projection.js'
+export { prepareChunks, writeChunks } from './write-chunks.js'

@@ -1,0 +1,23 @@
+/**
+ * ArtifactDispatchJob (scoped, every minute): originals a crashed hand-off left pending with no
+ * live conversion job get their conversion enqueued (dedupe key the content id). Also what sends
+ * the second of two scope sets' identical bytes once the first conversion has finished.
+ */
+import { artifactsToDispatch } from '../../ingest/artifact-sql.js'
+import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
+import { DoclingConversionJob } from './docling-conversion-job.js'
+
+export class ArtifactDispatchJob extends ScopedScheduledJob {
+  static override defaultCron = '* * * * *'
+  static override defaultEnabled = true
+
+  async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+    const batch = Number(ctx.settings.artifactDispatchBatch ?? 512)
+    const pending = await artifactsToDispatch(ctx.db, scopes, batch)
+    if (pending.length === 0) return
+    await DoclingConversionJob.enqueueMany(
+      ctx.db,
+      pending.map((a) => ({ payload: { artifactId: a.id, scopes: [...scopes] }, options: { dedupeKey: a.contentId } })),
+    )
+  }
+}

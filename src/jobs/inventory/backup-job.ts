@@ -1,0 +1,25 @@
+/**
+ * BackupJob (system, 02:00 daily, off unless AIZK_BACKUP_ENABLED): pg_dump in custom format to
+ * backupDir, timestamped, the newest backupKeep kept, each checked with pg_restore --list. A
+ * missing pg_dump, or one older than the server, is a held job with an error saying what to do.
+ */
+import { runBackup } from '../../backup/run-backup.js'
+import { type ScheduledContext, SystemScheduledJob } from '../scheduled-job.js'
+
+export class BackupJob extends SystemScheduledJob {
+  static override defaultCron = '0 2 * * *'
+  static override defaultEnabled = false
+
+  async execute(ctx: ScheduledContext): Promise<void> {
+    const url = (ctx.pool as unknown as { options: { connectionString?: string } }).options.connectionString
+    if (!url) throw new Error('the worker pool has no connection string to hand to pg_dump')
+    const result = await runBackup(ctx.pool, {
+      url,
+      dir: ctx.settings.backupDir as string | undefined,
+      keep: Number(ctx.settings.backupKeep ?? 7),
+      pgBin: ctx.settings.backupPgBin as string | undefined,
+      signal: ctx.signal,
+    })
+    process.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), event: 'backup:written', ...result })}\n`)
+  }
+}

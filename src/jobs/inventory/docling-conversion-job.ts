@@ -1,0 +1,30 @@
+/**
+ * DoclingConversionJob (aizk_convert_artifact, priority 75, concurrency doclingConcurrency):
+ * converts an original to Markdown and, in one transaction under the artifact's scopes, stores
+ * it with its chunks and one projection job per chunk. Dedupe key: the content id.
+ */
+import { z } from 'zod'
+import { convertArtifact } from '../../ingest/convert-artifact.js'
+import { loadSettings } from '../../settings.js'
+import { JobPriority } from '../priority.js'
+import { type JobContext, QueueJob } from '../queue-job.js'
+import { limitFromSetting } from './setting-limit.js'
+
+export const artifactRefPayload = z.object({
+  artifactId: z.string().uuid(),
+  scopes: z.array(z.string().uuid()).min(1),
+})
+
+export type ArtifactRefPayload = z.infer<typeof artifactRefPayload>
+
+export class DoclingConversionJob extends QueueJob<ArtifactRefPayload> {
+  static override entrypoint = 'aizk_convert_artifact'
+  static override payload = artifactRefPayload
+  static override priority = JobPriority.artifact
+
+  async handle(payload: ArtifactRefPayload, ctx: JobContext): Promise<void> {
+    await convertArtifact(ctx.pool, loadSettings(), payload, ctx.signal)
+  }
+}
+
+limitFromSetting(DoclingConversionJob, 'doclingConcurrency', 4)

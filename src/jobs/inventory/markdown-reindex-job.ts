@@ -1,0 +1,30 @@
+/**
+ * MarkdownReindexJob (aizk_reindex_artifact, priority 75, a limit of its own set to
+ * doclingConcurrency): replays chunking and embedding from the stored Markdown without
+ * converting again, replacing the artifact's chunks atomically and enqueueing their projection.
+ */
+import type { Queryable } from '../../db/queryable.js'
+import { reindexArtifact } from '../../ingest/convert-artifact.js'
+import { normalizeScopes } from '../../scope/scope-set.js'
+import { loadSettings } from '../../settings.js'
+import { JobPriority } from '../priority.js'
+import { type JobContext, QueueJob } from '../queue-job.js'
+import { type ArtifactRefPayload, artifactRefPayload } from './docling-conversion-job.js'
+import { limitFromSetting } from './setting-limit.js'
+
+export class MarkdownReindexJob extends QueueJob<ArtifactRefPayload> {
+  static override entrypoint = 'aizk_reindex_artifact'
+  static override payload = artifactRefPayload
+  static override priority = JobPriority.artifact
+
+  /** Enqueue a reindex of one artifact (dedupe key `reindex:<artifact id>`); false when one is live. */
+  static async enqueueFor(db: Queryable, artifactId: string, scopes: readonly string[]): Promise<string | false> {
+    return MarkdownReindexJob.enqueue(db, { artifactId, scopes: normalizeScopes(scopes) }, { dedupeKey: `reindex:${artifactId}` })
+  }
+
+  async handle(payload: ArtifactRefPayload, ctx: JobContext): Promise<void> {
+    await reindexArtifact(ctx.pool, loadSettings(), payload, ctx.signal)
+  }
+}
+
+limitFromSetting(MarkdownReindexJob, 'doclingConcurrency', 4)

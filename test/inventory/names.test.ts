@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import {
+  ArtifactDispatchJob,
+  ArtifactIntegrityJob,
+  BackupJob,
+  ChunkDispatchJob,
+  ChunkRecoveryJob,
+  CleanupJob,
+  DoclingConversionJob,
+  MarkdownReindexJob,
+  UsageAccountingJob,
+} from '../../src/jobs/inventory/index.js'
+import { jobRegistry } from '../../src/jobs/registry.js'
+import { CHUNK_PROJECTION_ENTRYPOINT } from '../../src/ingest/projection.js'
+import { z } from 'zod'
+import { parseSettings, registerSettings } from '../../src/settings.js'
+
+// The names stored in the database are a contract (spec/job-system.md): a rename fails here.
+describe('inventory names', () => {
+  it('pins the on-write jobs', () => {
+    const rows = [DoclingConversionJob, MarkdownReindexJob, UsageAccountingJob].map((j) => [j.entrypoint, j.priority, j.concurrencyLimit, j.kind, j.maxAttempts])
+    assert.deepEqual(rows, [
+      ['aizk_convert_artifact', 75, 4, 'on-write', 5],
+      ['aizk_reindex_artifact', 75, 4, 'on-write', 5],
+      ['aizk_usage_event', 0, 0, 'on-write', 5],
+    ])
+    assert.equal(CHUNK_PROJECTION_ENTRYPOINT, 'aizk_build_graph_chunk')
+  })
+
+  it('pins the scheduled jobs: names, entrypoints, settings, crons, priority 10, concurrency 1', () => {
+    const jobs = [ArtifactDispatchJob, ChunkDispatchJob, ChunkRecoveryJob, ArtifactIntegrityJob, CleanupJob, BackupJob]
+    const rows = jobs.map((j) => [j.jobName, j.kind, j.entrypoint, j.cronEntrypoint, j.settingKeys.cron, j.settingKeys.enabled, j.defaultCron, j.defaultEnabled, j.priority, j.concurrencyLimit])
+    assert.deepEqual(rows, [
+      ['artifact_dispatch', 'scoped', 'aizk_task_artifact_dispatch', 'aizk_cron_artifact_dispatch', 'artifactDispatchCron', 'artifactDispatchEnabled', '* * * * *', true, 10, 1],
+      ['chunk_dispatch', 'scoped', 'aizk_task_chunk_dispatch', 'aizk_cron_chunk_dispatch', 'chunkDispatchCron', 'chunkDispatchEnabled', '* * * * *', true, 10, 1],
+      ['chunk_recovery', 'system', 'aizk_task_chunk_recovery', 'aizk_cron_chunk_recovery', 'chunkRecoveryCron', 'chunkRecoveryEnabled', '* * * * *', true, 10, 1],
+      ['artifact_integrity', 'system', 'aizk_task_artifact_integrity', 'aizk_cron_artifact_integrity', 'artifactIntegrityCron', 'artifactIntegrityEnabled', '0 6 * * *', true, 10, 1],
+      ['cleanup', 'system', 'aizk_task_cleanup', 'aizk_cron_cleanup', 'cleanupCron', 'cleanupEnabled', '0 1 * * *', true, 10, 1],
+      ['backup', 'system', 'aizk_task_backup', 'aizk_cron_backup', 'backupCron', 'backupEnabled', '0 2 * * *', false, 10, 1],
+    ])
+  })
+
+  it('registers every one of them on import, with their settings', () => {
+    for (const ep of [
+      'aizk_convert_artifact',
+      'aizk_reindex_artifact',
+      'aizk_usage_event',
+      'aizk_task_artifact_dispatch',
+      'aizk_task_chunk_dispatch',
+      'aizk_task_chunk_recovery',
+      'aizk_task_artifact_integrity',
+      'aizk_task_cleanup',
+      'aizk_task_backup',
+    ]) {
+      assert.ok(jobRegistry.get(ep), `${ep} is not registered`)
+    }
+    // Nothing here claims the projection job: its handler comes with the memory passes.
+    assert.equal(jobRegistry.get('aizk_build_graph_chunk'), undefined)
+    const { settings } = parseSettings({ AIZK_BACKUP_ENABLED: 'true', AIZK_DOCLING_CONCURRENCY: '2' })
+    assert.equal(BackupJob.enabled(settings), true)
+    assert.equal(BackupJob.enabled(parseSettings({}).settings), false)
+    assert.equal(settings.chunkDispatchBatch, 512)
+    assert.equal(settings.chunkRecoveryBatch, 512)
+    assert.equal(settings.chunkRecoveryMaxCycles, 3)
+  })
+
+  it('reads the conversion limits from doclingConcurrency when the worker asks', () => {
+    const saved = process.env.AIZK_DOCLING_CONCURRENCY
+    process.env.AIZK_DOCLING_CONCURRENCY = '7'
+    try {
+      // Registering a setting drops the parsed-settings cache, so the next read sees the env.
+      registerSettings({ namesTestProbe: z.string().optional() })
+      assert.equal(DoclingConversionJob.concurrencyLimit, 7)
+      assert.equal(MarkdownReindexJob.concurrencyLimit, 7)
+    } finally {
+      if (saved === undefined) delete process.env.AIZK_DOCLING_CONCURRENCY
+      else process.env.AIZK_DOCLING_CONCURRENCY = saved
+      registerSettings({ namesTestProbe2: z.string().optional() })
+    }
+  })
+})
