@@ -11,3 +11,43 @@ export { loadSettings, parseSettings, registerSettings, type Settings } from './
 export { openDatabase, type Database } from './db/database.js'
 export { migrate } from './db/migrate.js'
 export * from './errors.js'
+export { User, scopeRoster, runIfGrown, normalizeScopes, scopeKey, type ScopeSet } from './scope/index.js'
+export {
+  ScheduledJob,
+  ScopedScheduledJob,
+  SystemScheduledJob,
+  isScheduledJobClass,
+  deriveJobName,
+  type ScheduledJobClass,
+  type ScheduledContext,
+  type ScopedContext,
+} from './jobs/scheduled-job.js'
+export { Scheduler, fanOut, type FireResult, type UpcomingFire } from './scheduler/index.js'
+export { ingestOriginal, convertArtifact, reindexArtifact, enqueueChunkProjections, CHUNK_PROJECTION_ENTRYPOINT, type IngestInput, type IngestResult } from './ingest/index.js'
+export {
+  DoclingConversionJob,
+  MarkdownReindexJob,
+  UsageAccountingJob,
+  ArtifactDispatchJob,
+  ChunkDispatchJob,
+  ChunkRecoveryJob,
+  ArtifactIntegrityJob,
+  CleanupJob,
+  BackupJob,
+  enqueuePending,
+} from './jobs/inventory/index.js'
+export { chunkMarkdown, type Chunk, type ChunkOptions } from './chunking/index.js'
+export { contentIdOf, countIntegrity, type IntegrityCounts } from './content/index.js'
+export { PermanentJobError, ConverterMissingError } from './convert/errors.js'
+export { recordUsage, readUsageDaily, type UsageEvent } from './usage/record-usage.js'
+export { Worker, type WorkerOptions, type WorkerService, type WorkerSettings } from './worker/worker.js'
+export { WorkerEvents, type WorkerEventMap, type WorkerEventName } from './worker/events.js'
+export { startWorker, type RunningWorker, type WorkerRunOptions } from './worker/run-worker.js'
+export { pickJobs, planPick, type PickedJob } from './queue/pick.js'
+export { completeJobs } from './queue/complete.js'
+export { retryJobs, holdJobs, releaseJobs, type TracebackRecord } from './queue/retry.js'
+export { requeueFailed, countHeld, type RequeueOptions, type RequeuedJob } from './queue/requeue.js'
+export { pruneLog, countPrunable, reclaimLog, logSize, type PruneOptions, type PruneProgress, type PruneResult, type LogSize } from './queue/prune.js'
+export { queueStats, type QueueStats, type StatsOptions, type EntrypointStats, type HealthProblem } from './queue/stats.js'
+export { compactCounts, compactThroughput, readCounts, readThroughput } from './queue/counts.js'
+export { rosterCounts, type RosterEntry } from './scope/roster-counts.js'

@@ -35,12 +35,18 @@ const coreShape = {
   workerNoScheduler: boolSetting(false),
   workerJobModules: listSetting(),
   workerHealthPort: intSetting(undefined, { min: 0, max: 65535 }),
+  /** auto: the live view on a terminal, JSON lines elsewhere; view or json forces one. */
+  workerOutput: z.enum(['auto', 'view', 'json']).default('auto'),
+  /** One JSON line per job event; off keeps only batch, worker and schedule lines (high throughput). */
+  workerLogJobs: boolSetting(true),
   heartbeatIntervalSeconds: numberSetting(5, { min: 0.05 }),
   heartbeatTimeoutSeconds: numberSetting(30, { min: 0.1 }),
   shutdownTimeoutSeconds: numberSetting(25, { min: 0 }),
   pollIntervalSeconds: numberSetting(1, { min: 0.01 }),
   retryBaseSeconds: numberSetting(2, { min: 0 }),
   retryMaxSeconds: numberSetting(600, { min: 0 }),
+  /** A handler running longer is failed (retried or held) and its slot freed; 0 = no limit. */
+  jobTimeoutSeconds: numberSetting(1800, { min: 0 }),
 
   doclingConcurrency: intSetting(4, { min: 0 }),
   graphBuildConcurrency: intSetting(4, { min: 0 }),
@@ -54,6 +60,21 @@ const coreShape = {
   integrityMinAgeDays: numberSetting(30, { min: 0 }),
   backupDir: z.string().optional(),
   backupKeep: intSetting(7, { min: 1 }),
+  /** Where originals live: postgres (the default: shared by every host, backed up with the DB) or folder. */
+  contentStore: z.enum(['postgres', 'folder']).default('postgres'),
+  contentStoreDir: z.string().optional(),
+  doclingUrl: urlSetting(['http', 'https']),
+  doclingApiKey: z.string().optional(),
+  doclingTimeoutSeconds: numberSetting(300, { min: 1 }),
+  embeddingsUrl: urlSetting(['http', 'https']),
+  embeddingsModel: z.string().default('text-embedding-3-small'),
+  embeddingsApiKey: z.string().optional(),
+  embeddingsBatch: intSetting(64, { min: 1, max: 2048 }),
+  chunkMaxChars: intSetting(2000, { min: 100 }),
+  chunkOverlapChars: intSetting(200, { min: 0 }),
+  artifactDispatchBatch: intSetting(512, { min: 1 }),
+  /** A folder holding pg_dump and pg_restore; unset, they are looked up on PATH. */
+  backupPgBin: z.string().optional(),
   requeueDefaultLimit: intSetting(1000, { min: 1 }),
   statusHeldThreshold: intSetting(0, { min: 0 }),
 }

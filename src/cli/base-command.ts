@@ -62,7 +62,9 @@ export abstract class AizkCommand extends Command {
       // oclif's own parse errors: unknown flag, missing argument, bad option value.
       exitCode = ExitCode.usage
       code = 'usage'
-      message = message.split('\n')[0]
+      // "Missing 1 required arg:" names the argument on the next line: keep it.
+      const lines = message.split('\n')
+      message = lines[0].endsWith(':') && lines[1] ? `${lines[0]} ${lines[1].trim()}` : lines[0]
       hint = `see \`aizk ${this.id?.replaceAll(':', ' ') ?? ''} --help\``
     } else if (process.env.AIZK_DEBUG) {
       message = err.stack ?? message

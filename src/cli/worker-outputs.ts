@@ -1,0 +1,44 @@
+/**
+ * How `aizk worker` shows what it does: the live ink view on a terminal, JSON lines elsewhere
+ * (AIZK_WORKER_OUTPUT forces one). Both listen to the worker's events from the moment this is
+ * called until `close()`, which the command calls after the worker has stopped, so the drain and
+ * 'worker:stopped' are shown too. Lives with the CLI, not in src/worker: it imports ink.
+ */
+import { jobRegistry } from '../jobs/registry.js'
+import type { Settings } from '../settings.js'
+import { createWorkerViewService } from '../ui/worker/worker-view-service.js'
+import type { WorkerEvents } from '../worker/events.js'
+import { attachJsonLines } from '../worker/log-lines.js'
+
+export interface WorkerOutputsOptions {
+  events: WorkerEvents
+  settings: Pick<Settings, 'workerOutput' | 'workerLogJobs'>
+  stdout?: NodeJS.WriteStream
+  /** Default: stdout.isTTY. */
+  isTTY?: boolean
+  /** Concurrency limit per entrypoint for the view. Default: the job registry's declarations. */
+  limitOf?: (entrypoint: string) => number
+  /** Frames per second of the view. Default 5. */
+  fps?: number
+}
+
+export interface WorkerOutputs {
+  mode: 'view' | 'json'
+  /** Draw the last frame (or flush the last lines) and stop listening. */
+  close(): Promise<void>
+}
+
+export function attachWorkerOutputs(opts: WorkerOutputsOptions): WorkerOutputs {
+  const { events, settings } = opts
+  const stdout = opts.stdout ?? process.stdout
+  const tty = opts.isTTY ?? Boolean(stdout.isTTY)
+  const mode = settings.workerOutput === 'auto' || settings.workerOutput === undefined ? (tty ? 'view' : 'json') : settings.workerOutput
+  if (mode === 'view') {
+    const limitOf = opts.limitOf ?? ((ep: string) => jobRegistry.get(ep)?.concurrencyLimit ?? 0)
+    const view = createWorkerViewService({ events, stdout, limitOf, fps: opts.fps })
+    void view.start()
+    return { mode, close: () => view.stop() }
+  }
+  const lines = attachJsonLines(events, { write: (chunk) => stdout.write(chunk), jobs: settings.workerLogJobs !== false })
+  return { mode, close: async () => lines.detach() }
+}

@@ -1,0 +1,95 @@
+import { Flags } from '@oclif/core'
+import { AizkCommand } from '../cli/base-command.js'
+import { confirm, isInteractive } from '../cli/confirm.js'
+import { formatBytes } from '../cli/format.js'
+import { positiveInt } from '../cli/numbers.js'
+import { createProgress } from '../cli/progress.js'
+import { UsageError } from '../errors.js'
+import { countPrunable, logSize, pruneLog, reclaimLog } from '../queue/prune.js'
+
+const RECLAIM_WARNING =
+  'the rewrite (VACUUM FULL) takes an ACCESS EXCLUSIVE lock on pgqueuer_log: while it runs, workers cannot finish jobs (their log rows wait), and it needs free disk for a second copy of the table'
+
+export default class Prune extends AizkCommand {
+  static override summary = 'Delete queue history (pgqueuer_log) past its retention, in batches.'
+  static override description =
+    'The log pass of the CleanupJob, by hand. Deletes log rows older than the retention in batches, each an index scan on created, until a short batch ends the drain; then VACUUM (ANALYZE), which never locks writers out but never hands disk back either. --reclaim is the one-time recovery for a log that grew before pruning ever ran: a table rewrite that returns the space to the operating system under an exclusive lock.'
+  static override examples = [
+    { command: '<%= config.bin %> prune', description: 'Delete rows older than AIZK_CLEANUP_LOG_RETENTION_DAYS (7), 10,000 a batch.' },
+    { command: '<%= config.bin %> prune --dry-run', description: 'Count the rows a prune would delete; change nothing.' },
+    { command: '<%= config.bin %> prune --retention-days 1', description: 'Keep one day of history.' },
+    { command: '<%= config.bin %> prune --batch 50000', description: 'Delete 50,000 rows per batch.' },
+    { command: '<%= config.bin %> prune --no-vacuum', description: 'Skip the VACUUM (ANALYZE) after the drain.' },
+    { command: '<%= config.bin %> prune --reclaim', description: 'Prune, then rewrite the table to hand disk back (asks first: exclusive lock).' },
+    { command: '<%= config.bin %> prune --reclaim --yes --lock-timeout 30', description: 'The same from a script: no question, wait at most 30 s for the lock.' },
+    { command: '<%= config.bin %> prune --json', description: 'Print {"deleted", "batches", ...} as JSON.' },
+  ]
+  static override flags = {
+    'retention-days': Flags.string({ description: 'Keep this many days of history (default: AIZK_CLEANUP_LOG_RETENTION_DAYS, 7).' }),
+    batch: Flags.integer({ description: 'Rows per delete batch (default: AIZK_CLEANUP_LOG_DELETE_BATCH, 10000).' }),
+    'dry-run': Flags.boolean({ description: 'Count what would be deleted; change nothing.', default: false }),
+    vacuum: Flags.boolean({ description: 'VACUUM (ANALYZE) the log after the drain (--no-vacuum skips it).', default: true, allowNo: true }),
+    reclaim: Flags.boolean({ description: 'Rewrite the log afterwards to return disk (ACCESS EXCLUSIVE lock; asks first).', default: false }),
+    yes: Flags.boolean({ char: 'y', description: 'Do not ask before --reclaim (needed without a terminal).', default: false }),
+    'lock-timeout': Flags.integer({ description: 'Seconds --reclaim waits for its lock before giving up with exit 6 (default 10).', default: 10 }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Prune)
+    const settings = await this.settings()
+    const rd = flags['retention-days']
+    if (rd !== undefined && !/^\d+(\.\d+)?$/.test(rd.trim())) {
+      throw new UsageError(`--retention-days must be a number of days >= 0, got "${rd}"`, 'for example --retention-days 7 (or 0.5 for twelve hours)')
+    }
+    const retentionDays = rd === undefined ? settings.cleanupLogRetentionDays : Number(rd)
+    const batch = positiveInt(flags.batch, '--batch', '--batch 10000') ?? settings.cleanupLogDeleteBatch
+    if (flags['lock-timeout'] < 0) throw new UsageError('--lock-timeout must be >= 0', 'for example --lock-timeout 30')
+    if (flags.reclaim && !flags['dry-run'] && !flags.yes) {
+      if (!isInteractive() || flags.json) {
+        throw new UsageError(`--reclaim needs --yes without a terminal: ${RECLAIM_WARNING}`, 'run it in a quiet moment with --reclaim --yes')
+      }
+      process.stderr.write(`warning: ${RECLAIM_WARNING}\n`)
+      if (!(await confirm('Rewrite pgqueuer_log now?'))) throw new UsageError('reclaim cancelled: nothing was changed', 'run again and answer y, or leave out --reclaim')
+    }
+    const db = await this.database()
+
+    if (flags['dry-run']) {
+      const [count, size] = await Promise.all([countPrunable(db.pool, { retentionDays }), logSize(db.pool)])
+      if (flags.json) {
+        this.printJson({ dryRun: true, retentionDays, cutoff: count.cutoff, wouldDelete: count.rows, log: size })
+        return
+      }
+      this.log(`would delete ${count.rows.toLocaleString('en-US')} log row(s) older than ${count.cutoff} (retention ${retentionDays} days)`)
+      this.log(`pgqueuer_log: about ${size.rowsEstimate?.toLocaleString('en-US') ?? '?'} rows, ${formatBytes(size.bytes)}`)
+      return
+    }
+
+    const progress = flags.json ? null : createProgress('prune')
+    const result = await pruneLog(db.pool, {
+      retentionDays,
+      batch,
+      vacuum: flags.vacuum,
+      countFirst: !flags.json,
+      onProgress: (p) => progress?.update(p.deleted, p.total !== undefined ? Math.max(p.total, p.deleted) : undefined),
+    })
+    progress?.done()
+    let reclaim: Awaited<ReturnType<typeof reclaimLog>> | null = null
+    if (flags.reclaim) {
+      if (!flags.json) this.logToStderr(`rewriting pgqueuer_log (exclusive lock) ...`)
+      const client = await db.pool.connect()
+      try {
+        reclaim = await reclaimLog(client, { lockTimeoutMs: flags['lock-timeout'] * 1000 })
+      } finally {
+        client.release()
+      }
+    }
+    if (flags.json) {
+      this.printJson({ dryRun: false, retentionDays, batch, ...result, reclaim })
+      return
+    }
+    this.log(
+      `deleted ${result.deleted.toLocaleString('en-US')} log row(s) older than ${result.cutoff} in ${result.batches} batch(es), ${(result.ms / 1000).toFixed(1)}s${result.vacuumed ? '; vacuumed' : ''}`,
+    )
+    if (reclaim) this.log(`reclaimed ${formatBytes(reclaim.bytesBefore - reclaim.bytesAfter)}: pgqueuer_log ${formatBytes(reclaim.bytesBefore)} -> ${formatBytes(reclaim.bytesAfter)}`)
+  }
+}

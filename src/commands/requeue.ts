@@ -1,0 +1,115 @@
+import { Flags } from '@oclif/core'
+import { AizkCommand } from '../cli/base-command.js'
+import { ask, isInteractive } from '../cli/confirm.js'
+import { checkEntrypointName } from '../cli/entrypoints.js'
+import { jobId, positiveInt } from '../cli/numbers.js'
+import { createProgress } from '../cli/progress.js'
+import { renderTable } from '../cli/table.js'
+import { NotFoundError, UsageError } from '../errors.js'
+import { countHeld, idsNotHeld, type RequeuedJob, requeueFailed } from '../queue/requeue.js'
+
+/** Rows moved per statement: big requeues go in windows so progress shows and locks stay short. */
+const CHUNK = 1000
+
+export default class Requeue extends AizkCommand {
+  static override summary = 'Put held jobs (status failed) back in the queue, oldest first.'
+  static override description =
+    'Moves a bounded window of held jobs back to queued: attempts reset to 0, one more terminal cycle counted on the row (headers.aizk.cycles), and ch_pgqueuer notified so sleeping workers (Python PgQueuer ones too) wake. Without --limit the window is AIZK_REQUEUE_DEFAULT_LIMIT: on a terminal the command asks before moving more, elsewhere it needs --yes to go past it. Two requeues at once never move the same row twice.'
+  static override examples = [
+    { command: '<%= config.bin %> requeue --dry-run', description: 'List the held jobs a requeue would move; change nothing.' },
+    { command: '<%= config.bin %> requeue --entrypoint aizk_build_graph_chunk', description: 'Requeue held jobs of one entrypoint (repeat the flag for more).' },
+    { command: '<%= config.bin %> requeue --entrypoint aizk_convert_artifact --limit 50', description: 'Requeue at most the 50 oldest held jobs.' },
+    { command: '<%= config.bin %> requeue --max-cycles 3', description: 'Skip jobs that were already requeued and held again 3 times.' },
+    { command: '<%= config.bin %> requeue --id 1234 --id 1240', description: 'Requeue these held jobs (exit 5 if one is not held).' },
+    { command: '<%= config.bin %> requeue --yes', description: 'Requeue every held job, past the default window, without asking.' },
+    { command: '<%= config.bin %> requeue --entrypoint aizk_usage_event --json', description: 'Print {"requeued": [...], "remaining": n} as JSON.' },
+  ]
+  static override flags = {
+    entrypoint: Flags.string({ char: 'e', description: 'Only this entrypoint (repeatable).', multiple: true }),
+    limit: Flags.integer({ char: 'n', description: 'At most this many jobs (default: AIZK_REQUEUE_DEFAULT_LIMIT, 1000).' }),
+    'max-cycles': Flags.integer({ description: 'Skip jobs whose terminal cycles already reached this (default: no cap).' }),
+    id: Flags.string({ description: 'Only this held job id (repeatable).', multiple: true }),
+    'dry-run': Flags.boolean({ description: 'List what would be requeued; change nothing.', default: false }),
+    yes: Flags.boolean({ char: 'y', description: 'Go past the default window without asking.', default: false }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Requeue)
+    const settings = await this.settings()
+    const limitFlag = positiveInt(flags.limit, '--limit', '--limit 100')
+    if (flags['max-cycles'] !== undefined && (!Number.isInteger(flags['max-cycles']) || flags['max-cycles'] < 1)) {
+      throw new UsageError(`--max-cycles must be a whole number of at least 1, got ${flags['max-cycles']}`, 'for example --max-cycles 3, or leave it out for no cap')
+    }
+    for (const ep of flags.entrypoint ?? []) checkEntrypointName(ep)
+    const ids = (flags.id ?? []).map((id) => jobId(id))
+    const filter = { entrypoints: flags.entrypoint, ids: ids.length ? ids : undefined, maxCycles: flags['max-cycles'] }
+    const db = await this.database()
+
+    const missing = await idsNotHeld(db.pool, ids)
+    if (missing.length) {
+      throw new NotFoundError(
+        `not held: ${missing.map((m) => `job ${m.id} (${m.status ?? 'no such job'})`).join(', ')}`,
+        'only held jobs (status failed) can be requeued; `aizk requeue --dry-run` lists them',
+        { notHeld: missing },
+      )
+    }
+
+    const matching = await countHeld(db.pool, filter)
+    const window = settings.requeueDefaultLimit
+    let limit = limitFlag ?? Math.min(matching, window)
+    let note: string | null = null
+    if (limitFlag === undefined && matching > window && !flags['dry-run']) {
+      if (flags.yes) limit = matching
+      else if (isInteractive() && !flags.json) {
+        const answer = await ask(`${matching} held jobs match, more than the default window of ${window}. Requeue all ${matching} (a), the oldest ${window} (w), or none (N)? `)
+        if (answer === 'a' || answer === 'all') limit = matching
+        else if (answer === 'w' || answer === 'window') limit = window
+        else limit = 0
+      } else {
+        note = `${matching} held jobs match; requeued the oldest ${window} (the default window). Pass --yes to requeue all, or --limit N`
+      }
+    }
+
+    let requeued: RequeuedJob[] = []
+    if (flags['dry-run']) {
+      requeued = limit > 0 ? await requeueFailed(db.pool, { ...filter, limit, dryRun: true }) : []
+    } else if (limit > 0) {
+      const progress = limit > CHUNK && !flags.json ? createProgress('requeue') : null
+      let afterId: string | undefined
+      while (requeued.length < limit) {
+        const batch = await requeueFailed(db.pool, { ...filter, limit: Math.min(CHUNK, limit - requeued.length), afterId })
+        requeued = requeued.concat(batch)
+        progress?.update(requeued.length, limit)
+        if (batch.length === 0) break
+        afterId = batch[batch.length - 1].id
+      }
+      progress?.done()
+    }
+    const remaining = flags['dry-run'] ? matching : Math.max(0, matching - requeued.length)
+    this.render(requeued, { dryRun: flags['dry-run'], matching, remaining, note, json: flags.json })
+  }
+
+  private render(rows: RequeuedJob[], o: { dryRun: boolean; matching: number; remaining: number; note: string | null; json: boolean }): void {
+    if (o.json) {
+      this.printJson({ dryRun: o.dryRun, matching: o.matching, count: rows.length, remaining: o.remaining, requeued: rows, note: o.note })
+      return
+    }
+    if (rows.length === 0) {
+      this.log(o.matching === 0 ? 'no held jobs match' : 'nothing requeued')
+      return
+    }
+    const shown = rows.length > 50 ? rows.slice(0, 50) : rows
+    this.log(renderTable(shown, [
+      { header: 'ID', get: (r) => r.id, align: 'right' },
+      { header: 'ENTRYPOINT', get: (r) => r.entrypoint },
+      { header: 'CYCLE', get: (r) => r.cycles, align: 'right' },
+    ]))
+    if (rows.length > shown.length) this.log(`... and ${rows.length - shown.length} more`)
+    const byEp = new Map<string, number>()
+    for (const r of rows) byEp.set(r.entrypoint, (byEp.get(r.entrypoint) ?? 0) + 1)
+    const summary = [...byEp].map(([ep, n]) => `${ep} ${n}`).join(', ')
+    this.log(`${o.dryRun ? 'would requeue' : 'requeued'} ${rows.length} job(s): ${summary}`)
+    if (o.dryRun && o.matching > rows.length) this.log(`(${o.matching} held jobs match in all; the window is ${rows.length})`)
+    if (o.note) this.logToStderr(o.note)
+  }
+}

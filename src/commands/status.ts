@@ -1,0 +1,66 @@
+import { Flags } from '@oclif/core'
+import { AizkCommand } from '../cli/base-command.js'
+import { statsJobHooks } from '../cli/job-inventory.js'
+import { UnhealthyError, UsageError } from '../errors.js'
+import { queueStats, type StatsOptions } from '../queue/stats.js'
+import { renderTextFrame } from '../ui/status/text-frame.js'
+
+export default class Status extends AizkCommand {
+  static override summary = 'Show what the queue is doing: live on a terminal, one frame or JSON elsewhere.'
+  static override description =
+    'Jobs by entrypoint and status (queued, picked, held) with priority and concurrency in use against the limit, throughput now and over the last 15 minutes, the oldest queued age, held jobs with their last error and cycles, workers alive and stale picks, schedules with their next fire, and the log table size. Counts come from trigger-kept tables and the catalogue, so a refresh stays cheap on millions of rows. --check exits 7 when something is unhealthy: stale picks, held jobs over the threshold, or an enabled cron that has not fired in twice its period.'
+  static override examples = [
+    { command: '<%= config.bin %> status', description: 'The live dashboard (tab/arrows move between panes, q quits); one plain frame when not on a terminal.' },
+    { command: '<%= config.bin %> status --once', description: 'Print one plain-text frame and exit.' },
+    { command: '<%= config.bin %> status --json', description: 'Print one JSON document (see the README for its shape).' },
+    { command: '<%= config.bin %> status --check', description: 'Exit 7 and say why when the queue is unhealthy (for probes and alerts).' },
+    { command: '<%= config.bin %> status --check --max-held 100', description: 'Tolerate up to 100 held jobs (default AIZK_STATUS_HELD_THRESHOLD, 0).' },
+    { command: '<%= config.bin %> status --interval 5', description: 'Refresh the dashboard every 5 seconds.' },
+  ]
+  static override flags = {
+    once: Flags.boolean({ description: 'Print one plain-text frame and exit.', default: false }),
+    check: Flags.boolean({ description: 'Exit 7 when unhealthy, printing why; 0 when healthy.', default: false }),
+    'max-held': Flags.integer({ description: 'Held jobs tolerated by --check (default: AIZK_STATUS_HELD_THRESHOLD, 0).' }),
+    interval: Flags.integer({ description: 'Seconds between dashboard refreshes (default 1).', default: 1 }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Status)
+    const settings = await this.settings()
+    if (flags['max-held'] !== undefined && flags['max-held'] < 0) {
+      throw new UsageError(`--max-held must be >= 0, got ${flags['max-held']}`, 'for example --max-held 100')
+    }
+    if (flags.interval < 1) throw new UsageError(`--interval must be at least 1 second, got ${flags.interval}`, 'for example --interval 2')
+    const db = await this.database({ poolSize: 4, applicationName: 'aizk status' })
+    const opts: StatsOptions = {
+      heartbeatTimeoutSeconds: settings.heartbeatTimeoutSeconds,
+      heldThreshold: flags['max-held'] ?? settings.statusHeldThreshold,
+      timezone: settings.timezone,
+      ...statsJobHooks(settings),
+    }
+    const load = () => queueStats(db.pool, opts)
+
+    if (flags.check) {
+      const stats = await load()
+      if (!stats.health.healthy) {
+        throw new UnhealthyError(
+          `unhealthy:\n${stats.health.problems.map((p) => `  - ${p.message}`).join('\n')}`,
+          'see `aizk status` for the whole picture',
+          stats.health.problems,
+        )
+      }
+      if (flags.json) this.printJson({ healthy: true, problems: [] })
+      else this.log('healthy')
+      return
+    }
+    const live = !flags.json && !flags.once && process.stdout.isTTY && process.stdin.isTTY
+    if (!live) {
+      const stats = await load()
+      if (flags.json) this.printJson(stats)
+      else this.log(renderTextFrame(stats))
+      return
+    }
+    const { runStatusView } = await import('../ui/status/run-status-view.js')
+    await runStatusView({ load, intervalMs: flags.interval * 1000 })
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Requeue: held rows (status `failed`) back to `queued`, a bounded window at a time, oldest
+ * first. One statement locks the window with SKIP LOCKED, so two requeues at once never move
+ * the same row twice, counts one more terminal cycle under aizk's own headers key, and
+ * notifies `ch_pgqueuer` itself: PgQueuer's statement trigger never notifies on UPDATE.
+ */
+import type { Queryable } from '../db/queryable.js'
+
+export interface RequeueOptions {
+  /** Only these entrypoints (filtered inside the SQL); none = every entrypoint. */
+  entrypoints?: string[]
+  /** Only these job ids. */
+  ids?: string[]
+  /** The window: at most this many rows. */
+  limit: number
+  /** Skip rows whose cycles already reached this; undefined = no cap. */
+  maxCycles?: number
+  /** Only rows with an id above this (lets a caller walk a large backlog in windows). */
+  afterId?: string
+  /** Report the rows that would move; change nothing. */
+  dryRun?: boolean
+}
+
+export interface RequeuedJob {
+  id: string
+  entrypoint: string
+  /** Terminal cycles counted on the row after this requeue. */
+  cycles: number
+}
+
+/** The cycles a row has burned, as stored under headers.aizk.cycles. */
+export const CYCLES_SQL = `coalesce(CASE WHEN jsonb_typeof(headers->'aizk'->'cycles') = 'number' THEN (headers->'aizk'->>'cycles')::int END, 0)`
+
+const WINDOW = `
+  SELECT id FROM pgqueuer
+   WHERE status = 'failed'
+     AND ($1::text[] IS NULL OR entrypoint = ANY($1::text[]))
+     AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
+     AND ($3::int IS NULL OR ${CYCLES_SQL} < $3::int)
+     AND ($4::bigint IS NULL OR id > $4::bigint)
+   ORDER BY id
+   LIMIT $5`
+
+const REQUEUE = `
+  WITH win AS (${WINDOW} FOR UPDATE SKIP LOCKED),
+  moved AS (
+    UPDATE pgqueuer p
+       SET status = 'queued', attempts = 0, execute_after = now(), updated = now(), heartbeat = now(),
+           queue_manager_id = NULL,
+           headers = coalesce(CASE WHEN jsonb_typeof(p.headers) = 'object' THEN p.headers END, '{}'::jsonb)
+             || jsonb_build_object('aizk',
+                  coalesce(CASE WHEN jsonb_typeof(p.headers->'aizk') = 'object' THEN p.headers->'aizk' END, '{}'::jsonb)
+                  || jsonb_build_object('cycles', ${CYCLES_SQL.replaceAll('headers', 'p.headers')} + 1))
+      FROM win
+     WHERE p.id = win.id AND p.status = 'failed'
+    RETURNING p.id, p.entrypoint, (p.headers->'aizk'->>'cycles')::int AS cycles
+  ),
+  notified AS (
+    SELECT pg_notify('ch_pgqueuer', json_build_object(
+             'channel', 'ch_pgqueuer', 'operation', 'update', 'sent_at', now(),
+             'table', 'pgqueuer', 'type', 'table_changed_event')::text) AS n
+     WHERE EXISTS (SELECT 1 FROM moved)
+  )
+  SELECT m.id::text AS id, m.entrypoint, m.cycles
+    FROM moved m LEFT JOIN notified ON true
+   ORDER BY m.id`
+
+const PREVIEW = `
+  SELECT p.id::text AS id, p.entrypoint, ${CYCLES_SQL.replaceAll('headers', 'p.headers')} + 1 AS cycles
+    FROM pgqueuer p JOIN (${WINDOW}) win USING (id)
+   ORDER BY p.id`
+
+function params(opts: RequeueOptions): unknown[] {
+  if (!Number.isInteger(opts.limit) || opts.limit < 1) throw new RangeError(`requeue limit must be a whole number >= 1, got ${opts.limit}`)
+  return [
+    opts.entrypoints?.length ? opts.entrypoints : null,
+    opts.ids?.length ? opts.ids : null,
+    opts.maxCycles ?? null,
+    opts.afterId ?? null,
+    opts.limit,
+  ]
+}
+
+/** Put a window of held jobs back in flight; returns the rows moved, in id order. */
+export async function requeueFailed(db: Queryable, opts: RequeueOptions): Promise<RequeuedJob[]> {
+  const { rows } = await db.query<RequeuedJob>(opts.dryRun ? PREVIEW : REQUEUE, params(opts))
+  return rows.map((r) => ({ id: String(r.id), entrypoint: r.entrypoint, cycles: Number(r.cycles) }))
+}
+
+/** How many held rows match the filters (the whole backlog, not a window). */
+export async function countHeld(db: Queryable, opts: Omit<RequeueOptions, 'limit' | 'dryRun' | 'afterId'>): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM pgqueuer
+      WHERE status = 'failed'
+        AND ($1::text[] IS NULL OR entrypoint = ANY($1::text[]))
+        AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
+        AND ($3::int IS NULL OR ${CYCLES_SQL} < $3::int)`,
+    [opts.entrypoints?.length ? opts.entrypoints : null, opts.ids?.length ? opts.ids : null, opts.maxCycles ?? null],
+  )
+  return Number(rows[0].n)
+}
+
+/** The ids among `ids` that are not held jobs (missing, or in another status). */
+export async function idsNotHeld(db: Queryable, ids: string[]): Promise<{ id: string; status: string | null }[]> {
+  if (ids.length === 0) return []
+  const { rows } = await db.query<{ id: string; status: string | null }>(
+    `SELECT want.id::text AS id, p.status::text AS status
+       FROM unnest($1::bigint[]) AS want(id)
+       LEFT JOIN pgqueuer p ON p.id = want.id
+      WHERE p.status IS DISTINCT FROM 'failed'
+      ORDER BY want.id`,
+    [ids],
+  )
+  return rows
+}

@@ -1,0 +1,217 @@
+/**
+ * Queue statistics for `aizk status`: cheap enough to refresh every second on a queue of
+ * millions. Live counts come from the trigger-kept count tables, the log's size from the
+ * catalogue, the oldest queued age from one index probe per entrypoint, held jobs and stale
+ * picks from partial indexes: no statement here counts or scans pgqueuer or pgqueuer_log whole.
+ */
+import type pg from 'pg'
+import type { Queryable } from '../db/queryable.js'
+import { compactCounts, compactThroughput, readCounts, readThroughput, type ThroughputStats } from './counts.js'
+import { type LogSize, logSize } from './prune.js'
+import { type HeldJob, readHeld } from './stats-held.js'
+import { readSchedules, type ScheduleInfo } from './stats-schedules.js'
+import { readStalePicks, readWorkers, type StalePick, type WorkerInfo } from './stats-workers.js'
+
+export interface EntrypointStats {
+  entrypoint: string
+  queued: number
+  picked: number
+  held: number
+  /** Priorities with live rows, highest first. */
+  priorities: number[]
+  /** The registered job's limit (0 = unbounded); null when this process does not know the job. */
+  concurrencyLimit: number | null
+  /** Seconds the oldest ready queued job has waited (0 when none is ready). */
+  oldestQueuedAgeSeconds: number | null
+  /** Queued rows whose execute_after is still in the future exist (the earliest's time). */
+  nextScheduledAt: string | null
+  /** Finished per second over the last 10 seconds. */
+  throughputPerSecond: number
+}
+
+export interface CountGroup {
+  entrypoint: string
+  priority: number
+  queued: number
+  picked: number
+  held: number
+}
+
+export interface HealthProblem {
+  code: 'stale_picks' | 'held_over_threshold' | 'cron_overdue'
+  message: string
+}
+
+export interface QueueStats {
+  generatedAt: string
+  totals: { queued: number; picked: number; held: number }
+  entrypoints: EntrypointStats[]
+  groups: CountGroup[]
+  throughput: ThroughputStats
+  held: { count: number; threshold: number; jobs: HeldJob[] }
+  workers: { timeoutSeconds: number; alive: number; total: number; list: WorkerInfo[] }
+  stalePicks: { count: number; jobs: StalePick[] }
+  schedules: (ScheduleInfo & { enabled: boolean | null })[]
+  log: LogSize
+  health: { healthy: boolean; problems: HealthProblem[] }
+}
+
+export interface StatsOptions {
+  heartbeatTimeoutSeconds: number
+  /** Held jobs above this are unhealthy (0 = any held job is). */
+  heldThreshold: number
+  timezone?: string
+  /** What this process knows about a job (from the registry). */
+  jobInfo?: (entrypoint: string) => { concurrencyLimit: number } | undefined
+  /** Whether a schedule's job is enabled; a disabled one is never overdue. Undefined = unknown. */
+  scheduleEnabled?: (cronEntrypoint: string) => boolean | undefined
+  heldLimit?: number
+  /** Fold count deltas and trim throughput first (needs a pool or a free client). Default true. */
+  compact?: boolean
+}
+
+/** Throughput rows are folded and trimmed at most this often per pool (a dashboard refreshes every second). */
+const THROUGHPUT_COMPACT_EVERY_MS = 15_000
+const lastThroughputCompaction = new WeakMap<pg.Pool, number>()
+
+async function readOldest(db: Queryable, entrypoints: string[]) {
+  if (entrypoints.length === 0) return new Map<string, { age: number | null; next: Date | null }>()
+  const { rows } = await db.query<{ entrypoint: string; age: number | null; next: Date | null }>(
+    `SELECT e.entrypoint,
+            CASE WHEN o.execute_after <= now() THEN extract(epoch FROM now() - o.execute_after)::float8 ELSE 0 END AS age,
+            CASE WHEN o.execute_after > now() THEN o.execute_after END AS next
+       FROM unnest($1::text[]) AS e(entrypoint)
+       CROSS JOIN LATERAL (
+         SELECT execute_after FROM pgqueuer
+          WHERE status = 'queued' AND entrypoint = e.entrypoint
+          ORDER BY entrypoint, execute_after LIMIT 1
+       ) o`,
+    [entrypoints],
+  )
+  return new Map(rows.map((r) => [r.entrypoint, { age: r.age, next: r.next }]))
+}
+
+function checkHealth(s: Omit<QueueStats, 'health'>): HealthProblem[] {
+  const problems: HealthProblem[] = []
+  if (s.stalePicks.count > 0) {
+    const worst = s.stalePicks.jobs[0]
+    problems.push({
+      code: 'stale_picks',
+      message: `${s.stalePicks.count} picked job(s) have a heartbeat older than ${s.workers.timeoutSeconds}s (oldest: job ${worst?.id} ${worst?.entrypoint}, ${Math.round(worst?.ageSeconds ?? 0)}s): their worker is gone`,
+    })
+  }
+  if (s.held.count > s.held.threshold) {
+    problems.push({
+      code: 'held_over_threshold',
+      message: `${s.held.count} held job(s), over the threshold of ${s.held.threshold} (see \`aizk requeue --dry-run\`)`,
+    })
+  }
+  for (const sch of s.schedules) {
+    if (sch.overdue && sch.enabled !== false) {
+      problems.push({
+        code: 'cron_overdue',
+        message: `schedule ${sch.entrypoint} (${sch.expression}) has not fired for ${Math.round(sch.sinceFireSeconds)}s, over twice its period of ${sch.periodSeconds}s`,
+      })
+    }
+  }
+  return problems
+}
+
+/**
+ * Everything `aizk status` shows, read in one REPEATABLE READ snapshot (so the parts agree with
+ * each other) with JIT off: these are index probes, and compiling them costs more than running
+ * them whenever a never-analyzed small table makes the planner's estimate look big.
+ */
+export async function queueStats(db: pg.Pool, opts: StatsOptions): Promise<QueueStats> {
+  if (opts.compact !== false) {
+    await compactCounts(db)
+    const last = lastThroughputCompaction.get(db) ?? 0
+    if (Date.now() - last >= THROUGHPUT_COMPACT_EVERY_MS) {
+      lastThroughputCompaction.set(db, Date.now())
+      await compactThroughput(db)
+    }
+  }
+  const client = await db.connect()
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    await client.query('SET LOCAL jit = off')
+    const stats = await readStats(client, opts)
+    await client.query('COMMIT')
+    return stats
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw err
+  } finally {
+    client.release()
+  }
+}
+
+async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats> {
+  const counts = await readCounts(db)
+  const groups = new Map<string, CountGroup>()
+  for (const c of counts) {
+    const key = `${c.entrypoint}\u0000${c.priority}`
+    const g = groups.get(key) ?? { entrypoint: c.entrypoint, priority: c.priority, queued: 0, picked: 0, held: 0 }
+    if (c.status === 'queued') g.queued += c.n
+    else if (c.status === 'picked') g.picked += c.n
+    else if (c.status === 'failed') g.held += c.n
+    groups.set(key, g)
+  }
+  const byEp = new Map<string, EntrypointStats>()
+  for (const g of groups.values()) {
+    const e = byEp.get(g.entrypoint) ?? {
+      entrypoint: g.entrypoint,
+      queued: 0,
+      picked: 0,
+      held: 0,
+      priorities: [],
+      concurrencyLimit: opts.jobInfo?.(g.entrypoint)?.concurrencyLimit ?? null,
+      oldestQueuedAgeSeconds: null,
+      nextScheduledAt: null,
+      throughputPerSecond: 0,
+    }
+    e.queued += g.queued
+    e.picked += g.picked
+    e.held += g.held
+    if (g.queued + g.picked + g.held > 0) e.priorities.push(g.priority)
+    byEp.set(g.entrypoint, e)
+  }
+  const oldest = await readOldest(db, [...byEp.values()].filter((e) => e.queued > 0).map((e) => e.entrypoint))
+  const throughput = await readThroughput(db)
+  const workers = await readWorkers(db, opts.heartbeatTimeoutSeconds)
+  const stale = await readStalePicks(db, opts.heartbeatTimeoutSeconds)
+  const schedules = await readSchedules(db, opts.timezone)
+  const log = await logSize(db)
+  for (const [ep, tp] of Object.entries(throughput.byEntrypoint)) {
+    const e = byEp.get(ep)
+    if (e) e.throughputPerSecond = tp
+  }
+  for (const e of byEp.values()) {
+    const o = oldest.get(e.entrypoint)
+    e.oldestQueuedAgeSeconds = o ? o.age : null
+    e.nextScheduledAt = o?.next?.toISOString() ?? null
+    e.priorities.sort((a, b) => b - a)
+  }
+  const entrypoints = [...byEp.values()].sort((a, b) => a.entrypoint.localeCompare(b.entrypoint))
+  const heldEntrypoints = entrypoints.filter((e) => e.held > 0).map((e) => e.entrypoint)
+  const heldJobs = await readHeld(db, heldEntrypoints, opts.heldLimit ?? 20)
+  const totals = entrypoints.reduce((t, e) => ({ queued: t.queued + e.queued, picked: t.picked + e.picked, held: t.held + e.held }), {
+    queued: 0,
+    picked: 0,
+    held: 0,
+  })
+  const partial: Omit<QueueStats, 'health'> = {
+    generatedAt: new Date().toISOString(),
+    totals,
+    entrypoints,
+    groups: [...groups.values()].filter((g) => g.queued + g.picked + g.held > 0),
+    throughput,
+    held: { count: totals.held, threshold: opts.heldThreshold, jobs: heldJobs },
+    workers: { timeoutSeconds: opts.heartbeatTimeoutSeconds, alive: workers.filter((w) => w.alive).length, total: workers.length, list: workers },
+    stalePicks: stale,
+    schedules: schedules.map((s) => ({ ...s, enabled: opts.scheduleEnabled?.(s.entrypoint) ?? null })),
+    log,
+  }
+  const problems = checkHealth(partial)
+  return { ...partial, health: { healthy: problems.length === 0, problems } }
+}

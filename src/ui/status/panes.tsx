@@ -1,0 +1,125 @@
+/** The dashboard's panes: each a pure function of the stats and how many rows it may show. */
+import { Box, Text } from 'ink'
+import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../cli/format.js'
+import type { QueueStats } from '../../queue/stats.js'
+import { limitText } from './text-frame.js'
+
+export const PANES = ['jobs', 'held', 'workers', 'schedules'] as const
+export type PaneName = (typeof PANES)[number]
+
+function fit(text: string, width: number): string {
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width)
+}
+
+export function Summary({ stats }: { stats: QueueStats }) {
+  const t = stats.totals
+  const tp = stats.throughput
+  return (
+    <Box flexDirection="column">
+      <Text>
+        queued <Text bold>{formatCount(t.queued)}</Text> · picked <Text bold color="cyan">{formatCount(t.picked)}</Text> · held{' '}
+        <Text bold color={t.held ? 'red' : undefined}>{formatCount(t.held)}</Text> · log{' '}
+        {stats.log.rowsEstimate === null ? '' : `~${formatCount(stats.log.rowsEstimate)} rows `}
+        {formatBytes(stats.log.bytes)}
+      </Text>
+      <Text>
+        throughput <Text bold color="green">{formatRate(tp.perSecondNow)}</Text> · {formatCount(tp.lastMinute)}/min{' '}
+        <Text color="green">{sparkline(tp.perMinute)}</Text> <Text dimColor>(last {tp.perMinute.length} min)</Text>
+      </Text>
+      {stats.health.healthy ? (
+        <Text color="green">healthy</Text>
+      ) : (
+        stats.health.problems.map((p) => (
+          <Text key={p.code + p.message} color="red">
+            ! {truncate(p.message, 110)}
+          </Text>
+        ))
+      )}
+      <Text dimColor>updated {stats.generatedAt.slice(11, 19)} UTC</Text>
+    </Box>
+  )
+}
+
+export function JobsPane({ stats, rows }: { stats: QueueStats; rows: number }) {
+  const list = stats.entrypoints.slice(0, rows)
+  const w = Math.min(34, Math.max(10, ...list.map((e) => e.entrypoint.length)))
+  return (
+    <Box flexDirection="column">
+      <Text bold>
+        {fit('ENTRYPOINT', w)} {'PRIO'.padStart(6)} {'QUEUED'.padStart(10)} {'PICKED/LIM'.padStart(10)} {'HELD'.padStart(7)} {'OLDEST'.padStart(8)}{' '}
+        {'RATE'.padStart(8)}
+      </Text>
+      {list.length === 0 ? <Text dimColor>(the queue is empty)</Text> : null}
+      {list.map((e) => (
+        <Text key={e.entrypoint}>
+          {fit(e.entrypoint, w)} {e.priorities.join(',').padStart(6)} {formatCount(e.queued).padStart(10)}{' '}
+          <Text color={e.concurrencyLimit && e.picked >= e.concurrencyLimit ? 'yellow' : undefined}>
+            {limitText(e.picked, e.concurrencyLimit).padStart(10)}
+          </Text>{' '}
+          <Text color={e.held ? 'red' : undefined}>{formatCount(e.held).padStart(7)}</Text>{' '}
+          {(e.queued ? formatAge(e.oldestQueuedAgeSeconds) : '-').padStart(8)} {formatRate(e.throughputPerSecond).padStart(8)}
+        </Text>
+      ))}
+      {stats.entrypoints.length > list.length ? <Text dimColor>… {stats.entrypoints.length - list.length} more (tab to this pane)</Text> : null}
+    </Box>
+  )
+}
+
+export function HeldPane({ stats, rows, now }: { stats: QueueStats; rows: number; now: number }) {
+  const list = stats.held.jobs.slice(0, rows)
+  return (
+    <Box flexDirection="column">
+      <Text bold>
+        {'ID'.padStart(10)} {fit('ENTRYPOINT', 26)} {'CYC'.padStart(3)} {fit('HELD', 9)} LAST ERROR
+      </Text>
+      {list.length === 0 ? <Text dimColor>(no held jobs)</Text> : null}
+      {list.map((h) => (
+        <Text key={h.id}>
+          {h.id.padStart(10)} {fit(h.entrypoint, 26)} {String(h.cycles).padStart(3)} {fit(formatRelative(h.heldAt, now), 9)}{' '}
+          <Text color="red">{truncate(h.lastError, 60)}</Text>
+        </Text>
+      ))}
+      {stats.held.count > list.length ? <Text dimColor>… {formatCount(stats.held.count - list.length)} more held</Text> : null}
+    </Box>
+  )
+}
+
+export function WorkersPane({ stats, rows }: { stats: QueueStats; rows: number }) {
+  const list = stats.workers.list.slice(0, rows)
+  return (
+    <Box flexDirection="column">
+      <Text>
+        {stats.workers.alive} alive of {stats.workers.total} · stale picks{' '}
+        <Text color={stats.stalePicks.count ? 'red' : undefined}>{stats.stalePicks.count}</Text>
+      </Text>
+      {list.map((w) => (
+        <Text key={w.queueManagerId}>
+          <Text color={w.alive ? 'green' : 'red'}>{w.alive ? '●' : '○'}</Text> {w.queueManagerId.slice(0, 8)} {fit(w.host, 18)} pid{' '}
+          {String(w.pid).padEnd(7)} picked {String(w.picked).padStart(4)} · beat {formatAge(w.heartbeatAgeSeconds)} ago · v{w.version}
+        </Text>
+      ))}
+      {stats.stalePicks.jobs.slice(0, Math.max(0, rows - list.length)).map((j) => (
+        <Text key={j.id} color="red">
+          stale job {j.id} {j.entrypoint} (worker {j.queueManagerId?.slice(0, 8) ?? '?'}, beat {formatAge(j.ageSeconds)} ago)
+        </Text>
+      ))}
+    </Box>
+  )
+}
+
+export function SchedulesPane({ stats, rows, now }: { stats: QueueStats; rows: number; now: number }) {
+  const list = stats.schedules.slice(0, rows)
+  const w = Math.min(34, Math.max(10, ...list.map((s) => s.entrypoint.length)))
+  return (
+    <Box flexDirection="column">
+      {list.length === 0 ? <Text dimColor>(no schedules)</Text> : null}
+      {list.map((s) => (
+        <Text key={`${s.entrypoint} ${s.expression}`}>
+          {fit(s.entrypoint, w)} {fit(s.expression, 14)} next {fit(formatRelative(s.nextRun, now), 12)} last {fit(formatRelative(s.lastRun, now), 12)}{' '}
+          {s.enabled === false ? <Text dimColor>disabled</Text> : s.overdue ? <Text color="red">OVERDUE</Text> : <Text dimColor>{s.status}</Text>}
+        </Text>
+      ))}
+      {stats.schedules.length > list.length ? <Text dimColor>… {stats.schedules.length - list.length} more</Text> : null}
+    </Box>
+  )
+}

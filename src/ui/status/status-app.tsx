@@ -1,0 +1,61 @@
+/**
+ * The dashboard's container: loads stats every `intervalMs`, keeps the last good snapshot on a
+ * failed refresh (and shows the error), and handles keys: tab / → / ↓ next pane, shift-tab /
+ * ← / ↑ previous, q or Esc to leave.
+ */
+import { useApp, useInput } from 'ink'
+import { useEffect, useState } from 'react'
+import type { QueueStats } from '../../queue/stats.js'
+import type { PaneName } from './panes.js'
+import { nextPane, StatusDashboard } from './status-dashboard.js'
+
+export interface StatusAppProps {
+  load: () => Promise<QueueStats>
+  intervalMs?: number
+  initialFocus?: PaneName
+  /** Called when the operator leaves (q, Esc, ctrl-c), before the app unmounts. */
+  onExit?: () => void
+}
+
+export function StatusApp({ load, intervalMs = 1000, initialFocus = 'jobs', onExit }: StatusAppProps) {
+  const { exit } = useApp()
+  const [stats, setStats] = useState<QueueStats | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [focus, setFocus] = useState<PaneName>(initialFocus)
+  const [now, setNow] = useState(Date.now())
+
+  useEffect(() => {
+    let stopped = false
+    let timer: NodeJS.Timeout | undefined
+    const tick = async () => {
+      try {
+        const next = await load()
+        if (stopped) return
+        setStats(next)
+        setError(null)
+      } catch (err) {
+        if (!stopped) setError((err as Error).message)
+      }
+      if (!stopped) {
+        setNow(Date.now())
+        timer = setTimeout(tick, intervalMs)
+      }
+    }
+    void tick()
+    return () => {
+      stopped = true
+      if (timer) clearTimeout(timer)
+    }
+  }, [load, intervalMs])
+
+  useInput((input, key) => {
+    if (input === 'q' || key.escape || (key.ctrl && input === 'c')) {
+      onExit?.()
+      exit()
+    }
+    else if ((key.tab && key.shift) || key.leftArrow || key.upArrow) setFocus((f) => nextPane(f, -1))
+    else if (key.tab || key.rightArrow || key.downArrow) setFocus((f) => nextPane(f, 1))
+  })
+
+  return <StatusDashboard stats={stats} focus={focus} error={error} now={now} />
+}

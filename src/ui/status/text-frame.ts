@@ -1,0 +1,102 @@
+/**
+ * One plain-text frame of `aizk status` (`--once`, and what a non-terminal gets): the same
+ * panes as the live dashboard, as padded tables with no escape codes.
+ */
+import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../cli/format.js'
+import { renderTable } from '../../cli/table.js'
+import type { QueueStats } from '../../queue/stats.js'
+
+export function limitText(inUse: number, limit: number | null): string {
+  if (limit === null) return `${inUse}/?`
+  return limit === 0 ? `${inUse}/∞` : `${inUse}/${limit}`
+}
+
+export function headline(s: QueueStats): string {
+  const t = s.totals
+  return `queued ${formatCount(t.queued)} · picked ${formatCount(t.picked)} · held ${formatCount(t.held)} · ${formatRate(s.throughput.perSecondNow)} now · ${formatCount(s.throughput.lastMinute)} in the last minute`
+}
+
+export function renderTextFrame(s: QueueStats, now = Date.now()): string {
+  const out: string[] = []
+  out.push(`aizk status · ${s.generatedAt}`)
+  out.push(headline(s))
+  out.push(`throughput (jobs/min, last ${s.throughput.perMinute.length} min) ${sparkline(s.throughput.perMinute)} peak ${formatCount(Math.max(0, ...s.throughput.perMinute))}`)
+  out.push(s.health.healthy ? 'health: ok' : `health: UNHEALTHY\n${s.health.problems.map((p) => `  - ${p.message}`).join('\n')}`)
+  out.push('')
+  out.push('JOBS')
+  out.push(
+    renderTable(
+      s.entrypoints,
+      [
+        { header: 'ENTRYPOINT', get: (e) => e.entrypoint },
+        { header: 'PRIO', get: (e) => e.priorities.join(','), align: 'right' },
+        { header: 'QUEUED', get: (e) => formatCount(e.queued), align: 'right' },
+        { header: 'PICKED/LIMIT', get: (e) => limitText(e.picked, e.concurrencyLimit), align: 'right' },
+        { header: 'HELD', get: (e) => formatCount(e.held), align: 'right' },
+        { header: 'OLDEST', get: (e) => (e.queued ? formatAge(e.oldestQueuedAgeSeconds) : '-'), align: 'right' },
+        { header: 'RATE', get: (e) => formatRate(e.throughputPerSecond), align: 'right' },
+      ],
+      { empty: '(the queue is empty)' },
+    ),
+  )
+  out.push('')
+  out.push(`HELD (${formatCount(s.held.count)}, threshold ${s.held.threshold})`)
+  out.push(
+    renderTable(
+      s.held.jobs,
+      [
+        { header: 'ID', get: (h) => h.id, align: 'right' },
+        { header: 'ENTRYPOINT', get: (h) => h.entrypoint },
+        { header: 'CYCLES', get: (h) => h.cycles, align: 'right' },
+        { header: 'HELD', get: (h) => formatRelative(h.heldAt, now) },
+        { header: 'LAST ERROR', get: (h) => truncate(h.lastError, 70) },
+      ],
+      { empty: '(no held jobs)' },
+    ),
+  )
+  out.push('')
+  out.push(`WORKERS (${s.workers.alive} alive of ${s.workers.total}; stale picks ${s.stalePicks.count})`)
+  out.push(
+    renderTable(
+      s.workers.list,
+      [
+        { header: 'ID', get: (w) => w.queueManagerId.slice(0, 8) },
+        { header: 'HOST', get: (w) => w.host },
+        { header: 'PID', get: (w) => w.pid, align: 'right' },
+        { header: 'STATE', get: (w) => (w.alive ? 'alive' : 'gone') },
+        { header: 'PICKED', get: (w) => w.picked, align: 'right' },
+        { header: 'HEARTBEAT', get: (w) => `${formatAge(w.heartbeatAgeSeconds)} ago` },
+        { header: 'VERSION', get: (w) => w.version },
+      ],
+      { empty: '(no workers registered)' },
+    ),
+  )
+  if (s.stalePicks.jobs.length) {
+    out.push(
+      renderTable(s.stalePicks.jobs, [
+        { header: 'STALE ID', get: (j) => j.id, align: 'right' },
+        { header: 'ENTRYPOINT', get: (j) => j.entrypoint },
+        { header: 'WORKER', get: (j) => j.queueManagerId?.slice(0, 8) },
+        { header: 'HEARTBEAT', get: (j) => `${formatAge(j.ageSeconds)} ago` },
+      ]),
+    )
+  }
+  out.push('')
+  out.push('SCHEDULES')
+  out.push(
+    renderTable(
+      s.schedules,
+      [
+        { header: 'ENTRYPOINT', get: (c) => c.entrypoint },
+        { header: 'CRON', get: (c) => c.expression },
+        { header: 'NEXT', get: (c) => formatRelative(c.nextRun, now) },
+        { header: 'LAST', get: (c) => formatRelative(c.lastRun, now) },
+        { header: 'STATE', get: (c) => (c.enabled === false ? 'disabled' : c.overdue ? 'OVERDUE' : c.status) },
+      ],
+      { empty: '(no schedules)' },
+    ),
+  )
+  out.push('')
+  out.push(`LOG pgqueuer_log: about ${s.log.rowsEstimate === null ? '?' : formatCount(s.log.rowsEstimate)} rows, ${formatBytes(s.log.bytes)}`)
+  return out.join('\n')
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict'
+import { after, before, beforeEach, describe, it } from 'node:test'
+import { binPath, cleanEnv, runCli } from '../helpers/cli.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { lastFrameOf, runInPty, stripAnsi } from '../helpers/pty.js'
+import { cliEnv } from './support/env.js'
+import { insertHeld, insertQueued } from './support/queue-rows.js'
+
+let db: TestDatabase
+let env: Record<string, string>
+
+before(async () => {
+  db = await createTestDatabase()
+  env = cliEnv(db.url)
+})
+after(async () => {
+  await db.drop()
+})
+beforeEach(async () => {
+  await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_worker, pgqueuer_schedules, aizk_throughput')
+})
+
+async function seed(): Promise<void> {
+  await insertQueued(db.pool, 'cli_strict', 12, { priority: 42 })
+  await insertQueued(db.pool, 'cli_noop', 3)
+  await insertHeld(db.pool, 'cli_noop', 2, { lastError: 'TypeError: boom', cycles: 1 })
+  await db.pool.query(`INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints) VALUES ('33333333-3333-4333-8333-333333333333', 'host-a', 4242, '0.1.0', '{cli_noop,cli_strict}')`)
+  await db.pool.query(
+    `UPDATE pgqueuer SET status = 'picked', queue_manager_id = '33333333-3333-4333-8333-333333333333' WHERE id IN (SELECT id FROM pgqueuer WHERE entrypoint = 'cli_strict' ORDER BY id LIMIT 2)`,
+  )
+  await db.pool.query(`INSERT INTO pgqueuer_schedules (expression, entrypoint, next_run) VALUES ('0 1 * * *', 'aizk_cron_cleanup', now() + interval '3 hours')`)
+}
+
+describe('aizk status', () => {
+  it('--json is one document with every section', async () => {
+    await seed()
+    const res = await runCli(['status', '--json'], { env })
+    assert.equal(res.code, 0, res.stderr)
+    const doc = JSON.parse(res.stdout)
+    assert.deepEqual(Object.keys(doc).sort(), ['entrypoints', 'generatedAt', 'groups', 'health', 'held', 'log', 'schedules', 'stalePicks', 'throughput', 'totals', 'workers'])
+    assert.deepEqual(doc.totals, { queued: 13, picked: 2, held: 2 })
+    const strict = doc.entrypoints.find((e: { entrypoint: string }) => e.entrypoint === 'cli_strict')
+    assert.deepEqual([strict.queued, strict.picked, strict.concurrencyLimit, strict.priorities], [10, 2, 3, [42]])
+    assert.equal(doc.held.jobs[0].lastError, 'TypeError: boom')
+    assert.equal(doc.held.jobs[0].cycles, 1)
+    assert.deepEqual([doc.workers.alive, doc.workers.list[0].host, doc.workers.list[0].picked], [1, 'host-a', 2])
+    assert.equal(doc.schedules[0].entrypoint, 'aizk_cron_cleanup')
+    assert.equal(doc.schedules[0].enabled, true, 'the registry knows the cleanup job is enabled')
+    assert.equal(doc.health.healthy, false)
+  })
+
+  it('--once prints one plain frame (also what a pipe gets without flags)', async () => {
+    await seed()
+    for (const args of [['status', '--once'], ['status']]) {
+      const res = await runCli(args, { env })
+      assert.equal(res.code, 0, res.stderr)
+      assert.ok(!res.stdout.includes('\u001b['), 'no escape codes')
+      assert.match(res.stdout, /^queued 13 · picked 2 · held 2/m)
+      assert.match(res.stdout, /^cli_strict\s+42\s+10\s+2\/3\s+0\s+\S+\s+0\/s$/m)
+      assert.match(res.stdout, /^\s*\d+\s+cli_noop\s+1\s+.*TypeError: boom$/m)
+      assert.match(res.stdout, /host-a\s+4242\s+alive\s+2/)
+      assert.match(res.stdout, /aizk_cron_cleanup\s+0 1 \* \* \*\s+in (?:2h59m|3h00m)/)
+    }
+  })
+
+  it('--check: 0 when healthy, 7 with the reasons when not', async () => {
+    const ok = await runCli(['status', '--check'], { env })
+    assert.equal(ok.code, 0, ok.stderr)
+    assert.equal(ok.stdout.trim(), 'healthy')
+    const okJson = await runCli(['status', '--check', '--json'], { env })
+    assert.deepEqual(JSON.parse(okJson.stdout), { healthy: true, problems: [] })
+
+    await seed()
+    await db.pool.query(`UPDATE pgqueuer SET heartbeat = now() - interval '10 minutes' WHERE status = 'picked'`)
+    await db.pool.query(`INSERT INTO pgqueuer_schedules (expression, entrypoint, next_run, last_run) VALUES ('* * * * *', 'aizk_cron_chunk_dispatch', now() - interval '5 minutes', now() - interval '5 minutes')`)
+    const bad = await runCli(['status', '--check'], { env })
+    assert.equal(bad.code, 7, bad.stderr)
+    assert.match(bad.stderr, /2 picked job\(s\) have a heartbeat older than 30s/)
+    assert.match(bad.stderr, /2 held job\(s\), over the threshold of 0/)
+    assert.match(bad.stderr, /schedule aizk_cron_chunk_dispatch \(\* \* \* \* \*\) has not fired for \d+s, over twice its period of 60s/)
+    const json = await runCli(['status', '--check', '--json'], { env })
+    assert.equal(json.code, 7)
+    const doc = JSON.parse(json.stdout)
+    assert.equal(doc.error.code, 'unhealthy')
+    assert.deepEqual(doc.error.details.map((p: { code: string }) => p.code), ['stale_picks', 'held_over_threshold', 'cron_overdue'])
+  })
+
+  it('--max-held and AIZK_STATUS_HELD_THRESHOLD tolerate held jobs', async () => {
+    await insertHeld(db.pool, 'cli_noop', 3)
+    assert.equal((await runCli(['status', '--check'], { env })).code, 7)
+    assert.equal((await runCli(['status', '--check', '--max-held', '3'], { env })).code, 0)
+    assert.equal((await runCli(['status', '--check'], { env: { ...env, AIZK_STATUS_HELD_THRESHOLD: '5' } })).code, 0)
+  })
+
+  it('bad input is exit 2', async () => {
+    for (const args of [['status', '--max-held=-1'], ['status', '--interval', '0'], ['status', '--watch']]) {
+      const res = await runCli(args, { env })
+      assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`)
+    }
+  })
+
+  it('draws the live dashboard in a real terminal; tab moves panes, q leaves', async () => {
+    await seed()
+    const pty = runInPty([process.execPath, binPath, 'status'], { env: cleanEnv(env), cols: 140, rows: 60 })
+    try {
+      await waitFor(() => /▸ Jobs \(2\)/.test(stripAnsi(pty.output())), pty.output)
+      const frame = lastFrameOf(pty.output(), 'aizk status')
+      assert.match(frame, /queued 13 · picked 2 · held 2/)
+      assert.match(frame, /cli_strict\s+42\s+10\s+2\/3/)
+      assert.match(frame, /TypeError: boom/)
+      assert.match(frame, /host-a/)
+      pty.child.stdin?.write('\t')
+      await waitFor(() => /▸ Held \(2\)/.test(lastFrameOf(pty.output(), 'aizk status')), pty.output)
+      // A second refresh shows rows that arrived after the first frame.
+      await insertQueued(db.pool, 'cli_noop', 100)
+      await waitFor(() => /queued 113 ·/.test(lastFrameOf(pty.output(), 'aizk status')), pty.output)
+      pty.child.stdin?.write('q')
+      assert.equal(await pty.exited, 0)
+    } finally {
+      pty.child.kill()
+    }
+  })
+})
+
+async function waitFor(cond: () => boolean, output: () => string, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (!cond()) {
+    if (Date.now() > until) throw new Error(`timed out; the terminal shows:\n${stripAnsi(output()).slice(-3000)}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}

@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { render } from 'ink-testing-library'
+import type { QueueStats } from '../../src/queue/stats.js'
+import { StatusApp } from '../../src/ui/status/status-app.js'
+import { StatusDashboard } from '../../src/ui/status/status-dashboard.js'
+import { renderTextFrame } from '../../src/ui/status/text-frame.js'
+
+const now = Date.parse('2026-11-29T12:00:00Z')
+
+function stats(over: Partial<QueueStats> = {}): QueueStats {
+  return {
+    generatedAt: '2026-11-29T12:00:00.000Z',
+    totals: { queued: 1500, picked: 4, held: 2 },
+    entrypoints: [
+      { entrypoint: 'aizk_build_graph_chunk', queued: 1500, picked: 4, held: 0, priorities: [50], concurrencyLimit: 4, oldestQueuedAgeSeconds: 75, nextScheduledAt: null, throughputPerSecond: 120 },
+      { entrypoint: 'aizk_convert_artifact', queued: 0, picked: 0, held: 2, priorities: [75], concurrencyLimit: 4, oldestQueuedAgeSeconds: null, nextScheduledAt: null, throughputPerSecond: 0 },
+    ],
+    groups: [],
+    throughput: { perSecondNow: 120, lastMinute: 7200, perMinute: [0, 0, 10, 50, 100, 7200], byEntrypoint: {}, failedLastMinute: 0 },
+    held: {
+      count: 2,
+      threshold: 0,
+      jobs: [
+        { id: '901', entrypoint: 'aizk_convert_artifact', priority: 75, attempts: 5, cycles: 2, heldAt: '2026-11-29T11:58:00.000Z', lastError: 'DoclingError: cannot open PDF' },
+        { id: '900', entrypoint: 'aizk_convert_artifact', priority: 75, attempts: 5, cycles: 0, heldAt: '2026-11-29T11:50:00.000Z', lastError: null },
+      ],
+    },
+    workers: {
+      timeoutSeconds: 30,
+      alive: 1,
+      total: 2,
+      list: [
+        { queueManagerId: 'aaaaaaaa-1111-4111-8111-111111111111', host: 'node-1', pid: 101, version: '0.1.0', entrypoints: [], started: '', heartbeat: '', heartbeatAgeSeconds: 2, alive: true, picked: 4 },
+        { queueManagerId: 'bbbbbbbb-2222-4222-8222-222222222222', host: 'node-2', pid: 202, version: '0.1.0', entrypoints: [], started: '', heartbeat: '', heartbeatAgeSeconds: 400, alive: false, picked: 0 },
+      ],
+    },
+    stalePicks: { count: 0, jobs: [] },
+    schedules: [
+      { entrypoint: 'aizk_cron_chunk_dispatch', expression: '* * * * *', status: 'queued', nextRun: '2026-11-29T12:00:30.000Z', lastRun: '2026-11-29T11:59:30.000Z', periodSeconds: 60, sinceFireSeconds: 30, overdue: false, enabled: true },
+      { entrypoint: 'aizk_cron_backup', expression: '0 2 * * *', status: 'queued', nextRun: '2026-11-30T02:00:00.000Z', lastRun: null, periodSeconds: 86400, sinceFireSeconds: 999999, overdue: true, enabled: false },
+    ],
+    log: { rowsEstimate: 1234567, bytes: 300 * 1024 * 1024 },
+    health: { healthy: false, problems: [{ code: 'held_over_threshold', message: '2 held job(s), over the threshold of 0' }] },
+    ...over,
+  }
+}
+
+describe('status dashboard', () => {
+  it('renders every pane from one snapshot', () => {
+    const { lastFrame, unmount } = render(<StatusDashboard stats={stats()} focus="jobs" now={now} />)
+    const frame = lastFrame() ?? ''
+    unmount()
+    assert.match(frame, /queued 1,500 · picked 4 · held 2 · log ~1,234,567 rows 300 MB/)
+    assert.match(frame, /throughput 120\/s · 7,200\/min\s+\S*█/)
+    assert.match(frame, /! 2 held job\(s\), over the threshold of 0/)
+    assert.match(frame, /▸ Jobs \(2\)/)
+    assert.match(frame, /aizk_build_graph_chunk\s+50\s+1,500\s+4\/4\s+0\s+1m15s\s+120\/s/)
+    assert.match(frame, /901 aizk_convert_artifact\s+2 2m0?0?s ago\s+DoclingError: cannot open PDF/)
+    assert.match(frame, /1 alive of 2 · stale picks 0/)
+    assert.match(frame, /● aaaaaaaa node-1/)
+    assert.match(frame, /○ bbbbbbbb node-2/)
+    assert.match(frame, /aizk_cron_chunk_dispatch\s+\* \* \* \* \*\s+next in 30s/)
+    assert.match(frame, /aizk_cron_backup .* disabled/)
+  })
+
+  it('shows loading, then a refresh error above the last good snapshot', () => {
+    const { lastFrame, rerender, unmount } = render(<StatusDashboard stats={null} focus="jobs" now={now} />)
+    assert.match(lastFrame() ?? '', /loading…/)
+    rerender(<StatusDashboard stats={stats()} focus="held" error="connection terminated" now={now} />)
+    const frame = lastFrame() ?? ''
+    unmount()
+    assert.match(frame, /refresh failed: connection terminated/)
+    assert.match(frame, /▸ Held \(2\)/)
+    assert.match(frame, /queued 1,500/)
+  })
+
+  it('the app refreshes, moves focus with tab and arrows, and leaves on q', async () => {
+    let loads = 0
+    const load = async () => {
+      loads++
+      return stats({ totals: { queued: loads, picked: 0, held: 2 } })
+    }
+    let left = false
+    const app = render(<StatusApp load={load} intervalMs={20} onExit={() => {
+      left = true
+    }} />)
+    await until(() => /queued [2-9]/.test(app.lastFrame() ?? ''))
+    assert.match(app.lastFrame() ?? '', /▸ Jobs/)
+    app.stdin.write('\t')
+    await until(() => /▸ Held/.test(app.lastFrame() ?? ''))
+    app.stdin.write('\u001b[C') // right arrow
+    await until(() => /▸ Workers/.test(app.lastFrame() ?? ''))
+    app.stdin.write('\u001b[D') // left arrow
+    await until(() => /▸ Held/.test(app.lastFrame() ?? ''))
+    app.stdin.write('q')
+    await until(() => left)
+    app.unmount()
+  })
+
+  it('the plain frame has the same panes and no escape codes', () => {
+    const text = renderTextFrame(stats(), now)
+    assert.ok(!text.includes('\u001b['))
+    for (const heading of ['JOBS', 'HELD (2, threshold 0)', 'WORKERS (1 alive of 2; stale picks 0)', 'SCHEDULES', 'LOG pgqueuer_log: about 1,234,567 rows, 300 MB']) {
+      assert.ok(text.includes(heading), heading)
+    }
+    assert.match(text, /health: UNHEALTHY\n {2}- 2 held job\(s\)/)
+  })
+})
+
+async function until(cond: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
