@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
+import { describeSetting } from './settings-docs.js'
 import {
   boolSetting,
   intSetting,
@@ -167,7 +168,7 @@ export function unknownSettingVariables(): string[] {
 }
 
 /** Effective settings with their variables, secrets masked, for `aizk settings`. */
-export function describeSettings(settings: Settings): { key: string; variable: string; value: unknown; default: unknown }[] {
+export function describeSettings(settings: Settings): { key: string; variable: string; value: unknown; default: unknown; description: string }[] {
   const defaults = z.object(fullShape()).safeParse({})
   const defaultValues = defaults.success ? (defaults.data as Record<string, unknown>) : {}
   return Object.keys(fullShape())
@@ -179,6 +180,7 @@ export function describeSettings(settings: Settings): { key: string; variable: s
         variable: envName(key),
         value: isSecretSetting(key) && value !== undefined ? maskSecret(String(value)) : (value ?? null),
         default: isSecretSetting(key) ? null : (defaultValues[key] ?? null),
+        description: describeSetting(key) ?? '',
       }
     })
 }

@@ -63,3 +63,13 @@ describe('settings', () => {
     assert.throws(() => registerSettings({ unitTestProbeCron: z.string() }), /registered twice/)
   })
 })
+
+describe('settings documentation', () => {
+  it('describes every setting, including each scheduled job pair', async () => {
+    const { loadJobModules } = await import('../../src/jobs/load.js')
+    const { describeSettings } = await import('../../src/settings.js')
+    await loadJobModules()
+    const missing = describeSettings(parseSettings({}).settings).filter((r) => !r.description && !r.key.startsWith('unitTest'))
+    assert.deepEqual(missing.map((r) => r.key), [])
+  })
+})

@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// Regenerates the README's configuration table from the settings schema (dist/), between
+// <!-- settings --> and <!-- settingsstop -->. Run by `npm run readme` after a build.
+import { readFileSync, writeFileSync } from 'node:fs'
+
+const { loadJobModules } = await import('../dist/jobs/load.js')
+const { describeSettings, parseSettings } = await import('../dist/settings.js')
+await loadJobModules()
+const rows = describeSettings(parseSettings({}).settings)
+const show = (v) => (v === null ? '' : Array.isArray(v) ? (v.length ? v.join(',') : '') : `\`${v}\``)
+const table = [
+  '| variable | default | meaning |',
+  '|---|---|---|',
+  ...rows.map((r) => `| \`${r.variable}\` | ${r.key === 'queueConcurrentTasks' ? '4 x batch size' : show(r.default)} | ${r.description.replaceAll('|', '\\|')} |`),
+].join('\n')
+const readme = readFileSync('README.md', 'utf8')
+const start = readme.indexOf('<!-- settings -->')
+const stop = readme.indexOf('<!-- settingsstop -->')
+if (start < 0 || stop < 0) throw new Error('README.md lacks the <!-- settings --> markers')
+writeFileSync('README.md', `${readme.slice(0, start)}<!-- settings -->\n${table}\n${readme.slice(stop)}`)
+console.log(`wrote ${rows.length} settings into README.md`)
