@@ -1,0 +1,138 @@
+/**
+ * How drain throughput scales with worker processes against one server (issue 5): the drain of
+ * 20,000 pre-enqueued no-op jobs (the bench entrypoint) by 1, 2 and 4 worker processes, each
+ * the same Worker loop `aizk worker` runs (bench/worker-child.ts), batch 64, 4 x batch running.
+ * Not a test: it prints a table. Run: `node --import tsx bench/scale-workers.ts`.
+ * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_JOBS (20000), BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch),
+ * BENCH_PROCESSES ("1 2 4"), BENCH_REPEAT (1: the median of this many runs per row).
+ */
+import { type ChildProcess, fork } from 'node:child_process'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { migrate } from '../src/db/migrate.js'
+import { enqueueMany } from '../src/queue/enqueue.js'
+import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
+
+const env = process.env
+const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
+const cfg = {
+  server: env.AIZK_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  jobs: num('BENCH_JOBS', 20000),
+  batch: num('BENCH_BATCH', 64),
+  concurrency: num('BENCH_WORKER_CONCURRENCY', num('BENCH_BATCH', 64) * 4),
+  processes: (env.BENCH_PROCESSES ?? '1 2 4').split(/[\s,]+/).filter(Boolean).map(Number),
+  repeat: num('BENCH_REPEAT', 1),
+}
+const here = path.dirname(fileURLToPath(import.meta.url))
+const dbName = `aizk_bench_scale_${process.pid}`
+const urlOf = (db: string) => {
+  const u = new URL(cfg.server)
+  u.pathname = `/${db}`
+  return u.toString()
+}
+const url = urlOf(dbName)
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function admin(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: cfg.server })
+  await c.connect()
+  try {
+    await c.query(sql)
+  } finally {
+    await c.end()
+  }
+}
+
+interface BenchWorker {
+  child: ChildProcess
+  request<T>(cmd: string, type: string): Promise<T>
+  stop(): Promise<void>
+}
+
+function forkWorker(): Promise<BenchWorker> {
+  const child = fork(path.join(here, 'worker-child.ts'), [url, String(cfg.batch), String(cfg.concurrency)], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...env, AIZK_POLL_INTERVAL_SECONDS: '1' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const waiting = new Map<string, (m: unknown) => void>()
+  child.on('message', (m: { type: string }) => {
+    const w = waiting.get(m.type)
+    waiting.delete(m.type)
+    w?.(m)
+  })
+  const waitFor = <T>(type: string) => new Promise<T>((resolve) => waiting.set(type, resolve as (m: unknown) => void))
+  const request = <T>(cmd: string, type: string) => {
+    const p = waitFor<T>(type)
+    child.send({ cmd })
+    return p
+  }
+  return waitFor('loaded').then(() => ({
+    child,
+    request,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r))
+      await request('stop', 'stopped')
+      await exited
+    },
+  }))
+}
+
+async function drainWith(pool: pg.Pool, processes: number): Promise<{ rate: number; seconds: number; shares: number[]; rssMb: number }> {
+  await pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
+  for (let b = 0; b < cfg.jobs; b += 1000) {
+    await enqueueMany(pool, Array.from({ length: Math.min(1000, cfg.jobs - b) }, (_, k) => ({ entrypoint: BENCH_ENTRYPOINT, payload: { i: b + k } })))
+  }
+  await pool.query('VACUUM ANALYZE')
+  await pool.query('CHECKPOINT')
+  const workers = await Promise.all(Array.from({ length: processes }, () => forkWorker()))
+  const t0 = monotonicMs()
+  await Promise.all(workers.map((w) => w.request('start', 'started')))
+  let rssMb = 0
+  for (;;) {
+    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pgqueuer')
+    if (rows[0].n === 0) break
+    const statuses = await Promise.all(workers.map((w) => w.request<{ rssMb: number }>('status', 'status')))
+    rssMb = Math.max(rssMb, ...statuses.map((s) => s.rssMb))
+    await sleep(rows[0].n > 2000 ? 50 : 5)
+  }
+  const seconds = (monotonicMs() - t0) / 1000
+  const finals = await Promise.all(workers.map((w) => w.request<{ handled: number }>('report', 'report')))
+  await Promise.all(workers.map((w) => w.stop()))
+  const { rows: logged } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pgqueuer_log WHERE status = 'successful'")
+  if (logged[0].n !== cfg.jobs) throw new Error(`expected ${cfg.jobs} log rows, found ${logged[0].n}`)
+  return { rate: cfg.jobs / seconds, seconds, shares: finals.map((f) => f.handled), rssMb }
+}
+
+async function main(): Promise<void> {
+  await admin(`DROP DATABASE IF EXISTS ${dbName}`)
+  await admin(`CREATE DATABASE ${dbName}`)
+  const pool = new pg.Pool({ connectionString: url, max: 4 })
+  try {
+    const c = await pool.connect()
+    await migrate(c, { appRole: env.AIZK_APP_ROLE ?? 'aizk_app' })
+    c.release()
+    console.log(`scale-workers: ${fmt(cfg.jobs)} no-op jobs, batch ${cfg.batch}, ${cfg.concurrency} running per process, ${os.cpus().length} CPUs, server ${new URL(cfg.server).host}`)
+    const table: string[][] = [['processes', 'drain s', 'jobs/s', 'vs 1 process', 'jobs per process', 'max RSS MB']]
+    let base = 0
+    for (const n of cfg.processes) {
+      const runs = []
+      for (let r = 0; r < cfg.repeat; r++) runs.push(await drainWith(pool, n))
+      runs.sort((a, b) => a.rate - b.rate)
+      const m = runs[Math.floor(runs.length / 2)]
+      base ||= m.rate
+      table.push([String(n), m.seconds.toFixed(2), fmt(m.rate), `${(m.rate / base).toFixed(2)}x`, m.shares.map(fmt).join(' / '), m.rssMb.toFixed(0)])
+    }
+    const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)))
+    for (const row of table) console.log(row.map((cell, i) => (i === 4 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '))
+  } finally {
+    await pool.end()
+    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+  }
+}
+
+await main()

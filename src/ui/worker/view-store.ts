@@ -1,0 +1,271 @@
+/**
+ * What the live worker view shows, aggregated from the worker's events. Listeners do O(1) work
+ * per event (counters, a fixed ring of recent picks and holds), and the view takes a snapshot
+ * on its own timer, so thousands of jobs per second never mean thousands of renders.
+ */
+import type { WorkerEventMap, WorkerEvents } from '../../worker/events.js'
+
+export type PickOutcome = 'running' | 'completed' | 'retried' | 'held' | 'released'
+
+export interface RecentPick {
+  at: number
+  jobId: string
+  entrypoint: string
+  priority: number
+  attempts: number
+  waitMs: number
+  scopes?: string[]
+  outcome: PickOutcome
+  durationMs?: number
+}
+
+export interface RecentHold {
+  at: number
+  jobId: string
+  entrypoint: string
+  attempts: number
+  durationMs: number
+  error: string
+  scopes?: string[]
+}
+
+export interface EntrypointRow {
+  entrypoint: string
+  inFlight: number
+  /** 0 = unbounded. */
+  limit: number
+  picked: number
+  completed: number
+  retried: number
+  held: number
+}
+
+export interface Totals {
+  picked: number
+  completed: number
+  retried: number
+  held: number
+  released: number
+  recovered: number
+  batches: number
+}
+
+export interface ScheduleRow {
+  name: string
+  cronEntrypoint: string
+  nextRun?: string
+  lastFiredAt?: string
+  lastEnqueued?: number
+}
+
+export interface WorkerViewState {
+  now: number
+  startedAt: number
+  phase: 'starting' | 'running' | 'draining' | 'stopped'
+  worker?: WorkerEventMap['worker:started']
+  db: { up: boolean; since: number; lastError?: string }
+  lastError?: { at: number; where: string; error: string }
+  totals: Totals
+  /** Jobs per second over the last few seconds. */
+  rates: { picked: number; completed: number; failed: number }
+  inFlight: number
+  entrypoints: EntrypointRow[]
+  picks: RecentPick[]
+  holds: RecentHold[]
+  schedules: ScheduleRow[]
+}
+
+export interface ViewStoreOptions {
+  /** Concurrency limit of an entrypoint (0 = unbounded). */
+  limitOf?: (entrypoint: string) => number
+  /** How many recent picks and holds to keep. Default 8 and 5. */
+  keepPicks?: number
+  keepHolds?: number
+  /** Seconds the rates average over. Default 5. */
+  rateWindowSeconds?: number
+  now?: () => number
+}
+
+interface Sample {
+  t: number
+  picked: number
+  completed: number
+  failed: number
+}
+
+export class WorkerViewStore {
+  private readonly limitOf: (entrypoint: string) => number
+  private readonly keepPicks: number
+  private readonly keepHolds: number
+  private readonly rateWindowMs: number
+  private readonly now: () => number
+  private readonly startedAt: number
+  private phase: WorkerViewState['phase'] = 'starting'
+  private worker?: WorkerEventMap['worker:started']
+  private db: WorkerViewState['db']
+  private lastError?: WorkerViewState['lastError']
+  private readonly totals: Totals = { picked: 0, completed: 0, retried: 0, held: 0, released: 0, recovered: 0, batches: 0 }
+  private readonly rows = new Map<string, EntrypointRow>()
+  private readonly picks: RecentPick[] = []
+  private pickHead = 0
+  /** jobId -> its entry in the ring, for those still in it, so a finish updates its pick line. */
+  private readonly pickById = new Map<string, RecentPick>()
+  private readonly holds: RecentHold[] = []
+  private readonly schedules = new Map<string, ScheduleRow>()
+  private samples: Sample[] = []
+
+  constructor(opts: ViewStoreOptions = {}) {
+    this.limitOf = opts.limitOf ?? (() => 0)
+    this.keepPicks = opts.keepPicks ?? 8
+    this.keepHolds = opts.keepHolds ?? 5
+    this.rateWindowMs = (opts.rateWindowSeconds ?? 5) * 1000
+    this.now = opts.now ?? Date.now
+    this.startedAt = this.now()
+    this.db = { up: true, since: this.startedAt }
+  }
+
+  /** Listen to a worker's events; returns the function that stops listening. */
+  attach(events: WorkerEvents): () => void {
+    const offs = [
+      events.on('worker:started', (e) => {
+        this.worker = e
+        this.phase = 'running'
+        for (const ep of e.entrypoints) this.row(ep)
+      }),
+      events.on('worker:stopping', () => {
+        this.phase = 'draining'
+      }),
+      events.on('worker:stopped', () => {
+        this.phase = 'stopped'
+      }),
+      events.on('worker:error', (e) => {
+        this.lastError = { at: this.now(), where: e.where, error: e.error }
+      }),
+      events.on('db:lost', (e) => {
+        this.db = { up: false, since: this.now(), lastError: e.error }
+      }),
+      events.on('db:reconnected', () => {
+        this.db = { up: true, since: this.now(), lastError: this.db.lastError }
+      }),
+      events.on('batch:picked', () => {
+        this.totals.batches++
+      }),
+      events.on('job:picked', (e) => this.onPicked(e)),
+      events.on('job:completed', (e) => this.onFinished(e.jobId, e.entrypoint, 'completed', e.durationMs)),
+      events.on('job:retried', (e) => this.onFinished(e.jobId, e.entrypoint, 'retried', e.durationMs)),
+      events.on('job:held', (e) => {
+        this.onFinished(e.jobId, e.entrypoint, 'held', e.durationMs)
+        this.holds.unshift({ at: this.now(), jobId: e.jobId, entrypoint: e.entrypoint, attempts: e.attempts, durationMs: e.durationMs, error: e.error, scopes: e.scopes })
+        if (this.holds.length > this.keepHolds) this.holds.pop()
+      }),
+      events.on('job:released', (e) => this.onFinished(e.jobId, e.entrypoint, 'released')),
+      events.on('job:recovered', () => {
+        this.totals.recovered++
+      }),
+      events.on('schedule:next', (e) => {
+        const row = this.schedule(e.name, e.cronEntrypoint)
+        row.nextRun = e.nextRun
+      }),
+      events.on('schedule:fired', (e) => {
+        const row = this.schedule(e.name, e.cronEntrypoint)
+        row.lastFiredAt = new Date(this.now()).toISOString()
+        row.lastEnqueued = e.enqueued
+      }),
+    ]
+    return () => {
+      for (const off of offs) off()
+    }
+  }
+
+  private row(entrypoint: string): EntrypointRow {
+    let row = this.rows.get(entrypoint)
+    if (!row) {
+      row = { entrypoint, inFlight: 0, limit: this.limitOf(entrypoint), picked: 0, completed: 0, retried: 0, held: 0 }
+      this.rows.set(entrypoint, row)
+    }
+    return row
+  }
+
+  private schedule(name: string, cronEntrypoint: string): ScheduleRow {
+    let row = this.schedules.get(name)
+    if (!row) {
+      row = { name, cronEntrypoint }
+      this.schedules.set(name, row)
+    }
+    return row
+  }
+
+  private onPicked(e: WorkerEventMap['job:picked']): void {
+    this.totals.picked++
+    const row = this.row(e.entrypoint)
+    row.picked++
+    row.inFlight++
+    const entry: RecentPick = {
+      at: this.now(),
+      jobId: e.jobId,
+      entrypoint: e.entrypoint,
+      priority: e.priority,
+      attempts: e.attempts,
+      waitMs: e.waitMs,
+      scopes: e.scopes,
+      outcome: 'running',
+    }
+    // A ring: overwrite the oldest slot, and forget the job it held.
+    const old = this.picks[this.pickHead]
+    if (old && this.pickById.get(old.jobId) === old) this.pickById.delete(old.jobId)
+    this.picks[this.pickHead] = entry
+    this.pickHead = (this.pickHead + 1) % this.keepPicks
+    this.pickById.set(e.jobId, entry)
+  }
+
+  private onFinished(jobId: string, entrypoint: string, outcome: Exclude<PickOutcome, 'running'>, durationMs?: number): void {
+    const row = this.row(entrypoint)
+    row.inFlight = Math.max(0, row.inFlight - 1)
+    if (outcome === 'completed') row.completed++
+    if (outcome === 'retried') row.retried++
+    if (outcome === 'held') row.held++
+    if (outcome !== 'released') this.totals[outcome]++
+    else this.totals.released++
+    const entry = this.pickById.get(jobId)
+    if (entry) {
+      entry.outcome = outcome
+      entry.durationMs = durationMs
+      this.pickById.delete(jobId)
+    }
+  }
+
+  /** A plain copy of what to draw now; also advances the rate window. */
+  snapshot(): WorkerViewState {
+    const now = this.now()
+    const failed = this.totals.retried + this.totals.held
+    this.samples.push({ t: now, picked: this.totals.picked, completed: this.totals.completed, failed })
+    while (this.samples.length > 2 && now - this.samples[1].t >= this.rateWindowMs) this.samples.shift()
+    const first = this.samples[0]
+    const dt = (now - first.t) / 1000
+    const rate = (a: number, b: number) => (dt > 0 ? (a - b) / dt : 0)
+    const ordered = [...this.picks.slice(this.pickHead), ...this.picks.slice(0, this.pickHead)].reverse()
+    let inFlight = 0
+    for (const row of this.rows.values()) inFlight += row.inFlight
+    return {
+      now,
+      startedAt: this.startedAt,
+      phase: this.phase,
+      worker: this.worker,
+      db: { ...this.db },
+      lastError: this.lastError,
+      totals: { ...this.totals },
+      rates: {
+        picked: rate(this.totals.picked, first.picked),
+        completed: rate(this.totals.completed, first.completed),
+        failed: rate(failed, first.failed),
+      },
+      inFlight,
+      entrypoints: [...this.rows.values()].map((r) => ({ ...r })).sort((a, b) => a.entrypoint.localeCompare(b.entrypoint)),
+      picks: ordered.filter(Boolean).map((p) => ({ ...p })),
+      holds: this.holds.map((h) => ({ ...h })),
+      schedules: [...this.schedules.values()]
+        .map((s) => ({ ...s }))
+        .sort((a, b) => (a.nextRun ?? '\uffff').localeCompare(b.nextRun ?? '\uffff')),
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Runs the live view on a terminal: a store listens to the worker's events, and a timer renders
+ * its snapshot a few times a second (never once per job). A service the worker starts and stops
+ * with itself; stopping draws the final frame and leaves it on screen.
+ */
+import { render, type Instance } from 'ink'
+import type { WorkerEvents } from '../../worker/events.js'
+import { type ViewStoreOptions, WorkerViewStore } from './view-store.js'
+import { WorkerView } from './worker-view.js'
+
+export interface WorkerViewServiceOptions extends ViewStoreOptions {
+  events: WorkerEvents
+  stdout?: NodeJS.WriteStream
+  /** Frames per second. Default 5. */
+  fps?: number
+}
+
+export interface WorkerViewService {
+  start(): Promise<void>
+  stop(): Promise<void>
+  readonly store: WorkerViewStore
+}
+
+export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerViewService {
+  const store = new WorkerViewStore(opts)
+  // Listen from creation, so 'worker:started' (emitted as the worker starts) is not missed.
+  const detach = store.attach(opts.events)
+  const intervalMs = Math.round(1000 / Math.max(1, Math.min(30, opts.fps ?? 5)))
+  let instance: Instance | undefined
+  let timer: NodeJS.Timeout | undefined
+
+  const draw = () => instance?.rerender(<WorkerView state={store.snapshot()} />)
+
+  return {
+    store,
+    async start() {
+      if (instance) return
+      const stdout = opts.stdout ?? process.stdout
+      // A pseudo-terminal nobody sized (script(1) without a terminal) reports 0 columns.
+      if (stdout.isTTY && !stdout.columns) stdout.columns = 120
+      instance = render(<WorkerView state={store.snapshot()} />, {
+        stdout,
+        // The worker owns SIGINT/SIGTERM (drain, then a second signal exits at once): ink must not.
+        exitOnCtrlC: false,
+        patchConsole: false,
+        maxFps: opts.fps ?? 5,
+      })
+      timer = setInterval(draw, intervalMs)
+      timer.unref()
+    },
+    async stop() {
+      if (timer) clearInterval(timer)
+      timer = undefined
+      detach()
+      if (!instance) return
+      draw()
+      const done = instance.waitUntilExit().catch(() => {})
+      instance.unmount()
+      await done
+      instance = undefined
+    },
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The worker's health port as services the worker starts and stops with itself: the HTTP server
+ * of health.ts with the Prometheus metrics of metrics.ts behind /metrics. None without a port.
+ * Used by run-worker.ts's buildServices: `...healthServices({ probe: worker, pool, settings, events, log })`.
+ */
+import type pg from 'pg'
+import type { Settings } from '../settings.js'
+import type { WorkerEvents } from './events.js'
+import { createHealthService, type HealthService, type WorkerProbe } from './health.js'
+import { createWorkerMetrics, type WorkerMetrics } from './metrics.js'
+
+export interface HealthServicesOptions {
+  probe: WorkerProbe
+  pool: pg.Pool
+  settings: Pick<Settings, 'workerHealthPort' | 'appRole' | 'heartbeatTimeoutSeconds'>
+  events: WorkerEvents
+  /** Where the chosen port is announced (one plain line). Default: nowhere. */
+  log?: (line: string) => void
+  host?: string
+}
+
+export interface HealthPort {
+  start(): Promise<void>
+  stop(): Promise<void>
+  readonly health: HealthService
+  readonly metrics: WorkerMetrics
+}
+
+export function healthServices(opts: HealthServicesOptions): HealthPort[] {
+  const port = opts.settings.workerHealthPort
+  if (port === undefined) return []
+  // Created now, not at start, so the counters see every job from the worker's first pick.
+  const metrics = createWorkerMetrics({ events: opts.events, db: opts.pool })
+  const health = createHealthService({ port, host: opts.host, pool: opts.pool, settings: opts.settings, events: opts.events, probe: opts.probe, metrics })
+  return [
+    {
+      health,
+      metrics,
+      async start() {
+        await health.start()
+        opts.log?.(`aizk: health on port ${health.port}: /livez /readyz /metrics`)
+      },
+      async stop() {
+        const close = async () => {
+          await health.stop()
+          metrics.detach()
+        }
+        if (!opts.probe.draining) return close()
+        // The worker stops its services before it waits for running jobs: keep answering
+        // (/readyz 503 draining, /livez, /metrics) through the drain, close once it has stopped.
+        health.unref()
+        const off = opts.events.on('worker:stopped', () => {
+          off()
+          void close()
+        })
+      },
+    },
+  ]
+}

@@ -1,0 +1,167 @@
+/**
+ * The worker's health port (node:http): /livez (the loop turned recently and `select 1`
+ * answers), /readyz (schema present and current, not draining) and /metrics (Prometheus text).
+ * A service the worker starts and stops with itself. Probes answer JSON `{status, checks}`
+ * with 200 or 503; each database check is bounded by a timeout so a probe never hangs.
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type pg from 'pg'
+import { ConflictError, errorMessage } from '../errors.js'
+import { schemaState } from '../db/migrate.js'
+import type { WorkerEvents } from './events.js'
+import type { WorkerMetrics } from './metrics.js'
+
+/** What health needs to know about the running worker. */
+export interface WorkerProbe {
+  /** True once the worker stopped picking to shut down. */
+  readonly draining: boolean
+  /** Date.now() of the loop's last turn (pick, wait or poll); 0 before the first. */
+  readonly lastTurnAt: number
+}
+
+export interface HealthServiceOptions {
+  port: number
+  /** Default: every interface (a Kubernetes probe comes from the node). */
+  host?: string
+  pool: pg.Pool
+  settings: { appRole: string; heartbeatTimeoutSeconds: number }
+  events: WorkerEvents
+  /** The worker; without it draining is learnt from 'worker:stopping' and the loop is not checked. */
+  probe?: WorkerProbe
+  metrics?: WorkerMetrics
+  /** The loop counts as stuck when it has not turned for this long. Default: the heartbeat timeout. */
+  loopStaleMs?: number
+  /** Bound on each database check. Default 3000 ms. */
+  checkTimeoutMs?: number
+}
+
+export interface HealthService {
+  start(): Promise<void>
+  stop(): Promise<void>
+  /** The port it listens on (the chosen one when asked for port 0). */
+  readonly port: number
+  /** Let the process exit even while it listens. */
+  unref(): void
+}
+
+type Check = { ok: boolean; detail?: string }
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+export function createHealthService(opts: HealthServiceOptions): HealthService {
+  const startedAt = Date.now()
+  const loopStaleMs = opts.loopStaleMs ?? opts.settings.heartbeatTimeoutSeconds * 1000
+  const timeoutMs = opts.checkTimeoutMs ?? 3000
+  let stoppingSeen = false
+  const offStopping = opts.events.on('worker:stopping', () => {
+    stoppingSeen = true
+  })
+  const draining = () => opts.probe?.draining ?? stoppingSeen
+
+  const databaseCheck = async (): Promise<Check> => {
+    try {
+      await withTimeout(opts.pool.query('select 1'), timeoutMs, 'select 1')
+      return { ok: true }
+    } catch (err) {
+      return { ok: false, detail: errorMessage(err) }
+    }
+  }
+
+  const loopCheck = (): Check => {
+    if (!opts.probe || draining()) return { ok: true }
+    const since = opts.probe.lastTurnAt || startedAt
+    const age = Date.now() - since
+    return age <= loopStaleMs ? { ok: true, detail: `last turn ${age} ms ago` } : { ok: false, detail: `no turn for ${age} ms` }
+  }
+
+  const schemaCheck = async (): Promise<Check> => {
+    try {
+      const state = await withTimeout(
+        (async () => {
+          const client = await opts.pool.connect()
+          try {
+            return await schemaState(client, { appRole: opts.settings.appRole })
+          } finally {
+            client.release()
+          }
+        })(),
+        timeoutMs,
+        'schema check',
+      )
+      if (!state.installed) return { ok: false, detail: 'schema not installed' }
+      if (state.pending.length) return { ok: false, detail: `schema at ${state.current}, needs ${state.latest}` }
+      return { ok: true, detail: `version ${state.current}` }
+    } catch (err) {
+      return { ok: false, detail: errorMessage(err) }
+    }
+  }
+
+  const respond = (res: http.ServerResponse, checks: Record<string, Check>) => {
+    const ok = Object.values(checks).every((c) => c.ok)
+    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+    res.end(`${JSON.stringify({ status: ok ? 'ok' : 'fail', checks })}\n`)
+  }
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0]
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end()
+      return
+    }
+    if (path === '/livez') return respond(res, { loop: loopCheck(), database: await databaseCheck() })
+    if (path === '/readyz') {
+      const notDraining: Check = draining() ? { ok: false, detail: 'draining' } : { ok: true }
+      return respond(res, { draining: notDraining, schema: await schemaCheck() })
+    }
+    if (path === '/metrics' && opts.metrics) {
+      const body = await opts.metrics.render()
+      res.writeHead(200, { 'content-type': opts.metrics.contentType }).end(body)
+      return
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try /livez, /readyz or /metrics\n')
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
+      res.end(`${errorMessage(err)}\n`)
+    })
+  })
+  server.keepAliveTimeout = 5000
+
+  return {
+    get port() {
+      return (server.address() as AddressInfo | null)?.port ?? opts.port
+    },
+    unref() {
+      server.unref()
+    },
+    start() {
+      return new Promise<void>((resolve, reject) => {
+        server.once('error', (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EADDRINUSE') return reject(err)
+          reject(new ConflictError(`health port ${opts.port} is in use`, 'pick another AIZK_WORKER_HEALTH_PORT, or 0 for any free port'))
+        })
+        server.listen(opts.port, opts.host, () => {
+          server.removeAllListeners('error')
+          resolve()
+        })
+      })
+    },
+    stop() {
+      offStopping()
+      return new Promise<void>((resolve) => {
+        if (!server.listening) return resolve()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+    },
+  }
+}

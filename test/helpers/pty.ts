@@ -1,0 +1,46 @@
+/**
+ * Run a command inside a real pseudo-terminal (script(1) from util-linux), sized so ink lays
+ * out as on an operator's screen, and collect everything it drew.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+
+export interface PtyRun {
+  child: ChildProcess
+  /** Everything drawn so far (escape codes included). */
+  output(): string
+  /** Resolves with the exit code of script (the command's own). */
+  exited: Promise<number>
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`
+}
+
+export function runInPty(argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; cols?: number; rows?: number } = {}): PtyRun {
+  const command = `stty cols ${opts.cols ?? 120} rows ${opts.rows ?? 60}; exec ${argv.map(shellQuote).join(' ')}`
+  // -e: exit with the child's code; -f: flush as it comes; -q: no banner. The session log goes to
+  // /dev/null; what we read is script's own stdout, which copies the terminal.
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout?.on('data', (d) => {
+    out += d
+  })
+  child.stderr?.on('data', (d) => {
+    out += d
+  })
+  const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)))
+  return { child, output: () => out, exited }
+}
+
+/** The text without colours and cursor movement. */
+export function stripAnsi(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: escape codes are what we strip
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\u001b\][^\u0007]*\u0007/g, '').replace(/\r/g, '')
+}
+
+/** The last frame ink drew that starts with `marker` (frames are redrawn in place). */
+export function lastFrameOf(raw: string, marker: string): string {
+  const text = stripAnsi(raw)
+  const at = text.lastIndexOf(marker)
+  return at < 0 ? '' : text.slice(at)
+}

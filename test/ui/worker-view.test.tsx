@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { render } from 'ink-testing-library'
+import { WorkerViewStore } from '../../src/ui/worker/view-store.js'
+import { WorkerView } from '../../src/ui/worker/worker-view.js'
+import { WorkerEvents } from '../../src/worker/events.js'
+
+const QM = 'a7c1f0e2-1111-4000-8000-000000000001'
+const SCOPE = '5f0c2b1e-0000-4000-8000-000000000009'
+
+function setup(limits: Record<string, number> = {}) {
+  let now = Date.parse('2026-11-29T12:00:00.000Z')
+  const clock = { advance: (ms: number) => (now += ms) }
+  const events = new WorkerEvents()
+  const store = new WorkerViewStore({ limitOf: (ep) => limits[ep] ?? 0, now: () => now, keepPicks: 4, keepHolds: 2 })
+  const detach = store.attach(events)
+  return { events, store, clock, detach }
+}
+
+describe('worker view', () => {
+  it('shows picks, holds, in flight against limits, rates, totals and the next cron fire in its last frame', () => {
+    const { events, store, clock, detach } = setup({ aizk_task_communities: 1 })
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['aizk_task_communities', 'chunk_project'], batchSize: 64, concurrency: 256, pid: 4242, host: 'node-1' })
+    store.snapshot()
+    events.emit('schedule:next', { name: 'communities', cronEntrypoint: 'aizk_cron_communities', nextRun: '2026-11-29T12:05:00.000Z' })
+    events.emit('job:picked', { jobId: '101', entrypoint: 'aizk_task_communities', priority: 10, attempts: 4, waitMs: 12, scopes: [SCOPE] })
+    for (let i = 0; i < 10; i++) events.emit('job:picked', { jobId: String(200 + i), entrypoint: 'chunk_project', priority: 50, attempts: 0, waitMs: 3 })
+    for (let i = 0; i < 9; i++) events.emit('job:completed', { jobId: String(200 + i), entrypoint: 'chunk_project', durationMs: 4 })
+    events.emit('job:held', { jobId: '101', entrypoint: 'aizk_task_communities', attempts: 5, error: 'RuntimeError: graph build failed\n  at build()', scopes: [SCOPE], durationMs: 1500 })
+    events.emit('job:picked', { jobId: '102', entrypoint: 'aizk_task_communities', priority: 10, attempts: 0, waitMs: 1, scopes: [SCOPE] })
+    clock.advance(2000)
+    const state = store.snapshot()
+    detach()
+    const { lastFrame, unmount } = render(<WorkerView state={state} />)
+    const frame = lastFrame() ?? ''
+    unmount()
+
+    assert.match(frame, /aizk worker a7c1f0e2 · node-1 pid 4242 · running · up 2s · db ok/)
+    assert.match(frame, /batch 64 · concurrency 256 · in flight 2/)
+    assert.match(frame, /aizk_task_communities\s+1\/1\s+2\s+0\s+0\s+1/, 'in flight against the limit, picked, done, retried, held')
+    assert.match(frame, /chunk_project\s+1\/∞\s+10\s+9\s+0\s+0/)
+    assert.match(frame, /completed 4\.5\/s/, 'rate over the window')
+    assert.match(frame, /total picked 12 · completed 9 · retried 0 · held 1/)
+    // Latest picks, newest first, with their outcome and duration once finished; only the last 4 kept.
+    const picks = frame.slice(frame.indexOf('latest picks'), frame.indexOf('latest holds'))
+    assert.equal(picks.match(/#\d+/g)?.length, 4)
+    assert.match(picks, /aizk_task_communities\s+#102\s+p10\s+wait 1ms\s+running\s+\{5f0c2b1e\}/)
+    assert.match(picks, /chunk_project\s+#209\s+p50\s+wait 3ms\s+running/)
+    assert.match(picks, /#208\s+p50\s+wait 3ms\s+completed\s+4ms/)
+    // The hold: entrypoint, id, attempts, duration, scopes and the first line of its error.
+    assert.match(frame, /latest holds\n.*aizk_task_communities\s+#101\s+attempt 5 after 1\.5s \{5f0c2b1e\}\n\s+RuntimeError: graph build failed\n/)
+    assert.match(frame, /next cron fires\n\s+communities\s+in 4m58s\s+2026-11-29T12:05:00\.000Z/)
+  })
+
+  it('shows draining, a lost database and the last worker error', () => {
+    const { events, store, clock, detach } = setup()
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: [], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
+    events.emit('db:lost', { error: 'terminating connection due to administrator command' })
+    events.emit('worker:error', { where: 'pick', error: 'Connection terminated unexpectedly' })
+    clock.advance(3000)
+    events.emit('worker:stopping', { reason: 'SIGTERM', inFlight: 0 })
+    const { lastFrame, unmount } = render(<WorkerView state={store.snapshot()} />)
+    const frame = lastFrame() ?? ''
+    unmount()
+    detach()
+    assert.match(frame, /draining · up 3s · db lost 3s ago/)
+    assert.match(frame, /last error \(pick, .*\): Connection terminated unexpectedly/)
+  })
+
+  it('stays bounded at a high event rate: keeps only the last picks and holds', () => {
+    const { events, store, clock, detach } = setup()
+    store.snapshot()
+    for (let i = 0; i < 100_000; i++) {
+      const jobId = String(i)
+      events.emit('job:picked', { jobId, entrypoint: `ep_${i % 3}`, priority: 0, attempts: 0, waitMs: 0 })
+      if (i % 1000 === 999) events.emit('job:held', { jobId, entrypoint: `ep_${i % 3}`, attempts: 5, error: 'x', durationMs: 1 })
+      else events.emit('job:completed', { jobId, entrypoint: `ep_${i % 3}`, durationMs: 1 })
+    }
+    clock.advance(1000)
+    const state = store.snapshot()
+    detach()
+    assert.equal(state.picks.length, 4)
+    assert.equal(state.holds.length, 2)
+    assert.equal(state.totals.completed, 99_900)
+    assert.equal(state.totals.held, 100)
+    assert.equal(state.inFlight, 0)
+    assert.equal(Math.round(state.rates.completed), 99_900)
+    assert.deepEqual(state.picks.map((p) => p.jobId), ['99999', '99998', '99997', '99996'])
+    assert.equal(state.picks[0].outcome, 'held')
+  })
+})

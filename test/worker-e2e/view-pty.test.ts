@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { enqueueMany } from '../../src/queue/enqueue.js'
+import { binPath, cleanEnv, repoRoot } from '../helpers/cli.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { lastFrameOf, runInPty, stripAnsi } from '../helpers/pty.js'
+import { workerEnv } from './worker-process.js'
+
+let db: TestDatabase
+before(async () => {
+  db = await createTestDatabase()
+})
+after(async () => {
+  await db.drop()
+})
+
+/** Resolves when `test` passes on the output, re-checked as output arrives. */
+function waitForOutput(read: () => string, child: import('node:child_process').ChildProcess, test: (text: string) => boolean, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const text = stripAnsi(read())
+      if (test(text)) {
+        cleanup()
+        resolve(text)
+      }
+    }
+    const onClose = () => {
+      cleanup()
+      reject(new Error(`terminal closed before ${what}:\n${stripAnsi(read())}`))
+    }
+    const cleanup = () => {
+      child.stdout?.off('data', check)
+      child.off('close', onClose)
+    }
+    child.stdout?.on('data', check)
+    child.on('close', onClose)
+    check()
+  })
+}
+
+describe('aizk worker end to end: the live view in a terminal', () => {
+  it('draws picks, totals and in-flight counts in a pseudo-terminal, and drains on SIGTERM', async () => {
+    await enqueueMany(db.pool, Array.from({ length: 500 }, (_, i) => ({ entrypoint: 'test_noop', payload: { i }, priority: i % 2 ? 10 : 50 })))
+    const run = runInPty([process.execPath, binPath, 'worker'], {
+      cwd: repoRoot,
+      env: cleanEnv(workerEnv(db.url, { AIZK_WORKER_ENTRYPOINTS: 'test_noop' })),
+    })
+    let pid = 0
+    try {
+      const text = await waitForOutput(run.output, run.child, (t) => /completed 500\b/.test(t), 'the view counting 500 completions')
+      pid = Number(text.match(/pid (\d+)/)?.[1])
+      assert.ok(pid > 0, 'the header names the worker pid')
+      process.kill(pid, 'SIGTERM')
+      const code = await run.exited
+      assert.equal(code, 0, stripAnsi(run.output()))
+      const raw = run.output()
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: a terminal view draws with escape codes
+      assert.match(raw, /\u001b\[/)
+      assert.doesNotMatch(raw, /"event":"job:picked"/, 'no JSON lines on a terminal')
+      const frame = lastFrameOf(raw, 'aizk worker')
+      assert.match(frame, /aizk worker [0-9a-f]{8} · .* pid \d+ · (draining|stopped)/)
+      assert.match(frame, /total picked 500 · completed 500 · retried 0 · held 0/)
+      assert.match(frame, /test_noop\s+0\/∞\s+500\s+500\s+0\s+0/)
+      assert.match(frame, /latest picks\n(\s+\S+ test_noop\s+#\d+\s+p10\s+wait \S+\s+completed.*\n){8}/)
+    } finally {
+      if (pid) {
+        try {
+          process.kill(pid, 'SIGKILL')
+        } catch {}
+      }
+      if (run.child.exitCode === null) run.child.kill('SIGKILL')
+    }
+  })
+})

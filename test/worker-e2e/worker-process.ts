@@ -1,0 +1,138 @@
+/**
+ * A real `aizk worker` process (bin/run.js over dist/) for end-to-end tests: its stdout is read
+ * as JSON lines (failing the test on any line that does not parse), and tests wait on its
+ * events, never on sleeps. `stop()` always leaves nothing running.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import net from 'node:net'
+import { binPath, cleanEnv, repoRoot } from '../helpers/cli.js'
+
+export type WorkerEvent = { ts: string; event: string; [field: string]: unknown }
+
+export interface WorkerProcess {
+  child: ChildProcess
+  events: WorkerEvent[]
+  /** Lines of stdout that were not JSON objects (must stay empty). */
+  badLines: string[]
+  rawStdout(): string
+  stderr(): string
+  /** Resolves with the first event (seen before or after the call) that matches. */
+  waitFor(match: (e: WorkerEvent) => boolean, what: string, guardMs?: number): Promise<WorkerEvent>
+  /** Resolves once `count` events match. */
+  waitForCount(match: (e: WorkerEvent) => boolean, count: number, what: string, guardMs?: number): Promise<void>
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /** SIGKILL if still running. */
+  kill(): Promise<void>
+}
+
+/** Job modules the e2e workers load: H1's fixture jobs (test_noop, test_sleep, test_hang, ...). */
+export const FIXTURE_JOBS = './test/fixtures/test-jobs.mjs'
+
+export function workerEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    AIZK_DATABASE_URL: databaseUrl,
+    AIZK_WORKER_JOB_MODULES: FIXTURE_JOBS,
+    AIZK_WORKER_NO_SCHEDULER: 'true',
+    AIZK_POLL_INTERVAL_SECONDS: '0.2',
+    AIZK_HEARTBEAT_INTERVAL_SECONDS: '0.5',
+    ...extra,
+  }
+}
+
+export function spawnWorker(env: Record<string, string>, args: string[] = []): WorkerProcess {
+  const child = spawn(process.execPath, [binPath, 'worker', ...args], { cwd: repoRoot, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  // Never leave a worker behind, even when the test process itself is ended early.
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  child.once('close', () => process.off('exit', killOnExit))
+  const events: WorkerEvent[] = []
+  const badLines: string[] = []
+  const waiters = new Set<() => void>()
+  let raw = ''
+  let pending = ''
+  let stderr = ''
+  child.stdout?.setEncoding('utf8')
+  child.stdout?.on('data', (chunk: string) => {
+    raw += chunk
+    pending += chunk
+    const lines = pending.split('\n')
+    pending = lines.pop() ?? ''
+    for (const line of lines) {
+      if (!line) continue
+      try {
+        const parsed = JSON.parse(line)
+        if (parsed && typeof parsed === 'object' && typeof parsed.event === 'string') events.push(parsed)
+        else badLines.push(line)
+      } catch {
+        badLines.push(line)
+      }
+    }
+    for (const w of [...waiters]) w()
+  })
+  child.stderr?.on('data', (d) => {
+    stderr += d
+  })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('close', (code, signal) => {
+      for (const w of [...waiters]) w()
+      resolve({ code, signal })
+    })
+  })
+  let closed = false
+  void exited.then(() => {
+    closed = true
+    for (const w of [...waiters]) w()
+  })
+
+  const waitForCount = (match: (e: WorkerEvent) => boolean, count: number, what: string, guardMs = 60_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        const n = events.filter(match).length
+        if (n >= count) return done(() => resolve())
+        if (closed) return done(() => reject(new Error(`worker exited before ${what} (${n}/${count}); stderr: ${stderr}`)))
+      }
+      // A guard so a broken worker fails the test with its output instead of hanging it.
+      const guard = setTimeout(() => done(() => reject(new Error(`gave up waiting for ${what}; stderr: ${stderr}`))), guardMs)
+      const done = (fn: () => void) => {
+        clearTimeout(guard)
+        waiters.delete(check)
+        fn()
+      }
+      waiters.add(check)
+      check()
+    })
+
+  return {
+    child,
+    events,
+    badLines,
+    rawStdout: () => raw,
+    stderr: () => stderr,
+    waitForCount,
+    async waitFor(match, what, guardMs) {
+      await waitForCount(match, 1, what, guardMs)
+      return events.find(match) as WorkerEvent
+    },
+    exited,
+    async kill() {
+      if (!closed) {
+        child.kill('SIGKILL')
+        await exited
+      }
+    },
+  }
+}
+
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export const isEvent = (name: string, entrypoint?: string) => (e: WorkerEvent) => e.event === name && (entrypoint === undefined || e.entrypoint === entrypoint)
