@@ -1,0 +1,69 @@
+/**
+ * (e) the floor: pgbench, no JavaScript. Two measurements:
+ * - aizk's own SQL on aizk's schema: one transaction picks 64 through aizk_pick, the next
+ *   completes them (DELETE ... RETURNING + log INSERT), exactly the two statements a batch of
+ *   64 costs the worker;
+ * - the peers' reference floor (../shared/bench-peers/floor, tests b64 and c64) when present,
+ *   the figure issue 3 quotes (about 40,900/s here).
+ */
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+
+export interface FloorOptions {
+  url: string
+  seconds: number
+  clients: number
+  entrypoint: string
+}
+
+const PICK_COMPLETE = (entrypoint: string) => `
+SELECT coalesce(array_agg(id)::text, '{}') AS ids FROM aizk_pick(64, '00000000-0000-4000-a000-00000000f100', '{${entrypoint}}', '{0}', 0) \\gset
+WITH done AS (DELETE FROM pgqueuer WHERE id = ANY (:ids::bigint[]) AND status = 'picked' RETURNING id, priority, entrypoint)
+INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint) SELECT id, 'successful', priority, entrypoint FROM done;
+`
+
+function pgEnv(url: string): NodeJS.ProcessEnv {
+  const u = new URL(url)
+  return {
+    ...process.env,
+    PGHOST: u.hostname,
+    PGPORT: u.port || '5432',
+    PGUSER: decodeURIComponent(u.username || 'postgres'),
+    PGPASSWORD: decodeURIComponent(u.password || process.env.PGPASSWORD || ''),
+    PGDATABASE: u.pathname.slice(1),
+  }
+}
+
+/** Jobs per second through aizk's pick + complete, 64 a batch, `clients` pgbench connections. */
+export async function aizkFloor(o: FloorOptions): Promise<number> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'aizk-floor-'))
+  const file = path.join(dir, 'pick64-complete64.sql')
+  writeFileSync(file, PICK_COMPLETE(o.entrypoint))
+  const { stdout } = await run('pgbench', ['-n', '-M', 'prepared', '-c', String(o.clients), '-j', '2', '-T', String(o.seconds), '-f', file], {
+    env: pgEnv(o.url),
+    maxBuffer: 1 << 24,
+  })
+  const tps = Number(/tps = ([0-9.]+) \(without initial connection time\)/.exec(stdout)?.[1])
+  return tps * 64
+}
+
+/** The peers' floor (rows/s per test) if the harness is on this machine, else undefined. */
+export async function peersFloor(url: string, seconds: number): Promise<Record<string, number> | undefined> {
+  const script = process.env.BENCH_PEERS_FLOOR ?? path.resolve('..', 'shared', 'bench-peers', 'floor', 'l-floor.sh')
+  if (!existsSync(script)) return undefined
+  const env: NodeJS.ProcessEnv = { ...pgEnv(url), FLOOR_SECONDS: String(seconds), FLOOR_DB: `aizk_bench_floor_${process.pid}` }
+  delete env.PGDATABASE
+  const { stdout } = await run(script, ['b64', 'c64'], { env, maxBuffer: 1 << 24 })
+  const out: Record<string, number> = {}
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('RESULT ')) continue
+    const r = JSON.parse(line.slice(7)) as { workload: string; value: number }
+    out[r.workload] = r.value
+  }
+  return out
+}

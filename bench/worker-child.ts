@@ -1,0 +1,61 @@
+/**
+ * One benchmark worker process: the same Worker loop `aizk worker` runs, bound to the bench
+ * entrypoint only. Driven by its parent over IPC: start, status, report, stop.
+ */
+import pg from 'pg'
+import { JobRegistry } from '../src/jobs/registry.js'
+import { parseSettings } from '../src/settings.js'
+import { Worker } from '../src/worker/worker.js'
+import { BenchNoopJob, benchStats, monotonicMs } from './bench-jobs.js'
+
+const [url, batch, concurrency] = process.argv.slice(2)
+const settings = parseSettings(process.env).settings
+const registry = new JobRegistry()
+registry.register(BenchNoopJob)
+const pool = new pg.Pool({ connectionString: url, max: 12, application_name: 'aizk-bench-worker' })
+pool.on('error', () => {})
+let worker: Worker | undefined
+// BENCH_PROFILE=1: time each statement by name and print a summary on stop.
+const profile = new Map<string, { n: number; ms: number; rows: number }>()
+if (process.env.BENCH_PROFILE) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult>
+  ;(pool as unknown as { query: unknown }).query = async (...args: unknown[]) => {
+    const name = (args[0] as { name?: string }).name ?? 'other'
+    const t = performance.now()
+    const r = await query(...args)
+    const e = profile.get(name) ?? { n: 0, ms: 0, rows: 0 }
+    e.n++
+    e.ms += performance.now() - t
+    e.rows += r.rowCount ?? 0
+    profile.set(name, e)
+    return r
+  }
+}
+const send = (m: object) => process.send?.(m)
+
+process.on('message', async (m: { cmd: string }) => {
+  if (m.cmd === 'start') {
+    const tStart = monotonicMs()
+    worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency) })
+    await worker.start()
+    send({ type: 'started', tStart, tReady: monotonicMs() })
+  } else if (m.cmd === 'status') {
+    send({ type: 'status', handled: benchStats.handled, rssMb: process.memoryUsage().rss / 2 ** 20 })
+  } else if (m.cmd === 'report') {
+    send({ type: 'report', handled: benchStats.handled, latencies: benchStats.latencies })
+  } else if (m.cmd === 'stop') {
+    await worker?.stop({ timeoutMs: 5000 })
+    if (process.env.BENCH_PROFILE) {
+      const cpu = process.cpuUsage()
+      process.stderr.write(`profile worker cpu: user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms\n`)
+    }
+    for (const [name, e] of profile) {
+      process.stderr.write(`profile ${name}: ${e.n} calls, ${(e.ms / e.n).toFixed(2)} ms avg, ${(e.rows / e.n).toFixed(1)} rows avg, ${e.ms.toFixed(0)} ms total\n`)
+    }
+    await pool.end()
+    send({ type: 'stopped', handled: benchStats.handled })
+    process.disconnect?.()
+  }
+})
+process.on('disconnect', () => process.exit(0))
+send({ type: 'loaded' })

@@ -1,0 +1,65 @@
+import { Flags } from '@oclif/core'
+import { AizkCommand } from '../cli/base-command.js'
+import { UsageError } from '../errors.js'
+import { WorkerEvents } from '../worker/events.js'
+import { attachJsonLines } from '../worker/log-lines.js'
+import { startWorker } from '../worker/run-worker.js'
+
+export default class WorkerCommand extends AizkCommand {
+  static override summary = 'Run the worker: pick, run and finish queued jobs until SIGTERM.'
+  static override description =
+    'Binds every registered job that has a handler (aizk\'s inventory plus the modules named in AIZK_WORKER_JOB_MODULES), picks batches in priority order, and keeps going through database restarts. SIGTERM or SIGINT drains: stop picking, let running jobs finish within the shutdown timeout, put the rest back to queued without counting an attempt, exit 0. A second signal exits at once; what it leaves picked is recovered by another worker after the heartbeat timeout. Each flag is also a setting.'
+  static override examples = [
+    { command: '<%= config.bin %> worker', description: 'Run every job this installation knows.' },
+    { command: '<%= config.bin %> worker --entrypoint aizk_convert_artifact --concurrency 4', description: 'A dedicated conversion worker.' },
+    { command: 'AIZK_WORKER_JOB_MODULES=./dist/jobs.js <%= config.bin %> worker --no-scheduler', description: "Also bind the application's own jobs; no cron ticks from this process." },
+  ]
+  static override flags = {
+    'batch-size': Flags.integer({ description: 'Jobs picked per round trip (AIZK_QUEUE_BATCH_SIZE, 64).', min: 1, max: 10000 }),
+    concurrency: Flags.integer({ description: 'Jobs running at once (AIZK_QUEUE_CONCURRENT_TASKS, 4 x batch size).', min: 1 }),
+    entrypoint: Flags.string({ description: 'Only these entrypoints; repeatable (AIZK_WORKER_ENTRYPOINTS).', multiple: true }),
+    scheduler: Flags.boolean({ description: 'Run the cron scheduler in this process (AIZK_WORKER_NO_SCHEDULER).', allowNo: true }),
+    'heartbeat-timeout': Flags.string({ description: 'Seconds after which a silent pick is re-picked by another worker (AIZK_HEARTBEAT_TIMEOUT_SECONDS, 30).' }),
+    'shutdown-timeout': Flags.string({ description: 'Seconds running jobs get to finish on SIGTERM (AIZK_SHUTDOWN_TIMEOUT_SECONDS, 25).' }),
+    'health-port': Flags.integer({ description: 'Serve /livez, /readyz and /metrics on this port (AIZK_WORKER_HEALTH_PORT).', min: 0, max: 65535 }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(WorkerCommand)
+    const base = await this.settings()
+    const settings = { ...base }
+    if (flags['batch-size'] !== undefined) {
+      const defaultConcurrency = base.queueConcurrentTasks === base.queueBatchSize * 4
+      settings.queueBatchSize = flags['batch-size']
+      if (defaultConcurrency) settings.queueConcurrentTasks = flags['batch-size'] * 4
+    }
+    if (flags.concurrency !== undefined) settings.queueConcurrentTasks = flags.concurrency
+    if (flags.entrypoint?.length) settings.workerEntrypoints = flags.entrypoint.flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean)
+    if (flags.scheduler !== undefined) settings.workerNoScheduler = !flags.scheduler
+    if (flags['heartbeat-timeout'] !== undefined) settings.heartbeatTimeoutSeconds = seconds('--heartbeat-timeout', flags['heartbeat-timeout'])
+    if (flags['shutdown-timeout'] !== undefined) settings.shutdownTimeoutSeconds = seconds('--shutdown-timeout', flags['shutdown-timeout'])
+    if (flags['health-port'] !== undefined) settings.workerHealthPort = flags['health-port']
+
+    const events = new WorkerEvents()
+    const lines = attachJsonLines(events, { write: (chunk) => process.stdout.write(chunk), jobs: settings.workerLogJobs !== false })
+    const running = await startWorker({ settings, events, log: (line) => this.logToStderr(line) })
+
+    await new Promise<void>((resolve) => {
+      const onSignal = (signal: NodeJS.Signals) => {
+        // The second signal gets Node's default action: the process ends at once.
+        process.off('SIGTERM', onSignal)
+        process.off('SIGINT', onSignal)
+        running.stop(settings.shutdownTimeoutSeconds * 1000, signal).then(resolve, resolve)
+      }
+      process.on('SIGTERM', onSignal)
+      process.on('SIGINT', onSignal)
+    })
+    lines.detach()
+  }
+}
+
+function seconds(flag: string, value: string): number {
+  const n = Number(value)
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} expects a number of seconds, got "${value}"`)
+  return n
+}

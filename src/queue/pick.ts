@@ -1,0 +1,92 @@
+/**
+ * The pick: one round trip claims a batch for one worker through `aizk_pick` (migration 0004),
+ * which holds the rules of DESIGN §2: priority desc then id, ready rows only, SKIP LOCKED,
+ * bound entrypoints only, global per-entrypoint limits, and stale picks re-picked as an attempt.
+ */
+import type { Queryable } from '../db/queryable.js'
+import { idArray } from './notify.js'
+
+export interface PickedJob {
+  id: string
+  priority: number
+  entrypoint: string
+  payload: Buffer | null
+  headers: Record<string, unknown> | null
+  /** Failed runs so far (a re-pick after a dead worker counts as one). */
+  attempts: number
+  /** When the job became ready (epoch ms): the later of created and execute_after. */
+  readyAtMs: number
+  /** Re-picked from a worker whose heartbeat went stale. */
+  recovered: boolean
+}
+
+export interface BoundEntrypoint {
+  entrypoint: string
+  /** 0 = unbounded. */
+  concurrencyLimit: number
+}
+
+/** The arguments that do not change between picks, encoded once. */
+export interface PickPlan {
+  queueManagerId: string
+  entrypoints: string
+  limits: string
+}
+
+export function planPick(queueManagerId: string, bound: BoundEntrypoint[]): PickPlan {
+  // Sorted by name: advisory locks of limited entrypoints are always taken in one order.
+  const sorted = [...bound].sort((a, b) => (a.entrypoint < b.entrypoint ? -1 : a.entrypoint > b.entrypoint ? 1 : 0))
+  return {
+    queueManagerId,
+    entrypoints: `{${sorted.map((b) => `"${b.entrypoint.replace(/["\\]/g, '\\$&')}"`).join(',')}}`,
+    limits: `{${sorted.map((b) => b.concurrencyLimit).join(',')}}`,
+  }
+}
+
+const PICK = {
+  name: 'aizk_pick',
+  text: 'SELECT * FROM aizk_pick($1, $2, $3, $4, $5, $6)',
+}
+
+interface PickRow {
+  id: string
+  priority: number
+  entrypoint: string
+  payload: Buffer | null
+  headers: Record<string, unknown> | null
+  attempts: number
+  ready_at_ms: number
+  recovered: boolean
+}
+
+/**
+ * Claim up to `batchSize` jobs; `staleSeconds` > 0 also re-picks picks whose heartbeat is older.
+ * `done`: ids of this worker's finished jobs, completed in the same transaction first.
+ */
+export async function pickJobs(
+  db: Queryable,
+  plan: PickPlan,
+  batchSize: number,
+  staleSeconds: number,
+  done: readonly string[] = [],
+): Promise<PickedJob[]> {
+  const { rows } = await db.query<PickRow>({
+    ...PICK,
+    values: [batchSize, plan.queueManagerId, plan.entrypoints, plan.limits, staleSeconds, idArray(done)],
+  })
+  const out = new Array<PickedJob>(rows.length)
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]
+    out[i] = {
+      id: r.id,
+      priority: r.priority,
+      entrypoint: r.entrypoint,
+      payload: r.payload,
+      headers: r.headers,
+      attempts: r.attempts,
+      readyAtMs: r.ready_at_ms,
+      recovered: r.recovered,
+    }
+  }
+  return out
+}

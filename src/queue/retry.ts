@@ -1,0 +1,136 @@
+/**
+ * The other ways out of `picked`, each batched across jobs and each clearing queue_manager_id
+ * (and PgQueuer 1.4's `slot` where the column exists):
+ * - retry: back to `queued`, attempts + 1, execute_after pushed back, the error kept under
+ *   headers.aizk.lastError, no log row;
+ * - hold: `failed`, row kept, one `failed` log row carrying PgQueuer's traceback record;
+ * - release (shutdown): back to `queued` as it was, no attempt counted.
+ * Rows put back to `queued` notify ch_pgqueuer themselves (the trigger never does on UPDATE).
+ */
+import type { Queryable } from '../db/queryable.js'
+import { idArray, notifySql } from './notify.js'
+
+export interface LastError {
+  type: string
+  message: string
+  at: string
+  attempt: number
+}
+
+export interface RetryItem {
+  id: string
+  delayMs: number
+  error: LastError
+}
+
+/** PgQueuer's traceback record, stored in pgqueuer_log.traceback. */
+export interface TracebackRecord {
+  job_id: string
+  timestamp: string
+  exception_type: string
+  exception_message: string
+  traceback: string
+  additional_context: Record<string, unknown> | null
+}
+
+export interface HoldItem {
+  id: string
+  /** Added to attempts: 1 when a run failed, 0 when no run happened (dead worker too often). */
+  attemptsBump: number
+  error: LastError
+  record: TracebackRecord
+}
+
+export interface OutcomeOptions {
+  /** The table has PgQueuer 1.4's `slot` column. */
+  hasSlot: boolean
+}
+
+const objectHeaders = `CASE WHEN jsonb_typeof(q.headers) = 'object' THEN q.headers ELSE '{}'::jsonb END`
+const aizkHeaders = (info: string) =>
+  `${objectHeaders} || jsonb_build_object('aizk', CASE WHEN jsonb_typeof(q.headers -> 'aizk') = 'object' THEN q.headers -> 'aizk' ELSE '{}'::jsonb END || ${info})`
+const slot = (o: OutcomeOptions) => (o.hasSlot ? ', slot = NULL' : '')
+
+function retrySql(o: OutcomeOptions) {
+  return {
+    name: `aizk_retry${o.hasSlot ? '_slot' : ''}`,
+    text: `WITH r AS (
+             UPDATE pgqueuer q
+                SET status = 'queued', queue_manager_id = NULL${slot(o)}, attempts = q.attempts + 1, updated = now(),
+                    execute_after = now() + t.delay_ms * interval '1 millisecond',
+                    headers = ${aizkHeaders("jsonb_build_object('lastError', t.err)")}
+               FROM unnest($1::bigint[], $2::float8[], $3::jsonb[]) AS t(id, delay_ms, err)
+              WHERE q.id = t.id AND q.queue_manager_id = $4 AND q.status = 'picked'
+             RETURNING q.id),
+           n AS (SELECT ${notifySql('update')} FROM (SELECT 1 FROM r LIMIT 1) one)
+           SELECT (SELECT count(*) FROM r)::int AS n, (SELECT count(*) FROM n)::int AS notified`,
+  }
+}
+
+function holdSql(o: OutcomeOptions) {
+  return {
+    name: `aizk_hold${o.hasSlot ? '_slot' : ''}`,
+    text: `WITH h AS (
+             UPDATE pgqueuer q
+                SET status = 'failed', queue_manager_id = NULL${slot(o)}, attempts = q.attempts + t.bump, updated = now(),
+                    headers = ${aizkHeaders("jsonb_build_object('lastError', t.err, 'heldAt', now())")}
+               FROM unnest($1::bigint[], $2::int[], $3::jsonb[], $4::jsonb[]) AS t(id, bump, err, tb)
+              WHERE q.id = t.id AND q.queue_manager_id = $5 AND q.status = 'picked'
+             RETURNING q.id, q.priority, q.entrypoint, t.tb)
+           INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint, traceback)
+           SELECT id, 'failed', priority, entrypoint, tb FROM h`,
+  }
+}
+
+function releaseSql(o: OutcomeOptions) {
+  return {
+    name: `aizk_release${o.hasSlot ? '_slot' : ''}`,
+    text: `WITH r AS (
+             UPDATE pgqueuer q SET status = 'queued', queue_manager_id = NULL${slot(o)}, updated = now()
+              WHERE q.id = ANY ($1::bigint[]) AND q.queue_manager_id = $2 AND q.status = 'picked'
+             RETURNING q.id),
+           n AS (SELECT ${notifySql('update')} FROM (SELECT 1 FROM r LIMIT 1) one)
+           SELECT (SELECT count(*) FROM r)::int AS n, (SELECT count(*) FROM n)::int AS notified`,
+  }
+}
+
+/** Retry failed jobs; returns how many were still this worker's. */
+export async function retryJobs(db: Queryable, queueManagerId: string, items: readonly RetryItem[], o: OutcomeOptions): Promise<number> {
+  if (items.length === 0) return 0
+  const { rows } = await db.query<{ n: number }>({
+    ...retrySql(o),
+    values: [idArray(items.map((i) => i.id)), items.map((i) => i.delayMs), items.map((i) => JSON.stringify(i.error)), queueManagerId],
+  })
+  return rows[0].n
+}
+
+/** Hold jobs (status failed, row kept) with one `failed` log row each; returns how many. */
+export async function holdJobs(db: Queryable, queueManagerId: string, items: readonly HoldItem[], o: OutcomeOptions): Promise<number> {
+  if (items.length === 0) return 0
+  const result = await db.query({
+    ...holdSql(o),
+    values: [
+      idArray(items.map((i) => i.id)),
+      items.map((i) => i.attemptsBump),
+      items.map((i) => JSON.stringify(i.error)),
+      items.map((i) => JSON.stringify(i.record)),
+      queueManagerId,
+    ],
+  })
+  return result.rowCount ?? 0
+}
+
+/** Put still-running jobs back to `queued` on shutdown without counting an attempt. */
+export async function releaseJobs(db: Queryable, queueManagerId: string, ids: readonly string[], o: OutcomeOptions): Promise<number> {
+  if (ids.length === 0) return 0
+  const { rows } = await db.query<{ n: number }>({ ...releaseSql(o), values: [idArray(ids), queueManagerId] })
+  return rows[0].n
+}
+
+/** Whether pgqueuer has PgQueuer 1.4's `slot` column (kept null whenever a row leaves picked). */
+export async function hasSlotColumn(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query(
+    "SELECT 1 FROM pg_attribute WHERE attrelid = 'pgqueuer'::regclass AND attname = 'slot' AND NOT attisdropped",
+  )
+  return rows.length > 0
+}

@@ -1,0 +1,217 @@
+/**
+ * Runs picked jobs. Every job that starts ends in exactly one of completed, retried, held or
+ * released: `settle` is the single exit, guarded so it runs once, and reached from the
+ * handler's resolve, its reject, a synchronous throw, the job timeout, or shutdown. A handler
+ * that never settles is timed out by a sweep (one timer for all jobs, not one per job), its
+ * signal aborted and its slot freed; whatever it does later is ignored.
+ */
+import type pg from 'pg'
+import type { JobClass, JobContext, QueueJob } from '../jobs/queue-job.js'
+import { retryDelayMs } from '../queue/backoff.js'
+import { decodePayload, PayloadError } from '../queue/payload.js'
+import type { PickedJob } from '../queue/pick.js'
+import type { LastError, TracebackRecord } from '../queue/retry.js'
+import type { Settings } from '../settings.js'
+import type { WorkerEventMap, WorkerEventName, WorkerEvents } from './events.js'
+import type { OutcomeBuffer } from './outcomes.js'
+
+export class JobTimeoutError extends Error {
+  override name = 'JobTimeoutError'
+}
+
+export class WorkerDiedError extends Error {
+  override name = 'WorkerDiedError'
+}
+
+interface Running {
+  job: PickedJob
+  startedAt: number
+  deadline: number
+  settled: boolean
+  controller: AbortController | undefined
+}
+
+class RunContext implements JobContext {
+  constructor(
+    private readonly run: Running,
+    readonly pool: pg.Pool,
+  ) {}
+  get jobId() {
+    return this.run.job.id
+  }
+  get entrypoint() {
+    return this.run.job.entrypoint
+  }
+  get attempts() {
+    return this.run.job.attempts
+  }
+  get headers() {
+    return this.run.job.headers ?? {}
+  }
+  /** Created on first use: most handlers never look. */
+  get signal(): AbortSignal {
+    this.run.controller ??= new AbortController()
+    return this.run.controller.signal
+  }
+}
+
+export interface ExecutorOptions {
+  pool: pg.Pool
+  events: WorkerEvents
+  outcomes: OutcomeBuffer
+  settings: Pick<Settings, 'retryBaseSeconds' | 'retryMaxSeconds' | 'jobTimeoutSeconds'>
+  jobs: Map<string, JobClass>
+  /** Called whenever a job leaves the running set (a slot is free). */
+  onSlotFree: () => void
+}
+
+export class Executor {
+  private readonly running = new Map<string, Running>()
+  private readonly handlers = new Map<string, QueueJob<unknown>>()
+  private readonly timeoutMs: number
+  private sweeper: NodeJS.Timeout | undefined
+  private finished = 0
+
+  constructor(private readonly o: ExecutorOptions) {
+    const seconds = o.settings.jobTimeoutSeconds
+    this.timeoutMs = seconds > 0 ? seconds * 1000 : Number.POSITIVE_INFINITY
+    for (const [entrypoint, cls] of o.jobs) this.handlers.set(entrypoint, new cls())
+    if (Number.isFinite(this.timeoutMs)) {
+      this.sweeper = setInterval(() => this.sweep(), Math.max(50, Math.min(1000, this.timeoutMs / 4)))
+    }
+  }
+
+  get size(): number {
+    return this.running.size
+  }
+
+  /** Jobs that ended since the worker started (any outcome but release). */
+  get finishedCount(): number {
+    return this.finished
+  }
+
+  execute(job: PickedJob): void {
+    const now = Date.now()
+    const run: Running = { job, startedAt: now, deadline: now + this.timeoutMs, settled: false, controller: undefined }
+    this.running.set(job.id, run)
+    const cls = this.o.jobs.get(job.entrypoint)
+    const handler = this.handlers.get(job.entrypoint)
+    let promise: Promise<void>
+    try {
+      if (!cls || !handler) throw new Error(`no handler for entrypoint ${job.entrypoint} in this worker`)
+      if (job.recovered && job.attempts >= cls.maxAttempts) {
+        throw new WorkerDiedError(`the worker running this job stopped heartbeating ${job.attempts} times (killed or out of memory?)`)
+      }
+      const parsed = cls.payload.safeParse(decodePayload(job.entrypoint, job.payload))
+      if (!parsed.success) throw PayloadError.fromZod(job.entrypoint, parsed.error)
+      promise = handler.handle(parsed.data, new RunContext(run, this.o.pool))
+    } catch (err) {
+      this.settle(run, err)
+      return
+    }
+    if (promise && typeof promise.then === 'function') {
+      promise.then(
+        () => this.settle(run, undefined),
+        (err) => this.settle(run, err ?? new Error('handler rejected without a reason')),
+      )
+    } else {
+      this.settle(run, undefined)
+    }
+  }
+
+  private settle(run: Running, err: unknown): void {
+    if (run.settled) return
+    run.settled = true
+    this.running.delete(run.job.id)
+    this.finished++
+    try {
+      if (err === undefined) this.complete(run)
+      else this.fail(run, err)
+    } finally {
+      this.o.onSlotFree()
+    }
+  }
+
+  private complete(run: Running): void {
+    this.o.outcomes.complete(run.job.id)
+    if (this.o.events.wants('job:completed')) {
+      this.emit('job:completed', { jobId: run.job.id, entrypoint: run.job.entrypoint, durationMs: Date.now() - run.startedAt })
+    }
+  }
+
+  private fail(run: Running, err: unknown): void {
+    const { job } = run
+    const cls = this.o.jobs.get(job.entrypoint)
+    const maxAttempts = cls?.maxAttempts ?? 1
+    const died = err instanceof WorkerDiedError
+    const attempt = died ? job.attempts : job.attempts + 1
+    const lastError = errorInfo(err, attempt)
+    const durationMs = Date.now() - run.startedAt
+    const final = died || err instanceof PayloadError || !cls || attempt >= maxAttempts
+    if (!final) {
+      const delayMs = retryDelayMs(attempt, this.o.settings)
+      this.o.outcomes.retry({ id: job.id, delayMs, error: lastError })
+      this.emit('job:retried', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, retryInMs: delayMs, durationMs })
+      return
+    }
+    const record: TracebackRecord = {
+      job_id: job.id,
+      timestamp: lastError.at,
+      exception_type: lastError.type,
+      exception_message: lastError.message,
+      traceback: err instanceof Error && err.stack ? err.stack : String(err),
+      additional_context: {
+        entrypoint: job.entrypoint,
+        attempts: attempt,
+        maxAttempts,
+        ...(err instanceof PayloadError ? { validationIssues: err.issues } : {}),
+        ...(died ? { reason: 'worker died' } : {}),
+      },
+    }
+    this.o.outcomes.hold({ id: job.id, attemptsBump: died ? 0 : 1, error: lastError, record })
+    this.emit('job:held', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, durationMs })
+  }
+
+  private sweep(): void {
+    const now = Date.now()
+    for (const run of this.running.values()) {
+      if (run.deadline > now) continue
+      run.controller?.abort(new JobTimeoutError('job timed out'))
+      this.settle(run, new JobTimeoutError(`handler did not finish within ${this.timeoutMs / 1000} s (AIZK_JOB_TIMEOUT_SECONDS)`))
+    }
+  }
+
+  /** Shutdown: every job still running goes back to `queued` without counting an attempt. */
+  releaseAll(): number {
+    let n = 0
+    for (const run of [...this.running.values()]) {
+      if (run.settled) continue
+      run.settled = true
+      this.running.delete(run.job.id)
+      run.controller?.abort(new Error('worker shutting down'))
+      this.o.outcomes.release(run.job.id)
+      this.emit('job:released', { jobId: run.job.id, entrypoint: run.job.entrypoint })
+      n++
+    }
+    return n
+  }
+
+  close(): void {
+    if (this.sweeper) clearInterval(this.sweeper)
+    this.sweeper = undefined
+  }
+
+  private emit<K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]): void {
+    try {
+      this.o.events.emit(name, payload)
+    } catch {
+      // A listener's bug must not change a job's outcome.
+    }
+  }
+}
+
+function errorInfo(err: unknown, attempt: number): LastError {
+  const at = new Date().toISOString()
+  if (err instanceof Error) return { type: err.name || err.constructor.name, message: err.message, at, attempt }
+  return { type: typeof err, message: String(err), at, attempt }
+}

@@ -1,0 +1,167 @@
+/**
+ * Where finished jobs wait for their one statement: completions, retries, holds and releases
+ * are buffered and written in batches (group commit). A flush starts on the next turn of the
+ * event loop; while one runs, the next batch gathers, so a busy worker writes few, large
+ * statements and an idle one writes at once. A failed flush keeps its items and tries again:
+ * the rows stay `picked` and heartbeated meanwhile, so nothing is lost.
+ */
+import type pg from 'pg'
+import { completeJobs } from '../queue/complete.js'
+import { type HoldItem, holdJobs, type OutcomeOptions, type RetryItem, releaseJobs, retryJobs } from '../queue/retry.js'
+
+const MAX_PER_STATEMENT = 4096
+/** Flushes in flight at once: one writes while the next batch gathers behind it. */
+const MAX_FLUSHES = 2
+/**
+ * Every statement that deletes rows fires PgQueuer's NOTIFY trigger, and notifying commits are
+ * serialised (one WAL flush each, no group commit). So while the worker is busy, completions
+ * gather for up to CARRY_WAIT_MS or CARRY_MIN jobs and ride on a pick (one commit for both);
+ * an idle worker writes them at once.
+ */
+const CARRY_WAIT_MS = 15
+const CARRY_MIN = 512
+
+export class OutcomeBuffer {
+  private completes: string[] = []
+  private completesSince = 0
+  private retries: RetryItem[] = []
+  private holds: HoldItem[] = []
+  private releases: string[] = []
+  private flushing = 0
+  private timer: NodeJS.Immediate | NodeJS.Timeout | undefined
+  private failures = 0
+  private idleWaiters: (() => void)[] = []
+
+  /** While true, completions wait a moment for the next pick to carry them (see takeCompletes). */
+  carrierActive: () => boolean = () => false
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly queueManagerId: string,
+    private readonly options: OutcomeOptions,
+    private readonly onError: (where: string, err: unknown) => void,
+    private readonly onRecovered: () => void,
+  ) {}
+
+  get pending(): number {
+    return this.completes.length + this.retries.length + this.holds.length + this.releases.length
+  }
+
+  complete(id: string): void {
+    if (this.completes.length === 0) this.completesSince = Date.now()
+    this.completes.push(id)
+    if (this.carrierActive()) this.scheduleLater()
+    else this.schedule()
+  }
+
+  /** Completions for a pick to carry (aizk_pick completes them in its transaction), once due. */
+  takeCompletes(max = MAX_PER_STATEMENT): string[] {
+    const n = this.completes.length
+    if (n === 0 || (n < CARRY_MIN && Date.now() - this.completesSince < CARRY_WAIT_MS)) return []
+    const taken = this.completes.splice(0, max)
+    this.completesSince = Date.now()
+    return taken
+  }
+
+  /** A pick that carried completions failed: they wait for the next flush. */
+  returnCompletes(ids: string[]): void {
+    this.completes.unshift(...ids)
+    this.schedule()
+  }
+
+  private scheduleLater(): void {
+    if (this.timer || this.flushing >= MAX_FLUSHES) return
+    // A fallback only: a busy picker normally takes them first (takeCompletes).
+    this.timer = setTimeout(() => this.run(), CARRY_WAIT_MS * 4)
+  }
+
+  retry(item: RetryItem): void {
+    this.retries.push(item)
+    this.schedule()
+  }
+
+  hold(item: HoldItem): void {
+    this.holds.push(item)
+    this.schedule()
+  }
+
+  release(id: string): void {
+    this.releases.push(id)
+    this.schedule()
+  }
+
+  private schedule(): void {
+    if (this.timer || this.flushing >= MAX_FLUSHES || (this.flushing > 0 && this.failures > 0)) return
+    if (this.failures === 0) {
+      this.timer = setImmediate(() => this.run())
+    } else {
+      this.timer = setTimeout(() => this.run(), Math.min(5000, 100 * 2 ** Math.min(this.failures, 6)))
+    }
+  }
+
+  private run(): void {
+    this.timer = undefined
+    if (this.pending === 0) {
+      if (this.flushing === 0) for (const resolve of this.idleWaiters.splice(0)) resolve()
+      return
+    }
+    this.flushing++
+    this.flushOnce().finally(() => {
+      this.flushing--
+      if (this.pending > 0) this.schedule()
+      else if (this.flushing === 0) for (const resolve of this.idleWaiters.splice(0)) resolve()
+    })
+  }
+
+  private async flushOnce(): Promise<void> {
+    const completes = this.completes.splice(0, MAX_PER_STATEMENT)
+    this.completesSince = Date.now()
+    const retries = this.retries.splice(0, MAX_PER_STATEMENT)
+    const holds = this.holds.splice(0, MAX_PER_STATEMENT)
+    const releases = this.releases.splice(0, MAX_PER_STATEMENT)
+    const qm = this.queueManagerId
+    const results = await Promise.allSettled([
+      completes.length ? completeJobs(this.pool, qm, completes) : 0,
+      retries.length ? retryJobs(this.pool, qm, retries, this.options) : 0,
+      holds.length ? holdJobs(this.pool, qm, holds, this.options) : 0,
+      releases.length ? releaseJobs(this.pool, qm, releases, this.options) : 0,
+    ])
+    let failed = false
+    const requeue = <T>(index: number, items: T[], into: T[]) => {
+      const r = results[index]
+      if (r.status === 'rejected') {
+        failed = true
+        into.unshift(...items)
+        this.onError('outcomes', r.reason)
+      }
+    }
+    requeue(0, completes, this.completes)
+    requeue(1, retries, this.retries)
+    requeue(2, holds, this.holds)
+    requeue(3, releases, this.releases)
+    if (failed) this.failures++
+    else if (this.failures > 0) {
+      this.failures = 0
+      this.onRecovered()
+    }
+  }
+
+  /** Resolves once everything buffered is written, or rejects when the deadline passes first. */
+  async drain(deadline: number): Promise<void> {
+    while (this.pending > 0 || this.flushing) {
+      if (Date.now() > deadline) throw new Error(`${this.pending} job outcomes could not be written before the deadline`)
+      if (this.timer && this.failures > 0) {
+        // Stop waiting out the backoff: try now.
+        clearTimeout(this.timer as NodeJS.Timeout)
+        this.timer = undefined
+        this.run()
+      } else if (!this.timer && this.flushing === 0) {
+        this.schedule()
+      }
+      await new Promise<void>((resolve) => {
+        this.idleWaiters.push(resolve)
+        setTimeout(resolve, 200).unref()
+      })
+    }
+  }
+}
