@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
+import { attachWorkerOutputs } from '../cli/worker-outputs.js'
 import { UsageError } from '../errors.js'
 import { WorkerEvents } from '../worker/events.js'
-import { attachJsonLines } from '../worker/log-lines.js'
 import { startWorker } from '../worker/run-worker.js'
 
 export default class WorkerCommand extends AizkCommand {
@@ -41,20 +41,23 @@ export default class WorkerCommand extends AizkCommand {
     if (flags['health-port'] !== undefined) settings.workerHealthPort = flags['health-port']
 
     const events = new WorkerEvents()
-    const lines = attachJsonLines(events, { write: (chunk) => process.stdout.write(chunk), jobs: settings.workerLogJobs !== false })
-    const running = await startWorker({ settings, events, log: (line) => this.logToStderr(line) })
-
-    await new Promise<void>((resolve) => {
-      const onSignal = (signal: NodeJS.Signals) => {
-        // The second signal gets Node's default action: the process ends at once.
-        process.off('SIGTERM', onSignal)
-        process.off('SIGINT', onSignal)
-        running.stop(settings.shutdownTimeoutSeconds * 1000, signal).then(resolve, resolve)
-      }
-      process.on('SIGTERM', onSignal)
-      process.on('SIGINT', onSignal)
-    })
-    lines.detach()
+    // The live view on a terminal, JSON lines elsewhere; closed after the drain so it shows it.
+    const outputs = attachWorkerOutputs({ events, settings })
+    try {
+      const running = await startWorker({ settings, events, log: (line) => this.logToStderr(line) })
+      await new Promise<void>((resolve) => {
+        const onSignal = (signal: NodeJS.Signals) => {
+          // The second signal gets Node's default action: the process ends at once.
+          process.off('SIGTERM', onSignal)
+          process.off('SIGINT', onSignal)
+          running.stop(settings.shutdownTimeoutSeconds * 1000, signal).then(resolve, resolve)
+        }
+        process.on('SIGTERM', onSignal)
+        process.on('SIGINT', onSignal)
+      })
+    } finally {
+      await outputs.close()
+    }
   }
 }
 

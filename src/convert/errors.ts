@@ -1,19 +1,8 @@
 /** Why a conversion failed: a retryable hiccup, or a condition that no retry will change. */
 
-/**
- * No retry can succeed (no converter configured, a file the converter rejects): the job is held
- * at once, with this message on the held row. `permanent` is what the worker looks at.
- */
-export class PermanentJobError extends Error {
-  readonly permanent = true
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message)
-    this.name = new.target.name
-  }
-}
+import { PermanentJobError } from '../jobs/permanent-error.js'
+
+export { PermanentJobError }
 
 export class ConverterMissingError extends PermanentJobError {}
 

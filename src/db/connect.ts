@@ -70,6 +70,11 @@ export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
   pool.on('error', () => {
     // An idle client lost its connection (server restart); the pool replaces it on next use.
   })
+  pool.on('connect', (client) => {
+    // A checked-out client whose connection drops between queries emits 'error'; unheard, that
+    // would end the process. The failure reaches its holder through the next query instead.
+    client.on('error', () => {})
+  })
   return pool
 }
 

@@ -97,12 +97,12 @@ export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
   }
 
   /** The effective cron expression (cron-parser syntax), or 'off'. */
-  static cron(settings: Settings = loadSettings()): string {
+  static cron(settings: Readonly<Record<string, unknown>> = loadSettings()): string {
     const value = settings[this.settingKeys.cron]
     return typeof value === 'string' ? value : this.defaultCron
   }
 
-  static enabled(settings: Settings = loadSettings()): boolean {
+  static enabled(settings: Readonly<Record<string, unknown>> = loadSettings()): boolean {
     const value = settings[this.settingKeys.enabled]
     return (typeof value === 'boolean' ? value : this.defaultEnabled) && this.cron(settings) !== 'off'
   }

@@ -9,6 +9,7 @@ import type pg from 'pg'
 import type { JobClass, JobContext, QueueJob } from '../jobs/queue-job.js'
 import { retryDelayMs } from '../queue/backoff.js'
 import { decodePayload, PayloadError } from '../queue/payload.js'
+import { isPermanentError } from '../jobs/permanent-error.js'
 import type { PickedJob } from '../queue/pick.js'
 import type { LastError, TracebackRecord } from '../queue/retry.js'
 import type { Settings } from '../settings.js'
@@ -147,7 +148,7 @@ export class Executor {
     const attempt = died ? job.attempts : job.attempts + 1
     const lastError = errorInfo(err, attempt)
     const durationMs = Date.now() - run.startedAt
-    const final = died || err instanceof PayloadError || !cls || attempt >= maxAttempts
+    const final = died || err instanceof PayloadError || isPermanentError(err) || !cls || attempt >= maxAttempts
     if (!final) {
       const delayMs = retryDelayMs(attempt, this.o.settings)
       this.o.outcomes.retry({ id: job.id, delayMs, error: lastError })

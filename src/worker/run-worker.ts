@@ -9,6 +9,9 @@ import { loadJobModules } from '../jobs/load.js'
 import { type JobRegistry, jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
 import { WorkerEvents } from './events.js'
+import { Scheduler } from '../scheduler/scheduler.js'
+import { countMaintenanceService } from './count-maintenance.js'
+import { healthServices } from './health-services.js'
 import { Worker, type WorkerService } from './worker.js'
 
 export interface WorkerRunOptions {
@@ -27,14 +30,25 @@ export interface ServiceContext {
   db: Database
   settings: Settings
   events: WorkerEvents
+  registry: JobRegistry
+  log?: (line: string) => void
 }
 
 /**
- * The worker's built-in services: the cron scheduler (unless workerNoScheduler) and the health
- * server (when workerHealthPort is set) are added here as they land.
+ * The worker's built-in services, started in this order and stopped in reverse: the health
+ * port (when workerHealthPort is set) answers through the whole drain, the count maintenance
+ * keeps the live-count tables small, and the cron scheduler (unless workerNoScheduler) stops
+ * first so no tick fires into a draining worker.
  */
-export function buildServices(_ctx: ServiceContext): WorkerService[] {
-  return []
+export function buildServices(ctx: ServiceContext): WorkerService[] {
+  const services: WorkerService[] = [
+    ...healthServices({ probe: ctx.worker, pool: ctx.db.pool, settings: ctx.settings, events: ctx.events, log: ctx.log }),
+    countMaintenanceService(ctx.db.pool, ctx.events),
+  ]
+  if (!ctx.settings.workerNoScheduler) {
+    services.push(new Scheduler({ pool: ctx.db.pool, registry: ctx.registry, settings: ctx.settings, events: ctx.events }))
+  }
+  return services
 }
 
 export interface RunningWorker {
@@ -58,16 +72,17 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
   let worker: Worker
   try {
     const entrypoints = opts.entrypoints ?? settings.workerEntrypoints
+    const registry = opts.registry ?? jobRegistry
     worker = new Worker({
       pool: db.pool,
-      registry: opts.registry ?? jobRegistry,
+      registry,
       settings,
       events,
       entrypoints: entrypoints.length ? entrypoints : undefined,
       batchSize: settings.queueBatchSize,
       concurrency,
     })
-    for (const service of [...buildServices({ worker, db, settings, events }), ...(opts.services ?? [])]) worker.use(service)
+    for (const service of [...buildServices({ worker, db, settings, events, registry, log: opts.log }), ...(opts.services ?? [])]) worker.use(service)
     await worker.start()
   } catch (err) {
     await db.close().catch(() => {})

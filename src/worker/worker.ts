@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
+import { isScheduledJobClass } from '../jobs/scheduled-job.js'
 import { UsageError } from '../errors.js'
 import type { JobClass } from '../jobs/queue-job.js'
 import type { JobRegistry } from '../jobs/registry.js'
@@ -83,6 +84,8 @@ export class Worker {
     const wanted = o.entrypoints?.length ? o.entrypoints : undefined
     for (const cls of o.registry.all()) {
       if (wanted && !wanted.includes(cls.entrypoint)) continue
+      // A disabled scheduled pass is not bound unless asked for by name.
+      if (!wanted && isScheduledJobClass(cls) && !cls.enabled(o.settings)) continue
       this.jobs.set(cls.entrypoint, cls)
     }
     const unknown = (wanted ?? []).filter((e) => !o.registry.get(e))
