@@ -58,3 +58,21 @@ describe('aizk CLI basics', () => {
     assert.doesNotMatch(res.stdout, /hunter2/)
   })
 })
+
+describe('a configured server without the schema', () => {
+  it('every command that needs the schema exits 4 with "run `aizk install`", and writes nothing', async () => {
+    const { createEmptyDatabase } = await import('../helpers/db.js')
+    const db = await createEmptyDatabase()
+    try {
+      for (const args of [['status', '--once'], ['requeue', '--dry-run'], ['enqueue', 'py_job', '--force', '--payload', '{}'], ['worker']]) {
+        const res = await runCli(args, { env: { AIZK_DATABASE_URL: db.url } })
+        assert.equal(res.code, 4, `${args.join(' ')}: ${res.stderr}`)
+        assert.match(res.stderr, /run `aizk install`/, args.join(' '))
+      }
+      const { rows } = await db.pool.query("select count(*)::int as n from pg_tables where schemaname = 'public'")
+      assert.equal(rows[0].n, 0)
+    } finally {
+      await db.drop()
+    }
+  })
+})
