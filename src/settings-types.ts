@@ -2,8 +2,8 @@
  * zod field builders for settings read from environment strings. Each coerces explicitly:
  * "false" is false, "abc" is not a number, and every message says what was expected.
  */
-import { CronExpressionParser } from 'cron-parser'
 import { z } from 'zod'
+import { validateCron } from './scheduler/cron.js'
 
 const TRUE = new Set(['true', '1', 'yes', 'on'])
 const FALSE = new Set(['false', '0', 'no', 'off'])
@@ -94,7 +94,10 @@ export function urlSetting(protocols: string[]) {
     })
 }
 
-/** A cron expression, validated when settings load. "off" is accepted and means disabled. */
+/**
+ * A cron expression, validated when settings load: five fields, six with seconds first, or an
+ * @alias (what pgqueuer_schedules can store; cron-parser alone accepts '* * *'). "off" disables.
+ */
 export function cronSetting(defaultValue: string) {
   return z
     .string()
@@ -103,11 +106,11 @@ export function cronSetting(defaultValue: string) {
       const v = value.trim()
       if (v === 'off') return v
       try {
-        CronExpressionParser.parse(v, { tz: 'UTC' })
+        validateCron(v)
       } catch (err) {
         ctx.addIssue({
           code: z.ZodIssueCode.custom,
-          message: `expected a cron expression such as "*/15 * * * *", got "${value}" (${err instanceof Error ? err.message : err})`,
+          message: `expected a cron expression such as "*/15 * * * *" or "off", got "${value}" (${err instanceof Error ? err.message : err})`,
         })
         return z.NEVER
       }

@@ -16,6 +16,7 @@ export default class Ingest extends AizkCommand {
       description: 'Ingest into the scope set {A, B} (readable by members of both).',
     },
     { command: '<%= config.bin %> ingest page.html --scope 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11 --json', description: 'Print the artifact id, content id and job id as JSON.' },
+    { command: '<%= config.bin %> ingest upload.bin --media-type application/pdf --scope 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11', description: 'Say what the file is when its name does not.' },
   ]
   static override args = {
     file: Args.string({ description: 'The file to ingest.', required: true }),

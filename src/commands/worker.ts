@@ -13,6 +13,9 @@ export default class WorkerCommand extends AizkCommand {
     { command: '<%= config.bin %> worker', description: 'Run every job this installation knows.' },
     { command: '<%= config.bin %> worker --entrypoint aizk_convert_artifact --concurrency 4', description: 'A dedicated conversion worker.' },
     { command: 'AIZK_WORKER_JOB_MODULES=./dist/jobs.js <%= config.bin %> worker --no-scheduler', description: "Also bind the application's own jobs; no cron ticks from this process." },
+    { command: '<%= config.bin %> worker --batch-size 128 --health-port 9464', description: 'Bigger batches; serve /livez, /readyz and /metrics on port 9464.' },
+    { command: '<%= config.bin %> worker --heartbeat-timeout 60 --shutdown-timeout 50', description: 'Long jobs: more time before a silent pick is recovered, and to drain on SIGTERM.' },
+    { command: '<%= config.bin %> worker --json', description: 'JSON lines on stdout even on a terminal (the default elsewhere).' },
   ]
   static override flags = {
     'batch-size': Flags.integer({ description: 'Jobs picked per round trip (AIZK_QUEUE_BATCH_SIZE, 64).', min: 1, max: 10000 }),
@@ -39,6 +42,7 @@ export default class WorkerCommand extends AizkCommand {
     if (flags['heartbeat-timeout'] !== undefined) settings.heartbeatTimeoutSeconds = seconds('--heartbeat-timeout', flags['heartbeat-timeout'])
     if (flags['shutdown-timeout'] !== undefined) settings.shutdownTimeoutSeconds = seconds('--shutdown-timeout', flags['shutdown-timeout'])
     if (flags['health-port'] !== undefined) settings.workerHealthPort = flags['health-port']
+    if (flags.json) settings.workerOutput = 'json'
 
     const events = new WorkerEvents()
     // The live view on a terminal, JSON lines elsewhere; closed after the drain so it shows it.

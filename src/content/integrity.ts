@@ -69,3 +69,22 @@ export async function countIntegrity(db: Queryable): Promise<IntegrityCounts> {
   for (const r of rows) out[r.integrity_status] = Number(r.n)
   return out
 }
+
+export interface IntegrityFailures {
+  mismatch: number
+  missing: number
+}
+
+/**
+ * Artifacts whose original failed re-verification, across all scope sets: an operator's
+ * aggregate (`aizk status`, metrics), read through a partial index so it costs nothing when
+ * all is well, whatever the number of artifacts.
+ */
+export async function countIntegrityFailures(db: Queryable): Promise<IntegrityFailures> {
+  const { rows } = await db.query<{ integrity_status: keyof IntegrityFailures; n: string }>(
+    "SELECT integrity_status, count(*) AS n FROM artifact WHERE integrity_status IN ('mismatch', 'missing') GROUP BY 1",
+  )
+  const out: IntegrityFailures = { mismatch: 0, missing: 0 }
+  for (const r of rows) out[r.integrity_status] = Number(r.n)
+  return out
+}

@@ -16,7 +16,7 @@ import { normalizeScopes } from '../scope/scope-set.js'
 import { User } from '../scope/user.js'
 import { nextFireAfter, toPgqueuerExpression, validateCron } from '../scheduler/cron.js'
 import { loadSettings, registerSettings, type Settings } from '../settings.js'
-import { boolSetting } from '../settings-types.js'
+import { boolSetting, cronSetting } from '../settings-types.js'
 import { JobPriority } from './priority.js'
 import { type JobContext, type JobKind, QueueJob } from './queue-job.js'
 import { JobDeclarationError } from './registry.js'
@@ -46,30 +46,6 @@ export function camelName(jobName: string): string {
 }
 
 const settingOwners = new Map<string, unknown>()
-
-/**
- * A cron setting, validated when settings load: like cronSetting, and also requiring the five
- * or six fields pgqueuer_schedules can store (cron-parser alone accepts '* * *').
- */
-function scheduleCronSetting(defaultValue: string) {
-  return z
-    .string()
-    .default(defaultValue)
-    .transform((value, ctx) => {
-      const v = value.trim()
-      if (v === 'off') return v
-      try {
-        validateCron(v)
-      } catch (err) {
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          message: `expected a cron expression such as "*/15 * * * *" or "off", got "${value}" (${(err as Error).message})`,
-        })
-        return z.NEVER
-      }
-      return v
-    })
-}
 
 export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
   static override priority: number = JobPriority.maintenance
@@ -143,7 +119,7 @@ export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
     const owner = settingOwners.get(cron)
     if (owner === this) return
     if (owner) throw new JobDeclarationError(`${where}: another scheduled job already derives the name ${this.jobName}`)
-    registerSettings({ [cron]: scheduleCronSetting(this.defaultCron), [enabled]: boolSetting(this.defaultEnabled) })
+    registerSettings({ [cron]: cronSetting(this.defaultCron), [enabled]: boolSetting(this.defaultEnabled) })
     settingOwners.set(cron, this)
   }
 }

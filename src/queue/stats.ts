@@ -6,6 +6,7 @@
  */
 import type pg from 'pg'
 import type { Queryable } from '../db/queryable.js'
+import { countIntegrityFailures, type IntegrityFailures } from '../content/integrity.js'
 import { compactCounts, compactThroughput, readCounts, readThroughput, type ThroughputStats } from './counts.js'
 import { type LogSize, logSize } from './prune.js'
 import { type HeldJob, readHeld } from './stats-held.js'
@@ -38,7 +39,7 @@ export interface CountGroup {
 }
 
 export interface HealthProblem {
-  code: 'stale_picks' | 'held_over_threshold' | 'cron_overdue'
+  code: 'stale_picks' | 'held_over_threshold' | 'cron_overdue' | 'integrity_failures'
   message: string
 }
 
@@ -53,6 +54,8 @@ export interface QueueStats {
   stalePicks: { count: number; jobs: StalePick[] }
   schedules: (ScheduleInfo & { enabled: boolean | null })[]
   log: LogSize
+  /** Artifacts whose stored original failed re-verification (ArtifactIntegrityJob). */
+  integrity: IntegrityFailures
   health: { healthy: boolean; problems: HealthProblem[] }
 }
 
@@ -113,6 +116,13 @@ function checkHealth(s: Omit<QueueStats, 'health'>): HealthProblem[] {
         message: `schedule ${sch.entrypoint} (${sch.expression}) has not fired for ${Math.round(sch.sinceFireSeconds)}s, over twice its period of ${sch.periodSeconds}s`,
       })
     }
+  }
+  const broken = s.integrity.mismatch + s.integrity.missing
+  if (broken > 0) {
+    problems.push({
+      code: 'integrity_failures',
+      message: `${broken} artifact original(s) failed re-verification (${s.integrity.mismatch} mismatch, ${s.integrity.missing} missing): see artifact.integrity_status`,
+    })
   }
   return problems
 }
@@ -182,6 +192,7 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
   const stale = await readStalePicks(db, opts.heartbeatTimeoutSeconds)
   const schedules = await readSchedules(db, opts.timezone)
   const log = await logSize(db)
+  const integrity = await countIntegrityFailures(db)
   for (const [ep, tp] of Object.entries(throughput.byEntrypoint)) {
     const e = byEp.get(ep)
     if (e) e.throughputPerSecond = tp
@@ -211,6 +222,7 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
     stalePicks: stale,
     schedules: schedules.map((s) => ({ ...s, enabled: opts.scheduleEnabled?.(s.entrypoint) ?? null })),
     log,
+    integrity,
   }
   const problems = checkHealth(partial)
   return { ...partial, health: { healthy: problems.length === 0, problems } }

@@ -5,6 +5,7 @@
  */
 import client from 'prom-client'
 import type { Queryable } from '../db/queryable.js'
+import { countIntegrityFailures } from '../content/integrity.js'
 import { readCounts } from '../queue/counts.js'
 import type { WorkerEvents } from './events.js'
 
@@ -87,6 +88,26 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
     },
   })
   void depth
+
+  let integrityReadAt = 0
+  const integrity = new client.Gauge({
+    name: 'aizk_artifact_integrity_failures',
+    help: 'Artifacts whose stored original failed re-verification, by status (mismatch, missing).',
+    labelNames: ['status'],
+    registers,
+    async collect() {
+      if (!opts.db || Date.now() - integrityReadAt < depthCacheMs) return
+      try {
+        const failures = await countIntegrityFailures(opts.db)
+        this.set({ status: 'mismatch' }, failures.mismatch)
+        this.set({ status: 'missing' }, failures.missing)
+        integrityReadAt = Date.now()
+      } catch {
+        // As for the depth: keep the last values while the database is away.
+      }
+    },
+  })
+  void integrity
 
   if (opts.processMetrics ?? true) client.collectDefaultMetrics({ register: registry })
 

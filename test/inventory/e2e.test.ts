@@ -122,6 +122,12 @@ describe('inventory end to end', () => {
     await waitFor('integrity mismatch marked', async () => (await q<{ s: string }>('select integrity_status as s from artifact where id = $1', [rotten.artifactId]))[0].s === 'mismatch')
     await waitFor('integrity log line', async () => worker?.stderr().includes('"event":"artifact:integrity"'))
     assert.equal((await q<{ s: string }>('select integrity_status as s from artifact where id = $1', [orphan.artifactId]))[0].s, 'ok')
+    // ... and reported where an operator looks: `aizk status` and its health check.
+    const status = JSON.parse((await runCli(['status', '--json'], { env: { AIZK_DATABASE_URL: db.url } })).stdout)
+    assert.deepEqual(status.integrity, { mismatch: 1, missing: 0 })
+    const check = await runCli(['status', '--check', '--max-held', '1000'], { env: { AIZK_DATABASE_URL: db.url } })
+    assert.equal(check.code, 7)
+    assert.match(check.stderr, /1 artifact original\(s\) failed re-verification \(1 mismatch, 0 missing\)/)
 
     assert.equal(await worker.stop(), 0)
     worker = undefined

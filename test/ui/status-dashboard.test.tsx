@@ -36,6 +36,7 @@ function stats(over: Partial<QueueStats> = {}): QueueStats {
       ],
     },
     stalePicks: { count: 0, jobs: [] },
+    integrity: { mismatch: 0, missing: 0 },
     schedules: [
       { entrypoint: 'aizk_cron_chunk_dispatch', expression: '* * * * *', status: 'queued', nextRun: '2026-11-29T12:00:30.000Z', lastRun: '2026-11-29T11:59:30.000Z', periodSeconds: 60, sinceFireSeconds: 30, overdue: false, enabled: true },
       { entrypoint: 'aizk_cron_backup', expression: '0 2 * * *', status: 'queued', nextRun: '2026-11-30T02:00:00.000Z', lastRun: null, periodSeconds: 86400, sinceFireSeconds: 999999, overdue: true, enabled: false },

@@ -63,6 +63,15 @@ describe('health and metrics', () => {
     assert.ok(sample(res.body, 'process_resident_memory_bytes') !== undefined, 'process metrics included')
   })
 
+  it('reports artifacts whose original failed re-verification', async () => {
+    const scopes = '{00000000-0000-4000-a000-0000000000aa}'
+    await db.pool.query(`insert into artifact (scopes, content_id, integrity_status) values
+      ($1, 'c1', 'mismatch'), ($1, 'c2', 'missing'), ($1, 'c3', 'missing'), ($1, 'c4', 'ok')`, [scopes])
+    const res = await get(health.port, '/metrics')
+    assert.equal(sample(res.body, 'aizk_artifact_integrity_failures', { status: 'mismatch' }), 1)
+    assert.equal(sample(res.body, 'aizk_artifact_integrity_failures', { status: 'missing' }), 2)
+  })
+
   it('counts picked, completed, retried, held by entrypoint, in flight and the pick latency', async () => {
     events.emit('job:picked', { jobId: '1', entrypoint: 'm1', priority: 0, attempts: 0, waitMs: 20 })
     events.emit('job:picked', { jobId: '2', entrypoint: 'm1', priority: 0, attempts: 0, waitMs: 2000 })

@@ -4,7 +4,9 @@ import { UsageError } from '../../errors.js'
 
 export default class ServerStart extends AizkCommand {
   static override summary = 'Start the embedded PostgreSQL (every command also does this on first use).'
-  static override examples = [{ command: '<%= config.bin %> server start', description: 'Start it, or report that it runs.' }]
+  static override examples = [
+    { command: '<%= config.bin %> server start --json', description: 'The same as JSON.' },
+    { command: '<%= config.bin %> server start', description: 'Start it, or report that it runs.' }]
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ServerStart)

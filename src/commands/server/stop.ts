@@ -3,7 +3,9 @@ import { defaultDataDir, stopEmbeddedServer } from '../../db/embedded.js'
 
 export default class ServerStop extends AizkCommand {
   static override summary = 'Stop the embedded PostgreSQL (fast shutdown; data is kept).'
-  static override examples = [{ command: '<%= config.bin %> server stop', description: 'Stop the shared embedded server.' }]
+  static override examples = [
+    { command: '<%= config.bin %> server stop --json', description: 'The same as JSON.' },
+    { command: '<%= config.bin %> server stop', description: 'Stop the shared embedded server.' }]
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ServerStop)

@@ -21,6 +21,9 @@ GRANT SELECT, INSERT ON aizk_content TO {{app_role}};
 -- The integrity pass walks originals least recently verified first.
 CREATE INDEX IF NOT EXISTS artifact_verified_idx ON artifact (verified_at NULLS FIRST, created);
 CREATE INDEX IF NOT EXISTS artifact_content_id_idx ON artifact (content_id);
+-- Failed re-verifications, counted by `aizk status` and the metrics every refresh.
+CREATE INDEX IF NOT EXISTS artifact_integrity_failed_idx ON artifact (integrity_status)
+    WHERE integrity_status IN ('mismatch', 'missing');
 
 -- Usage: one row per captured event (the capture key makes a replay count once), and the
 -- rollup per exact scope set, day and kind that the event's first arrival adds to.
