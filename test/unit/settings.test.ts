@@ -73,3 +73,20 @@ describe('settings documentation', () => {
     assert.deepEqual(missing.map((r) => r.key), [])
   })
 })
+
+describe('README', () => {
+  it('documents every setting and every command', async () => {
+    const { readFileSync } = await import('node:fs')
+    const { loadJobModules } = await import('../../src/jobs/load.js')
+    const { describeSettings } = await import('../../src/settings.js')
+    await loadJobModules()
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const undocumented = describeSettings(parseSettings({}).settings)
+      .map((r) => r.variable)
+      .filter((v) => !v.startsWith('AIZK_UNIT_TEST') && !readme.includes(`\`${v}\``))
+    assert.deepEqual(undocumented, [])
+    const manifest = JSON.parse(readFileSync(new URL('../../oclif.manifest.json', import.meta.url), 'utf8'))
+    const missing = Object.keys(manifest.commands).filter((id) => !readme.includes(`### \`aizk ${id.replaceAll(':', ' ')}`))
+    assert.deepEqual(missing, [])
+  })
+})
