@@ -4,6 +4,7 @@
  * called until `close()`, which the command calls after the worker has stopped, so the drain and
  * 'worker:stopped' are shown too. Lives with the CLI, not in src/worker: it imports ink.
  */
+import { canDrawLive } from './terminal.js'
 import { jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
 import { createWorkerViewService } from '../ui/worker/worker-view-service.js'
@@ -14,7 +15,7 @@ export interface WorkerOutputsOptions {
   events: WorkerEvents
   settings: Pick<Settings, 'workerOutput' | 'workerLogJobs'>
   stdout?: NodeJS.WriteStream
-  /** Default: stdout.isTTY. */
+  /** Default: stdout is a terminal and no CI variable is set (canDrawLive). */
   isTTY?: boolean
   /** Concurrency limit per entrypoint for the view. Default: the job registry's declarations. */
   limitOf?: (entrypoint: string) => number
@@ -31,7 +32,7 @@ export interface WorkerOutputs {
 export function attachWorkerOutputs(opts: WorkerOutputsOptions): WorkerOutputs {
   const { events, settings } = opts
   const stdout = opts.stdout ?? process.stdout
-  const tty = opts.isTTY ?? Boolean(stdout.isTTY)
+  const tty = opts.isTTY ?? canDrawLive(stdout)
   const mode = settings.workerOutput === 'auto' || settings.workerOutput === undefined ? (tty ? 'view' : 'json') : settings.workerOutput
   if (mode === 'view') {
     const limitOf = opts.limitOf ?? ((ep: string) => jobRegistry.get(ep)?.concurrencyLimit ?? 0)

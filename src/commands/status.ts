@@ -1,3 +1,4 @@
+import { canDrawLive } from '../cli/terminal.js'
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { statsJobHooks } from '../cli/job-inventory.js'
@@ -53,7 +54,7 @@ export default class Status extends AizkCommand {
       else this.log('healthy')
       return
     }
-    const live = !flags.json && !flags.once && process.stdout.isTTY && process.stdin.isTTY
+    const live = !flags.json && !flags.once && canDrawLive() && process.stdin.isTTY
     if (!live) {
       const stats = await load()
       if (flags.json) this.printJson(stats)

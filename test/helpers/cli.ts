@@ -12,10 +12,16 @@ export interface CliResult {
   stderr: string
 }
 
-/** Environment without any AIZK_* the developer's shell or CI may carry. */
+/**
+ * Environment without any AIZK_* the developer's shell or CI may carry, and without CI's own
+ * variables: the commands under test behave as on an operator's machine (a live view in a
+ * pseudo-terminal), whether or not the suite runs in CI.
+ */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AIZK_')) env[k] = v
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('AIZK_') && k !== 'CI' && k !== 'CONTINUOUS_INTEGRATION' && !k.startsWith('CI_')) env[k] = v
+  }
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v
   return env
 }
