@@ -96,12 +96,20 @@ export class Scheduler {
     if (this.heartbeat) clearInterval(this.heartbeat)
   }
 
-  /** Create the missing schedule rows (first next_run from now). */
+  private byEntrypoint(cronEntrypoint: string): Entry | undefined {
+    return this.entries.find((e) => e.entrypoint === cronEntrypoint)
+  }
+
+  /** Create the missing schedule rows (first next_run from now) and drop outdated ones. */
   async ensure(): Promise<void> {
     const now = new Date()
     this.lastEnsure = Date.now()
     const rows = this.entries.map((e) => ({ ...e, nextRun: nextFireAfter(e.cron, now, this.cronOpts()) }))
     await sql.ensureSchedules(this.opts.pool, rows)
+    await sql.removeStaleSchedules(
+      this.opts.pool,
+      this.jobs.map((job) => ({ entrypoint: job.cronEntrypoint, expression: this.byEntrypoint(job.cronEntrypoint)?.expression ?? null })),
+    )
   }
 
   /** One look at the table: claim every due tick and fire it. Tests call this directly. */

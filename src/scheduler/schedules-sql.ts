@@ -42,6 +42,24 @@ export async function ensureSchedules(db: Queryable, rows: (ScheduleKey & { next
   return res.rowCount ?? 0
 }
 
+/**
+ * Remove the rows of these cron entrypoints that no longer match their job's expression (the
+ * cron setting changed) or whose job is disabled (`expression` null), so they neither linger in
+ * `aizk status` nor read as overdue. A row being fired right now is left for the next look.
+ */
+export async function removeStaleSchedules(db: Queryable, current: { entrypoint: string; expression: string | null }[]): Promise<number> {
+  if (current.length === 0) return 0
+  const res = await db.query(
+    `DELETE FROM pgqueuer_schedules s
+      USING unnest($1::text[], $2::text[]) AS c(entrypoint, expression)
+      WHERE s.entrypoint = c.entrypoint
+        AND s.expression IS DISTINCT FROM c.expression
+        AND s.status IS DISTINCT FROM 'picked'`,
+    [current.map((c) => c.entrypoint), current.map((c) => c.expression)],
+  )
+  return res.rowCount ?? 0
+}
+
 /** Lock the due rows among `keys` (skipping rows another scheduler holds). Run inside a transaction. */
 export async function lockDueSchedules(db: Queryable, keys: ScheduleKey[], staleSeconds = SCHEDULE_STALE_SECONDS): Promise<DueSchedule[]> {
   if (keys.length === 0) return []

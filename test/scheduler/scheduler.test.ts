@@ -138,3 +138,14 @@ describe('Scheduler', () => {
     assert.notEqual(fired[0], fired[1])
   })
 })
+
+describe('Scheduler schedule rows over time', () => {
+  it('replaces the row when a cron setting changes and removes it when the job is disabled', async () => {
+    await scheduler().ensure()
+    assert.deepEqual((await row('aizk_cron_weekly_probe')).map((r) => r.expression), ['0 4 * * 0'])
+    await scheduler({ weeklyProbeCron: '0 5 * * 0' }).ensure()
+    assert.deepEqual((await row('aizk_cron_weekly_probe')).map((r) => r.expression), ['0 5 * * 0'])
+    await scheduler({ weeklyProbeCron: '0 5 * * 0', weeklyProbeEnabled: false }).ensure()
+    assert.deepEqual(await row('aizk_cron_weekly_probe'), [])
+  })
+})
