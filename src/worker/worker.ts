@@ -155,13 +155,14 @@ export class Worker {
       onWake: (kind) => {
         if (kind === 'work' || this.hasLimits) this.wake(true)
       },
-      onConnected: ({ reconnect, downMs }) => {
+      // Notifications sent while LISTEN was down are lost: poll again once it is back.
+      onConnected: ({ reconnect }) => {
         if (reconnect) {
-          this.emit('db:reconnected', { downMs })
+          this.dbRecovered()
           this.wake(true)
         }
       },
-      onLost: (error) => this.dbError('listen', new Error(error)),
+      onLost: (error) => this.dbLost(error),
     })
     await this.listener.start()
     const hbMs = this.o.settings.heartbeatIntervalSeconds * 1000
@@ -309,12 +310,18 @@ export class Worker {
 
   private dbError(where: string, err: unknown): void {
     const message = err instanceof Error ? err.message : String(err)
-    if (!this.dbDownSince && isConnectionError(err)) {
-      this.dbDownSince = Date.now()
-      this.emit('db:lost', { error: message })
+    if (isConnectionError(err)) {
+      this.dbLost(message)
     } else {
       this.emit('worker:error', { where, error: message })
     }
+  }
+
+  /** One 'db:lost' per outage, whichever connection noticed first. */
+  private dbLost(message: string): void {
+    if (this.dbDownSince) return
+    this.dbDownSince = Date.now()
+    this.emit('db:lost', { error: message })
   }
 
   private dbRecovered(): void {

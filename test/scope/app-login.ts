@@ -14,10 +14,12 @@ export interface AppLogin {
 
 export async function createAppLogin(db: TestDatabase, appRole = 'aizk_app'): Promise<AppLogin> {
   const role = `aizk_test_login_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
-  await adminQuery(`create role ${role} login nosuperuser nobypassrls noinherit in role ${appRole}`)
+  // A password too: the embedded server authenticates with scram-sha-256, not trust.
+  const password = Math.random().toString(36).slice(2)
+  await adminQuery(`create role ${role} login password '${password}' nosuperuser nobypassrls noinherit in role ${appRole}`)
   const url = new URL(db.url)
   url.username = role
-  url.password = ''
+  url.password = password
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4 })
   pool.on('error', () => {})
   return {
