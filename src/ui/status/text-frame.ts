@@ -97,6 +97,6 @@ export function renderTextFrame(s: QueueStats, now = Date.now()): string {
     ),
   )
   out.push('')
-  out.push(`LOG pgqueuer_log: about ${s.log.rowsEstimate === null ? '?' : formatCount(s.log.rowsEstimate)} rows, ${formatBytes(s.log.bytes)}`)
+  out.push(`LOG pgqueuer_log: ${s.log.rowsEstimate === null ? 'rows not yet estimated (never analyzed)' : `about ${formatCount(s.log.rowsEstimate)} rows`}, ${formatBytes(s.log.bytes)}`)
   return out.join('\n')
 }
