@@ -3,6 +3,7 @@
  * AIZK_WORKER_JOB_MODULES. Importing a module declares its jobs; a scheduled job's declaration
  * registers its `<name>Cron` / `<name>Enabled` settings, so this runs before settings are parsed.
  */
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ConfigError } from '../errors.js'
@@ -15,7 +16,8 @@ export function loadJobModules(): Promise<void> {
   loaded ??= (async () => {
     await import('./inventory/index.js')
     for (const spec of jobModulePaths()) {
-      const target = spec.startsWith('.') || spec.startsWith('/') ? pathToFileURL(path.resolve(spec)).href : spec
+      // A file that exists is a path (relative to the working folder); anything else a package.
+      const target = spec.startsWith('.') || spec.startsWith('/') || existsSync(spec) ? pathToFileURL(path.resolve(spec)).href : spec
       let mod: Record<string, unknown>
       try {
         mod = await import(target)

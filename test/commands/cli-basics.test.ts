@@ -76,3 +76,30 @@ describe('a configured server without the schema', () => {
     }
   })
 })
+
+describe("an application's job module", () => {
+  const modules = { AIZK_WORKER_JOB_MODULES: 'test/fixtures/app-jobs.mjs' }
+
+  it('binds its scheduled pass with derived names and its two settings, nothing registered by hand', async () => {
+    const res = await runCli(['jobs', '--json'], { env: { ...modules, AIZK_NIGHTLY_REPORT_CRON: '45 3 * * *' } })
+    assert.equal(res.code, 0, res.stderr)
+    const job = JSON.parse(res.stdout).jobs.find((j: { entrypoint: string }) => j.entrypoint === 'aizk_task_nightly_report')
+    assert.ok(job, 'the pass is listed')
+    assert.equal(job.cronEntrypoint, 'aizk_cron_nightly_report')
+    assert.equal(job.cron, '45 3 * * *')
+    assert.equal(job.kind, 'system')
+  })
+
+  it("validates the module's settings with the rest: a bad cron is exit 3 naming it", async () => {
+    const res = await runCli(['settings'], { env: { ...modules, AIZK_NIGHTLY_REPORT_CRON: 'at midnight', AIZK_QUEUE_BATCH_SIZE: 'x' } })
+    assert.equal(res.code, 3)
+    assert.match(res.stderr, /AIZK_NIGHTLY_REPORT_CRON: expected a cron expression/)
+    assert.match(res.stderr, /AIZK_QUEUE_BATCH_SIZE/)
+  })
+
+  it('a module that cannot be loaded is exit 3 naming the setting', async () => {
+    const res = await runCli(['jobs'], { env: { AIZK_WORKER_JOB_MODULES: './no/such/module.js' } })
+    assert.equal(res.code, 3)
+    assert.match(res.stderr, /AIZK_WORKER_JOB_MODULES: cannot load "\.\/no\/such\/module\.js"/)
+  })
+})
