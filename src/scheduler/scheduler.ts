@@ -78,9 +78,12 @@ export class Scheduler {
     return this.entries.map((e) => e.job)
   }
 
+  /**
+   * Starts the loop; its first turn creates the schedule rows, so a database that is away right
+   * now is retried there instead of failing the worker's start-up.
+   */
   async start(): Promise<void> {
     if (this.running) return
-    await this.ensure()
     this.running = true
     const beatMs = Math.max(50, this.opts.settings.heartbeatIntervalSeconds * 1000)
     this.heartbeat = setInterval(() => void this.beat(), beatMs)
@@ -103,13 +106,13 @@ export class Scheduler {
   /** Create the missing schedule rows (first next_run from now) and drop outdated ones. */
   async ensure(): Promise<void> {
     const now = new Date()
-    this.lastEnsure = Date.now()
     const rows = this.entries.map((e) => ({ ...e, nextRun: nextFireAfter(e.cron, now, this.cronOpts()) }))
     await sql.ensureSchedules(this.opts.pool, rows)
     await sql.removeStaleSchedules(
       this.opts.pool,
       this.jobs.map((job) => ({ entrypoint: job.cronEntrypoint, expression: this.byEntrypoint(job.cronEntrypoint)?.expression ?? null })),
     )
+    this.lastEnsure = Date.now()
   }
 
   /** One look at the table: claim every due tick and fire it. Tests call this directly. */
