@@ -16,14 +16,12 @@
  * (a V8 CPU profile of the worker), BENCH_NO_COUNT_TRIGGERS=1 (what migration 0002's live-count
  * triggers cost: disables them in the scratch database).
  */
-import { fork } from 'node:child_process'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { migrate } from '../src/db/migrate.js'
 import { enqueue, enqueueMany } from '../src/queue/enqueue.js'
 import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
 import { aizkFloor, peersFloor } from './floor.js'
+import { type BenchWorker, forkBenchWorker } from './worker-process.js'
 
 const env = process.env
 const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
@@ -42,7 +40,6 @@ const cfg = {
   floorClients: num('FLOOR_CLIENTS', 16),
   floorPopulation: num('FLOOR_POPULATION', 600_000),
 }
-const here = path.dirname(fileURLToPath(import.meta.url))
 const dbName = `aizk_bench_${process.pid}`
 const urlOf = (db: string) => {
   const u = new URL(cfg.server)
@@ -101,37 +98,9 @@ async function sectionA(pool: pg.Pool): Promise<void> {
   rows.push({ section: 'a', what: `enqueue, ${fmt(cfg.bulk)} per call`, value: `${fmt(bulk)} jobs/s` })
 }
 
-interface Child {
-  request<T>(cmd: string, type: string): Promise<T>
-  stop(): Promise<void>
-}
-
-function spawnWorker(): Promise<Child> {
-  const child = fork(path.join(here, 'worker-child.ts'), [url, String(cfg.batch), String(cfg.concurrency)], {
-    execArgv: ['--import', 'tsx', ...(env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : [])],
-    env: { ...env, AIZK_POLL_INTERVAL_SECONDS: '1' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  })
-  const waiting = new Map<string, (m: unknown) => void>()
-  child.on('message', (m: { type: string }) => {
-    const w = waiting.get(m.type)
-    waiting.delete(m.type)
-    w?.(m)
-  })
-  const waitFor = <T>(type: string) => new Promise<T>((resolve) => waiting.set(type, resolve as (m: unknown) => void))
-  const request = <T>(cmd: string, type: string) => {
-    const p = waitFor<T>(type)
-    child.send({ cmd })
-    return p
-  }
-  return waitFor('loaded').then(() => ({
-    request,
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r))
-      await request('stop', 'stopped')
-      await exited
-    },
-  }))
+function spawnWorker(): Promise<BenchWorker> {
+  const cpuProf = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : []
+  return forkBenchWorker({ url, batch: cfg.batch, concurrency: cfg.concurrency, execArgv: cpuProf })
 }
 
 async function enqueueBacklog(pool: pg.Pool, n: number, offset = 0): Promise<{ lo: string; hi: string }> {

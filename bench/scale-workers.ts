@@ -7,14 +7,12 @@
  * BENCH_JOBS (20000), BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch),
  * BENCH_PROCESSES ("1 2 4"), BENCH_REPEAT (1: the median of this many runs per row).
  */
-import { type ChildProcess, fork } from 'node:child_process'
 import os from 'node:os'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { migrate } from '../src/db/migrate.js'
 import { enqueueMany } from '../src/queue/enqueue.js'
 import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
+import { forkBenchWorker } from './worker-process.js'
 
 const env = process.env
 const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
@@ -26,7 +24,6 @@ const cfg = {
   processes: (env.BENCH_PROCESSES ?? '1 2 4').split(/[\s,]+/).filter(Boolean).map(Number),
   repeat: num('BENCH_REPEAT', 1),
 }
-const here = path.dirname(fileURLToPath(import.meta.url))
 const dbName = `aizk_bench_scale_${process.pid}`
 const urlOf = (db: string) => {
   const u = new URL(cfg.server)
@@ -47,40 +44,7 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-interface BenchWorker {
-  child: ChildProcess
-  request<T>(cmd: string, type: string): Promise<T>
-  stop(): Promise<void>
-}
-
-function forkWorker(): Promise<BenchWorker> {
-  const child = fork(path.join(here, 'worker-child.ts'), [url, String(cfg.batch), String(cfg.concurrency)], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...env, AIZK_POLL_INTERVAL_SECONDS: '1' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  })
-  const waiting = new Map<string, (m: unknown) => void>()
-  child.on('message', (m: { type: string }) => {
-    const w = waiting.get(m.type)
-    waiting.delete(m.type)
-    w?.(m)
-  })
-  const waitFor = <T>(type: string) => new Promise<T>((resolve) => waiting.set(type, resolve as (m: unknown) => void))
-  const request = <T>(cmd: string, type: string) => {
-    const p = waitFor<T>(type)
-    child.send({ cmd })
-    return p
-  }
-  return waitFor('loaded').then(() => ({
-    child,
-    request,
-    async stop() {
-      const exited = new Promise((r) => child.once('exit', r))
-      await request('stop', 'stopped')
-      await exited
-    },
-  }))
-}
+const forkWorker = () => forkBenchWorker({ url, batch: cfg.batch, concurrency: cfg.concurrency })
 
 async function drainWith(pool: pg.Pool, processes: number): Promise<{ rate: number; seconds: number; shares: number[]; rssMb: number }> {
   await pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
