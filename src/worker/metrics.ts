@@ -112,27 +112,23 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
   if (opts.processMetrics ?? true) client.collectDefaultMetrics({ register: registry })
 
   const { events } = opts
+  /** A job left this worker: count the outcome, free its in-flight slot, time its run. */
+  const finished =
+    (counter: client.Counter<'entrypoint'>, outcome: string) =>
+    (e: { entrypoint: string; durationMs: number }) => {
+      counter.inc({ entrypoint: e.entrypoint })
+      inFlight.dec({ entrypoint: e.entrypoint })
+      duration.observe({ entrypoint: e.entrypoint, outcome }, e.durationMs / 1000)
+    }
   const offs = [
     events.on('job:picked', (e) => {
       picked.inc({ entrypoint: e.entrypoint })
       inFlight.inc({ entrypoint: e.entrypoint })
       wait.observe({ entrypoint: e.entrypoint }, e.waitMs / 1000)
     }),
-    events.on('job:completed', (e) => {
-      completed.inc({ entrypoint: e.entrypoint })
-      inFlight.dec({ entrypoint: e.entrypoint })
-      duration.observe({ entrypoint: e.entrypoint, outcome: 'completed' }, e.durationMs / 1000)
-    }),
-    events.on('job:retried', (e) => {
-      retried.inc({ entrypoint: e.entrypoint })
-      inFlight.dec({ entrypoint: e.entrypoint })
-      duration.observe({ entrypoint: e.entrypoint, outcome: 'retried' }, e.durationMs / 1000)
-    }),
-    events.on('job:held', (e) => {
-      held.inc({ entrypoint: e.entrypoint })
-      inFlight.dec({ entrypoint: e.entrypoint })
-      duration.observe({ entrypoint: e.entrypoint, outcome: 'held' }, e.durationMs / 1000)
-    }),
+    events.on('job:completed', finished(completed, 'completed')),
+    events.on('job:retried', finished(retried, 'retried')),
+    events.on('job:held', finished(held, 'held')),
     events.on('job:released', (e) => {
       released.inc({ entrypoint: e.entrypoint })
       inFlight.dec({ entrypoint: e.entrypoint })
