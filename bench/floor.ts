@@ -3,8 +3,9 @@
  * - aizk's own SQL on aizk's schema: one transaction picks 64 through aizk_pick, the next
  *   completes them (DELETE ... RETURNING + log INSERT), exactly the two statements a batch of
  *   64 costs the worker;
- * - the peers' reference floor (../shared/bench-peers/floor, tests b64 and c64) when present,
- *   the figure issue 3 quotes (about 40,900/s here).
+ * - the peer harness's reference floor (its floor script, tests b64 and c64: BENCH_PEERS_FLOOR, by
+ *   default looked for in a checkout beside this one) when present, the figure issue 3 quotes
+ *   (about 40,900/s here). See docs/benchmarks.md.
  */
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'

@@ -1,6 +1,7 @@
-// aizk's adapter for the peer benchmark harness (../shared/bench-peers, see its README):
+// aizk's adapter for the peer benchmark harness (a separate checkout, $PEERS here; see
+// docs/benchmarks.md#side-by-side-with-graphile-worker-and-pg-boss):
 //   npm run build && ADAPTER_AIZK=$PWD/bench/peers-adapter.mjs SYSTEMS="aizk graphile-worker" \
-//     W2_graphile_worker=batched ../shared/bench-peers/run-all.sh
+//     W2_graphile_worker=batched $PEERS/run-all.sh
 // It calls the library directly (dist/), the same Worker loop `aizk worker` runs.
 import { readFileSync } from 'node:fs'
 import pg from 'pg'

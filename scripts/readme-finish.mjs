@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Finishes `npm run readme` (after `oclif readme` wrote the command reference): regenerates the
-// configuration table from the settings schema (dist/) between <!-- settings --> and
-// <!-- settingsstop -->, and nests the command headings under "Command reference".
+// Finishes `npm run readme`. `oclif readme --readme-path docs/commands.md` has written the command
+// reference into docs/commands.md; this regenerates the README's configuration table from the
+// settings schema (dist/) between <!-- settings --> and <!-- settingsstop -->, and checks that
+// the command reference landed in docs/commands.md.
 import { readFileSync, writeFileSync } from 'node:fs'
 
 const { loadJobModules } = await import('../dist/jobs/load.js')
@@ -14,12 +15,14 @@ const table = [
   '|---|---|---|',
   ...rows.map((r) => `| \`${r.variable}\` | ${r.key === 'queueConcurrentTasks' ? '4 x batch size' : show(r.default)} | ${r.description.replaceAll('|', '\\|')} |`),
 ].join('\n')
-const readme = readFileSync('README.md', 'utf8').replace(
-  /<!-- commands -->[\s\S]*<!-- commandsstop -->/,
-  (block) => block.replace(/^## `aizk /gm, '### `aizk '),
-)
+
+const readme = readFileSync('README.md', 'utf8')
 const start = readme.indexOf('<!-- settings -->')
 const stop = readme.indexOf('<!-- settingsstop -->')
 if (start < 0 || stop < 0) throw new Error('README.md lacks the <!-- settings --> markers')
 writeFileSync('README.md', `${readme.slice(0, start)}<!-- settings -->\n${table}\n${readme.slice(stop)}`)
-console.log(`wrote ${rows.length} settings and the command reference into README.md`)
+
+const commands = readFileSync('docs/commands.md', 'utf8')
+const reference = /<!-- commands -->([\s\S]*)<!-- commandsstop -->/.exec(commands)
+if (!reference || !reference[1].includes('## `aizk ')) throw new Error('docs/commands.md lacks the generated command reference')
+console.log(`wrote ${rows.length} settings into README.md; the command reference is in docs/commands.md`)

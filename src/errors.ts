@@ -1,6 +1,7 @@
 /**
- * The typed error family. Every error an operator can cause or meet carries an exit code
- * (DESIGN §7) and a hint that says what to do; the base command renders them in one place.
+ * The typed error family. Every error an operator can cause or meet carries an exit code and a hint
+ * that says what to do; the base command renders them in one place
+ * (docs/architecture.md#errors-and-exit-codes).
  */
 export const ExitCode = {
   ok: 0,

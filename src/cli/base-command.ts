@@ -1,6 +1,7 @@
 /**
  * The base every command extends: a `--json` flag, settings loaded once, the database opened on
- * demand, and the one place that renders errors and turns them into exit codes (DESIGN §7).
+ * demand, and the one place that renders errors and turns them into exit codes
+ * (docs/architecture.md#errors-and-exit-codes).
  */
 import { Command, Flags, Errors } from '@oclif/core'
 import chalk from 'chalk'

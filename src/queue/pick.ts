@@ -1,7 +1,8 @@
 /**
  * The pick: one round trip claims a batch for one worker through `aizk_pick` (migration 0004),
- * which holds the rules of DESIGN §2: priority desc then id, ready rows only, SKIP LOCKED,
- * bound entrypoints only, global per-entrypoint limits, and stale picks re-picked as an attempt.
+ * which holds the rules of docs/job-lifecycle.md#pick: priority desc then id, ready rows only, SKIP
+ * LOCKED, bound entrypoints only, global per-entrypoint limits, and stale picks re-picked as an
+ * attempt.
  */
 import type { Queryable } from '../db/queryable.js'
 import { idArray } from './notify.js'

@@ -1,7 +1,8 @@
 /**
- * A tick becomes real queue jobs (DESIGN §4). A scoped job fans out into one item per exact set
- * in the roster, keyed `<name>:<sorted scopes>`, so a tick that fires while the previous run is
- * still queued (or held) adds nothing; a system job enqueues one item keyed `<name>`.
+ * A tick becomes real queue jobs (docs/scope-sets.md#fan-out). A scoped job fans out into one item
+ * per exact set in the roster, keyed `<name>:<sorted scopes>`, so a tick that fires while the
+ * previous run is still queued (or held) adds nothing; a system job enqueues one item keyed
+ * `<name>`.
  */
 import type pg from 'pg'
 import { type ScheduledJobClass, ScopedScheduledJob } from '../jobs/scheduled-job.js'

@@ -1,6 +1,8 @@
 /**
- * The worker's row in `aizk_worker` (DESIGN §7): inserted on start, heartbeated with its picks
- * (src/queue/heartbeat.ts), deleted on a clean exit, so `aizk status` shows who is alive.
+ * The worker's row in `aizk_worker`
+ * (docs/pgqueuer-contract.md#what-aizk-adds-beside-pgqueuers-tables): inserted on start,
+ * heartbeated with its picks (src/queue/heartbeat.ts), deleted on a clean exit, so `aizk status`
+ * shows who is alive.
  */
 import { readFileSync } from 'node:fs'
 import os from 'node:os'

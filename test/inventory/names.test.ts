@@ -16,7 +16,7 @@ import { CHUNK_PROJECTION_ENTRYPOINT } from '../../src/ingest/projection.js'
 import { z } from 'zod'
 import { parseSettings, registerSettings } from '../../src/settings.js'
 
-// The names stored in the database are a contract (spec/job-system.md): a rename fails here.
+// The names stored in the database are a contract (docs/job-inventory.md): a rename fails here.
 describe('inventory names', () => {
   it('pins the on-write jobs', () => {
     const rows = [DoclingConversionJob, MarkdownReindexJob, UsageAccountingJob].map((j) => [j.entrypoint, j.priority, j.concurrencyLimit, j.kind, j.maxAttempts])

@@ -1,0 +1,102 @@
+// The project documents itself: the README stays short and links every page under docs/, every
+// relative link lands on a file and heading that exist, and the source cites those pages, never
+// design notes that live outside the repository.
+import assert from 'node:assert/strict'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { repoRoot } from '../helpers/cli.js'
+
+const README = path.join(repoRoot, 'README.md')
+const DOCS = path.join(repoRoot, 'docs')
+
+/** Pages another branch adds; linked already, checked once they exist. Empty this at merge. */
+const PAGES_FROM_OTHER_BRANCHES = new Set(['docs/pgqueuer-interop.md'])
+
+/**
+ * Migrations 0001-0005 are frozen (applied databases record their checksums), so their first
+ * comment lines keep the old citations until a lead decides to touch them.
+ */
+const FROZEN_MIGRATIONS = /src\/db\/migrations\/000[1-5]_[a-z_]+\.sql$/
+
+const CITATION = /\bDESIGN\b|\bSTYLE\.md\b|shared\/|spec\/(job-system|background-work)\.md/
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name)
+    return statSync(full).isDirectory() ? filesUnder(full) : [full]
+  })
+}
+
+function withoutCode(markdown: string): string {
+  return markdown.replace(/^```[\s\S]*?^```/gm, '')
+}
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>()
+  for (const m of withoutCode(markdown).matchAll(/^#{1,6}\s+(.+)$/gm)) {
+    anchors.add(
+      m[1]
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    )
+  }
+  return anchors
+}
+
+/** Relative links of a markdown file: [text](target#anchor), resolved against its folder. */
+function relativeLinks(file: string): { target: string; anchor: string | undefined }[] {
+  const text = withoutCode(readFileSync(file, 'utf8'))
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((m) => m[1])
+    .filter((href) => !/^[a-z]+:/.test(href))
+    .map((href) => {
+      const [file_, anchor] = href.split('#')
+      return { target: file_ ? path.resolve(path.dirname(file), file_) : file, anchor }
+    })
+}
+
+describe('documentation', () => {
+  it('README.md is under 400 lines', () => {
+    const lines = readFileSync(README, 'utf8').split('\n').length
+    assert.ok(lines < 400, `README.md has ${lines} lines`)
+  })
+
+  it('README.md links every page under docs/ from its Documentation list', () => {
+    const readme = readFileSync(README, 'utf8')
+    const section = readme.slice(readme.indexOf('## Documentation'))
+    assert.ok(readme.includes('## Documentation'), 'README.md has no "## Documentation" heading')
+    const listed = new Set([...section.matchAll(/^- \[[^\]]*\]\(docs\/([^)#]+)\)/gm)].map((m) => m[1]))
+    const pages = filesUnder(DOCS).map((f) => path.relative(DOCS, f))
+    assert.deepEqual(
+      pages.filter((p) => !listed.has(p)),
+      [],
+    )
+  })
+
+  it('every relative link in README.md and docs/ lands on a file and heading that exist', () => {
+    const broken: string[] = []
+    for (const file of [README, ...filesUnder(DOCS).filter((f) => f.endsWith('.md'))]) {
+      for (const { target, anchor } of relativeLinks(file)) {
+        const where = `${path.relative(repoRoot, file)} -> ${path.relative(repoRoot, target)}${anchor ? `#${anchor}` : ''}`
+        if (!existsSync(target)) {
+          if (!PAGES_FROM_OTHER_BRANCHES.has(path.relative(repoRoot, target))) broken.push(`${where} (no such file)`)
+          continue
+        }
+        if (anchor && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${where} (no such heading)`)
+      }
+    }
+    assert.deepEqual(broken, [])
+  })
+
+  it('no file under src/ cites design notes outside the repository', () => {
+    const citing = filesUnder(path.join(repoRoot, 'src'))
+      .filter((f) => !FROZEN_MIGRATIONS.test(f.split(path.sep).join('/')))
+      .filter((f) => CITATION.test(readFileSync(f, 'utf8')))
+      .map((f) => path.relative(repoRoot, f))
+    assert.deepEqual(citing, [])
+  })
+})
