@@ -13,12 +13,6 @@ const DOCS = path.join(repoRoot, 'docs')
 /** Pages another branch adds; linked already, checked once they exist. Empty this at merge. */
 const PAGES_FROM_OTHER_BRANCHES = new Set(['docs/pgqueuer-interop.md'])
 
-/**
- * Migrations 0001-0005 are frozen (applied databases record their checksums), so their first
- * comment lines keep the old citations until a lead decides to touch them.
- */
-const FROZEN_MIGRATIONS = /src\/db\/migrations\/000[1-5]_[a-z_]+\.sql$/
-
 const CITATION = /\bDESIGN\b|\bSTYLE\.md\b|shared\/|spec\/(job-system|background-work)\.md/
 
 function filesUnder(dir: string): string[] {
@@ -94,7 +88,6 @@ describe('documentation', () => {
 
   it('no file under src/ cites design notes outside the repository', () => {
     const citing = filesUnder(path.join(repoRoot, 'src'))
-      .filter((f) => !FROZEN_MIGRATIONS.test(f.split(path.sep).join('/')))
       .filter((f) => CITATION.test(readFileSync(f, 'utf8')))
       .map((f) => path.relative(repoRoot, f))
     assert.deepEqual(citing, [])

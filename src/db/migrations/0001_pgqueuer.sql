@@ -1,4 +1,4 @@
--- PgQueuer 1.3's tables, exactly as PgQueuer lays them out (DESIGN §2), so a Python PgQueuer
+-- PgQueuer 1.3's tables, exactly as PgQueuer lays them out (docs/pgqueuer-contract.md), so a Python PgQueuer
 -- worker and aizk share one database. Every statement leaves an existing PgQueuer object as it
 -- is: on a database PgQueuer installed first this migration only adds what is missing.
 

@@ -110,7 +110,7 @@ INSERT INTO aizk_queue_count (entrypoint, priority, status, n)
 SELECT entrypoint, priority, status, count(*) FROM pgqueuer GROUP BY 1, 2, 3
 ON CONFLICT (entrypoint, priority, status) DO UPDATE SET n = EXCLUDED.n;
 
--- The app role (DESIGN §3): owns nothing, cannot bypass row security, granted to the login.
+-- The app role (docs/scope-sets.md#roles): owns nothing, cannot bypass row security, granted to the login.
 -- Roles are cluster-wide: it may exist already, or another install may create it right now.
 DO $$
 BEGIN

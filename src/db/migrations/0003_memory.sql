@@ -1,4 +1,4 @@
--- Memory tables under row security (DESIGN §3). Every row carries `scopes`: a sorted, nonempty,
+-- Memory tables under row security (docs/scope-sets.md). Every row carries `scopes`: a sorted, nonempty,
 -- duplicate-free, null-free uuid[] that the database itself checks, whoever writes it. The app
 -- role reads a row when its scopes are contained in the caller's read set and writes one only
 -- when they equal the caller's write set. The sets live in transaction-local settings that only

@@ -1,4 +1,4 @@
--- The pick (DESIGN §2): one call claims a batch for one worker. It lives in the database
+-- The pick (docs/job-lifecycle.md#pick): one call claims a batch for one worker. It lives in the database
 -- because a global concurrency limit needs a fresh snapshot AFTER the limit's lock is taken:
 -- every statement of a volatile plpgsql function gets one, a single SQL statement cannot.
 --
