@@ -43,7 +43,7 @@ export function Summary({ stats }: { stats: QueueStats }) {
 
 export function JobsPane({ stats, rows }: { stats: QueueStats; rows: number }) {
   const list = stats.entrypoints.slice(0, rows)
-  const w = Math.min(34, Math.max(10, ...list.map((e) => e.entrypoint.length)))
+  const w = Math.min(34, Math.max(10, ...list.map((e) => e.entrypoint.length + (e.paused ? 2 : 0))))
   return (
     <Box flexDirection="column">
       <Text bold>
