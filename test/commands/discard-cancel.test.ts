@@ -9,7 +9,7 @@ import { enqueue } from '../../src/queue/enqueue.js'
 import { binPath, cleanEnv, runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { runInPty, stripAnsi } from '../helpers/pty.js'
-import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker } from '../worker/spawn-worker.js'
+import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker, until } from '../worker/spawn-worker.js'
 import { cliEnv } from './support/env.js'
 import { insertHeld, insertQueued } from './support/queue-rows.js'
 
@@ -48,14 +48,6 @@ async function statuses(): Promise<Record<string, number>> {
 async function logOf(id: string) {
   const { rows } = await db.pool.query('SELECT status::text, entrypoint, traceback FROM pgqueuer_log WHERE job_id = $1 ORDER BY id', [id])
   return rows
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 describe('aizk discard', () => {

@@ -9,7 +9,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS } from '../worker/spawn-worker.js'
+import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS, until } from '../worker/spawn-worker.js'
 
 let db: TestDatabase
 let env: Record<string, string>
@@ -35,14 +35,6 @@ afterEach(async () => {
 after(async () => {
   await db.drop()
 })
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 const statusOf = async (id: string) => (await db.pool.query('SELECT status::text FROM pgqueuer WHERE id = $1', [id])).rows[0]?.status ?? 'gone'
 
