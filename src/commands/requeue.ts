@@ -1,11 +1,11 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { ask, isInteractive } from '../cli/confirm.js'
-import { checkEntrypointName } from '../cli/entrypoints.js'
-import { jobId, positiveInt } from '../cli/numbers.js'
+import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
 import { createProgress } from '../cli/progress.js'
 import { renderTable } from '../cli/table.js'
 import { NotFoundError, UsageError } from '../errors.js'
+import { inWindows } from '../queue/job-filter.js'
 import { countHeld, idsNotHeld, type RequeuedJob, requeueFailed } from '../queue/requeue.js'
 
 /** Rows moved per statement: big requeues go in windows so progress shows and locks stay short. */
@@ -21,28 +21,24 @@ export default class Requeue extends AizkCommand {
     { command: '<%= config.bin %> requeue --entrypoint aizk_convert_artifact --limit 50', description: 'Requeue at most the 50 oldest held jobs.' },
     { command: '<%= config.bin %> requeue --max-cycles 3', description: 'Skip jobs that were already requeued and held again 3 times.' },
     { command: '<%= config.bin %> requeue --id 1234 --id 1240', description: 'Requeue these held jobs (exit 5 if one is not held).' },
+    { command: '<%= config.bin %> requeue --older-than 2h', description: 'Only jobs held for at least two hours.' },
     { command: '<%= config.bin %> requeue --yes', description: 'Requeue every held job, past the default window, without asking.' },
     { command: '<%= config.bin %> requeue --entrypoint aizk_usage_event --json', description: 'Print {"requeued": [...], "remaining": n} as JSON.' },
   ]
   static override flags = {
-    entrypoint: Flags.string({ char: 'e', description: 'Only this entrypoint (repeatable).', multiple: true }),
-    limit: Flags.integer({ char: 'n', description: 'At most this many jobs (default: AIZK_REQUEUE_DEFAULT_LIMIT, 1000).' }),
+    ...jobFilterFlags('held', 'AIZK_REQUEUE_DEFAULT_LIMIT, 1000'),
     'max-cycles': Flags.integer({ description: 'Skip jobs whose terminal cycles already reached this (default: no cap).' }),
-    id: Flags.string({ description: 'Only this held job id (repeatable).', multiple: true }),
-    'dry-run': Flags.boolean({ description: 'List what would be requeued; change nothing.', default: false }),
     yes: Flags.boolean({ char: 'y', description: 'Go past the default window without asking.', default: false }),
   }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Requeue)
     const settings = await this.settings()
-    const limitFlag = positiveInt(flags.limit, '--limit', '--limit 100')
+    const { filter: base, ids, limit: limitFlag } = readJobFilter(flags)
     if (flags['max-cycles'] !== undefined && (!Number.isInteger(flags['max-cycles']) || flags['max-cycles'] < 1)) {
       throw new UsageError(`--max-cycles must be a whole number of at least 1, got ${flags['max-cycles']}`, 'for example --max-cycles 3, or leave it out for no cap')
     }
-    for (const ep of flags.entrypoint ?? []) checkEntrypointName(ep)
-    const ids = (flags.id ?? []).map((id) => jobId(id))
-    const filter = { entrypoints: flags.entrypoint, ids: ids.length ? ids : undefined, maxCycles: flags['max-cycles'] }
+    const filter = { ...base, maxCycles: flags['max-cycles'] }
     const db = await this.database()
 
     const missing = await idsNotHeld(db.pool, ids)
@@ -75,14 +71,7 @@ export default class Requeue extends AizkCommand {
       requeued = limit > 0 ? await requeueFailed(db.pool, { ...filter, limit, dryRun: true }) : []
     } else if (limit > 0) {
       const progress = limit > CHUNK && !flags.json ? createProgress('requeue') : null
-      let afterId: string | undefined
-      while (requeued.length < limit) {
-        const batch = await requeueFailed(db.pool, { ...filter, limit: Math.min(CHUNK, limit - requeued.length), afterId })
-        requeued = requeued.concat(batch)
-        progress?.update(requeued.length, limit)
-        if (batch.length === 0) break
-        afterId = batch[batch.length - 1].id
-      }
+      requeued = await inWindows(limit, CHUNK, (n, afterId) => requeueFailed(db.pool, { ...filter, limit: n, afterId }), (done) => progress?.update(done, limit))
       progress?.done()
     }
     const remaining = flags['dry-run'] ? matching : Math.max(0, matching - requeued.length)

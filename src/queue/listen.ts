@@ -1,10 +1,18 @@
 /**
- * The LISTEN connection: a dedicated client on ch_pgqueuer that reconnects with backoff after
- * a dropped link. NOTIFY is only a wake-up hint: notifications sent while the link was down are
- * lost, so every (re)connect reports itself and the worker polls again.
+ * The LISTEN connection: a dedicated client on ch_pgqueuer (and aizk_control, for pause changes)
+ * that reconnects with backoff after a dropped link. NOTIFY is only a hint: notifications sent
+ * while the link was down are lost, so every (re)connect reports itself and the worker polls
+ * again.
  */
 import pg from 'pg'
+import { cancellationIds } from './cancel-request.js'
 import { NOTIFY_CHANNEL } from './notify.js'
+import { CONTROL_CHANNEL } from './pause.js'
+
+export interface ControlEvent {
+  type: 'entrypoint_paused' | 'entrypoint_resumed'
+  entrypoint: string
+}
 
 export interface ListenerHooks {
   /** A notification: `freed` when rows left the table (a completion), else new or requeued work. */
@@ -12,6 +20,10 @@ export interface ListenerHooks {
   /** Connected; `reconnect` after a drop (the caller re-polls). */
   onConnected(info: { reconnect: boolean; downMs: number }): void
   onLost(error: string): void
+  /** PgQueuer's `cancellation_event`: running jobs an operator asked to cancel. */
+  onCancel?(ids: string[]): void
+  /** A pause change on aizk_control (listened to only when this hook is given). */
+  onControl?(event: ControlEvent): void
 }
 
 export class QueueListener {
@@ -35,8 +47,18 @@ export class QueueListener {
   private async connect(): Promise<void> {
     const client = new pg.Client({ ...this.config, application_name: 'aizk-listen', keepAlive: true })
     client.on('notification', (msg) => {
-      if (msg.channel !== NOTIFY_CHANNEL) return
       const payload = msg.payload ?? ''
+      if (msg.channel === CONTROL_CHANNEL) {
+        const event = parseControl(payload)
+        if (event) this.hooks.onControl?.(event)
+        return
+      }
+      if (msg.channel !== NOTIFY_CHANNEL) return
+      const cancel = cancellationIds(payload)
+      if (cancel) {
+        this.hooks.onCancel?.(cancel)
+        return
+      }
       const freed = payload.includes('"operation" : "delete"') || payload.includes('"operation":"delete"')
       this.hooks.onWake(freed ? 'freed' : 'work')
     })
@@ -45,6 +67,7 @@ export class QueueListener {
     try {
       await client.connect()
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`)
+      if (this.hooks.onControl) await client.query(`LISTEN ${CONTROL_CHANNEL}`)
     } catch (err) {
       client.end().catch(() => {})
       throw err
@@ -88,4 +111,16 @@ export class QueueListener {
     this.client = undefined
     await client?.end().catch(() => {})
   }
+}
+
+function parseControl(payload: string): ControlEvent | null {
+  try {
+    const e = JSON.parse(payload) as Partial<ControlEvent>
+    if ((e.type === 'entrypoint_paused' || e.type === 'entrypoint_resumed') && typeof e.entrypoint === 'string') {
+      return { type: e.type, entrypoint: e.entrypoint }
+    }
+  } catch {
+    // Not ours: ignore.
+  }
+  return null
 }

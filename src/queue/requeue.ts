@@ -5,12 +5,9 @@
  * notifies `ch_pgqueuer` itself: PgQueuer's statement trigger never notifies on UPDATE.
  */
 import type { Queryable } from '../db/queryable.js'
+import { countMatching, filterParams, filterSql, idsNotIn, type JobFilter } from './job-filter.js'
 
-export interface RequeueOptions {
-  /** Only these entrypoints (filtered inside the SQL); none = every entrypoint. */
-  entrypoints?: string[]
-  /** Only these job ids. */
-  ids?: string[]
+export interface RequeueOptions extends JobFilter {
   /** The window: at most this many rows. */
   limit: number
   /** Skip rows whose cycles already reached this; undefined = no cap. */
@@ -34,12 +31,11 @@ export const CYCLES_SQL = `coalesce(CASE WHEN jsonb_typeof(headers->'aizk'->'cyc
 const WINDOW = `
   SELECT id FROM pgqueuer
    WHERE status = 'failed'
-     AND ($1::text[] IS NULL OR entrypoint = ANY($1::text[]))
-     AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
-     AND ($3::int IS NULL OR ${CYCLES_SQL} < $3::int)
-     AND ($4::bigint IS NULL OR id > $4::bigint)
+     AND ${filterSql(1)}
+     AND ($4::int IS NULL OR ${CYCLES_SQL} < $4::int)
+     AND ($5::bigint IS NULL OR id > $5::bigint)
    ORDER BY id
-   LIMIT $5`
+   LIMIT $6`
 
 const REQUEUE = `
   WITH win AS (${WINDOW} FOR UPDATE SKIP LOCKED),
@@ -73,8 +69,7 @@ const PREVIEW = `
 function params(opts: RequeueOptions): unknown[] {
   if (!Number.isInteger(opts.limit) || opts.limit < 1) throw new RangeError(`requeue limit must be a whole number >= 1, got ${opts.limit}`)
   return [
-    opts.entrypoints?.length ? opts.entrypoints : null,
-    opts.ids?.length ? opts.ids : null,
+    ...filterParams(opts),
     opts.maxCycles ?? null,
     opts.afterId ?? null,
     opts.limit,
@@ -89,27 +84,16 @@ export async function requeueFailed(db: Queryable, opts: RequeueOptions): Promis
 
 /** How many held rows match the filters (the whole backlog, not a window). */
 export async function countHeld(db: Queryable, opts: Omit<RequeueOptions, 'limit' | 'dryRun' | 'afterId'>): Promise<number> {
+  if (opts.maxCycles === undefined) return countMatching(db, 'failed', opts)
   const { rows } = await db.query<{ n: string }>(
     `SELECT count(*) AS n FROM pgqueuer
-      WHERE status = 'failed'
-        AND ($1::text[] IS NULL OR entrypoint = ANY($1::text[]))
-        AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
-        AND ($3::int IS NULL OR ${CYCLES_SQL} < $3::int)`,
-    [opts.entrypoints?.length ? opts.entrypoints : null, opts.ids?.length ? opts.ids : null, opts.maxCycles ?? null],
+      WHERE status = 'failed' AND ${filterSql(1)} AND ${CYCLES_SQL} < $4::int`,
+    [...filterParams(opts), opts.maxCycles],
   )
   return Number(rows[0].n)
 }
 
 /** The ids among `ids` that are not held jobs (missing, or in another status). */
-export async function idsNotHeld(db: Queryable, ids: string[]): Promise<{ id: string; status: string | null }[]> {
-  if (ids.length === 0) return []
-  const { rows } = await db.query<{ id: string; status: string | null }>(
-    `SELECT want.id::text AS id, p.status::text AS status
-       FROM unnest($1::bigint[]) AS want(id)
-       LEFT JOIN pgqueuer p ON p.id = want.id
-      WHERE p.status IS DISTINCT FROM 'failed'
-      ORDER BY want.id`,
-    [ids],
-  )
-  return rows
+export function idsNotHeld(db: Queryable, ids: string[]): Promise<{ id: string; status: string | null }[]> {
+  return idsNotIn(db, ids, ['failed'])
 }

@@ -8,6 +8,7 @@ import type pg from 'pg'
 import type { Queryable } from '../db/queryable.js'
 import { countIntegrityFailures, type IntegrityFailures } from '../content/integrity.js'
 import { compactCounts, compactThroughput, readCounts, readThroughput, type ThroughputStats } from './counts.js'
+import { listPaused, type PausedEntrypoint } from './pause.js'
 import { type LogSize, logSize } from './prune.js'
 import { type HeldJob, readHeld } from './stats-held.js'
 import { readSchedules, type ScheduleInfo } from './stats-schedules.js'
@@ -28,6 +29,8 @@ export interface EntrypointStats {
   nextScheduledAt: string | null
   /** Finished per second over the last 10 seconds. */
   throughputPerSecond: number
+  /** Workers leave it out of their picks (`aizk pause`). */
+  paused: boolean
 }
 
 export interface CountGroup {
@@ -53,6 +56,8 @@ export interface QueueStats {
   workers: { timeoutSeconds: number; alive: number; total: number; list: WorkerInfo[] }
   stalePicks: { count: number; jobs: StalePick[] }
   schedules: (ScheduleInfo & { enabled: boolean | null })[]
+  /** Paused entrypoints (`aizk pause`), whether or not they have rows. */
+  paused: PausedEntrypoint[]
   log: LogSize
   /** Artifacts whose stored original failed re-verification (ArtifactIntegrityJob). */
   integrity: IntegrityFailures
@@ -179,6 +184,7 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
       oldestQueuedAgeSeconds: null,
       nextScheduledAt: null,
       throughputPerSecond: 0,
+      paused: false,
     }
     e.queued += g.queued
     e.picked += g.picked
@@ -193,6 +199,11 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
   const schedules = await readSchedules(db, opts.timezone)
   const log = await logSize(db)
   const integrity = await countIntegrityFailures(db)
+  const paused = await listPaused(db)
+  for (const p of paused) {
+    const e = byEp.get(p.entrypoint)
+    if (e) e.paused = true
+  }
   for (const [ep, tp] of Object.entries(throughput.byEntrypoint)) {
     const e = byEp.get(ep)
     if (e) e.throughputPerSecond = tp
@@ -221,6 +232,7 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
     workers: { timeoutSeconds: opts.heartbeatTimeoutSeconds, alive: workers.filter((w) => w.alive).length, total: workers.length, list: workers },
     stalePicks: stale,
     schedules: schedules.map((s) => ({ ...s, enabled: opts.scheduleEnabled?.(s.entrypoint) ?? null })),
+    paused,
     log,
     integrity,
   }

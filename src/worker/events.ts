@@ -19,6 +19,13 @@ export interface WorkerEventMap {
   'job:held': { jobId: string; entrypoint: string; attempts: number; error: string; scopes?: string[]; durationMs: number }
   'job:released': { jobId: string; entrypoint: string }
   'job:recovered': { jobId: string; entrypoint: string; attempts: number }
+  /** An operator asked to cancel a job this worker runs: its handler's signal was aborted. */
+  'job:cancel-requested': { jobId: string; entrypoint: string }
+  /** A canceled job left the queue (`canceled` log row); `ran` is false when it was canceled before its handler started. */
+  'job:canceled': { jobId: string; entrypoint: string; durationMs: number; ran: boolean }
+  /** One of this worker's entrypoints was paused (also reported on start for those paused then). */
+  'entrypoint:paused': { entrypoint: string; pausedAt: string; pausedBy: string | null; reason: string | null }
+  'entrypoint:resumed': { entrypoint: string }
   'schedule:fired': { name: string; cronEntrypoint: string; scheduledFor: string; enqueued: number; alreadyQueued: number }
   'schedule:next': { name: string; cronEntrypoint: string; nextRun: string }
 }

@@ -10,6 +10,7 @@ import type { JobClass, JobContext, QueueJob } from '../jobs/queue-job.js'
 import { retryDelayMs } from '../queue/backoff.js'
 import { decodePayload, PayloadError } from '../queue/payload.js'
 import { isPermanentError } from '../jobs/permanent-error.js'
+import { cancelRequested } from '../queue/cancel-request.js'
 import type { PickedJob } from '../queue/pick.js'
 import type { LastError, TracebackRecord } from '../queue/retry.js'
 import type { Settings } from '../settings.js'
@@ -24,12 +25,19 @@ export class WorkerDiedError extends Error {
   override name = 'WorkerDiedError'
 }
 
+/** The abort reason a handler's signal carries when an operator cancels its job. */
+export class JobCanceledError extends Error {
+  override name = 'JobCanceledError'
+}
+
 interface Running {
   job: PickedJob
   startedAt: number
   deadline: number
   settled: boolean
   controller: AbortController | undefined
+  /** An operator asked to cancel: however the handler ends, the job is logged `canceled`. */
+  cancelRequested?: boolean
 }
 
 class RunContext implements JobContext {
@@ -97,6 +105,12 @@ export class Executor {
     this.running.set(job.id, run)
     const cls = this.o.jobs.get(job.entrypoint)
     const handler = this.handlers.get(job.entrypoint)
+    if (cancelRequested(job.headers)) {
+      // Re-picked from a dead worker after an operator asked to cancel it: never run it.
+      run.cancelRequested = true
+      this.settle(run, undefined, false)
+      return
+    }
     let promise: Promise<void>
     try {
       if (!cls || !handler) throw new Error(`no handler for entrypoint ${job.entrypoint} in this worker`)
@@ -120,13 +134,29 @@ export class Executor {
     }
   }
 
-  private settle(run: Running, err: unknown): void {
+  /** Abort the handlers of these jobs (those running here); returns how many were. */
+  requestCancel(ids: readonly string[]): number {
+    let n = 0
+    for (const id of ids) {
+      const run = this.running.get(id)
+      if (!run || run.settled || run.cancelRequested) continue
+      run.cancelRequested = true
+      run.controller ??= new AbortController()
+      run.controller.abort(new JobCanceledError('an operator canceled this job'))
+      this.emit('job:cancel-requested', { jobId: id, entrypoint: run.job.entrypoint })
+      n++
+    }
+    return n
+  }
+
+  private settle(run: Running, err: unknown, ran = true): void {
     if (run.settled) return
     run.settled = true
     this.running.delete(run.job.id)
     this.finished++
     try {
-      if (err === undefined) this.complete(run)
+      if (run.cancelRequested) this.cancel(run, ran)
+      else if (err === undefined) this.complete(run)
       else this.fail(run, err)
     } finally {
       this.o.onSlotFree()
@@ -138,6 +168,11 @@ export class Executor {
     if (this.o.events.wants('job:completed')) {
       this.emit('job:completed', { jobId: run.job.id, entrypoint: run.job.entrypoint, durationMs: Date.now() - run.startedAt })
     }
+  }
+
+  private cancel(run: Running, ran: boolean): void {
+    this.o.outcomes.cancel(run.job.id)
+    this.emit('job:canceled', { jobId: run.job.id, entrypoint: run.job.entrypoint, durationMs: Date.now() - run.startedAt, ran })
   }
 
   private fail(run: Running, err: unknown): void {
@@ -187,6 +222,10 @@ export class Executor {
     let n = 0
     for (const run of [...this.running.values()]) {
       if (run.settled) continue
+      if (run.cancelRequested) {
+        this.settle(run, undefined)
+        continue
+      }
       run.settled = true
       this.running.delete(run.job.id)
       run.controller?.abort(new Error('worker shutting down'))

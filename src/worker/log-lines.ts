@@ -31,6 +31,10 @@ const EVENTS: Record<WorkerEventName, 'job' | 'always'> = {
   'job:held': 'always',
   'job:released': 'job',
   'job:recovered': 'always',
+  'job:cancel-requested': 'always',
+  'job:canceled': 'always',
+  'entrypoint:paused': 'always',
+  'entrypoint:resumed': 'always',
   'schedule:fired': 'always',
   'schedule:next': 'always',
 }

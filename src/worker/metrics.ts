@@ -39,6 +39,7 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
   const retried = counter('aizk_worker_jobs_retried_total', 'Jobs whose handler failed and went back to queued for another attempt.')
   const held = counter('aizk_worker_jobs_held_total', 'Jobs held (status failed, row kept) after their last attempt or a bad payload.')
   const released = counter('aizk_worker_jobs_released_total', 'Jobs released back to queued on shutdown without counting an attempt.')
+  const canceled = counter('aizk_worker_jobs_canceled_total', 'Jobs an operator canceled while this worker held them (`aizk cancel --running`).')
   const recovered = counter('aizk_worker_jobs_recovered_total', 'Stale picked jobs of a dead worker that this worker picked again.')
   const inFlight = new client.Gauge({ name: 'aizk_worker_jobs_in_flight', help: 'Jobs running in this worker now.', labelNames: ['entrypoint'], registers })
   const wait = new client.Histogram({
@@ -131,6 +132,10 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
     events.on('job:held', finished(held, 'held')),
     events.on('job:released', (e) => {
       released.inc({ entrypoint: e.entrypoint })
+      inFlight.dec({ entrypoint: e.entrypoint })
+    }),
+    events.on('job:canceled', (e) => {
+      canceled.inc({ entrypoint: e.entrypoint })
       inFlight.dec({ entrypoint: e.entrypoint })
     }),
     events.on('job:recovered', (e) => recovered.inc({ entrypoint: e.entrypoint })),

@@ -6,6 +6,7 @@
  * the rows stay `picked` and heartbeated meanwhile, so nothing is lost.
  */
 import type pg from 'pg'
+import { settleCanceled } from '../queue/cancel-request.js'
 import { completeJobs } from '../queue/complete.js'
 import { type HoldItem, holdJobs, type OutcomeOptions, type RetryItem, releaseJobs, retryJobs } from '../queue/retry.js'
 
@@ -27,6 +28,7 @@ export class OutcomeBuffer {
   private retries: RetryItem[] = []
   private holds: HoldItem[] = []
   private releases: string[] = []
+  private cancels: string[] = []
   private flushing = 0
   private timer: NodeJS.Immediate | NodeJS.Timeout | undefined
   private failures = 0
@@ -44,7 +46,7 @@ export class OutcomeBuffer {
   ) {}
 
   get pending(): number {
-    return this.completes.length + this.retries.length + this.holds.length + this.releases.length
+    return this.completes.length + this.retries.length + this.holds.length + this.releases.length + this.cancels.length
   }
 
   complete(id: string): void {
@@ -90,6 +92,12 @@ export class OutcomeBuffer {
     this.schedule()
   }
 
+  /** A job canceled by an operator: deleted with a `canceled` log row. */
+  cancel(id: string): void {
+    this.cancels.push(id)
+    this.schedule()
+  }
+
   private schedule(): void {
     if (this.timer || this.flushing >= MAX_FLUSHES || (this.flushing > 0 && this.failures > 0)) return
     if (this.failures === 0) {
@@ -119,12 +127,14 @@ export class OutcomeBuffer {
     const retries = this.retries.splice(0, MAX_PER_STATEMENT)
     const holds = this.holds.splice(0, MAX_PER_STATEMENT)
     const releases = this.releases.splice(0, MAX_PER_STATEMENT)
+    const cancels = this.cancels.splice(0, MAX_PER_STATEMENT)
     const qm = this.queueManagerId
     const results = await Promise.allSettled([
       completes.length ? completeJobs(this.pool, qm, completes) : 0,
       retries.length ? retryJobs(this.pool, qm, retries, this.options) : 0,
       holds.length ? holdJobs(this.pool, qm, holds, this.options) : 0,
       releases.length ? releaseJobs(this.pool, qm, releases, this.options) : 0,
+      cancels.length ? settleCanceled(this.pool, qm, cancels) : 0,
     ])
     let failed = false
     const requeue = <T>(index: number, items: T[], into: T[]) => {
@@ -139,6 +149,7 @@ export class OutcomeBuffer {
     requeue(1, retries, this.retries)
     requeue(2, holds, this.holds)
     requeue(3, releases, this.releases)
+    requeue(4, cancels, this.cancels)
     if (failed) this.failures++
     else if (this.failures > 0) {
       this.failures = 0

@@ -19,6 +19,7 @@ import type { Settings } from '../settings.js'
 import { WorkerEvents } from './events.js'
 import { Executor } from './executor.js'
 import { OutcomeBuffer } from './outcomes.js'
+import { PauseControl } from './pause-control.js'
 import { deregisterWorker, describeWorker, registerWorker } from './registration.js'
 
 export interface WorkerService {
@@ -56,6 +57,7 @@ export class Worker {
   private readonly concurrency: number
   private readonly minPick: number
   private plan!: PickPlan
+  private pauses!: PauseControl
   private executor!: Executor
   private outcomes!: OutcomeBuffer
   private listener: QueueListener | undefined
@@ -124,10 +126,12 @@ export class Worker {
 
   async start(): Promise<void> {
     const { pool } = this.o
-    this.plan = planPick(
-      this.queueManagerId,
-      [...this.jobs.values()].map((j) => ({ entrypoint: j.entrypoint, concurrencyLimit: j.concurrencyLimit })),
-    )
+    this.pauses = new PauseControl(pool, this.entrypoints, (name, payload) => this.emit(name, payload), () => {
+      this.replan()
+      this.wake(true)
+    })
+    await this.pauses.load()
+    this.replan()
     this.hasLimits = [...this.jobs.values()].some((j) => j.concurrencyLimit > 0)
     const hasSlot = await hasSlotColumn(pool)
     this.outcomes = new OutcomeBuffer(
@@ -159,15 +163,24 @@ export class Worker {
       onConnected: ({ reconnect }) => {
         if (reconnect) {
           this.dbRecovered()
+          this.refreshPauses()
           this.wake(true)
         }
       },
       onLost: (error) => this.dbLost(error),
+      onCancel: (ids) => this.executor.requestCancel(ids),
+      onControl: () => this.refreshPauses(),
     })
     await this.listener.start()
     const hbMs = this.o.settings.heartbeatIntervalSeconds * 1000
     this.heartbeatTimer = setInterval(() => {
-      heartbeat(pool, this.queueManagerId).catch((err) => this.dbError('heartbeat', err))
+      heartbeat(pool, this.queueManagerId).then(
+        (beat) => {
+          if (beat.cancelRequested.length) this.executor.requestCancel(beat.cancelRequested)
+          if (!this.pauses.matches(beat.paused)) this.refreshPauses()
+        },
+        (err) => this.dbError('heartbeat', err),
+      )
     }, hbMs)
     this.emit('worker:started', {
       queueManagerId: this.queueManagerId,
@@ -177,6 +190,7 @@ export class Worker {
       pid: registration.pid,
       host: registration.host,
     })
+    this.pauses.announce()
     for (const service of [...(this.o.services ?? []), ...this.extraServices]) {
       await service.start()
       this.startedServices.push(service)
@@ -184,6 +198,16 @@ export class Worker {
     // Two pickers: while one waits on its round trip the other's batch runs, so a busy queue
     // keeps the server and the handlers busy at once. SKIP LOCKED keeps their picks disjoint.
     this.loop = Promise.all([this.pickLoop(0), this.pickLoop(1)]).then(() => {})
+  }
+
+  /** The pick asks only for entrypoints that are not paused (aizk_pick itself knows nothing of pauses). */
+  private replan(): void {
+    const active = [...this.jobs.values()].filter((j) => !this.pauses.isPaused(j.entrypoint))
+    this.plan = planPick(this.queueManagerId, active.map((j) => ({ entrypoint: j.entrypoint, concurrencyLimit: j.concurrencyLimit })))
+  }
+
+  private refreshPauses(): void {
+    this.pauses.refresh().catch((err) => this.dbError('pause', err))
   }
 
   /** Wake the loop: `work` when new work may be ready (NOTIFY), false when only a slot freed. */

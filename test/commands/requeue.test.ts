@@ -97,6 +97,16 @@ describe('aizk requeue', () => {
     assert.equal(JSON.parse(json.stdout).error.code, 'not_found')
   })
 
+  it('--older-than takes only jobs held for at least that long', async () => {
+    const old = await insertHeld(db.pool, 'cli_noop', 2)
+    await insertHeld(db.pool, 'cli_noop', 2)
+    await db.pool.query(`UPDATE pgqueuer SET updated = now() - interval '90 minutes' WHERE id = ANY($1::bigint[])`, [old])
+    const res = await runCli(['requeue', '--older-than', '1h', '--json'], { env })
+    assert.equal(res.code, 0, res.stderr)
+    assert.deepEqual(JSON.parse(res.stdout).requeued.map((r: { id: string }) => r.id), old)
+    assert.deepEqual(await statuses(), { failed: 2, queued: 2 })
+  })
+
   it('shows progress for a big batch', async () => {
     await insertHeld(db.pool, 'cli_noop', 2500)
     const res = await runCli(['requeue', '--yes'], { env })
@@ -112,6 +122,7 @@ describe('aizk requeue', () => {
       ['negative limit', ['requeue', '--limit=-3'], /--limit must be a whole number of at least 1, got -3/],
       ['zero max cycles', ['requeue', '--max-cycles', '0'], /--max-cycles/],
       ['malformed id', ['requeue', '--id', '12x'], /--id "12x" is not a job id/],
+      ['malformed age', ['requeue', '--older-than', '3 days'], /--older-than "3 days" is not a duration/],
       ['bad entrypoint name', ['requeue', '--entrypoint', 'No Such'], /not an entrypoint name/],
       ['unknown flag', ['requeue', '--all'], /all/],
     ]

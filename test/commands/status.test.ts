@@ -37,7 +37,7 @@ describe('aizk status', () => {
     const res = await runCli(['status', '--json'], { env })
     assert.equal(res.code, 0, res.stderr)
     const doc = JSON.parse(res.stdout)
-    assert.deepEqual(Object.keys(doc).sort(), ['entrypoints', 'generatedAt', 'groups', 'health', 'held', 'integrity', 'log', 'schedules', 'stalePicks', 'throughput', 'totals', 'workers'])
+    assert.deepEqual(Object.keys(doc).sort(), ['entrypoints', 'generatedAt', 'groups', 'health', 'held', 'integrity', 'log', 'paused', 'schedules', 'stalePicks', 'throughput', 'totals', 'workers'])
     assert.deepEqual(doc.totals, { queued: 13, picked: 2, held: 2 })
     const strict = doc.entrypoints.find((e: { entrypoint: string }) => e.entrypoint === 'cli_strict')
     assert.deepEqual([strict.queued, strict.picked, strict.concurrencyLimit, strict.priorities], [10, 2, 3, [42]])

@@ -194,7 +194,7 @@ describe('outcomes', () => {
     const me = qm()
     await pickJobs(db.pool, plan(me, [['hb', 0]]), 2, 0)
     await db.pool.query("update pgqueuer set heartbeat = now() - interval '1 hour'")
-    assert.equal(await heartbeat(db.pool, me), 2)
+    assert.deepEqual(await heartbeat(db.pool, me), { touched: 2, cancelRequested: [], paused: [] })
     const { rows } = await db.pool.query("select count(*)::int n from pgqueuer where heartbeat > now() - interval '1 minute'")
     assert.equal(rows[0].n, 2)
   })

@@ -13,8 +13,8 @@ function stats(over: Partial<QueueStats> = {}): QueueStats {
     generatedAt: '2026-11-29T12:00:00.000Z',
     totals: { queued: 1500, picked: 4, held: 2 },
     entrypoints: [
-      { entrypoint: 'aizk_build_graph_chunk', queued: 1500, picked: 4, held: 0, priorities: [50], concurrencyLimit: 4, oldestQueuedAgeSeconds: 75, nextScheduledAt: null, throughputPerSecond: 120 },
-      { entrypoint: 'aizk_convert_artifact', queued: 0, picked: 0, held: 2, priorities: [75], concurrencyLimit: 4, oldestQueuedAgeSeconds: null, nextScheduledAt: null, throughputPerSecond: 0 },
+      { entrypoint: 'aizk_build_graph_chunk', queued: 1500, picked: 4, held: 0, priorities: [50], concurrencyLimit: 4, oldestQueuedAgeSeconds: 75, nextScheduledAt: null, throughputPerSecond: 120, paused: false },
+      { entrypoint: 'aizk_convert_artifact', queued: 0, picked: 0, held: 2, priorities: [75], concurrencyLimit: 4, oldestQueuedAgeSeconds: null, nextScheduledAt: null, throughputPerSecond: 0, paused: false },
     ],
     groups: [],
     throughput: { perSecondNow: 120, lastMinute: 7200, perMinute: [0, 0, 10, 50, 100, 7200], byEntrypoint: {}, failedLastMinute: 0 },
@@ -41,6 +41,7 @@ function stats(over: Partial<QueueStats> = {}): QueueStats {
       { entrypoint: 'aizk_cron_chunk_dispatch', expression: '* * * * *', status: 'queued', nextRun: '2026-11-29T12:00:30.000Z', lastRun: '2026-11-29T11:59:30.000Z', periodSeconds: 60, sinceFireSeconds: 30, overdue: false, enabled: true },
       { entrypoint: 'aizk_cron_backup', expression: '0 2 * * *', status: 'queued', nextRun: '2026-11-30T02:00:00.000Z', lastRun: null, periodSeconds: 86400, sinceFireSeconds: 999999, overdue: true, enabled: false },
     ],
+    paused: [],
     log: { rowsEstimate: 1234567, bytes: 300 * 1024 * 1024 },
     health: { healthy: false, problems: [{ code: 'held_over_threshold', message: '2 held job(s), over the threshold of 0' }] },
     ...over,
@@ -106,6 +107,27 @@ describe('status dashboard', () => {
       assert.ok(text.includes(heading), heading)
     }
     assert.match(text, /health: UNHEALTHY\n {2}- 2 held job\(s\)/)
+    assert.ok(!text.includes('paused'))
+  })
+
+  it('shows paused entrypoints in the frame and the dashboard', () => {
+    const base = stats()
+    const paused = stats({
+      entrypoints: base.entrypoints.map((e, i) => ({ ...e, paused: i === 1 })),
+      paused: [
+        { entrypoint: 'aizk_convert_artifact', pausedAt: '2026-11-29T11:00:00.000Z', pausedBy: 'ops@node-1', reason: 'docling upgrade' },
+        { entrypoint: 'py_send_mail', pausedAt: '2026-11-29T11:00:00.000Z', pausedBy: null, reason: null },
+      ],
+    })
+    const text = renderTextFrame(paused, now)
+    assert.match(text, /^paused: aizk_convert_artifact \(ops@node-1: docling upgrade\), py_send_mail$/m)
+    assert.match(text, /aizk_convert_artifact \(paused\)\s+75/)
+    assert.doesNotMatch(text, /aizk_build_graph_chunk \(paused\)/)
+    const { lastFrame, unmount } = render(<StatusDashboard stats={paused} focus="jobs" now={now} />)
+    const frame = lastFrame() ?? ''
+    unmount()
+    assert.match(frame, /paused: aizk_convert_artifact \(ops@node-1: docling upgrade\), py_send_mail/)
+    assert.match(frame, /aizk_convert_artifact ⏸/)
   })
 })
 

@@ -101,3 +101,12 @@ export const FIXTURE_TABLES = `
   CREATE TABLE IF NOT EXISTS test_runs (seq bigserial PRIMARY KEY, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz DEFAULT clock_timestamp());
   CREATE TABLE IF NOT EXISTS test_counter (name text PRIMARY KEY, running int NOT NULL DEFAULT 0, max_running int NOT NULL DEFAULT 0, done int NOT NULL DEFAULT 0);
 `
+
+/** Poll a condition (a database probe) until it holds: no fixed sleeps, it returns as soon as it does. */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}

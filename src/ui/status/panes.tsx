@@ -2,7 +2,7 @@
 import { Box, Text } from 'ink'
 import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../cli/format.js'
 import type { QueueStats } from '../../queue/stats.js'
-import { limitText } from './text-frame.js'
+import { limitText, pausedText } from './text-frame.js'
 
 export const PANES = ['jobs', 'held', 'workers', 'schedules'] as const
 export type PaneName = (typeof PANES)[number]
@@ -26,6 +26,7 @@ export function Summary({ stats }: { stats: QueueStats }) {
         throughput <Text bold color="green">{formatRate(tp.perSecondNow)}</Text> · {formatCount(tp.lastMinute)}/min{' '}
         <Text color="green">{sparkline(tp.perMinute)}</Text> <Text dimColor>(last {tp.perMinute.length} min)</Text>
       </Text>
+      {stats.paused.length ? <Text color="yellow">paused: {truncate(stats.paused.map(pausedText).join(', '), 110)}</Text> : null}
       {stats.health.healthy ? (
         <Text color="green">healthy</Text>
       ) : (
@@ -42,7 +43,7 @@ export function Summary({ stats }: { stats: QueueStats }) {
 
 export function JobsPane({ stats, rows }: { stats: QueueStats; rows: number }) {
   const list = stats.entrypoints.slice(0, rows)
-  const w = Math.min(34, Math.max(10, ...list.map((e) => e.entrypoint.length)))
+  const w = Math.min(34, Math.max(10, ...list.map((e) => e.entrypoint.length + (e.paused ? 2 : 0))))
   return (
     <Box flexDirection="column">
       <Text bold>
@@ -52,7 +53,7 @@ export function JobsPane({ stats, rows }: { stats: QueueStats; rows: number }) {
       {list.length === 0 ? <Text dimColor>(the queue is empty)</Text> : null}
       {list.map((e) => (
         <Text key={e.entrypoint}>
-          {fit(e.entrypoint, w)} {e.priorities.join(',').padStart(6)} {formatCount(e.queued).padStart(10)}{' '}
+          <Text color={e.paused ? 'yellow' : undefined}>{fit(e.paused ? `${e.entrypoint} ⏸` : e.entrypoint, w)}</Text> {e.priorities.join(',').padStart(6)} {formatCount(e.queued).padStart(10)}{' '}
           <Text color={e.concurrencyLimit && e.picked >= e.concurrencyLimit ? 'yellow' : undefined}>
             {limitText(e.picked, e.concurrencyLimit).padStart(10)}
           </Text>{' '}

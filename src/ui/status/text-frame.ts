@@ -11,6 +11,12 @@ export function limitText(inUse: number, limit: number | null): string {
   return limit === 0 ? `${inUse}/∞` : `${inUse}/${limit}`
 }
 
+/** A paused entrypoint with who paused it and why. */
+export function pausedText(p: QueueStats['paused'][number]): string {
+  const extra = [p.pausedBy, p.reason].filter(Boolean).join(': ')
+  return extra ? `${p.entrypoint} (${extra})` : p.entrypoint
+}
+
 export function headline(s: QueueStats): string {
   const t = s.totals
   return `queued ${formatCount(t.queued)} · picked ${formatCount(t.picked)} · held ${formatCount(t.held)} · ${formatRate(s.throughput.perSecondNow)} now · ${formatCount(s.throughput.lastMinute)} in the last minute`
@@ -21,6 +27,7 @@ export function renderTextFrame(s: QueueStats, now = Date.now()): string {
   out.push(`aizk status · ${s.generatedAt}`)
   out.push(headline(s))
   out.push(`throughput (jobs/min, last ${s.throughput.perMinute.length} min) ${sparkline(s.throughput.perMinute)} peak ${formatCount(Math.max(0, ...s.throughput.perMinute))}`)
+  if (s.paused.length) out.push(`paused: ${s.paused.map(pausedText).join(', ')}`)
   out.push(s.health.healthy ? 'health: ok' : `health: UNHEALTHY\n${s.health.problems.map((p) => `  - ${p.message}`).join('\n')}`)
   out.push('')
   out.push('JOBS')
@@ -28,7 +35,7 @@ export function renderTextFrame(s: QueueStats, now = Date.now()): string {
     renderTable(
       s.entrypoints,
       [
-        { header: 'ENTRYPOINT', get: (e) => e.entrypoint },
+        { header: 'ENTRYPOINT', get: (e) => (e.paused ? `${e.entrypoint} (paused)` : e.entrypoint) },
         { header: 'PRIO', get: (e) => e.priorities.join(','), align: 'right' },
         { header: 'QUEUED', get: (e) => formatCount(e.queued), align: 'right' },
         { header: 'PICKED/LIMIT', get: (e) => limitText(e.picked, e.concurrencyLimit), align: 'right' },

@@ -1,0 +1,43 @@
+/**
+ * The flags requeue, discard and cancel share (entrypoint, id, older-than, limit, dry-run, yes),
+ * built per command so each help text names the rows it acts on, and read back into the core's
+ * JobFilter with one set of checks: bad input fails before anything is read or written.
+ */
+import { Flags } from '@oclif/core'
+import type { JobFilter } from '../queue/job-filter.js'
+import { parseDuration } from './duration.js'
+import { checkEntrypointName } from './entrypoints.js'
+import { jobId, positiveInt } from './numbers.js'
+import { UsageError } from '../errors.js'
+
+/** `rows`: what the command acts on, as in "Only this held job id". */
+export function jobFilterFlags(rows: string, limitDefault: string) {
+  return {
+    entrypoint: Flags.string({ char: 'e', description: 'Only this entrypoint (repeatable).', multiple: true }),
+    id: Flags.string({ description: `Only this ${rows} job id (repeatable).`, multiple: true }),
+    'older-than': Flags.string({ description: `Only ${rows} jobs unchanged for at least this long (30m, 2h, 7d).` }),
+    limit: Flags.integer({ char: 'n', description: `At most this many jobs (default: ${limitDefault}).` }),
+    'dry-run': Flags.boolean({ description: 'List what would be done; change nothing.', default: false }),
+  }
+}
+
+export interface JobFilterFlagValues {
+  entrypoint?: string[]
+  id?: string[]
+  'older-than'?: string
+  limit?: number
+}
+
+/** The filter and limit the flags ask for; a usage error (exit 2) on anything malformed. */
+export function readJobFilter(flags: JobFilterFlagValues): { filter: JobFilter; ids: string[]; limit: number | undefined } {
+  const limit = positiveInt(flags.limit, '--limit', '--limit 100')
+  for (const ep of flags.entrypoint ?? []) checkEntrypointName(ep)
+  const ids = (flags.id ?? []).map((id) => jobId(id))
+  let olderThanSeconds: number | undefined
+  if (flags['older-than'] !== undefined) {
+    const ms = parseDuration(flags['older-than'])
+    if (ms === null) throw new UsageError(`--older-than "${flags['older-than']}" is not a duration`, 'use a duration such as 30m, 2h or 7d')
+    olderThanSeconds = ms / 1000
+  }
+  return { filter: { entrypoints: flags.entrypoint, ids: ids.length ? ids : undefined, olderThanSeconds }, ids, limit }
+}

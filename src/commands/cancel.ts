@@ -1,0 +1,82 @@
+import { Flags } from '@oclif/core'
+import { AizkCommand } from '../cli/base-command.js'
+import { confirmOrRequireYes, operatorName } from '../cli/confirm.js'
+import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
+import { createProgress } from '../cli/progress.js'
+import { renderJobList } from '../cli/removed-jobs.js'
+import { NotFoundError } from '../errors.js'
+import { type CancelRequestedJob, requestCancel } from '../queue/cancel-request.js'
+import { countMatching, idsNotIn, inWindows, type LiveStatus, statusWord } from '../queue/job-filter.js'
+import { cancelQueued, type RemovedJob } from '../queue/remove-jobs.js'
+
+const CHUNK = 1000
+
+export default class Cancel extends AizkCommand {
+  static override summary = 'Cancel queued jobs (and, with --running, ask running ones to stop), each leaving a `canceled` log row.'
+  static override description =
+    "Queued jobs matching the filters leave the queue at once with one pgqueuer_log row of status `canceled`. With --running, picked jobs that match are asked to stop: the row is marked and PgQueuer's `cancellation_event` is sent on ch_pgqueuer, the worker running the job aborts its handler's signal, and when the handler ends the job leaves with a `canceled` log row (a worker that missed the notification finds the mark within one heartbeat). Filters and windows work as for `aizk requeue`. On a terminal the command asks first; elsewhere it needs --yes."
+  static override examples = [
+    { command: '<%= config.bin %> cancel --entrypoint aizk_usage_event --dry-run', description: 'List the queued jobs a cancel would remove; change nothing.' },
+    { command: '<%= config.bin %> cancel --entrypoint aizk_usage_event --yes', description: 'Cancel every queued job of one entrypoint without asking.' },
+    { command: '<%= config.bin %> cancel --id 1234 --running --yes', description: 'Cancel this job whether queued or running (exit 5 if it is neither).' },
+    { command: '<%= config.bin %> cancel -e aizk_convert_artifact --running --older-than 1h --yes', description: 'Also stop the conversions running for an hour or more.' },
+    { command: '<%= config.bin %> cancel -e aizk_usage_event --limit 100 --yes --json', description: 'Print {"canceled": [...], "cancelRequested": [...], ...} as JSON.' },
+  ]
+  static override flags = {
+    ...jobFilterFlags('queued', 'every match'),
+    running: Flags.boolean({ description: 'Also ask the workers running matching picked jobs to cancel them.', default: false }),
+    yes: Flags.boolean({ char: 'y', description: 'Do not ask (needed when there is no terminal).', default: false }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Cancel)
+    await this.settings()
+    const { filter, ids, limit } = readJobFilter(flags)
+    const states: LiveStatus[] = flags.running ? ['queued', 'picked'] : ['queued']
+    const db = await this.database()
+    const missing = await idsNotIn(db.pool, ids, states)
+    if (missing.length) {
+      const running = missing.some((m) => m.status === 'picked')
+      throw new NotFoundError(
+        `not ${flags.running ? 'queued or running' : 'queued'}: ${missing.map((m) => `job ${m.id} (${statusWord(m.status)})`).join(', ')}`,
+        running ? 'add --running to ask the worker running it to cancel it' : 'only queued (and with --running, picked) jobs can be canceled; `aizk discard` takes held ones',
+        { notCancelable: missing },
+      )
+    }
+    const matchingQueued = await countMatching(db.pool, 'queued', filter)
+    const matchingRunning = flags.running ? await countMatching(db.pool, 'picked', filter) : 0
+    const queuedTarget = Math.min(limit ?? matchingQueued, matchingQueued)
+    const runningTarget = Math.min(limit === undefined ? matchingRunning : limit - queuedTarget, matchingRunning)
+    let canceled: RemovedJob[] = []
+    let requested: CancelRequestedJob[] = []
+    let confirmed = true
+    if (flags['dry-run']) {
+      if (queuedTarget > 0) canceled = await cancelQueued(db.pool, { ...filter, limit: Math.min(queuedTarget, CHUNK), dryRun: true })
+      if (runningTarget > 0) requested = await requestCancel(db.pool, { ...filter, limit: Math.min(runningTarget, CHUNK), dryRun: true })
+    } else if (queuedTarget + runningTarget > 0) {
+      const what = [queuedTarget ? `${queuedTarget} queued job(s)` : '', runningTarget ? `${runningTarget} running job(s)` : ''].filter(Boolean).join(' and ')
+      confirmed = await confirmOrRequireYes(`Cancel ${what}?`, { yes: flags.yes, json: flags.json, what: `cancel of ${what}` })
+      if (confirmed) {
+        const by = operatorName()
+        const progress = queuedTarget > CHUNK && !flags.json ? createProgress('cancel') : null
+        canceled = await inWindows(queuedTarget, CHUNK, (n, afterId) => cancelQueued(db.pool, { ...filter, limit: n, afterId, by }), (d) => progress?.update(d, queuedTarget))
+        progress?.done()
+        requested = await inWindows(runningTarget, CHUNK, (n, afterId) => requestCancel(db.pool, { ...filter, limit: n, afterId, by }))
+      }
+    }
+    const matching = { queued: matchingQueued, running: matchingRunning }
+    if (flags.json) {
+      this.printJson({ dryRun: flags['dry-run'], matching, count: canceled.length + requested.length, canceled, cancelRequested: requested })
+      return
+    }
+    const verb = flags['dry-run'] ? 'would cancel' : 'canceled'
+    if (canceled.length + requested.length === 0) {
+      this.log(matchingQueued + matchingRunning === 0 ? `no ${flags.running ? 'queued or running' : 'queued'} jobs match` : confirmed ? 'nothing canceled' : 'not confirmed: nothing canceled')
+    }
+    if (canceled.length) this.log(renderJobList(canceled, verb))
+    if (requested.length) {
+      this.log(renderJobList(requested, flags['dry-run'] ? 'would ask the workers to cancel' : 'asked the workers running them to cancel'))
+      if (!flags['dry-run']) this.log('(each leaves the queue with a `canceled` log row once its handler returns: `aizk jobs show ID` follows it)')
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { Flags } from '@oclif/core'
+import { AizkCommand } from '../cli/base-command.js'
+import { confirmOrRequireYes, operatorName } from '../cli/confirm.js'
+import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
+import { createProgress } from '../cli/progress.js'
+import { renderJobList } from '../cli/removed-jobs.js'
+import { NotFoundError } from '../errors.js'
+import { countMatching, idsNotIn, inWindows, statusWord } from '../queue/job-filter.js'
+import { discardHeld, type RemovedJob } from '../queue/remove-jobs.js'
+
+const CHUNK = 1000
+
+export default class Discard extends AizkCommand {
+  static override summary = 'Delete held jobs (status failed) for good, oldest first, each leaving a `deleted` log row.'
+  static override description =
+    'Held jobs that will never succeed can be dropped instead of requeued. Each one leaves the queue with one pgqueuer_log row of status `deleted` (its traceback record names who discarded it), so `aizk jobs show ID` still tells its story, and its dedupe key is free again. Filters and windows work as for `aizk requeue`. On a terminal the command asks first; elsewhere it needs --yes.'
+  static override examples = [
+    { command: '<%= config.bin %> discard --dry-run', description: 'List the held jobs a discard would delete; change nothing.' },
+    { command: '<%= config.bin %> discard --entrypoint aizk_usage_event', description: 'Discard the held jobs of one entrypoint (repeat the flag for more); asks first.' },
+    { command: '<%= config.bin %> discard --id 1234 --id 1240 --yes', description: 'Discard these held jobs without asking (exit 5 if one is not held).' },
+    { command: '<%= config.bin %> discard --older-than 7d --limit 500 --yes', description: 'Discard at most the 500 oldest jobs held for a week or more.' },
+    { command: '<%= config.bin %> discard -e aizk_convert_artifact --yes --json', description: 'Print {"discarded": [...], "matching", "remaining"} as JSON.' },
+  ]
+  static override flags = {
+    ...jobFilterFlags('held', 'every match'),
+    yes: Flags.boolean({ char: 'y', description: 'Do not ask (needed when there is no terminal).', default: false }),
+  }
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Discard)
+    await this.settings()
+    const { filter, ids, limit } = readJobFilter(flags)
+    const db = await this.database()
+    const missing = await idsNotIn(db.pool, ids, ['failed'])
+    if (missing.length) {
+      throw new NotFoundError(
+        `not held: ${missing.map((m) => `job ${m.id} (${statusWord(m.status)})`).join(', ')}`,
+        'only held jobs (status failed) can be discarded; `aizk discard --dry-run` lists them, `aizk cancel` takes queued ones',
+        { notHeld: missing },
+      )
+    }
+    const matching = await countMatching(db.pool, 'failed', filter)
+    const target = Math.min(limit ?? matching, matching)
+    let discarded: RemovedJob[] = []
+    let confirmed = true
+    if (flags['dry-run']) {
+      discarded = target > 0 ? await discardHeld(db.pool, { ...filter, limit: Math.min(target, CHUNK), dryRun: true }) : []
+    } else if (target > 0) {
+      confirmed = await confirmOrRequireYes(`Delete ${target} held job(s) for good?`, { yes: flags.yes, json: flags.json, what: `discard of ${target} held job(s)` })
+      if (confirmed) {
+        const by = operatorName()
+        const progress = target > CHUNK && !flags.json ? createProgress('discard') : null
+        discarded = await inWindows(target, CHUNK, (n, afterId) => discardHeld(db.pool, { ...filter, limit: n, afterId, by }), (done) => progress?.update(done, target))
+        progress?.done()
+      }
+    }
+    const remaining = flags['dry-run'] ? matching : matching - discarded.length
+    if (flags.json) {
+      this.printJson({ dryRun: flags['dry-run'], matching, count: discarded.length, remaining, discarded })
+      return
+    }
+    if (discarded.length === 0) this.log(matching === 0 ? 'no held jobs match' : confirmed ? 'nothing discarded' : 'not confirmed: nothing discarded')
+    else this.log(renderJobList(discarded, flags['dry-run'] ? 'would discard' : 'discarded'))
+    if (flags['dry-run'] && matching > discarded.length) this.log(`(${matching} held jobs match in all${target > discarded.length ? `; the list shows the first ${discarded.length}` : ''})`)
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The filters that requeue, discard and cancel share: entrypoints, ids and age, matched inside
+ * the SQL so one noisy entrypoint cannot crowd the others out of a window. Age is how long a row
+ * has been in its current state (`updated`: when it was held, enqueued or requeued, picked).
+ */
+import type { Queryable } from '../db/queryable.js'
+
+export interface JobFilter {
+  /** Only these entrypoints; none = every entrypoint. */
+  entrypoints?: string[]
+  /** Only these job ids. */
+  ids?: string[]
+  /** Only rows unchanged for at least this many seconds. */
+  olderThanSeconds?: number
+}
+
+export type LiveStatus = 'queued' | 'picked' | 'failed'
+
+/** The filter as SQL over pgqueuer's columns, its parameters numbered from `first`. */
+export function filterSql(first: number, column = (c: string) => c): string {
+  const [e, i, o] = [first, first + 1, first + 2]
+  return `($${e}::text[] IS NULL OR ${column('entrypoint')} = ANY($${e}::text[]))
+     AND ($${i}::bigint[] IS NULL OR ${column('id')} = ANY($${i}::bigint[]))
+     AND ($${o}::float8 IS NULL OR ${column('updated')} <= now() - $${o}::float8 * interval '1 second')`
+}
+
+/** The filter's three parameters, in filterSql's order. */
+export function filterParams(f: JobFilter): unknown[] {
+  return [f.entrypoints?.length ? f.entrypoints : null, f.ids?.length ? f.ids : null, f.olderThanSeconds ?? null]
+}
+
+/** How many rows in `status` match (the whole backlog, not a window). */
+export async function countMatching(db: Queryable, status: LiveStatus, f: JobFilter): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM pgqueuer WHERE status = $1 AND ${filterSql(2)}`,
+    [status, ...filterParams(f)],
+  )
+  return Number(rows[0].n)
+}
+
+/** The ids among `ids` whose row is missing or in none of `statuses`, with the status found. */
+export async function idsNotIn(db: Queryable, ids: string[], statuses: LiveStatus[]): Promise<{ id: string; status: string | null }[]> {
+  if (ids.length === 0) return []
+  const { rows } = await db.query<{ id: string; status: string | null }>(
+    `SELECT want.id::text AS id, p.status::text AS status
+       FROM unnest($1::bigint[]) AS want(id)
+       LEFT JOIN pgqueuer p ON p.id = want.id
+      WHERE p.status IS NULL OR NOT (p.status::text = ANY($2::text[]))
+      ORDER BY want.id`,
+    [ids, statuses],
+  )
+  return rows
+}
+
+/** A row's status as operators say it: `failed` is held. */
+export function statusWord(status: string | null): string {
+  if (status === null) return 'no such job'
+  return status === 'failed' ? 'held' : status
+}
+
+/**
+ * Walk a backlog `total` rows at most, `chunk` per statement, each window starting after the
+ * last id of the one before: big operations stay short statements and can show progress.
+ */
+export async function inWindows<T extends { id: string }>(
+  total: number,
+  chunk: number,
+  take: (limit: number, afterId: string | undefined) => Promise<T[]>,
+  onProgress?: (done: number) => void,
+): Promise<T[]> {
+  let out: T[] = []
+  let afterId: string | undefined
+  while (out.length < total) {
+    const batch = await take(Math.min(chunk, total - out.length), afterId)
+    out = out.concat(batch)
+    onProgress?.(out.length)
+    if (batch.length === 0) break
+    afterId = batch[batch.length - 1].id
+  }
+  return out
+}

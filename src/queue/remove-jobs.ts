@@ -1,0 +1,88 @@
+/**
+ * Discard and cancel: rows leave the queue for good, each with one log row in a status PgQueuer
+ * knows, so the history stays complete. Discard takes held rows (`failed` -> log `deleted`, which
+ * frees their dedupe keys); cancel takes queued rows (-> log `canceled`). A window at a time,
+ * oldest first, locked with SKIP LOCKED so two commands (or a worker's pick) never take one row
+ * twice. The log row's traceback is PgQueuer's record shape naming who removed the job and why.
+ */
+import type { Queryable } from '../db/queryable.js'
+import { filterParams, filterSql, type JobFilter } from './job-filter.js'
+import { CYCLES_SQL } from './requeue.js'
+
+export interface RemoveOptions extends JobFilter {
+  /** The window: at most this many rows. */
+  limit: number
+  /** Only rows with an id above this (walks a large backlog in windows). */
+  afterId?: string
+  /** Report the rows that would go; change nothing. */
+  dryRun?: boolean
+  /** Who asked (user@host), kept in the log row. */
+  by?: string | null
+}
+
+export interface RemovedJob {
+  id: string
+  entrypoint: string
+  attempts: number
+  /** Terminal cycles the row had burned (headers.aizk.cycles). */
+  cycles: number
+}
+
+type Removal = { from: 'failed' | 'queued'; logAs: 'deleted' | 'canceled'; type: string; verb: string }
+
+const DISCARD: Removal = { from: 'failed', logAs: 'deleted', type: 'JobDiscarded', verb: 'discarded' }
+const CANCEL: Removal = { from: 'queued', logAs: 'canceled', type: 'JobCanceled', verb: 'canceled' }
+
+function windowSql(r: Removal): string {
+  return `SELECT id FROM pgqueuer
+           WHERE status = '${r.from}' AND ${filterSql(1)}
+             AND ($4::bigint IS NULL OR id > $4::bigint)
+           ORDER BY id
+           LIMIT $5`
+}
+
+function removeSql(r: Removal): string {
+  return `WITH win AS (${windowSql(r)} FOR UPDATE SKIP LOCKED),
+          gone AS (
+            DELETE FROM pgqueuer p USING win
+             WHERE p.id = win.id AND p.status = '${r.from}'
+            RETURNING p.id, p.priority, p.entrypoint, p.attempts, ${CYCLES_SQL.replaceAll('headers', 'p.headers')} AS cycles),
+          logged AS (
+            INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint, traceback)
+            SELECT id, '${r.logAs}', priority, entrypoint, jsonb_build_object(
+                     'job_id', id,
+                     'timestamp', now(),
+                     'exception_type', '${r.type}',
+                     'exception_message', '${r.verb} by ' || coalesce($6::text, 'an operator'),
+                     'traceback', '',
+                     'additional_context', jsonb_build_object('action', '${r.verb}', 'by', $6::text, 'attempts', attempts, 'cycles', cycles))
+              FROM gone
+            RETURNING job_id)
+          SELECT g.id::text AS id, g.entrypoint, g.attempts, g.cycles
+            FROM gone g
+           WHERE g.id IN (SELECT job_id FROM logged)
+           ORDER BY g.id`
+}
+
+function previewSql(r: Removal): string {
+  return `SELECT p.id::text AS id, p.entrypoint, p.attempts, ${CYCLES_SQL.replaceAll('headers', 'p.headers')} AS cycles, $6::text AS by
+            FROM pgqueuer p JOIN (${windowSql(r)}) win USING (id)
+           ORDER BY p.id`
+}
+
+async function remove(db: Queryable, r: Removal, opts: RemoveOptions): Promise<RemovedJob[]> {
+  if (!Number.isInteger(opts.limit) || opts.limit < 1) throw new RangeError(`limit must be a whole number >= 1, got ${opts.limit}`)
+  const params = [...filterParams(opts), opts.afterId ?? null, opts.limit, opts.by ?? null]
+  const { rows } = await db.query<RemovedJob>(opts.dryRun ? previewSql(r) : removeSql(r), params)
+  return rows.map((row) => ({ id: String(row.id), entrypoint: row.entrypoint, attempts: Number(row.attempts), cycles: Number(row.cycles) }))
+}
+
+/** Delete a window of held jobs, each logged `deleted`; returns the rows removed, in id order. */
+export function discardHeld(db: Queryable, opts: RemoveOptions): Promise<RemovedJob[]> {
+  return remove(db, DISCARD, opts)
+}
+
+/** Delete a window of queued jobs, each logged `canceled`; returns the rows removed, in id order. */
+export function cancelQueued(db: Queryable, opts: RemoveOptions): Promise<RemovedJob[]> {
+  return remove(db, CANCEL, opts)
+}
