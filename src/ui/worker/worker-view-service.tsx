@@ -1,7 +1,7 @@
 /**
- * Runs the live view on a terminal: a store listens to the worker's events, and a timer renders
- * its snapshot a few times a second (never once per job). A service the worker starts and stops
- * with itself; stopping draws the final frame and leaves it on screen.
+ * Runs the live view on a terminal: a store listens to the worker's events, and a timer a few
+ * times a second asks it whether anything shown changed (its draw key). Only then is a snapshot
+ * taken and the view rendered; an idle worker draws nothing. Stopping draws the final frame and leaves it on screen.
  */
 import { render, type Instance } from 'ink'
 import type { WorkerEvents } from '../../worker/events.js'
@@ -28,8 +28,17 @@ export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerV
   const intervalMs = Math.round(1000 / Math.max(1, Math.min(30, opts.fps ?? 5)))
   let instance: Instance | undefined
   let timer: NodeJS.Timeout | undefined
+  let drawn = ''
 
-  const draw = () => instance?.rerender(<WorkerView state={store.snapshot()} />)
+  const draw = (key = store.drawKey()) => {
+    drawn = key
+    instance?.rerender(<WorkerView state={store.snapshot()} />)
+  }
+  const tick = () => {
+    store.sample()
+    const key = store.drawKey()
+    if (key !== drawn) draw(key)
+  }
 
   return {
     store,
@@ -38,6 +47,7 @@ export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerV
       const stdout = opts.stdout ?? process.stdout
       // A pseudo-terminal nobody sized (script(1) without a terminal) reports 0 columns.
       if (stdout.isTTY && !stdout.columns) stdout.columns = 120
+      drawn = store.drawKey()
       instance = render(<WorkerView state={store.snapshot()} />, {
         stdout,
         // The worker owns SIGINT/SIGTERM (drain, then a second signal exits at once): ink must not.
@@ -45,7 +55,7 @@ export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerV
         patchConsole: false,
         maxFps: opts.fps ?? 5,
       })
-      timer = setInterval(draw, intervalMs)
+      timer = setInterval(tick, intervalMs)
       timer.unref()
     },
     async stop() {
