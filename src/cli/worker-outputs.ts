@@ -18,7 +18,7 @@ export interface WorkerOutputsOptions {
   isTTY?: boolean
   /** Concurrency limit per entrypoint for the view. Default: the job registry's declarations. */
   limitOf?: (entrypoint: string) => number
-  /** Frames per second of the view. Default 5. */
+  /** At most this many frames per second of the view. Default 1. */
   fps?: number
 }
 
@@ -35,7 +35,10 @@ export async function attachWorkerOutputs(opts: WorkerOutputsOptions): Promise<W
   const mode = settings.workerOutput === 'auto' || settings.workerOutput === undefined ? (tty ? 'view' : 'json') : settings.workerOutput
   if (mode === 'view') {
     const limitOf = opts.limitOf ?? ((ep: string) => jobRegistry.get(ep)?.concurrencyLimit ?? 0)
-    // ink and react load only when the view is drawn: JSON lines never pay for them.
+    // ink and react load only when the view is drawn: JSON lines never pay for them. React's
+    // development build costs several times the production one per frame: use the latter
+    // unless NODE_ENV asks otherwise (it is read once, when react first loads).
+    process.env.NODE_ENV ??= 'production'
     const { createWorkerViewService } = await import('../ui/worker/worker-view-service.js')
     const view = createWorkerViewService({ events, stdout, limitOf, fps: opts.fps })
     void view.start()

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { Writable } from 'node:stream'
 import { render } from 'ink-testing-library'
+import { createWorkerViewService } from '../../src/ui/worker/worker-view-service.js'
 import { WorkerViewStore } from '../../src/ui/worker/view-store.js'
 import { WorkerView } from '../../src/ui/worker/worker-view.js'
 import { WorkerEvents } from '../../src/worker/events.js'
@@ -111,6 +113,25 @@ describe('worker view', () => {
     detach()
   })
 
+  it('the service writes nothing to the terminal while nothing changes, and draws again on an event', async () => {
+    let writes = 0
+    const stdout = Object.assign(new Writable({ write: (_chunk, _enc, done) => { writes++; done() } }), { isTTY: true, columns: 120, rows: 40 })
+    const events = new WorkerEvents()
+    const view = createWorkerViewService({ events, stdout: stdout as unknown as NodeJS.WriteStream, fps: 30 })
+    await view.start()
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
+    await until(() => writes > 0)
+    // ink finishes the frames it throttled (a few frame intervals at most).
+    await new Promise((r) => setTimeout(r, 300))
+    const settle = writes
+    // Twenty frame intervals with nothing happening: not one write.
+    await new Promise((r) => setTimeout(r, 700))
+    assert.equal(writes, settle)
+    events.emit('job:picked', { jobId: '1', entrypoint: 'ep', priority: 0, attempts: 0, waitMs: 0 })
+    await until(() => writes > settle)
+    await view.stop()
+  })
+
   it('stays bounded at a high event rate: keeps only the last picks and holds', () => {
     const { events, store, clock, detach } = setup()
     store.snapshot()
@@ -133,3 +154,11 @@ describe('worker view', () => {
     assert.equal(state.picks[0].outcome, 'held')
   })
 })
+
+async function until(cond: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}

@@ -1,6 +1,6 @@
 /**
- * Runs the live view on a terminal: a store listens to the worker's events, and a timer a few
- * times a second asks it whether anything shown changed (its draw key). Only then is a snapshot
+ * Runs the live view on a terminal: a store listens to the worker's events, and a timer (once a
+ * second by default) asks it whether anything shown changed (its draw key). Only then is a snapshot
  * taken and the view rendered; an idle worker draws nothing. Stopping draws the final frame and leaves it on screen.
  */
 import { render, type Instance } from 'ink'
@@ -11,7 +11,11 @@ import { WorkerView } from './worker-view.js'
 export interface WorkerViewServiceOptions extends ViewStoreOptions {
   events: WorkerEvents
   stdout?: NodeJS.WriteStream
-  /** Frames per second. Default 5. */
+  /**
+   * At most this many frames a second (and none while nothing shown changes). Default 1: one
+   * frame costs ink some milliseconds of CPU whatever changed in it, so under load the view's
+   * share of a core stays near 1-2%; its rates average over seconds anyway.
+   */
   fps?: number
 }
 
@@ -25,7 +29,8 @@ export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerV
   const store = new WorkerViewStore(opts)
   // Listen from creation, so 'worker:started' (emitted as the worker starts) is not missed.
   const detach = store.attach(opts.events)
-  const intervalMs = Math.round(1000 / Math.max(1, Math.min(30, opts.fps ?? 5)))
+  const fps = Math.max(0.2, Math.min(30, opts.fps ?? 1))
+  const intervalMs = Math.round(1000 / fps)
   let instance: Instance | undefined
   let timer: NodeJS.Timeout | undefined
   let drawn = ''
@@ -53,7 +58,7 @@ export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerV
         // The worker owns SIGINT/SIGTERM (drain, then a second signal exits at once): ink must not.
         exitOnCtrlC: false,
         patchConsole: false,
-        maxFps: opts.fps ?? 5,
+        maxFps: Math.max(1, Math.round(fps)),
       })
       timer = setInterval(tick, intervalMs)
       timer.unref()
