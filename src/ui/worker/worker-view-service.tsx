@@ -1,7 +1,8 @@
 /**
  * Runs the live view on a terminal: a store listens to the worker's events, and a timer (once a
  * second by default) asks it whether anything shown changed (its draw key). Only then is a snapshot
- * taken and the view rendered; an idle worker draws nothing. Stopping draws the final frame and leaves it on screen.
+ * taken and the view rendered; an idle worker draws nothing. Frames are spaced so rendering takes
+ * at most 2% of the process's time: under load, a slow frame delays the next one. Stopping draws the final frame and leaves it on screen.
  */
 import { render, type Instance } from 'ink'
 import type { WorkerEvents } from '../../worker/events.js'
@@ -34,13 +35,24 @@ export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerV
   let instance: Instance | undefined
   let timer: NodeJS.Timeout | undefined
   let drawn = ''
+  // The view's budget: rendering may take at most this share of the worker's time. A frame
+  // costs ink milliseconds whatever changed in it, and more on a busy machine, so the gap
+  // after a frame grows with what that frame took.
+  const budget = 0.02
+  // ...but an operator sees a fresh frame at least this often, however busy the machine.
+  const maxGapMs = 5000
+  let nextDrawAt = 0
 
   const draw = (key = store.drawKey()) => {
     drawn = key
+    const started = performance.now()
     instance?.rerender(<WorkerView state={store.snapshot()} />)
+    const took = performance.now() - started
+    nextDrawAt = started + Math.min(maxGapMs, Math.max(intervalMs, took / budget))
   }
   const tick = () => {
     store.sample()
+    if (performance.now() < nextDrawAt) return
     const key = store.drawKey()
     if (key !== drawn) draw(key)
   }
