@@ -1,5 +1,14 @@
 #!/usr/bin/env node
 // The only place that decides the process's exit code.
-import { execute } from '@oclif/core'
+// `aizk --version` is answered here, in oclif's own format, without loading oclif (most of a
+// second on a small machine); everything else goes through oclif.
+import { readFileSync } from 'node:fs'
 
-await execute({ dir: import.meta.url })
+const argv = process.argv.slice(2)
+if (argv.length === 1 && argv[0] === '--version') {
+  const { name, version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  process.stdout.write(`${name}/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
+} else {
+  const { execute } = await import('@oclif/core')
+  await execute({ dir: import.meta.url })
+}

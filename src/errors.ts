@@ -48,6 +48,15 @@ export class ConfigError extends AizkError {
   }
 }
 
+/**
+ * No database to use: AIZK_DATABASE_URL is unset and the embedded server is not installed (an
+ * `npm ci --omit=optional` install, as in the container image, leaves it out). Configuration.
+ */
+export class NoDatabaseError extends AizkError {
+  override readonly exitCode = ExitCode.config
+  override readonly code = 'no_database'
+}
+
 /** The server cannot be reached, or the schema is missing or behind. */
 export class DatabaseError extends AizkError {
   override readonly exitCode = ExitCode.database

@@ -9,7 +9,7 @@ const core: Record<string, string> = {
   systemUserId: 'The system user; its scope is the fallback for a pass given no scopes.',
   timezone: 'Time zone crons are read in (IANA name).',
   dataDir: 'Data folder of the embedded server (default `/var/lib/aizk` as root, else `~/.local/share/aizk`).',
-  embeddedPort: 'Port of the embedded server on 127.0.0.1.',
+  embeddedPort: 'Port of the embedded server on 127.0.0.1. Unset: 54329, or the next free port when another program holds it (recorded in the data folder, so every aizk process finds it); set, exactly this port (exit 6 when taken).',
   queueBatchSize: 'Jobs a worker picks per round trip.',
   queueConcurrentTasks: 'Jobs one worker runs at once (default 4 x batch size).',
   workerEntrypoints: 'Only these entrypoints (comma-separated); empty = every job with a handler.',

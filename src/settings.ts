@@ -28,7 +28,8 @@ const coreShape = {
   systemUserId: uuidSetting(DEFAULT_SYSTEM_USER_ID),
   timezone: timezoneSetting(),
   dataDir: z.string().optional(),
-  embeddedPort: intSetting(54329, { min: 1024, max: 65535 }),
+  /** Unset: 54329, or a free port above it when another program holds 54329 (embedded-port.ts). */
+  embeddedPort: intSetting(undefined, { min: 1024, max: 65535 }),
 
   queueBatchSize: intSetting(64, { min: 1, max: 10000 }),
   queueConcurrentTasks: intSetting(undefined, { min: 1 }),

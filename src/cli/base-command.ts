@@ -5,7 +5,7 @@
  */
 import { Command, Flags, Errors } from '@oclif/core'
 import chalk from 'chalk'
-import { type Database, type OpenOptions, openDatabase } from '../db/database.js'
+import type { Database, OpenOptions } from '../db/database.js'
 import { AizkError, ExitCode } from '../errors.js'
 import { loadSettings, type Settings, unknownSettingVariables } from '../settings.js'
 import { loadJobModules } from '../jobs/load.js'
@@ -35,6 +35,8 @@ export abstract class AizkCommand extends Command {
 
   protected async database(opts: OpenOptions = {}): Promise<Database> {
     const settings = await this.settings()
+    // pg and the embedded server's code load only in commands that open the database.
+    const { openDatabase } = await import('../db/database.js')
     const db = await openDatabase(settings, { log: (line) => this.logToStderr(line), ...opts })
     this.openDatabases.push(db)
     return db

@@ -1,13 +1,12 @@
 /**
  * How `aizk worker` shows what it does: the live ink view on a terminal, JSON lines elsewhere
  * (AIZK_WORKER_OUTPUT forces one). Both listen to the worker's events from the moment this is
- * called until `close()`, which the command calls after the worker has stopped, so the drain and
+ * has resolved until `close()`, which the command calls after the worker has stopped, so the drain and
  * 'worker:stopped' are shown too. Lives with the CLI, not in src/worker: it imports ink.
  */
 import { canDrawLive } from './terminal.js'
 import { jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
-import { createWorkerViewService } from '../ui/worker/worker-view-service.js'
 import type { WorkerEvents } from '../worker/events.js'
 import { attachJsonLines } from '../worker/log-lines.js'
 
@@ -19,7 +18,7 @@ export interface WorkerOutputsOptions {
   isTTY?: boolean
   /** Concurrency limit per entrypoint for the view. Default: the job registry's declarations. */
   limitOf?: (entrypoint: string) => number
-  /** Frames per second of the view. Default 5. */
+  /** At most this many frames per second of the view. Default 1. */
   fps?: number
 }
 
@@ -29,13 +28,18 @@ export interface WorkerOutputs {
   close(): Promise<void>
 }
 
-export function attachWorkerOutputs(opts: WorkerOutputsOptions): WorkerOutputs {
+export async function attachWorkerOutputs(opts: WorkerOutputsOptions): Promise<WorkerOutputs> {
   const { events, settings } = opts
   const stdout = opts.stdout ?? process.stdout
   const tty = opts.isTTY ?? canDrawLive(stdout)
   const mode = settings.workerOutput === 'auto' || settings.workerOutput === undefined ? (tty ? 'view' : 'json') : settings.workerOutput
   if (mode === 'view') {
     const limitOf = opts.limitOf ?? ((ep: string) => jobRegistry.get(ep)?.concurrencyLimit ?? 0)
+    // ink and react load only when the view is drawn: JSON lines never pay for them. React's
+    // development build costs several times the production one per frame: use the latter
+    // unless NODE_ENV asks otherwise (it is read once, when react first loads).
+    process.env.NODE_ENV ??= 'production'
+    const { createWorkerViewService } = await import('../ui/worker/worker-view-service.js')
     const view = createWorkerViewService({ events, stdout, limitOf, fps: opts.fps })
     void view.start()
     return { mode, close: () => view.stop() }

@@ -46,7 +46,7 @@ export default class WorkerCommand extends AizkCommand {
 
     const events = new WorkerEvents()
     // The live view on a terminal, JSON lines elsewhere; closed after the drain so it shows it.
-    const outputs = attachWorkerOutputs({ events, settings })
+    const outputs = await attachWorkerOutputs({ events, settings })
     try {
       const running = await startWorker({ settings, events, log: (line) => this.logToStderr(line) })
       await new Promise<void>((resolve) => {

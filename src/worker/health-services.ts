@@ -1,13 +1,13 @@
 /**
  * The worker's health port as services the worker starts and stops with itself: the HTTP server
  * of health.ts with the Prometheus metrics of metrics.ts behind /metrics. None without a port.
- * Used by run-worker.ts's buildServices: `...healthServices({ probe: worker, pool, settings, events, log })`.
+ * Used by run-worker.ts's buildServices: `...(await healthServices({ probe: worker, pool, settings, events, log }))`.
  */
 import type pg from 'pg'
 import type { Settings } from '../settings.js'
 import type { WorkerEvents } from './events.js'
-import { createHealthService, type HealthService, type WorkerProbe } from './health.js'
-import { createWorkerMetrics, type WorkerMetrics } from './metrics.js'
+import type { HealthService, WorkerProbe } from './health.js'
+import type { WorkerMetrics } from './metrics.js'
 
 export interface HealthServicesOptions {
   probe: WorkerProbe
@@ -26,9 +26,11 @@ export interface HealthPort {
   readonly metrics: WorkerMetrics
 }
 
-export function healthServices(opts: HealthServicesOptions): HealthPort[] {
+export async function healthServices(opts: HealthServicesOptions): Promise<HealthPort[]> {
   const port = opts.settings.workerHealthPort
   if (port === undefined) return []
+  // prom-client and the HTTP server load only in workers that serve the port.
+  const [{ createHealthService }, { createWorkerMetrics }] = await Promise.all([import('./health.js'), import('./metrics.js')])
   // Created now, not at start, so the counters see every job from the worker's first pick.
   const metrics = createWorkerMetrics({ events: opts.events, db: opts.pool })
   const health = createHealthService({ port, host: opts.host, pool: opts.pool, settings: opts.settings, events: opts.events, probe: opts.probe, metrics })

@@ -40,9 +40,9 @@ export interface ServiceContext {
  * keeps the live-count tables small, and the cron scheduler (unless workerNoScheduler) stops
  * first so no tick fires into a draining worker.
  */
-export function buildServices(ctx: ServiceContext): WorkerService[] {
+export async function buildServices(ctx: ServiceContext): Promise<WorkerService[]> {
   const services: WorkerService[] = [
-    ...healthServices({ probe: ctx.worker, pool: ctx.db.pool, settings: ctx.settings, events: ctx.events, log: ctx.log }),
+    ...(await healthServices({ probe: ctx.worker, pool: ctx.db.pool, settings: ctx.settings, events: ctx.events, log: ctx.log })),
     countMaintenanceService(ctx.db.pool, ctx.events),
   ]
   if (!ctx.settings.workerNoScheduler) {
@@ -82,7 +82,7 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
       batchSize: settings.queueBatchSize,
       concurrency,
     })
-    for (const service of [...buildServices({ worker, db, settings, events, registry, log: opts.log }), ...(opts.services ?? [])]) worker.use(service)
+    for (const service of [...(await buildServices({ worker, db, settings, events, registry, log: opts.log })), ...(opts.services ?? [])]) worker.use(service)
     await worker.start()
   } catch (err) {
     await db.close().catch(() => {})

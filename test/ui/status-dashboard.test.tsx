@@ -100,6 +100,28 @@ describe('status dashboard', () => {
     app.unmount()
   })
 
+  it('counts every key of a burst written at once', async () => {
+    const app = render(<StatusApp load={async () => stats()} intervalMs={1000} />)
+    await until(() => /▸ Jobs/.test(app.lastFrame() ?? '') && /queued 1,500/.test(app.lastFrame() ?? ''))
+    // Three Tab presses in one write: jobs -> held -> workers -> schedules.
+    app.stdin.write('\t\t\t')
+    await until(() => /▸ Schedules/.test(app.lastFrame() ?? ''))
+    // Plain keys and escape sequences mixed in one write: tab wraps to jobs, right arrow to held.
+    app.stdin.write('\t\u001b[C')
+    await until(() => /▸ Held/.test(app.lastFrame() ?? ''))
+    // Two tabs and a left arrow in one write: workers, schedules, back to workers.
+    app.stdin.write('\t\t\u001b[D')
+    await until(() => /▸ Workers/.test(app.lastFrame() ?? ''))
+    // A burst ending in q leaves.
+    let left = false
+    app.rerender(<StatusApp load={async () => stats()} intervalMs={1000} onExit={() => {
+      left = true
+    }} />)
+    app.stdin.write('\tq')
+    await until(() => left)
+    app.unmount()
+  })
+
   it('the plain frame has the same panes and no escape codes', () => {
     const text = renderTextFrame(stats(), now)
     assert.ok(!text.includes('\u001b['))

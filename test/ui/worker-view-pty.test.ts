@@ -22,7 +22,7 @@ describe('worker outputs in a real terminal and without one', () => {
     assert.match(frame, /demo_noop\s+0\/∞\s+12,000\s+12,000/)
     assert.match(frame, /latest picks\n.*#held-1.*held/)
     assert.match(frame, /latest holds\n.*aizk_task_communities\s+#held-1\s+attempt 5 after 12ms \{5f0c2b1e\}\n\s+RuntimeError: demo hold/)
-    assert.match(frame, /next cron fires\n\s+communities\s+in \d+m\d+s/)
+    assert.match(frame, /next cron fires\n\s+communities\s+in \d+m\s/)
   })
 
   it('writes JSON lines and no escape codes when stdout is not a terminal', async () => {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { Writable } from 'node:stream'
 import { render } from 'ink-testing-library'
+import { createWorkerViewService } from '../../src/ui/worker/worker-view-service.js'
 import { WorkerViewStore } from '../../src/ui/worker/view-store.js'
 import { WorkerView } from '../../src/ui/worker/worker-view.js'
 import { WorkerEvents } from '../../src/worker/events.js'
@@ -35,7 +37,7 @@ describe('worker view', () => {
     const frame = lastFrame() ?? ''
     unmount()
 
-    assert.match(frame, /aizk worker a7c1f0e2 · node-1 pid 4242 · running · up 2s · db ok/)
+    assert.match(frame, /aizk worker a7c1f0e2 · node-1 pid 4242 · running · up <1m · db ok/)
     assert.match(frame, /batch 64 · concurrency 256 · in flight 2/)
     assert.match(frame, /aizk_task_communities\s+1\/1\s+2\s+0\s+0\s+1/, 'in flight against the limit, picked, done, retried, held')
     assert.match(frame, /chunk_project\s+1\/∞\s+10\s+9\s+0\s+0/)
@@ -49,7 +51,7 @@ describe('worker view', () => {
     assert.match(picks, /#208\s+p50\s+wait 3ms\s+completed\s+4ms/)
     // The hold: entrypoint, id, attempts, duration, scopes and the first line of its error.
     assert.match(frame, /latest holds\n.*aizk_task_communities\s+#101\s+attempt 5 after 1\.5s \{5f0c2b1e\}\n\s+RuntimeError: graph build failed\n/)
-    assert.match(frame, /next cron fires\n\s+communities\s+in 4m58s\s+2026-11-29T12:05:00\.000Z/)
+    assert.match(frame, /next cron fires\n\s+communities\s+in 4m\s+2026-11-29T12:05:00\.000Z/)
   })
 
   it('shows draining, a lost database and the last worker error', () => {
@@ -63,8 +65,71 @@ describe('worker view', () => {
     const frame = lastFrame() ?? ''
     unmount()
     detach()
-    assert.match(frame, /draining · up 3s · db lost 3s ago/)
+    assert.match(frame, /draining · up <1m · db lost since \d\d:\d\d:\d\d\.\d{3}/)
     assert.match(frame, /last error \(pick, .*\): Connection terminated unexpectedly/)
+  })
+
+  it('shows the database as connecting until the worker has it', () => {
+    const { events, store, detach } = setup()
+    const render1 = render(<WorkerView state={store.snapshot()} />)
+    assert.match(render1.lastFrame() ?? '', /db connecting/)
+    render1.unmount()
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: [], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
+    const render2 = render(<WorkerView state={store.snapshot()} />)
+    assert.match(render2.lastFrame() ?? '', /db ok/)
+    render2.unmount()
+    detach()
+  })
+
+  it('an idle worker keeps its draw key: nothing to redraw until an event, a rate or a minute changes', () => {
+    const { events, store, clock, detach } = setup()
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
+    events.emit('schedule:next', { name: 'communities', cronEntrypoint: 'aizk_cron_communities', nextRun: '2026-11-29T12:30:00.000Z' })
+    store.sample()
+    for (let i = 0; i < 50; i++) {
+      events.emit('job:picked', { jobId: String(i), entrypoint: 'ep', priority: 0, attempts: 0, waitMs: 0 })
+      events.emit('job:completed', { jobId: String(i), entrypoint: 'ep', durationMs: 1 })
+    }
+    const tick = (ms: number) => {
+      clock.advance(ms)
+      store.sample()
+      return store.drawKey()
+    }
+    const busy = tick(200)
+    // The rates fall to zero over the 5 s window: the key moves while they do.
+    const settled = Array.from({ length: 40 }, () => tick(200)).at(-1)
+    assert.notEqual(settled, busy)
+    assert.match(store.snapshot().rates.completed.toFixed(1), /^0\.0$/)
+    // Idle for the rest of the minute: the same key on every tick, so the service draws nothing,
+    // until the uptime shown (minute resolution) turns to 1m.
+    const started = Date.parse('2026-11-29T12:00:00.000Z')
+    let firstChangeAt = 0
+    for (let i = 0; i < 300 && !firstChangeAt; i++) if (tick(200) !== settled) firstChangeAt = store.snapshot().now - started
+    assert.ok(firstChangeAt >= 60_000 && firstChangeAt < 60_400, `the key changed after ${firstChangeAt} ms`)
+    // Any event moves it at once.
+    const before = tick(200)
+    events.emit('job:picked', { jobId: 'x', entrypoint: 'ep', priority: 0, attempts: 0, waitMs: 0 })
+    assert.notEqual(store.drawKey(), before)
+    detach()
+  })
+
+  it('the service writes nothing to the terminal while nothing changes, and draws again on an event', async () => {
+    let writes = 0
+    const stdout = Object.assign(new Writable({ write: (_chunk, _enc, done) => { writes++; done() } }), { isTTY: true, columns: 120, rows: 40 })
+    const events = new WorkerEvents()
+    const view = createWorkerViewService({ events, stdout: stdout as unknown as NodeJS.WriteStream, fps: 30 })
+    await view.start()
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
+    await until(() => writes > 0)
+    // ink finishes the frames it throttled (a few frame intervals at most).
+    await new Promise((r) => setTimeout(r, 300))
+    const settle = writes
+    // Twenty frame intervals with nothing happening: not one write.
+    await new Promise((r) => setTimeout(r, 700))
+    assert.equal(writes, settle)
+    events.emit('job:picked', { jobId: '1', entrypoint: 'ep', priority: 0, attempts: 0, waitMs: 0 })
+    await until(() => writes > settle)
+    await view.stop()
   })
 
   it('stays bounded at a high event rate: keeps only the last picks and holds', () => {
@@ -89,3 +154,11 @@ describe('worker view', () => {
     assert.equal(state.picks[0].outcome, 'held')
   })
 })
+
+async function until(cond: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}

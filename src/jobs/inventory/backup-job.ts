@@ -3,7 +3,6 @@
  * backupDir, timestamped, the newest backupKeep kept, each checked with pg_restore --list. A
  * missing pg_dump, or one older than the server, is a held job with an error saying what to do.
  */
-import { runBackup } from '../../backup/run-backup.js'
 import { type ScheduledContext, SystemScheduledJob } from '../scheduled-job.js'
 
 export class BackupJob extends SystemScheduledJob {
@@ -13,6 +12,7 @@ export class BackupJob extends SystemScheduledJob {
   async execute(ctx: ScheduledContext): Promise<void> {
     const url = (ctx.pool as unknown as { options: { connectionString?: string } }).options.connectionString
     if (!url) throw new Error('the worker pool has no connection string to hand to pg_dump')
+    const { runBackup } = await import('../../backup/run-backup.js')
     const result = await runBackup(ctx.pool, {
       url,
       dir: ctx.settings.backupDir as string | undefined,

@@ -4,7 +4,6 @@
  * it with its chunks and one projection job per chunk. Dedupe key: the content id.
  */
 import { z } from 'zod'
-import { convertArtifact } from '../../ingest/convert-artifact.js'
 import { loadSettings } from '../../settings.js'
 import { JobPriority } from '../priority.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
@@ -23,6 +22,8 @@ export class DoclingConversionJob extends QueueJob<ArtifactRefPayload> {
   static override priority = JobPriority.artifact
 
   async handle(payload: ArtifactRefPayload, ctx: JobContext): Promise<void> {
+    // Imported when a job runs: the converters are heavy, and listing the inventory needs none.
+    const { convertArtifact } = await import('../../ingest/convert-artifact.js')
     await convertArtifact(ctx.pool, loadSettings(), payload, ctx.signal)
   }
 }

@@ -4,7 +4,6 @@
  * converting again, replacing the artifact's chunks atomically and enqueueing their projection.
  */
 import type { Queryable } from '../../db/queryable.js'
-import { reindexArtifact } from '../../ingest/convert-artifact.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
 import { loadSettings } from '../../settings.js'
 import { JobPriority } from '../priority.js'
@@ -23,6 +22,7 @@ export class MarkdownReindexJob extends QueueJob<ArtifactRefPayload> {
   }
 
   async handle(payload: ArtifactRefPayload, ctx: JobContext): Promise<void> {
+    const { reindexArtifact } = await import('../../ingest/convert-artifact.js')
     await reindexArtifact(ctx.pool, loadSettings(), payload, ctx.signal)
   }
 }

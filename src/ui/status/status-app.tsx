@@ -1,11 +1,12 @@
 /**
  * The dashboard's container: loads stats every `intervalMs`, keeps the last good snapshot on a
- * failed refresh (and shows the error), and handles keys: tab / → / ↓ next pane, shift-tab /
- * ← / ↑ previous, q or Esc to leave.
+ * failed refresh (and shows the error), and handles keys (keys.ts): tab / → / ↓ next pane,
+ * shift-tab / ← / ↑ previous, q or Esc to leave; a burst of keys in one read moves once per key.
  */
 import { useApp, useInput } from 'ink'
 import { useEffect, useState } from 'react'
 import type { QueueStats } from '../../queue/stats.js'
+import { dashboardActions } from './keys.js'
 import type { PaneName } from './panes.js'
 import { nextPane, StatusDashboard } from './status-dashboard.js'
 
@@ -49,12 +50,14 @@ export function StatusApp({ load, intervalMs = 1000, initialFocus = 'jobs', onEx
   }, [load, intervalMs])
 
   useInput((input, key) => {
-    if (input === 'q' || key.escape || (key.ctrl && input === 'c')) {
-      onExit?.()
-      exit()
+    for (const action of dashboardActions(input, key)) {
+      if (action === 'quit') {
+        onExit?.()
+        exit()
+        return
+      }
+      setFocus((f) => nextPane(f, action === 'next' ? 1 : -1))
     }
-    else if ((key.tab && key.shift) || key.leftArrow || key.upArrow) setFocus((f) => nextPane(f, -1))
-    else if (key.tab || key.rightArrow || key.downArrow) setFocus((f) => nextPane(f, 1))
   })
 
   return <StatusDashboard stats={stats} focus={focus} error={error} now={now} />

@@ -54,3 +54,16 @@ export function oneLine(text: string, width: number): string {
 export function fit(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width)
 }
+
+/**
+ * A duration at minute resolution: <1m, 4m, 1h02m, 3d04h. The live view shows ages and
+ * countdowns this way, so an idle worker's frame stays the same for a minute and is not redrawn.
+ */
+export function formatAge(ms: number): string {
+  const m = Math.floor(Math.max(0, ms) / 60_000)
+  if (m < 1) return '<1m'
+  if (m < 60) return `${m}m`
+  const h = Math.floor(m / 60)
+  if (h < 24) return `${h}h${String(m % 60).padStart(2, '0')}m`
+  return `${Math.floor(h / 24)}d${String(h % 24).padStart(2, '0')}h`
+}

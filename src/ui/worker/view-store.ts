@@ -1,79 +1,15 @@
 /**
  * What the live worker view shows, aggregated from the worker's events. Listeners do O(1) work
- * per event (counters, a fixed ring of recent picks and holds), and the view takes a snapshot
- * on its own timer, so thousands of jobs per second never mean thousands of renders.
+ * per event (counters, a fixed ring of recent picks and holds, a version number), and the view
+ * service samples the rates and asks `drawKey` on its own timer: a snapshot is taken, and the
+ * view drawn, only when the key changed, so an idle worker draws nothing at all and thousands
+ * of jobs per second never mean thousands of renders.
  */
 import type { WorkerEventMap, WorkerEvents } from '../../worker/events.js'
+import type { EntrypointRow, PickOutcome, RecentHold, RecentPick, ScheduleRow, Totals, WorkerViewState } from './view-state.js'
+import { formatAge, formatRate } from './format.js'
 
-export type PickOutcome = 'running' | 'completed' | 'retried' | 'held' | 'released'
-
-export interface RecentPick {
-  at: number
-  jobId: string
-  entrypoint: string
-  priority: number
-  attempts: number
-  waitMs: number
-  scopes?: string[]
-  outcome: PickOutcome
-  durationMs?: number
-}
-
-export interface RecentHold {
-  at: number
-  jobId: string
-  entrypoint: string
-  attempts: number
-  durationMs: number
-  error: string
-  scopes?: string[]
-}
-
-export interface EntrypointRow {
-  entrypoint: string
-  inFlight: number
-  /** 0 = unbounded. */
-  limit: number
-  picked: number
-  completed: number
-  retried: number
-  held: number
-}
-
-export interface Totals {
-  picked: number
-  completed: number
-  retried: number
-  held: number
-  released: number
-  recovered: number
-  batches: number
-}
-
-export interface ScheduleRow {
-  name: string
-  cronEntrypoint: string
-  nextRun?: string
-  lastFiredAt?: string
-  lastEnqueued?: number
-}
-
-export interface WorkerViewState {
-  now: number
-  startedAt: number
-  phase: 'starting' | 'running' | 'draining' | 'stopped'
-  worker?: WorkerEventMap['worker:started']
-  db: { up: boolean; since: number; lastError?: string }
-  lastError?: { at: number; where: string; error: string }
-  totals: Totals
-  /** Jobs per second over the last few seconds. */
-  rates: { picked: number; completed: number; failed: number }
-  inFlight: number
-  entrypoints: EntrypointRow[]
-  picks: RecentPick[]
-  holds: RecentHold[]
-  schedules: ScheduleRow[]
-}
+export type { EntrypointRow, PickOutcome, RecentHold, RecentPick, ScheduleRow, Totals, WorkerViewState } from './view-state.js'
 
 export interface ViewStoreOptions {
   /** Concurrency limit of an entrypoint (0 = unbounded). */
@@ -113,6 +49,8 @@ export class WorkerViewStore {
   private readonly holds: RecentHold[] = []
   private readonly schedules = new Map<string, ScheduleRow>()
   private samples: Sample[] = []
+  /** Bumped by every event: what the view shows can only have changed when it moved. */
+  private version = 0
 
   constructor(opts: ViewStoreOptions = {}) {
     this.limitOf = opts.limitOf ?? (() => 0)
@@ -121,52 +59,59 @@ export class WorkerViewStore {
     this.rateWindowMs = (opts.rateWindowSeconds ?? 5) * 1000
     this.now = opts.now ?? Date.now
     this.startedAt = this.now()
-    this.db = { up: true, since: this.startedAt }
+    this.db = { state: 'connecting', since: this.startedAt }
   }
 
   /** Listen to a worker's events; returns the function that stops listening. */
   attach(events: WorkerEvents): () => void {
+    const on = <K extends keyof WorkerEventMap>(name: K, listener: (payload: WorkerEventMap[K]) => void) =>
+      events.on(name, (payload) => {
+        this.version++
+        listener(payload)
+      })
     const offs = [
-      events.on('worker:started', (e) => {
+      on('worker:started', (e) => {
         this.worker = e
         this.phase = 'running'
+        // The worker starts only once its database answers and the schema is current.
+        if (this.db.state === 'connecting') this.db = { state: 'ok', since: this.now() }
         for (const ep of e.entrypoints) this.row(ep)
       }),
-      events.on('worker:stopping', () => {
+      on('worker:stopping', () => {
         this.phase = 'draining'
       }),
-      events.on('worker:stopped', () => {
+      on('worker:stopped', () => {
         this.phase = 'stopped'
       }),
-      events.on('worker:error', (e) => {
+      on('worker:error', (e) => {
         this.lastError = { at: this.now(), where: e.where, error: e.error }
       }),
-      events.on('db:lost', (e) => {
-        this.db = { up: false, since: this.now(), lastError: e.error }
+      on('db:lost', (e) => {
+        this.db = { state: 'lost', since: this.now(), lastError: e.error }
       }),
-      events.on('db:reconnected', () => {
-        this.db = { up: true, since: this.now(), lastError: this.db.lastError }
+      on('db:reconnected', () => {
+        this.db = { state: 'ok', since: this.now(), lastError: this.db.lastError }
       }),
-      events.on('batch:picked', () => {
+      on('batch:picked', () => {
         this.totals.batches++
       }),
-      events.on('job:picked', (e) => this.onPicked(e)),
-      events.on('job:completed', (e) => this.onFinished(e.jobId, e.entrypoint, 'completed', e.durationMs)),
-      events.on('job:retried', (e) => this.onFinished(e.jobId, e.entrypoint, 'retried', e.durationMs)),
-      events.on('job:held', (e) => {
+      on('job:picked', (e) => this.onPicked(e)),
+      on('job:completed', (e) => this.onFinished(e.jobId, e.entrypoint, 'completed', e.durationMs)),
+      on('job:retried', (e) => this.onFinished(e.jobId, e.entrypoint, 'retried', e.durationMs)),
+      on('job:held', (e) => {
         this.onFinished(e.jobId, e.entrypoint, 'held', e.durationMs)
         this.holds.unshift({ at: this.now(), jobId: e.jobId, entrypoint: e.entrypoint, attempts: e.attempts, durationMs: e.durationMs, error: e.error, scopes: e.scopes })
         if (this.holds.length > this.keepHolds) this.holds.pop()
       }),
-      events.on('job:released', (e) => this.onFinished(e.jobId, e.entrypoint, 'released')),
-      events.on('job:recovered', () => {
+      on('job:released', (e) => this.onFinished(e.jobId, e.entrypoint, 'released')),
+      on('job:recovered', () => {
         this.totals.recovered++
       }),
-      events.on('schedule:next', (e) => {
+      on('schedule:next', (e) => {
         const row = this.schedule(e.name, e.cronEntrypoint)
         row.nextRun = e.nextRun
       }),
-      events.on('schedule:fired', (e) => {
+      on('schedule:fired', (e) => {
         const row = this.schedule(e.name, e.cronEntrypoint)
         row.lastFiredAt = new Date(this.now()).toISOString()
         row.lastEnqueued = e.enqueued
@@ -234,15 +179,48 @@ export class WorkerViewStore {
     }
   }
 
-  /** A plain copy of what to draw now; also advances the rate window. */
-  snapshot(): WorkerViewState {
-    const now = this.now()
+  /** Record the counters for the rate window; the view service calls it on its timer. */
+  sample(now = this.now()): void {
     const failed = this.totals.retried + this.totals.held
-    this.samples.push({ t: now, picked: this.totals.picked, completed: this.totals.completed, failed })
+    const same = (x?: Sample) => x !== undefined && x.picked === this.totals.picked && x.completed === this.totals.completed && x.failed === failed
+    const last = this.samples.at(-1)
+    // Idle: the two newest samples already hold these counters, so moving the newest one's time
+    // is enough (no allocation), and the window still slides past the last activity.
+    if (last && same(last) && same(this.samples.at(-2))) {
+      last.t = now
+    } else {
+      this.samples.push({ t: now, picked: this.totals.picked, completed: this.totals.completed, failed })
+    }
     while (this.samples.length > 2 && now - this.samples[1].t >= this.rateWindowMs) this.samples.shift()
+  }
+
+  private rates(now: number): WorkerViewState['rates'] {
     const first = this.samples[0]
+    if (!first) return { picked: 0, completed: 0, failed: 0 }
     const dt = (now - first.t) / 1000
     const rate = (a: number, b: number) => (dt > 0 ? (a - b) / dt : 0)
+    return {
+      picked: rate(this.totals.picked, first.picked),
+      completed: rate(this.totals.completed, first.completed),
+      failed: rate(this.totals.retried + this.totals.held, first.failed),
+    }
+  }
+
+  /**
+   * Everything that decides the drawn frame besides the events: the rates as shown, and the
+   * times shown at their display resolution (minutes). Equal keys draw equal frames.
+   */
+  drawKey(now = this.now()): string {
+    const r = this.rates(now)
+    let key = `${this.version} ${formatRate(r.picked)} ${formatRate(r.completed)} ${formatRate(r.failed)} ${formatAge(now - this.startedAt)}`
+    for (const s of this.schedules.values()) if (s.nextRun) key += ` ${formatAge(Date.parse(s.nextRun) - now)}`
+    return key
+  }
+
+  /** A plain copy of what to draw now. */
+  snapshot(): WorkerViewState {
+    const now = this.now()
+    this.sample(now)
     const ordered = [...this.picks.slice(this.pickHead), ...this.picks.slice(0, this.pickHead)].reverse()
     let inFlight = 0
     for (const row of this.rows.values()) inFlight += row.inFlight
@@ -254,11 +232,7 @@ export class WorkerViewStore {
       db: { ...this.db },
       lastError: this.lastError,
       totals: { ...this.totals },
-      rates: {
-        picked: rate(this.totals.picked, first.picked),
-        completed: rate(this.totals.completed, first.completed),
-        failed: rate(failed, first.failed),
-      },
+      rates: this.rates(now),
       inFlight,
       entrypoints: [...this.rows.values()].map((r) => ({ ...r })).sort((a, b) => a.entrypoint.localeCompare(b.entrypoint)),
       picks: ordered.filter(Boolean).map((p) => ({ ...p })),

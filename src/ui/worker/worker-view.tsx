@@ -5,7 +5,7 @@
  */
 import { Box, Text } from 'ink'
 import type { EntrypointRow, RecentHold, RecentPick, ScheduleRow, WorkerViewState } from './view-store.js'
-import { fit, formatClock, formatCount, formatDuration, formatLimit, formatMs, formatRate, formatScopes, oneLine } from './format.js'
+import { fit, formatAge, formatClock, formatCount, formatLimit, formatMs, formatRate, formatScopes, oneLine } from './format.js'
 
 const OUTCOME_COLOR: Record<RecentPick['outcome'], string> = {
   running: 'cyan',
@@ -13,6 +13,12 @@ const OUTCOME_COLOR: Record<RecentPick['outcome'], string> = {
   retried: 'yellow',
   held: 'red',
   released: 'magenta',
+}
+
+function Database({ db }: { db: WorkerViewState['db'] }) {
+  if (db.state === 'ok') return <Text color="green">ok</Text>
+  if (db.state === 'connecting') return <Text color="yellow">connecting</Text>
+  return <Text color="red">lost since {formatClock(db.since)}</Text>
 }
 
 function Header({ state }: { state: WorkerViewState }) {
@@ -23,8 +29,7 @@ function Header({ state }: { state: WorkerViewState }) {
       <Text>
         <Text bold>aizk worker</Text>
         {w ? ` ${w.queueManagerId.slice(0, 8)} · ${w.host} pid ${w.pid}` : ''} · <Text color={phaseColor}>{state.phase}</Text> · up{' '}
-        {formatDuration(state.now - state.startedAt)} · db{' '}
-        {state.db.up ? <Text color="green">ok</Text> : <Text color="red">lost {formatDuration(state.now - state.db.since)} ago</Text>}
+        {formatAge(state.now - state.startedAt)} · db <Database db={state.db} />
       </Text>
       {w ? (
         <Text dimColor>
@@ -129,7 +134,7 @@ function Schedules({ schedules, now }: { schedules: ScheduleRow[]; now: number }
         return (
           <Text key={s.name} wrap="truncate-end">
             {' '}
-            {fit(s.name, 24)} {next !== undefined ? `in ${formatDuration(next - now).padEnd(7)} ${s.nextRun}` : 'not scheduled'}
+            {fit(s.name, 24)} {next !== undefined ? `in ${formatAge(next - now).padEnd(7)} ${s.nextRun}` : 'not scheduled'}
             {s.lastFiredAt ? <Text dimColor> · last fired {s.lastFiredAt}, {s.lastEnqueued ?? 0} enqueued</Text> : null}
           </Text>
         )

@@ -1,0 +1,61 @@
+/**
+ * Start-up of whole CLI processes (issue 16): `aizk --version`, `aizk jobs --json` and
+ * `aizk status --once`, each spawned 10 times (median), against plain `node -e 0`. With
+ * BENCH_BEFORE_DIR (another built checkout, e.g. the previous commit) the same commands of that
+ * checkout run interleaved in the same run, so before and after share the machine's noise.
+ * Knobs: STARTUP_RUNS (10), AIZK_BENCH_URL (the server of the scratch database).
+ */
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { median } from './process-stats.js'
+import { createScratchDb } from './scratch-db.js'
+
+const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+const runs = Number(process.env.STARTUP_RUNS ?? 10)
+const checkouts: [string, string][] = [['after', here]]
+if (process.env.BENCH_BEFORE_DIR) checkouts.unshift(['before', path.resolve(process.env.BENCH_BEFORE_DIR)])
+const commands = [['--version'], ['jobs', '--json'], ['status', '--once']]
+
+function timeProcess(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now()
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    child.on('close', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`))))
+  })
+}
+
+const db = await createScratchDb(`aizk_bench_startup_${process.pid}`)
+const env: NodeJS.ProcessEnv = {}
+for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AIZK_') && k !== 'NODE_OPTIONS') env[k] = v
+env.AIZK_DATABASE_URL = db.url
+const samples = new Map<string, number[]>()
+const add = (key: string, ms: number) => samples.set(key, [...(samples.get(key) ?? []), ms])
+try {
+  // One untimed round warms the file cache; then every variant once per round, interleaved.
+  for (let round = 0; round <= runs; round++) {
+    const ms = await timeProcess(['-e', '0'], env, here)
+    if (round) add('node -e 0', ms)
+    for (const [label, dir] of checkouts) {
+      for (const cmd of commands) {
+        const t = await timeProcess([path.join(dir, 'bin', 'run.js'), ...cmd], env, dir)
+        if (round) add(`${label}|${cmd.join(' ')}`, t)
+      }
+    }
+  }
+} finally {
+  await db.drop()
+}
+const node = median(samples.get('node -e 0') ?? [0])
+const fmt = (n: number) => `${Math.round(n)} ms`
+console.log(`\nstart-up of whole processes, median of ${runs} (node ${process.version}); plain \`node -e 0\`: ${fmt(node)}\n`)
+console.log(`| command | ${checkouts.map(([l]) => l).join(' | ')} | ${checkouts.map(([l]) => `${l} - node`).join(' | ')} |`)
+console.log(`|---|${checkouts.map(() => '---|').join('')}${checkouts.map(() => '---|').join('')}`)
+for (const cmd of commands) {
+  const m = checkouts.map(([l]) => median(samples.get(`${l}|${cmd.join(' ')}`) ?? [0]))
+  console.log(`| \`aizk ${cmd.join(' ')}\` | ${m.map(fmt).join(' | ')} | ${m.map((x) => `+${fmt(x - node)}`).join(' | ')} |`)
+}

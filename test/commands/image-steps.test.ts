@@ -1,0 +1,51 @@
+// The container image without Docker: scripts/image-steps.mjs runs the Dockerfile's runtime
+// stage in a clean folder (production install without optional dependencies, the build output,
+// the entrypoint as an unprivileged user), against a real database of this test's own.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { repoRoot } from '../helpers/cli.js'
+import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js'
+
+let db: TestDatabase
+
+before(async () => {
+  db = await createEmptyDatabase()
+})
+
+after(async () => {
+  await db.drop()
+})
+
+function runScript(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'image-steps.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => {
+      stdout += d
+    })
+    child.stderr.on('data', (d) => {
+      stderr += d
+    })
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }))
+  })
+}
+
+describe('the Dockerfile runtime stage, run in a clean folder', () => {
+  it('installs production dependencies only, starts, names the missing embedded server, and drains on SIGTERM', async () => {
+    const res = await runScript(['--database-url', db.url])
+    assert.equal(res.code, 0, `${res.stdout}\n${res.stderr}`)
+    assert.match(res.stdout, /step: RUN npm ci --omit=dev --omit=optional/)
+    assert.match(res.stdout, /node_modules holds no embedded PostgreSQL and no dev tools/)
+    assert.match(res.stdout, /step: node \/opt\/aizk\/bin\/run\.js --version: aizk\/0\.1\.0 /)
+    // Exactly one line: what is missing and what to do, exit 3.
+    assert.match(
+      res.stdout,
+      /status --once without AIZK_DATABASE_URL: exit 3: error: AIZK_DATABASE_URL is not set and the embedded PostgreSQL is not installed \(an install without optional dependencies leaves it out\): set AIZK_DATABASE_URL to your server\n/,
+    )
+    assert.match(res.stdout, /worker, SIGTERM once started: exit 0, drained \(worker:stopped\)/)
+    assert.match(res.stdout, /image steps ok/)
+  })
+})
