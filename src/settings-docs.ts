@@ -5,6 +5,8 @@
  */
 const core: Record<string, string> = {
   databaseUrl: 'PostgreSQL server to use (`postgres://user:pass@host:port/db`). Unset: the embedded server.',
+  appDatabaseUrl:
+    'Login for scoped work: a member of the app role that cannot become the owner, so SQL inside a scoped transaction cannot RESET ROLE past row security (docs/security.md). Unset: scoped work uses the owner login with SET LOCAL ROLE.',
   appRole: 'Role every scoped transaction runs as; owns nothing, cannot bypass row security.',
   systemUserId: 'The system user; its scope is the fallback for a pass given no scopes.',
   timezone: 'Time zone crons are read in (IANA name).',

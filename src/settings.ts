@@ -21,6 +21,7 @@ export const DEFAULT_SYSTEM_USER_ID = '00000000-0000-4000-a000-000000000001'
 
 const coreShape = {
   databaseUrl: urlSetting(['postgres', 'postgresql']),
+  appDatabaseUrl: urlSetting(['postgres', 'postgresql']),
   appRole: z
     .string()
     .default('aizk_app')
@@ -82,7 +83,7 @@ const coreShape = {
 
 type ShapeOf<T> = { [K in keyof T]: z.ZodTypeAny }
 const extraShape: Record<string, z.ZodTypeAny> = {}
-const secretKeys = new Set<string>(['databaseUrl'])
+const secretKeys = new Set<string>(['databaseUrl', 'appDatabaseUrl'])
 
 export type CoreSettings = z.output<z.ZodObject<typeof coreShape>>
 /** Core settings plus whatever job modules registered (`<name>Cron`, `<name>Enabled`, ...). */
