@@ -140,3 +140,21 @@ CREATE POLICY app_enqueue ON pgqueuer FOR INSERT TO {{app_role}} WITH CHECK (sta
 CREATE POLICY app_read_own_insert ON pgqueuer FOR SELECT TO {{app_role}}
     USING (created = transaction_timestamp());
 REVOKE UPDATE, DELETE ON pgqueuer FROM {{app_role}};
+
+-- What scoped passes still need of other rows, answered without showing them: whether a dedupe
+-- key has a live job (the dispatch sweeps), and dropping the queued projections of chunks the
+-- caller has just replaced (chunk ids are random uuids the caller held).
+CREATE OR REPLACE FUNCTION aizk_job_key_live(key text) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+    SELECT EXISTS (SELECT 1 FROM public.pgqueuer WHERE dedupe_key = key AND status IN ('queued', 'picked', 'failed'))
+$$;
+REVOKE ALL ON FUNCTION aizk_job_key_live(text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION aizk_job_key_live(text) TO {{app_role}};
+
+CREATE OR REPLACE FUNCTION aizk_drop_queued_jobs(entry text, keys text[]) RETURNS bigint
+    LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+    WITH gone AS (DELETE FROM public.pgqueuer WHERE entrypoint = entry AND status = 'queued' AND dedupe_key = ANY(keys) RETURNING 1)
+    SELECT count(*) FROM gone
+$$;
+REVOKE ALL ON FUNCTION aizk_drop_queued_jobs(text, text[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION aizk_drop_queued_jobs(text, text[]) TO {{app_role}};
