@@ -141,10 +141,31 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): LoadedSetti
   }
   const settings = result.data as Settings
   if (settings.queueConcurrentTasks === undefined) settings.queueConcurrentTasks = settings.queueBatchSize * 4
+  const crossed = heartbeatProblems(settings)
+  if (crossed.length) throw new ConfigError(crossed)
   const unknown = Object.keys(env).filter(
     (name) => name.startsWith('AIZK_') && !known.has(name) && !OCLIF_RESERVED.has(name.slice(5)),
   )
   return { settings, unknown }
+}
+
+/** Heartbeats a worker must send within the timeout, so one late heartbeat never looks like death. */
+export const HEARTBEATS_PER_TIMEOUT = 3
+
+/**
+ * The heartbeat pair, checked together: a timeout that passes before the worker's own next
+ * heartbeat makes every worker re-pick the jobs it is still running. `names` says how each
+ * value was given (a variable, or a worker flag).
+ */
+export function heartbeatProblems(
+  s: Pick<CoreSettings, 'heartbeatIntervalSeconds' | 'heartbeatTimeoutSeconds'>,
+  names = { interval: envName('heartbeatIntervalSeconds'), timeout: envName('heartbeatTimeoutSeconds') },
+): string[] {
+  if (s.heartbeatIntervalSeconds * HEARTBEATS_PER_TIMEOUT <= s.heartbeatTimeoutSeconds) return []
+  return [
+    `${names.interval} (${s.heartbeatIntervalSeconds}) and ${names.timeout} (${s.heartbeatTimeoutSeconds}): ` +
+      `the timeout must be at least ${HEARTBEATS_PER_TIMEOUT} heartbeat intervals, or workers re-pick jobs they are still running`,
+  ]
 }
 
 let cached: LoadedSettings | undefined

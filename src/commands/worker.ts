@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { attachWorkerOutputs } from '../cli/worker-outputs.js'
-import { UsageError } from '../errors.js'
+import { ConfigError, UsageError } from '../errors.js'
+import { heartbeatProblems } from '../settings.js'
 import { WorkerEvents } from '../worker/events.js'
 import { startWorker } from '../worker/run-worker.js'
 
@@ -42,6 +43,11 @@ export default class WorkerCommand extends AizkCommand {
     if (flags['heartbeat-timeout'] !== undefined) settings.heartbeatTimeoutSeconds = seconds('--heartbeat-timeout', flags['heartbeat-timeout'])
     if (flags['shutdown-timeout'] !== undefined) settings.shutdownTimeoutSeconds = seconds('--shutdown-timeout', flags['shutdown-timeout'])
     if (flags['health-port'] !== undefined) settings.workerHealthPort = flags['health-port']
+    const crossed = heartbeatProblems(settings, {
+      interval: 'AIZK_HEARTBEAT_INTERVAL_SECONDS',
+      timeout: flags['heartbeat-timeout'] === undefined ? 'AIZK_HEARTBEAT_TIMEOUT_SECONDS' : '--heartbeat-timeout (AIZK_HEARTBEAT_TIMEOUT_SECONDS)',
+    })
+    if (crossed.length) throw new ConfigError(crossed)
     if (flags.json) settings.workerOutput = 'json'
 
     const events = new WorkerEvents()
