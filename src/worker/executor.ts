@@ -91,7 +91,13 @@ export class Executor {
     return this.finished
   }
 
-  execute(job: PickedJob): void {
+  /**
+   * Start a picked job, unless this worker is already running it (a pick that found our own row
+   * stale): the running handler goes on and settles that id once; the duplicate never starts.
+   * Returns whether it started.
+   */
+  execute(job: PickedJob): boolean {
+    if (this.running.has(job.id)) return false
     const now = Date.now()
     const run: Running = { job, startedAt: now, deadline: now + this.timeoutMs, settled: false, controller: undefined }
     this.running.set(job.id, run)
@@ -108,7 +114,7 @@ export class Executor {
       promise = handler.handle(parsed.data, new RunContext(run, this.o.pool))
     } catch (err) {
       this.settle(run, err)
-      return
+      return true
     }
     if (promise && typeof promise.then === 'function') {
       promise.then(
@@ -118,6 +124,7 @@ export class Executor {
     } else {
       this.settle(run, undefined)
     }
+    return true
   }
 
   private settle(run: Running, err: unknown): void {

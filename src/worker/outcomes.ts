@@ -31,6 +31,7 @@ export class OutcomeBuffer {
   private timer: NodeJS.Immediate | NodeJS.Timeout | undefined
   private failures = 0
   private idleWaiters: (() => void)[] = []
+  private closed = false
 
   /** While true, completions wait a moment for the next pick to carry them (see takeCompletes). */
   carrierActive: () => boolean = () => false
@@ -48,6 +49,7 @@ export class OutcomeBuffer {
   }
 
   complete(id: string): void {
+    if (this.closed) return
     if (this.completes.length === 0) this.completesSince = Date.now()
     this.completes.push(id)
     if (this.carrierActive()) this.scheduleLater()
@@ -70,28 +72,31 @@ export class OutcomeBuffer {
   }
 
   private scheduleLater(): void {
-    if (this.timer || this.flushing >= MAX_FLUSHES) return
+    if (this.closed || this.timer || this.flushing >= MAX_FLUSHES) return
     // A fallback only: a busy picker normally takes them first (takeCompletes).
     this.timer = setTimeout(() => this.run(), CARRY_WAIT_MS * 4)
   }
 
   retry(item: RetryItem): void {
+    if (this.closed) return
     this.retries.push(item)
     this.schedule()
   }
 
   hold(item: HoldItem): void {
+    if (this.closed) return
     this.holds.push(item)
     this.schedule()
   }
 
   release(id: string): void {
+    if (this.closed) return
     this.releases.push(id)
     this.schedule()
   }
 
   private schedule(): void {
-    if (this.timer || this.flushing >= MAX_FLUSHES || (this.flushing > 0 && this.failures > 0)) return
+    if (this.closed || this.timer || this.flushing >= MAX_FLUSHES || (this.flushing > 0 && this.failures > 0)) return
     if (this.failures === 0) {
       this.timer = setImmediate(() => this.run())
     } else {
@@ -144,6 +149,23 @@ export class OutcomeBuffer {
       this.failures = 0
       this.onRecovered()
     }
+  }
+
+  /**
+   * After the final drain: outcomes that arrive later are dropped (their rows were released or
+   * stay picked for recovery) and no flush or retry timer is left to keep the process alive.
+   */
+  close(): void {
+    this.closed = true
+    if (this.timer) {
+      clearTimeout(this.timer as NodeJS.Timeout)
+      clearImmediate(this.timer as NodeJS.Immediate)
+      this.timer = undefined
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.closed
   }
 
   /** Resolves once everything buffered is written, or rejects when the deadline passes first. */

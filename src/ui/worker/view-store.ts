@@ -61,7 +61,7 @@ export interface ScheduleRow {
 export interface WorkerViewState {
   now: number
   startedAt: number
-  phase: 'starting' | 'running' | 'draining' | 'stopped'
+  phase: 'starting' | 'waiting' | 'running' | 'draining' | 'stopped'
   worker?: WorkerEventMap['worker:started']
   db: { up: boolean; since: number; lastError?: string }
   lastError?: { at: number; where: string; error: string }
@@ -130,7 +130,12 @@ export class WorkerViewStore {
       events.on('worker:started', (e) => {
         this.worker = e
         this.phase = 'running'
+        if (!this.db.up) this.db = { up: true, since: this.now(), lastError: this.db.lastError }
         for (const ep of e.entrypoints) this.row(ep)
+      }),
+      events.on('worker:waiting', (e) => {
+        this.phase = 'waiting'
+        this.db = { up: false, since: this.db.up ? this.now() : this.db.since, lastError: `waiting for PostgreSQL (attempt ${e.attempt}): ${e.error}` }
       }),
       events.on('worker:stopping', () => {
         this.phase = 'draining'

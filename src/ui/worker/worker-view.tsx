@@ -17,15 +17,22 @@ const OUTCOME_COLOR: Record<RecentPick['outcome'], string> = {
 
 function Header({ state }: { state: WorkerViewState }) {
   const w = state.worker
-  const phaseColor = state.phase === 'running' ? 'green' : state.phase === 'draining' ? 'yellow' : 'gray'
+  const phaseColor = state.phase === 'running' ? 'green' : state.phase === 'draining' || state.phase === 'waiting' ? 'yellow' : 'gray'
   return (
     <Box flexDirection="column">
       <Text>
         <Text bold>aizk worker</Text>
         {w ? ` ${w.queueManagerId.slice(0, 8)} · ${w.host} pid ${w.pid}` : ''} · <Text color={phaseColor}>{state.phase}</Text> · up{' '}
         {formatDuration(state.now - state.startedAt)} · db{' '}
-        {state.db.up ? <Text color="green">ok</Text> : <Text color="red">lost {formatDuration(state.now - state.db.since)} ago</Text>}
+        {state.db.up ? (
+          <Text color="green">ok</Text>
+        ) : state.phase === 'waiting' ? (
+          <Text color="yellow">waited {formatDuration(state.now - state.db.since)}</Text>
+        ) : (
+          <Text color="red">lost {formatDuration(state.now - state.db.since)} ago</Text>
+        )}
       </Text>
+      {state.phase === 'waiting' && state.db.lastError ? <Text color="yellow">{oneLine(state.db.lastError, 120)}</Text> : null}
       {w ? (
         <Text dimColor>
           batch {w.batchSize} · concurrency {w.concurrency} · in flight {state.inFlight} · {w.entrypoints.length} entrypoints
