@@ -22,6 +22,8 @@ const core: Record<string, string> = {
   workerLogJobs: 'One JSON line per job event; `false` keeps batch, worker and schedule lines only.',
   workerStartupWaitSeconds:
     'How long a starting worker keeps retrying (with backoff) while PostgreSQL refuses connections or is still starting; `/readyz` answers 503 meanwhile. 0 = give up at once (exit 4).',
+  completionFlushMs:
+    'How long a busy worker lets finished jobs wait to ride on its next pick (written by a timer at 4x this at the latest). A worker killed inside the window runs those jobs again.',
   heartbeatIntervalSeconds: 'How often in-flight jobs and the worker row heartbeat; at most a third of the heartbeat timeout (checked together, exit 3).',
   heartbeatTimeoutSeconds: 'A picked job whose heartbeat is older belongs to a dead worker and is picked again.',
   shutdownTimeoutSeconds: 'On SIGTERM, how long in-flight jobs may finish before they are released.',

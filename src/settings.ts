@@ -44,6 +44,7 @@ const coreShape = {
   heartbeatIntervalSeconds: numberSetting(5, { min: 0.05 }),
   heartbeatTimeoutSeconds: numberSetting(30, { min: 0.1 }),
   shutdownTimeoutSeconds: numberSetting(25, { min: 0 }),
+  completionFlushMs: intSetting(15, { min: 0, max: 10000 }),
   workerStartupWaitSeconds: numberSetting(60, { min: 0 }),
   pollIntervalSeconds: numberSetting(1, { min: 0.01 }),
   retryBaseSeconds: numberSetting(2, { min: 0 }),

@@ -15,10 +15,11 @@ const MAX_FLUSHES = 2
 /**
  * Every statement that deletes rows fires PgQueuer's NOTIFY trigger, and notifying commits are
  * serialised (one WAL flush each, no group commit). So while the worker is busy, completions
- * gather for up to CARRY_WAIT_MS or CARRY_MIN jobs and ride on a pick (one commit for both);
- * an idle worker writes them at once.
+ * gather for up to `carryWaitMs` (AIZK_COMPLETION_FLUSH_MS) or CARRY_MIN jobs and ride on a pick
+ * (one commit for both), with a timer at four times that as the fallback; an idle worker writes
+ * them at once. A worker killed inside that window runs those jobs again (docs/worker-faults.md).
  */
-const CARRY_WAIT_MS = 15
+export const DEFAULT_CARRY_WAIT_MS = 15
 const CARRY_MIN = 512
 
 export class OutcomeBuffer {
@@ -42,6 +43,7 @@ export class OutcomeBuffer {
     private readonly options: OutcomeOptions,
     private readonly onError: (where: string, err: unknown) => void,
     private readonly onRecovered: () => void,
+    private readonly carryWaitMs = DEFAULT_CARRY_WAIT_MS,
   ) {}
 
   get pending(): number {
@@ -59,7 +61,7 @@ export class OutcomeBuffer {
   /** Completions for a pick to carry (aizk_pick completes them in its transaction), once due. */
   takeCompletes(max = MAX_PER_STATEMENT): string[] {
     const n = this.completes.length
-    if (n === 0 || (n < CARRY_MIN && Date.now() - this.completesSince < CARRY_WAIT_MS)) return []
+    if (n === 0 || (n < CARRY_MIN && Date.now() - this.completesSince < this.carryWaitMs)) return []
     const taken = this.completes.splice(0, max)
     this.completesSince = Date.now()
     return taken
@@ -74,7 +76,7 @@ export class OutcomeBuffer {
   private scheduleLater(): void {
     if (this.closed || this.timer || this.flushing >= MAX_FLUSHES) return
     // A fallback only: a busy picker normally takes them first (takeCompletes).
-    this.timer = setTimeout(() => this.run(), CARRY_WAIT_MS * 4)
+    this.timer = setTimeout(() => this.run(), this.carryWaitMs * 4)
   }
 
   retry(item: RetryItem): void {

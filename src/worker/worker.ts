@@ -34,7 +34,8 @@ export type WorkerSettings = Pick<
   | 'retryBaseSeconds'
   | 'retryMaxSeconds'
   | 'jobTimeoutSeconds'
->
+> &
+  Partial<Pick<Settings, 'completionFlushMs'>>
 
 export interface WorkerOptions {
   pool: pg.Pool
@@ -136,6 +137,7 @@ export class Worker {
       { hasSlot },
       (where, err) => this.dbError(where, err),
       () => this.dbRecovered(),
+      this.o.settings.completionFlushMs,
     )
     this.outcomes.carrierActive = () => this.busy && !this.stopping
     this.executor = new Executor({
