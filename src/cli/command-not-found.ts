@@ -7,7 +7,7 @@ import chalk from 'chalk'
 import { ExitCode } from '../errors.js'
 import { suggest } from './did-you-mean.js'
 
-const commandNotFound: Hook<'command_not_found'> = async function (opts) {
+const commandNotFound: Hook<'command_not_found'> = async (opts) => {
   const shown = (id: string) => id.replaceAll(':', ' ')
   const name = shown(opts.id)
   const near = suggest(name, opts.config.commandIDs.map(shown))

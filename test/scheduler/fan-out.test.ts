@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import type pg from 'pg'
 import type { JobContext } from '../../src/jobs/queue-job.js'
 import { JobRegistry } from '../../src/jobs/registry.js'
 import { type ScopedContext, ScopedScheduledJob, SystemScheduledJob } from '../../src/jobs/scheduled-job.js'
