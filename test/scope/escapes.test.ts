@@ -88,9 +88,34 @@ describe('a scoped transaction cannot widen itself', () => {
     assert.match(String(seen.mint), /permission denied/)
   })
 
+  it('a key of its own in a temporary table, and a proof made with it, are not accepted', async () => {
+    const seen = await as([A]).transaction(app.scoped, async (c) => {
+      await c.query(`create temp table aizk_scope_key (one boolean, ipad bytea, opad bytea) on commit drop`)
+      await c.query(`insert into aizk_scope_key values (true, decode(repeat('36', 64), 'hex'), decode(repeat('5c', 64), 'hex'))`)
+      const wide = `{${A},${B},${C}}`
+      await c.query(
+        `select set_config('aizk.read_scopes', $1, true), set_config('aizk.write_scopes', $1, true),
+                set_config('aizk.scope_proof', (select encode(sha256(k.opad || sha256(k.ipad || convert_to(
+                  $1::uuid[]::text || '|' || $1::uuid[]::text || '|' || pg_backend_pid()::text || '|'
+                  || extract(epoch from transaction_timestamp())::text, 'UTF8'))), 'hex') from aizk_scope_key k), true)`,
+        [wide],
+      )
+      return titles(c)
+    })
+    assert.deepEqual(seen, [])
+    // The same computation with the real key is the real proof: only the key was missing.
+    const { rows } = await db.pool.query(
+      `select aizk_scope_proof($1, $1, 42, '2026-01-01T00:00:00.123456Z') = (select encode(sha256(k.opad || sha256(k.ipad || convert_to(
+         $1::uuid[]::text || '|' || $1::uuid[]::text || '|' || '42' || '|'
+         || extract(epoch from '2026-01-01T00:00:00.123456Z'::timestamptz)::text, 'UTF8'))), 'hex') from aizk_scope_key k) as same`,
+      [`{${A}}`],
+    )
+    assert.equal(rows[0].same, true)
+  })
+
   it('the app role cannot read the proof key', async () => {
     await as([A]).transaction(app.scoped, async (c) => {
-      await assert.rejects(c.query('select * from aizk_scope_key'), /permission denied/)
+      await assert.rejects(c.query('select * from public.aizk_scope_key'), /permission denied/)
     })
   })
 

@@ -25,7 +25,7 @@ DROP POLICY IF EXISTS rls_insert ON aizk_content;
 REVOKE INSERT, UPDATE, DELETE ON aizk_content FROM {{app_role}};
 
 CREATE OR REPLACE FUNCTION aizk_store_content(content bytea) RETURNS text
-    LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
     id text := encode(sha256(content), 'hex');
 BEGIN
@@ -65,7 +65,7 @@ END $$;
 
 -- The proof for one transaction's sets. Owner only: the app role has no EXECUTE on it.
 CREATE OR REPLACE FUNCTION aizk_scope_proof(read_set uuid[], write_set uuid[], backend int, started timestamptz)
-    RETURNS text LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+    RETURNS text LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
     SELECT encode(sha256(k.opad || sha256(k.ipad || convert_to(
                read_set::text || '|' || write_set::text || '|' || backend::text || '|'
                || extract(epoch FROM started)::text, 'UTF8'))), 'hex')
@@ -77,28 +77,29 @@ REVOKE ALL ON FUNCTION aizk_scope_proof(uuid[], uuid[], int, timestamptz) FROM P
 -- backend, in this transaction. Anything else (a forged set_config, a proof copied from another
 -- transaction or connection) is false, and the sets read as empty.
 CREATE OR REPLACE FUNCTION aizk_scopes_proven(read_set uuid[], write_set uuid[]) RETURNS boolean
-    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
     SELECT coalesce(current_setting('aizk.scope_proof', true) =
                     public.aizk_scope_proof(read_set, write_set, pg_backend_pid(), transaction_timestamp()), false)
 $$;
 REVOKE ALL ON FUNCTION aizk_scopes_proven(uuid[], uuid[]) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION aizk_scopes_proven(uuid[], uuid[]) TO {{app_role}};
 
+-- search_path pinned on each: a caller's own search_path must not pick what these resolve to.
 CREATE OR REPLACE FUNCTION aizk_setting_scopes(name text) RETURNS uuid[]
-    LANGUAGE sql STABLE AS $$
+    LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp AS $$
     SELECT coalesce(nullif(current_setting(name, true), ''), '{}')::uuid[]
 $$;
 
 CREATE OR REPLACE FUNCTION aizk_read_scopes() RETURNS uuid[]
-    LANGUAGE sql STABLE AS $$
-    SELECT CASE WHEN aizk_scopes_proven(aizk_setting_scopes('aizk.read_scopes'), aizk_setting_scopes('aizk.write_scopes'))
-                THEN aizk_setting_scopes('aizk.read_scopes') ELSE '{}'::uuid[] END
+    LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp AS $$
+    SELECT CASE WHEN public.aizk_scopes_proven(public.aizk_setting_scopes('aizk.read_scopes'), public.aizk_setting_scopes('aizk.write_scopes'))
+                THEN public.aizk_setting_scopes('aizk.read_scopes') ELSE '{}'::uuid[] END
 $$;
 
 CREATE OR REPLACE FUNCTION aizk_write_scopes() RETURNS uuid[]
-    LANGUAGE sql STABLE AS $$
-    SELECT CASE WHEN aizk_scopes_proven(aizk_setting_scopes('aizk.read_scopes'), aizk_setting_scopes('aizk.write_scopes'))
-                THEN aizk_setting_scopes('aizk.write_scopes') ELSE '{}'::uuid[] END
+    LANGUAGE sql STABLE SET search_path = pg_catalog, public, pg_temp AS $$
+    SELECT CASE WHEN public.aizk_scopes_proven(public.aizk_setting_scopes('aizk.read_scopes'), public.aizk_setting_scopes('aizk.write_scopes'))
+                THEN public.aizk_setting_scopes('aizk.write_scopes') ELSE '{}'::uuid[] END
 $$;
 GRANT EXECUTE ON FUNCTION aizk_setting_scopes(text) TO {{app_role}};
 
@@ -145,14 +146,14 @@ REVOKE UPDATE, DELETE ON pgqueuer FROM {{app_role}};
 -- key has a live job (the dispatch sweeps), and dropping the queued projections of chunks the
 -- caller has just replaced (chunk ids are random uuids the caller held).
 CREATE OR REPLACE FUNCTION aizk_job_key_live(key text) RETURNS boolean
-    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
     SELECT EXISTS (SELECT 1 FROM public.pgqueuer WHERE dedupe_key = key AND status IN ('queued', 'picked', 'failed'))
 $$;
 REVOKE ALL ON FUNCTION aizk_job_key_live(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION aizk_job_key_live(text) TO {{app_role}};
 
 CREATE OR REPLACE FUNCTION aizk_drop_queued_jobs(entry text, keys text[]) RETURNS bigint
-    LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+    LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
     WITH gone AS (DELETE FROM public.pgqueuer WHERE entrypoint = entry AND status = 'queued' AND dedupe_key = ANY(keys) RETURNING 1)
     SELECT count(*) FROM gone
 $$;
