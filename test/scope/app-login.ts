@@ -16,6 +16,8 @@ export interface AppLogin {
    * User.transaction, which runs the transaction on the login and asks the owner for the proof.
    */
   scoped: pg.Pool
+  /** The login's URL, as AIZK_APP_DATABASE_URL would name it. */
+  url: string
   drop(): Promise<void>
 }
 
@@ -36,6 +38,7 @@ export async function createAppLogin(db: TestDatabase, appRole = 'aizk_app'): Pr
     role,
     pool,
     scoped,
+    url: url.toString(),
     async drop() {
       await pool.end().catch(() => {})
       await scoped.end().catch(() => {})

@@ -13,6 +13,7 @@ import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
+import { runCli } from '../helpers/cli.js'
 import { adminQuery, createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { A, type AppLogin, B, C, createAppLogin, identity } from './app-login.js'
 
@@ -133,6 +134,18 @@ describe('a scoped transaction cannot widen itself', () => {
       await pool.end()
       await adminQuery(`drop role ${role}`)
     }
+  })
+})
+
+describe('AIZK_APP_DATABASE_URL through the CLI', () => {
+  it('scoped work runs on that login; a login that can become the owner is refused with exit 3', async () => {
+    const env = { AIZK_DATABASE_URL: db.url, AIZK_APP_DATABASE_URL: app.url }
+    const ok = await runCli(['ingest', 'package.json', '--scope', C, '--json'], { env })
+    assert.equal(ok.code, 0, ok.stderr)
+    assert.deepEqual(JSON.parse(ok.stdout).scopes, [C])
+    const owner = await runCli(['ingest', 'package.json', '--scope', C], { env: { ...env, AIZK_APP_DATABASE_URL: db.url } })
+    assert.equal(owner.code, 3, owner.stderr)
+    assert.match(owner.stderr, /AIZK_APP_DATABASE_URL: login \S+ is a superuser|can become/)
   })
 })
 
