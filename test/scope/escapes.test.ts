@@ -198,6 +198,9 @@ describe('the queue under row security for the app role', () => {
     assert.deepEqual(seen.rows, [seen.idB])
     const later = await as([B]).transaction(app.scoped, (c) => c.query('select count(*)::int as n from pgqueuer'))
     assert.equal(later.rows[0].n, 0)
+    // The worker's pick function, called as the app role, finds nothing to take.
+    const picked = await as([B]).transaction(app.scoped, (c) => c.query("select * from aizk_pick(100, gen_random_uuid(), array['probe'], array[0], 0)"))
+    assert.equal(picked.rows.length, 0)
     for (const sql of ["update pgqueuer set status = 'queued'", 'delete from pgqueuer']) {
       await assert.rejects(as([B]).transaction(app.scoped, (c) => c.query(sql)), /permission denied/)
     }
