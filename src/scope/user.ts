@@ -62,8 +62,9 @@ export class User {
     return runInTransaction(
       app,
       async (c) => {
+        // The start time as ISO 8601 with microseconds: exact, whatever either session's DateStyle.
         const results = (await c.query(
-          `BEGIN; SET LOCAL ROLE "${role}"; SELECT pg_backend_pid() AS pid, transaction_timestamp()::text AS started`,
+          `BEGIN; SET LOCAL ROLE "${role}"; SELECT pg_backend_pid() AS pid, to_char(transaction_timestamp(), 'YYYY-MM-DD"T"HH24:MI:SS.USOF') AS started`,
         )) as unknown as pg.QueryResult<{ pid: number; started: string }>[]
         const { pid, started } = results[results.length - 1].rows[0]
         const { rows } = await pool.query<{ proof: string }>(
