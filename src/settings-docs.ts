@@ -5,6 +5,8 @@
  */
 const core: Record<string, string> = {
   databaseUrl: 'PostgreSQL server to use (`postgres://user:pass@host:port/db`). Unset: the embedded server.',
+  appDatabaseUrl:
+    'Login for scoped work: a member of the app role that cannot become the owner, so SQL inside a scoped transaction cannot RESET ROLE past row security (docs/security.md). Unset: scoped work uses the owner login with SET LOCAL ROLE.',
   appRole: 'Role every scoped transaction runs as; owns nothing, cannot bypass row security.',
   systemUserId: 'The system user; its scope is the fallback for a pass given no scopes.',
   timezone: 'Time zone crons are read in (IANA name).',
@@ -18,7 +20,11 @@ const core: Record<string, string> = {
   workerHealthPort: 'Serve `/livez`, `/readyz` and `/metrics` on this port.',
   workerOutput: '`auto` (live view on a terminal, JSON lines elsewhere), `view` or `json`.',
   workerLogJobs: 'One JSON line per job event; `false` keeps batch, worker and schedule lines only.',
-  heartbeatIntervalSeconds: 'How often in-flight jobs and the worker row heartbeat.',
+  workerStartupWaitSeconds:
+    'How long a starting worker keeps retrying (with backoff) while PostgreSQL refuses connections or is still starting; `/readyz` answers 503 meanwhile. 0 = give up at once (exit 4).',
+  completionFlushMs:
+    'How long a busy worker lets finished jobs wait to ride on its next pick (written by a timer at 4x this at the latest). A worker killed inside the window runs those jobs again.',
+  heartbeatIntervalSeconds: 'How often in-flight jobs and the worker row heartbeat; at most a third of the heartbeat timeout (checked together, exit 3).',
   heartbeatTimeoutSeconds: 'A picked job whose heartbeat is older belongs to a dead worker and is picked again.',
   shutdownTimeoutSeconds: 'On SIGTERM, how long in-flight jobs may finish before they are released.',
   pollIntervalSeconds: 'Fallback poll interval (jittered) when no NOTIFY arrives.',

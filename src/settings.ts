@@ -21,6 +21,7 @@ export const DEFAULT_SYSTEM_USER_ID = '00000000-0000-4000-a000-000000000001'
 
 const coreShape = {
   databaseUrl: urlSetting(['postgres', 'postgresql']),
+  appDatabaseUrl: urlSetting(['postgres', 'postgresql']),
   appRole: z
     .string()
     .default('aizk_app')
@@ -44,6 +45,8 @@ const coreShape = {
   heartbeatIntervalSeconds: numberSetting(5, { min: 0.05 }),
   heartbeatTimeoutSeconds: numberSetting(30, { min: 0.1 }),
   shutdownTimeoutSeconds: numberSetting(25, { min: 0 }),
+  completionFlushMs: intSetting(15, { min: 0, max: 10000 }),
+  workerStartupWaitSeconds: numberSetting(60, { min: 0 }),
   pollIntervalSeconds: numberSetting(1, { min: 0.01 }),
   retryBaseSeconds: numberSetting(2, { min: 0 }),
   retryMaxSeconds: numberSetting(600, { min: 0 }),
@@ -83,7 +86,7 @@ const coreShape = {
 
 type ShapeOf<T> = { [K in keyof T]: z.ZodTypeAny }
 const extraShape: Record<string, z.ZodTypeAny> = {}
-const secretKeys = new Set<string>(['databaseUrl'])
+const secretKeys = new Set<string>(['databaseUrl', 'appDatabaseUrl'])
 
 export type CoreSettings = z.output<z.ZodObject<typeof coreShape>>
 /** Core settings plus whatever job modules registered (`<name>Cron`, `<name>Enabled`, ...). */
@@ -141,10 +144,31 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): LoadedSetti
   }
   const settings = result.data as Settings
   if (settings.queueConcurrentTasks === undefined) settings.queueConcurrentTasks = settings.queueBatchSize * 4
+  const crossed = heartbeatProblems(settings)
+  if (crossed.length) throw new ConfigError(crossed)
   const unknown = Object.keys(env).filter(
     (name) => name.startsWith('AIZK_') && !known.has(name) && !OCLIF_RESERVED.has(name.slice(5)),
   )
   return { settings, unknown }
+}
+
+/** Heartbeats a worker must send within the timeout, so one late heartbeat never looks like death. */
+export const HEARTBEATS_PER_TIMEOUT = 3
+
+/**
+ * The heartbeat pair, checked together: a timeout that passes before the worker's own next
+ * heartbeat makes every worker re-pick the jobs it is still running. `names` says how each
+ * value was given (a variable, or a worker flag).
+ */
+export function heartbeatProblems(
+  s: Pick<CoreSettings, 'heartbeatIntervalSeconds' | 'heartbeatTimeoutSeconds'>,
+  names = { interval: envName('heartbeatIntervalSeconds'), timeout: envName('heartbeatTimeoutSeconds') },
+): string[] {
+  if (s.heartbeatIntervalSeconds * HEARTBEATS_PER_TIMEOUT <= s.heartbeatTimeoutSeconds) return []
+  return [
+    `${names.interval} (${s.heartbeatIntervalSeconds}) and ${names.timeout} (${s.heartbeatTimeoutSeconds}): ` +
+      `the timeout must be at least ${HEARTBEATS_PER_TIMEOUT} heartbeat intervals, or workers re-pick jobs they are still running`,
+  ]
 }
 
 let cached: LoadedSettings | undefined

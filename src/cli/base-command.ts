@@ -65,9 +65,7 @@ export abstract class AizkCommand extends Command {
       // oclif's own parse errors: unknown flag, missing argument, bad option value.
       exitCode = ExitCode.usage
       code = 'usage'
-      // "Missing 1 required arg:" names the argument on the next line: keep it.
-      const lines = message.split('\n')
-      message = lines[0].endsWith(':') && lines[1] ? `${lines[0]} ${lines[1].trim()}` : lines[0]
+      message = parseErrorMessage(message)
       hint = `see \`aizk ${this.id?.replaceAll(':', ' ') ?? ''} --help\``
     } else if (process.env.AIZK_DEBUG) {
       message = err.stack ?? message
@@ -81,4 +79,19 @@ export abstract class AizkCommand extends Command {
     }
     this.exit(exitCode)
   }
+}
+
+/**
+ * oclif's parse error on one line with its reason: "Parsing --priority" is followed by what was
+ * wrong ("Expected an integer but received: abc"), "Missing 1 required arg:" by the argument.
+ * oclif's own "See more help" line is dropped: the hint says where help is.
+ */
+export function parseErrorMessage(message: string): string {
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^See more help/i.test(l))
+  if (lines.length <= 1) return lines[0] ?? message
+  const [head, ...rest] = lines
+  return `${head.replace(/:$/, '')}: ${rest.join('; ')}`
 }

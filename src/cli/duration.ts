@@ -18,7 +18,13 @@ export function parseDuration(text: string): number | null {
  */
 export function parseWhen(text: string, flag: string, now = new Date()): Date {
   const ms = parseDuration(text)
-  if (ms !== null) return new Date(now.getTime() + ms)
+  if (ms !== null) {
+    const when = new Date(now.getTime() + ms)
+    if (!Number.isFinite(when.getTime()) || when.getUTCFullYear() > 9999) {
+      throw new UsageError(`${flag} "${text}" is too far ahead: it ends past the year 9999`, 'use a shorter duration (such as 30s, 2h, 7d) or an ISO timestamp before 10000-01-01')
+    }
+    return when
+  }
   if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text.trim())) {
     const d = new Date(text.trim())
     if (!Number.isNaN(d.getTime())) return d

@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js'
 import { validatePayload } from '../jobs/queue-job.js'
 import { jobRegistry } from '../jobs/registry.js'
 import { findLiveByKey } from '../queue/dedupe-lookup.js'
-import { enqueue } from '../queue/enqueue.js'
+import { enqueue, MAX_DEDUPE_KEY_BYTES } from '../queue/enqueue.js'
 
 export default class Enqueue extends AizkCommand {
   static override summary = "Enqueue one job, its payload checked against the job's schema first."
@@ -47,6 +47,12 @@ export default class Enqueue extends AizkCommand {
     const executeAfter = flags['execute-after'] ? parseWhen(flags['execute-after'], '--execute-after') : null
     if (flags['dedupe-key'] !== undefined && flags['dedupe-key'].trim() === '') {
       throw new UsageError('--dedupe-key is empty', 'give a non-empty key, or leave the flag out')
+    }
+    if (flags['dedupe-key'] !== undefined && Buffer.byteLength(flags['dedupe-key']) > MAX_DEDUPE_KEY_BYTES) {
+      throw new UsageError(
+        `--dedupe-key is ${Buffer.byteLength(flags['dedupe-key'])} bytes; at most ${MAX_DEDUPE_KEY_BYTES} are allowed`,
+        'use a shorter key, or a hash of the long one',
+      )
     }
     if (flags.priority !== undefined && Math.abs(flags.priority) > 2 ** 31 - 1) {
       throw new UsageError(`--priority ${flags.priority} is out of range`, 'use a whole number such as 10, 50 or 75')

@@ -33,7 +33,7 @@ export default class Ingest extends AizkCommand {
     const bytes = await readFile(args.file).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') throw new NotFoundError(`no such file: ${args.file}`)
       if (err.code === 'EISDIR') throw new UsageError(`${args.file} is a folder, not a file`)
-      throw err
+      throw new UsageError(`cannot read ${args.file}: ${err.code ?? err.message}`, 'ingest a regular file you can read')
     })
     const settings = await this.settings()
     const db = await this.database()

@@ -1,14 +1,15 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { attachWorkerOutputs } from '../cli/worker-outputs.js'
-import { UsageError } from '../errors.js'
+import { ConfigError, UsageError } from '../errors.js'
+import { heartbeatProblems } from '../settings.js'
 import { WorkerEvents } from '../worker/events.js'
 import { startWorker } from '../worker/run-worker.js'
 
 export default class WorkerCommand extends AizkCommand {
   static override summary = 'Run the worker: pick, run and finish queued jobs until SIGTERM.'
   static override description =
-    'Binds every registered job that has a handler (aizk\'s inventory plus the modules named in AIZK_WORKER_JOB_MODULES), picks batches in priority order, and keeps going through database restarts. SIGTERM or SIGINT drains: stop picking, let running jobs finish within the shutdown timeout, put the rest back to queued without counting an attempt, exit 0. A second signal exits at once; what it leaves picked is recovered by another worker after the heartbeat timeout. Each flag is also a setting.'
+    'Binds every registered job that has a handler (aizk\'s inventory plus the modules named in AIZK_WORKER_JOB_MODULES), picks batches in priority order, and keeps going through database restarts. SIGTERM or SIGINT drains: stop picking, let running jobs finish within the shutdown timeout, put the rest back to queued without counting an attempt, exit 0 (at the timeout even if a handler ignores its abort signal). A second signal exits at once; what it leaves picked is recovered by another worker after the heartbeat timeout. Each flag is also a setting.'
   static override examples = [
     { command: '<%= config.bin %> worker', description: 'Run every job this installation knows.' },
     { command: '<%= config.bin %> worker --entrypoint aizk_convert_artifact --concurrency 4', description: 'A dedicated conversion worker.' },
@@ -42,6 +43,11 @@ export default class WorkerCommand extends AizkCommand {
     if (flags['heartbeat-timeout'] !== undefined) settings.heartbeatTimeoutSeconds = seconds('--heartbeat-timeout', flags['heartbeat-timeout'])
     if (flags['shutdown-timeout'] !== undefined) settings.shutdownTimeoutSeconds = seconds('--shutdown-timeout', flags['shutdown-timeout'])
     if (flags['health-port'] !== undefined) settings.workerHealthPort = flags['health-port']
+    const crossed = heartbeatProblems(settings, {
+      interval: 'AIZK_HEARTBEAT_INTERVAL_SECONDS',
+      timeout: flags['heartbeat-timeout'] === undefined ? 'AIZK_HEARTBEAT_TIMEOUT_SECONDS' : '--heartbeat-timeout (AIZK_HEARTBEAT_TIMEOUT_SECONDS)',
+    })
+    if (crossed.length) throw new ConfigError(crossed)
     if (flags.json) settings.workerOutput = 'json'
 
     const events = new WorkerEvents()
@@ -62,6 +68,10 @@ export default class WorkerCommand extends AizkCommand {
     } finally {
       await outputs.close()
     }
+    // The drain is over: whatever was running is finished or released. A handler that ignored
+    // its abort signal may still hold timers or sockets; it must not keep the process (and its
+    // released jobs' side effects) alive, so end now, exit 0 (docs/worker-faults.md).
+    this.exit(0)
   }
 }
 

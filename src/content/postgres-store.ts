@@ -1,16 +1,14 @@
 /**
  * Originals in PostgreSQL (aizk_content, keyed by content id): bytes stored once however many
- * artifacts in however many scope sets point at them. The app role may add bytes and read those
- * an artifact it can see refers to (the table's row security says so).
+ * artifacts in however many scope sets point at them. Bytes go in only through
+ * aizk_store_content, which computes their id in the database and answers the same whether they
+ * were there before or not; the app role reads the bytes an artifact it can see refers to.
  */
 import type { Queryable } from '../db/queryable.js'
 
 export async function putContent(db: Queryable, contentId: string, bytes: Buffer): Promise<void> {
-  await db.query({
-    name: 'aizk_content_put',
-    text: 'INSERT INTO aizk_content (content_id, bytes, byte_size) VALUES ($1, $2, $3) ON CONFLICT (content_id) DO NOTHING',
-    values: [contentId, bytes, bytes.length],
-  })
+  const { rows } = await db.query<{ id: string }>({ name: 'aizk_content_put', text: 'SELECT aizk_store_content($1) AS id', values: [bytes] })
+  if (rows[0].id !== contentId) throw new Error(`content id mismatch: computed ${contentId}, the database computed ${rows[0].id}`)
 }
 
 export async function readContent(db: Queryable, contentId: string): Promise<Buffer | null> {

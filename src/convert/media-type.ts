@@ -26,6 +26,22 @@ const BY_EXTENSION: Record<string, string> = {
   adoc: 'text/asciidoc',
 }
 
+const NAME = "[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+const QUOTED = '"(?:[^"\\\\]|\\\\.)*"'
+const MEDIA_TYPE = new RegExp(`^${NAME}/${NAME}(?:\\s*;\\s*${TOKEN}=(?:${TOKEN}|${QUOTED}))*$`)
+
+/**
+ * A declared media type in RFC 6838's shape (`type/subtype`, optionally `; name=value`
+ * parameters), lower-cased where case does not matter; null when it is not one.
+ */
+export function normalizeMediaType(value: string): string | null {
+  const text = value.trim()
+  if (text.length > 255 || !MEDIA_TYPE.test(text)) return null
+  const [essence, ...params] = text.split(';')
+  return [essence.trim().toLowerCase(), ...params.map((p) => p.trim())].join('; ')
+}
+
 /** The media type for a file name, or application/octet-stream when the extension is unknown. */
 export function mediaTypeFor(filename: string | null | undefined): string {
   const ext = (filename ?? '').toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? ''

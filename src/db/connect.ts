@@ -36,6 +36,7 @@ const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMED
 
 /** Turn a connection-time failure into the operator-facing DatabaseError. */
 export function connectionError(err: unknown, url: string): DatabaseError {
+  if (err instanceof DatabaseError) return err
   const code = (err as { code?: string }).code ?? ''
   const where = describeUrl(url)
   if (code === '3D000') {
@@ -44,12 +45,14 @@ export function connectionError(err: unknown, url: string): DatabaseError {
   if (code === '28P01' || code === '28000') {
     return new DatabaseError(`authentication failed at ${where}: ${errorMessage(err)}`, 'check the user and password in AIZK_DATABASE_URL')
   }
-  const reachable = CONNECT_CODES.has(code) || /timeout|terminated|connect/i.test(errorMessage(err))
+  const reachable = CONNECT_CODES.has(code) || /timeout|terminated|connect|starting up|shutting down/i.test(errorMessage(err))
   return new DatabaseError(
     `cannot reach PostgreSQL at ${where}: ${errorMessage(err)}`,
     reachable
       ? 'is the server running and AIZK_DATABASE_URL right? Unset AIZK_DATABASE_URL to use the embedded server'
       : 'check AIZK_DATABASE_URL',
+    // A server that refuses connections or is still starting may answer soon: worth waiting for.
+    { code: code || null, transient: reachable },
   )
 }
 

@@ -6,6 +6,7 @@
 import type pg from 'pg'
 import { DatabaseError } from '../errors.js'
 import type { Settings } from '../settings.js'
+import { attachAppLogin, checkAppLogin } from './app-login.js'
 import { checkConnection, connectionError, createPool, type DatabaseTarget, resolveDatabase } from './connect.js'
 import { migrate, schemaState } from './migrate.js'
 
@@ -26,14 +27,23 @@ export interface OpenOptions {
 export async function openDatabase(settings: Settings, opts: OpenOptions = {}): Promise<Database> {
   const target = await resolveDatabase(settings, opts.log)
   const pool = createPool(target.url, { max: opts.poolSize, applicationName: opts.applicationName })
+  const app = settings.appDatabaseUrl ? createPool(settings.appDatabaseUrl, { max: opts.poolSize, applicationName: opts.applicationName }) : undefined
+  const close = async () => {
+    await Promise.all([pool.end(), app?.end()])
+  }
   try {
     await checkConnection(pool, target.url)
     if (opts.requireSchema !== false) await ensureSchema(pool, target, settings, opts.log)
+    if (app && settings.appDatabaseUrl) {
+      await checkConnection(app, settings.appDatabaseUrl)
+      await checkAppLogin(app, settings.appRole)
+      attachAppLogin(pool, app)
+    }
   } catch (err) {
-    await pool.end().catch(() => {})
+    await close().catch(() => {})
     throw err
   }
-  return { pool, target, close: () => pool.end() }
+  return { pool, target, close }
 }
 
 async function ensureSchema(pool: pg.Pool, target: DatabaseTarget, settings: Settings, log?: (line: string) => void): Promise<void> {

@@ -91,8 +91,7 @@ export async function artifactsToDispatch(db: Queryable, scopes: readonly string
   const { rows } = await db.query<{ id: string; content_id: string }>(
     `SELECT a.id, a.content_id FROM artifact a
       WHERE a.scopes = $1::uuid[] AND a.conversion_status IN ('pending', 'converting')
-        AND NOT EXISTS (SELECT 1 FROM pgqueuer q
-                         WHERE q.dedupe_key = a.content_id AND q.status IN ('queued', 'picked', 'failed'))
+        AND NOT aizk_job_key_live(a.content_id)
       ORDER BY a.created, a.id
       LIMIT $2`,
     [scopes, limit],

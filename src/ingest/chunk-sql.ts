@@ -25,7 +25,8 @@ export async function replaceChunks(
 ): Promise<StoredChunk[]> {
   const old = await db.query<{ id: string }>('DELETE FROM chunk WHERE artifact_id = $1 RETURNING id::text AS id', [artifactId])
   if (old.rows.length) {
-    await db.query(`DELETE FROM pgqueuer WHERE entrypoint = $1 AND status = 'queued' AND dedupe_key = ANY($2::text[])`, [
+    // Through a function: the app role may not delete queue rows itself (docs/security.md).
+    await db.query('SELECT aizk_drop_queued_jobs($1, $2::text[])', [
       CHUNK_PROJECTION_ENTRYPOINT,
       old.rows.map((r) => r.id),
     ])
@@ -55,8 +56,7 @@ export async function chunksToDispatch(db: Queryable, scopes: readonly string[],
   const { rows } = await db.query<{ id: string }>(
     `SELECT c.id::text AS id FROM chunk c
       WHERE c.scopes = $1::uuid[] AND c.projection_status = 'pending'
-        AND NOT EXISTS (SELECT 1 FROM pgqueuer q
-                         WHERE q.dedupe_key = c.id::text AND q.status IN ('queued', 'picked', 'failed'))
+        AND NOT aizk_job_key_live(c.id::text)
       ORDER BY c.created, c.id
       LIMIT $2`,
     [scopes, limit],

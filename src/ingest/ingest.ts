@@ -7,7 +7,7 @@
  */
 import type pg from 'pg'
 import { type ContentSettings, planOriginal, storeOriginal } from '../content/store.js'
-import { mediaTypeFor } from '../convert/media-type.js'
+import { mediaTypeFor, normalizeMediaType } from '../convert/media-type.js'
 import { UsageError } from '../errors.js'
 import { DoclingConversionJob } from '../jobs/inventory/docling-conversion-job.js'
 import { normalizeScopes } from '../scope/scope-set.js'
@@ -39,7 +39,7 @@ export async function ingestOriginal(pool: pg.Pool, settings: ContentSettings & 
   const scopes = normalizeScopes(input.scopes)
   if (scopes.length === 0) throw new UsageError('an original needs at least one scope', 'pass --scope UUID (repeatable)')
   const filename = input.filename ? input.filename.split(/[\\/]/).pop() || null : null
-  const mediaType = input.mediaType || mediaTypeFor(filename)
+  const mediaType = input.mediaType ? declaredMediaType(input.mediaType) : mediaTypeFor(filename)
   return User.system(scopes, settings).transaction(pool, async (db) => {
     const planned = planOriginal(settings, input.bytes)
     const artifact = await insertArtifact(db, { scopes, filename, mediaType, ...planned })
@@ -61,4 +61,12 @@ export async function ingestOriginal(pool: pg.Pool, settings: ContentSettings & 
       conversionStatus: artifact.status,
     }
   })
+}
+
+function declaredMediaType(value: string): string {
+  const normalized = normalizeMediaType(value)
+  if (!normalized) {
+    throw new UsageError(`media type "${value}" is not a media type`, 'give type/subtype, such as text/markdown or application/pdf (optionally ; charset=utf-8)')
+  }
+  return normalized
 }

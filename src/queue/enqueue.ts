@@ -5,6 +5,7 @@
  * PgQueuer's statement trigger, which notifies `ch_pgqueuer`.
  */
 import type { Queryable } from '../db/queryable.js'
+import { UsageError } from '../errors.js'
 import { encodePayload } from './payload.js'
 
 export interface EnqueueOptions {
@@ -21,9 +22,30 @@ export interface EnqueueItem extends EnqueueOptions {
   payload?: unknown
 }
 
+/**
+ * The longest dedupe key, in UTF-8 bytes. The unique indexes on dedupe_key hold the whole key,
+ * and a btree entry may not pass about 2.7 kB; a fan-out key of some fifty scopes still fits.
+ */
+export const MAX_DEDUPE_KEY_BYTES = 2048
+/** The latest `execute_after`: later than this, PostgreSQL and ISO 8601 stop agreeing on a year. */
+const LATEST_EXECUTE_AFTER_MS = Date.UTC(9999, 11, 31, 23, 59, 59)
+
 function executeAfterOf(value: Date | number | null | undefined): Date | null {
   if (value === null || value === undefined) return null
-  return value instanceof Date ? value : new Date(Date.now() + value)
+  const when = value instanceof Date ? value : new Date(Date.now() + value)
+  const ms = when.getTime()
+  if (!Number.isFinite(ms) || ms > LATEST_EXECUTE_AFTER_MS) {
+    throw new UsageError('execute-after is past 9999-12-31 or not a time at all', 'use a time before the year 10000, such as 30s, 2h, 7d or an ISO timestamp')
+  }
+  return when
+}
+
+function checkDedupeKey(key: string | null | undefined): void {
+  if (key === null || key === undefined) return
+  const bytes = Buffer.byteLength(key, 'utf8')
+  if (bytes > MAX_DEDUPE_KEY_BYTES) {
+    throw new UsageError(`dedupe key is ${bytes} bytes; at most ${MAX_DEDUPE_KEY_BYTES} are allowed`, 'use a shorter key, or a hash of the long one')
+  }
 }
 
 const INSERT_ONE = `
@@ -43,6 +65,7 @@ const INSERT_MANY = `
 
 /** Enqueue one job. Returns its id (a bigint as a string), or false when its key is live. */
 export async function enqueue(db: Queryable, item: EnqueueItem): Promise<string | false> {
+  checkDedupeKey(item.dedupeKey)
   const { rows } = await db.query<{ id: string }>({
     name: 'aizk_enqueue_one',
     text: INSERT_ONE,
@@ -61,6 +84,7 @@ export async function enqueue(db: Queryable, item: EnqueueItem): Promise<string 
 /** Enqueue many jobs in one statement; the result has one entry per item, in order. */
 export async function enqueueMany(db: Queryable, items: EnqueueItem[]): Promise<(string | false)[]> {
   if (items.length === 0) return []
+  for (const item of items) checkDedupeKey(item.dedupeKey)
   const { rows } = await db.query<{ id: string; dedupe_key: string | null }>({
     name: 'aizk_enqueue_many',
     text: INSERT_MANY,

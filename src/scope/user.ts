@@ -2,10 +2,11 @@
  * Identity: the only module that sets the role and the scope settings on a transaction.
  * `User.system(scopes)` puts one exact set into both the read and the write side; both are
  * transaction-local (set_config(..., true)), so a pooled connection never carries one caller's
- * scopes into the next. `owner` is the one path past row security, and only the system user
+ * scopes into the next, and carry the owner's proof for exactly that transaction. `owner` is the one path past row security, and only the system user
  * with no other scope may open it (the roster is its one caller).
  */
 import type pg from 'pg'
+import { appLoginOf } from '../db/app-login.js'
 import { OwnerAccessError } from '../errors.js'
 import { loadSettings, type Settings } from '../settings.js'
 import { normalizeScopes, type ScopeSet, sameScopes, scopeArrayLiteral } from './scope-set.js'
@@ -37,18 +38,46 @@ export class User {
   }
 
   /**
-   * Run `fn` in one transaction as the app role with this user's sets: BEGIN, role, sets, fn,
-   * COMMIT; ROLLBACK when fn throws. Row security decides every row fn touches.
+   * Run `fn` in one transaction as the app role with this user's sets: BEGIN, role, sets and
+   * their proof, fn, COMMIT; ROLLBACK when fn throws. Row security decides every row fn touches,
+   * and honours the sets only with the owner's proof for this very transaction (docs/security.md).
+   * With an app login attached to `pool` (AIZK_APP_DATABASE_URL) the transaction runs there, on
+   * a login that cannot become the owner; otherwise on the owner login under SET LOCAL ROLE.
    */
   async transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const role = this.settings.appRole
     if (!ROLE.test(role)) throw new OwnerAccessError(`app role "${role}" is not a plain role name`)
-    // One round trip; every value here is a validated role name or a validated UUID list.
-    const setup =
-      `BEGIN; SET LOCAL ROLE "${role}"; ` +
-      `SELECT set_config('aizk.read_scopes', '${scopeArrayLiteral(this.read)}', true), ` +
-      `set_config('aizk.write_scopes', '${scopeArrayLiteral(this.write)}', true)`
-    return runInTransaction(pool, setup, fn)
+    const read = scopeArrayLiteral(this.read)
+    const write = scopeArrayLiteral(this.write)
+    const app = appLoginOf(pool)
+    if (!app) {
+      // One round trip; every value here is a validated role name or a validated UUID list. The
+      // proof is computed while still the owner, then the role drops to the app role.
+      const setup =
+        `BEGIN; SELECT set_config('aizk.read_scopes', '${read}', true), set_config('aizk.write_scopes', '${write}', true), ` +
+        `set_config('aizk.scope_proof', aizk_scope_proof('${read}', '${write}', pg_backend_pid(), transaction_timestamp()), true); ` +
+        `SET LOCAL ROLE "${role}"`
+      return runInTransaction(pool, (c) => c.query(setup), fn)
+    }
+    return runInTransaction(
+      app,
+      async (c) => {
+        // The start time as ISO 8601 with microseconds: exact, whatever either session's DateStyle.
+        const results = (await c.query(
+          `BEGIN; SET LOCAL ROLE "${role}"; SELECT pg_backend_pid() AS pid, to_char(transaction_timestamp(), 'YYYY-MM-DD"T"HH24:MI:SS.USOF') AS started`,
+        )) as unknown as pg.QueryResult<{ pid: number; started: string }>[]
+        const { pid, started } = results[results.length - 1].rows[0]
+        const { rows } = await pool.query<{ proof: string }>(
+          'SELECT aizk_scope_proof($1::uuid[], $2::uuid[], $3::int, $4::timestamptz) AS proof',
+          [read, write, pid, started],
+        )
+        await c.query(
+          "SELECT set_config('aizk.read_scopes', $1, true), set_config('aizk.write_scopes', $2, true), set_config('aizk.scope_proof', $3, true)",
+          [read, write, rows[0].proof],
+        )
+      },
+      fn,
+    )
   }
 
   /** The owner connection (row security off), read-only. Refused unless this is the system user. */
@@ -59,15 +88,19 @@ export class User {
         'run scoped work inside User.system(scopes).transaction(...)',
       )
     }
-    return runInTransaction(pool, 'BEGIN READ ONLY', fn)
+    return runInTransaction(pool, (c) => c.query('BEGIN READ ONLY'), fn)
   }
 }
 
-async function runInTransaction<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+async function runInTransaction<T>(
+  pool: pg.Pool,
+  begin: (client: pg.PoolClient) => Promise<unknown>,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect()
   let broken: Error | undefined
   try {
-    await client.query(begin)
+    await begin(client)
     const result = await fn(client)
     await client.query('COMMIT')
     return result

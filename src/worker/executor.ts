@@ -99,7 +99,13 @@ export class Executor {
     return this.finished
   }
 
-  execute(job: PickedJob): void {
+  /**
+   * Start a picked job, unless this worker is already running it (a pick that found our own row
+   * stale): the running handler goes on and settles that id once; the duplicate never starts.
+   * Returns whether it started.
+   */
+  execute(job: PickedJob): boolean {
+    if (this.running.has(job.id)) return false
     const now = Date.now()
     const run: Running = { job, startedAt: now, deadline: now + this.timeoutMs, settled: false, controller: undefined }
     this.running.set(job.id, run)
@@ -109,7 +115,7 @@ export class Executor {
       // Re-picked from a dead worker after an operator asked to cancel it: never run it.
       run.cancelRequested = true
       this.settle(run, undefined, false)
-      return
+      return true
     }
     let promise: Promise<void>
     try {
@@ -122,7 +128,7 @@ export class Executor {
       promise = handler.handle(parsed.data, new RunContext(run, this.o.pool))
     } catch (err) {
       this.settle(run, err)
-      return
+      return true
     }
     if (promise && typeof promise.then === 'function') {
       promise.then(
@@ -132,6 +138,7 @@ export class Executor {
     } else {
       this.settle(run, undefined)
     }
+    return true
   }
 
   /** Abort the handlers of these jobs (those running here); returns how many were. */

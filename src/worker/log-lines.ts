@@ -19,6 +19,7 @@ export interface JsonLinesOptions {
 /** Every event, and whether it is a per-job one (a missing name fails to compile). */
 const EVENTS: Record<WorkerEventName, 'job' | 'always'> = {
   'worker:started': 'always',
+  'worker:waiting': 'always',
   'worker:stopping': 'always',
   'worker:stopped': 'always',
   'worker:error': 'always',

@@ -16,10 +16,11 @@ const MAX_FLUSHES = 2
 /**
  * Every statement that deletes rows fires PgQueuer's NOTIFY trigger, and notifying commits are
  * serialised (one WAL flush each, no group commit). So while the worker is busy, completions
- * gather for up to CARRY_WAIT_MS or CARRY_MIN jobs and ride on a pick (one commit for both);
- * an idle worker writes them at once.
+ * gather for up to `carryWaitMs` (AIZK_COMPLETION_FLUSH_MS) or CARRY_MIN jobs and ride on a pick
+ * (one commit for both), with a timer at four times that as the fallback; an idle worker writes
+ * them at once. A worker killed inside that window runs those jobs again (docs/worker-faults.md).
  */
-const CARRY_WAIT_MS = 15
+export const DEFAULT_CARRY_WAIT_MS = 15
 const CARRY_MIN = 512
 
 export class OutcomeBuffer {
@@ -33,6 +34,7 @@ export class OutcomeBuffer {
   private timer: NodeJS.Immediate | NodeJS.Timeout | undefined
   private failures = 0
   private idleWaiters: (() => void)[] = []
+  private closed = false
 
   /** While true, completions wait a moment for the next pick to carry them (see takeCompletes). */
   carrierActive: () => boolean = () => false
@@ -43,6 +45,7 @@ export class OutcomeBuffer {
     private readonly options: OutcomeOptions,
     private readonly onError: (where: string, err: unknown) => void,
     private readonly onRecovered: () => void,
+    private readonly carryWaitMs = DEFAULT_CARRY_WAIT_MS,
   ) {}
 
   get pending(): number {
@@ -50,6 +53,7 @@ export class OutcomeBuffer {
   }
 
   complete(id: string): void {
+    if (this.closed) return
     if (this.completes.length === 0) this.completesSince = Date.now()
     this.completes.push(id)
     if (this.carrierActive()) this.scheduleLater()
@@ -59,7 +63,7 @@ export class OutcomeBuffer {
   /** Completions for a pick to carry (aizk_pick completes them in its transaction), once due. */
   takeCompletes(max = MAX_PER_STATEMENT): string[] {
     const n = this.completes.length
-    if (n === 0 || (n < CARRY_MIN && Date.now() - this.completesSince < CARRY_WAIT_MS)) return []
+    if (n === 0 || (n < CARRY_MIN && Date.now() - this.completesSince < this.carryWaitMs)) return []
     const taken = this.completes.splice(0, max)
     this.completesSince = Date.now()
     return taken
@@ -72,22 +76,25 @@ export class OutcomeBuffer {
   }
 
   private scheduleLater(): void {
-    if (this.timer || this.flushing >= MAX_FLUSHES) return
+    if (this.closed || this.timer || this.flushing >= MAX_FLUSHES) return
     // A fallback only: a busy picker normally takes them first (takeCompletes).
-    this.timer = setTimeout(() => this.run(), CARRY_WAIT_MS * 4)
+    this.timer = setTimeout(() => this.run(), this.carryWaitMs * 4)
   }
 
   retry(item: RetryItem): void {
+    if (this.closed) return
     this.retries.push(item)
     this.schedule()
   }
 
   hold(item: HoldItem): void {
+    if (this.closed) return
     this.holds.push(item)
     this.schedule()
   }
 
   release(id: string): void {
+    if (this.closed) return
     this.releases.push(id)
     this.schedule()
   }
@@ -99,7 +106,7 @@ export class OutcomeBuffer {
   }
 
   private schedule(): void {
-    if (this.timer || this.flushing >= MAX_FLUSHES || (this.flushing > 0 && this.failures > 0)) return
+    if (this.closed || this.timer || this.flushing >= MAX_FLUSHES || (this.flushing > 0 && this.failures > 0)) return
     if (this.failures === 0) {
       this.timer = setImmediate(() => this.run())
     } else {
@@ -155,6 +162,23 @@ export class OutcomeBuffer {
       this.failures = 0
       this.onRecovered()
     }
+  }
+
+  /**
+   * After the final drain: outcomes that arrive later are dropped (their rows were released or
+   * stay picked for recovery) and no flush or retry timer is left to keep the process alive.
+   */
+  close(): void {
+    this.closed = true
+    if (this.timer) {
+      clearTimeout(this.timer as NodeJS.Timeout)
+      clearImmediate(this.timer as NodeJS.Immediate)
+      this.timer = undefined
+    }
+  }
+
+  get isClosed(): boolean {
+    return this.closed
   }
 
   /** Resolves once everything buffered is written, or rejects when the deadline passes first. */

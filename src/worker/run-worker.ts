@@ -4,7 +4,6 @@
  * services. The command (src/commands/worker.ts) adds flags, output and signals around it.
  */
 import type { Database } from '../db/database.js'
-import { openDatabase } from '../db/database.js'
 import { loadJobModules } from '../jobs/load.js'
 import { type JobRegistry, jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
@@ -12,6 +11,7 @@ import { WorkerEvents } from './events.js'
 import { Scheduler } from '../scheduler/scheduler.js'
 import { countMaintenanceService } from './count-maintenance.js'
 import { healthServices } from './health-services.js'
+import { openDatabaseWhenReady } from './startup-wait.js'
 import { Worker, type WorkerService } from './worker.js'
 
 export interface WorkerRunOptions {
@@ -64,7 +64,7 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
   await loadJobModules()
   const events = opts.events ?? new WorkerEvents()
   const concurrency = settings.queueConcurrentTasks ?? settings.queueBatchSize * 4
-  const db = await openDatabase(settings, {
+  const db = await openDatabaseWhenReady(settings, events, {
     applicationName: 'aizk-worker',
     poolSize: Math.min(64, 8 + Math.ceil(concurrency / 16)),
     log: opts.log,

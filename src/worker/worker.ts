@@ -35,7 +35,8 @@ export type WorkerSettings = Pick<
   | 'retryBaseSeconds'
   | 'retryMaxSeconds'
   | 'jobTimeoutSeconds'
->
+> &
+  Partial<Pick<Settings, 'completionFlushMs'>>
 
 export interface WorkerOptions {
   pool: pg.Pool
@@ -140,6 +141,7 @@ export class Worker {
       { hasSlot },
       (where, err) => this.dbError(where, err),
       () => this.dbRecovered(),
+      this.o.settings.completionFlushMs,
     )
     this.outcomes.carrierActive = () => this.busy && !this.stopping
     this.executor = new Executor({
@@ -328,7 +330,9 @@ export class Worker {
           waitMs: Math.max(0, now - job.readyAtMs),
         })
       }
-      this.executor.execute(job)
+      if (!this.executor.execute(job)) {
+        this.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
+      }
     }
   }
 
@@ -387,6 +391,9 @@ export class Worker {
       // Keep trying past the drain deadline a little: what is not written stays picked and is
       // recovered after the heartbeat timeout, so give up only when the database is gone.
       await this.outcomes.drain(Math.max(deadline, Date.now() + 5000)).catch((err) => this.dbError('shutdown', err))
+      // A released handler that finishes later must not start writes (and retry timers) on a
+      // pool that is about to close: that kept stopped workers alive.
+      this.outcomes.close()
     }
     await deregisterWorker(this.o.pool, this.queueManagerId).catch((err) => this.dbError('deregister', err))
     await this.listener?.stop()

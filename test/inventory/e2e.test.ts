@@ -82,6 +82,8 @@ describe('inventory end to end', () => {
     await db.pool.query('delete from pgqueuer where id = $1', [orphan.conversionJobId])
     // An original whose stored bytes rot (same length, different bytes).
     const rotten = await ingestOriginal(db.pool, settings, { bytes: Buffer.from('good original'), filename: 'rot.txt', scopes: [S2] })
+    // Rot happens below the hash constraint, which checks writes only: drop it to simulate rot.
+    await db.pool.query('alter table aizk_content drop constraint aizk_content_id_is_hash_of_bytes')
     await db.pool.query("update aizk_content set bytes = 'evil original'::bytea where content_id = $1", [rotten.contentId])
 
     worker = startWorker(env())

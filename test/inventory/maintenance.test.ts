@@ -43,6 +43,8 @@ describe('ArtifactIntegrityJob', () => {
     const fresh = await ingestOriginal(db.pool, settings, { bytes: Buffer.from('fresh'), filename: 'n.txt', scopes: A })
     await db.pool.query("update artifact set created = now() - interval '40 days' where id <> $1", [fresh.artifactId])
     // Corrupt one stored original (same length, different bytes), delete the folder one's file.
+    // Rot happens below the hash constraint, which checks writes only: drop it to simulate rot.
+    await db.pool.query('alter table aizk_content drop constraint aizk_content_id_is_hash_of_bytes')
     await db.pool.query("update aizk_content set bytes = 'BAD bytes!'::bytea where content_id = $1", [bad.contentId])
     await rm(path.join(dir, 'store', gone.contentId.slice(0, 2), gone.contentId))
 

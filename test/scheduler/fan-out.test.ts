@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import type pg from 'pg'
 import type { JobContext } from '../../src/jobs/queue-job.js'
 import { JobRegistry } from '../../src/jobs/registry.js'
 import { type ScopedContext, ScopedScheduledJob, SystemScheduledJob } from '../../src/jobs/scheduled-job.js'
@@ -40,7 +39,7 @@ before(async () => {
   db = await createTestDatabase()
   app = await createAppLogin(db)
   const write = (scopes: string[], title: string) =>
-    User.system(scopes, identity).transaction(app.pool, (c) =>
+    User.system(scopes, identity).transaction(app.scoped, (c) =>
       c.query('insert into document (scopes, title) values ($1::uuid[], $2)', [scopes, title]),
     )
   await write([A], 'a')
@@ -85,7 +84,7 @@ describe('fan-out', () => {
   })
 
   it('the queued item runs execute(scopes) inside User.system(scopes), through the app role', async () => {
-    const ctx = { jobId: '1', entrypoint: FanProbeJob.entrypoint, attempts: 0, headers: {}, signal: new AbortController().signal, pool: app.pool as pg.Pool } satisfies JobContext
+    const ctx = { jobId: '1', entrypoint: FanProbeJob.entrypoint, attempts: 0, headers: {}, signal: new AbortController().signal, pool: app.scoped } satisfies JobContext
     const payload = FanProbeJob.payload.parse({ scopes: [B, A] })
     await new FanProbeJob().handle(payload, ctx)
     assert.equal(seen.length, 1)

@@ -4,11 +4,20 @@
  * Roles are cluster-wide, so each test file makes its own and drops it afterwards.
  */
 import pg from 'pg'
+import { attachAppLogin } from '../../src/db/app-login.js'
 import { adminQuery, type TestDatabase } from '../helpers/db.js'
 
 export interface AppLogin {
   role: string
+  /** The login's own connections: what SQL issued inside a scoped transaction runs on. */
   pool: pg.Pool
+  /**
+   * An owner pool with this login attached (AIZK_APP_DATABASE_URL's arrangement): pass it to
+   * User.transaction, which runs the transaction on the login and asks the owner for the proof.
+   */
+  scoped: pg.Pool
+  /** The login's URL, as AIZK_APP_DATABASE_URL would name it. */
+  url: string
   drop(): Promise<void>
 }
 
@@ -22,11 +31,17 @@ export async function createAppLogin(db: TestDatabase, appRole = 'aizk_app'): Pr
   url.password = password
   const pool = new pg.Pool({ connectionString: url.toString(), max: 4 })
   pool.on('error', () => {})
+  const scoped = new pg.Pool({ connectionString: db.url, max: 2 })
+  scoped.on('error', () => {})
+  attachAppLogin(scoped, pool)
   return {
     role,
     pool,
+    scoped,
+    url: url.toString(),
     async drop() {
       await pool.end().catch(() => {})
+      await scoped.end().catch(() => {})
       await adminQuery(`drop role if exists ${role}`)
     },
   }

@@ -19,7 +19,7 @@ after(async () => {
 })
 
 async function addClaims(scopes: string[], n: number): Promise<void> {
-  await User.system(scopes, identity).transaction(app.pool, (c) =>
+  await User.system(scopes, identity).transaction(app.scoped, (c) =>
     c.query(
       "insert into claim (scopes, subject, predicate, object) select $1::uuid[], 's' || i, 'p', 'o' from generate_series(1, $2) i",
       [scopes, n],
@@ -29,7 +29,7 @@ async function addClaims(scopes: string[], n: number): Promise<void> {
 
 /** One gated pass for {A, B} through the app role, as a scheduled pass runs it. */
 async function pass(threshold: number): Promise<{ ran: boolean; factCount: number }> {
-  return User.system([A, B], identity).transaction(app.pool, async (c: pg.PoolClient) => {
+  return User.system([A, B], identity).transaction(app.scoped, async (c: pg.PoolClient) => {
     const out = await runIfGrown(c, { job: 'communities', scopes: [A, B], threshold }, async () => 'rebuilt')
     return { ran: out.ran, factCount: out.factCount }
   })
@@ -56,7 +56,7 @@ describe('runIfGrown', () => {
   it('keeps the watermark per job and exact set, under row security', async () => {
     const { rows } = await db.pool.query('select job, scopes, fact_count::int as n from aizk_watermark')
     assert.deepEqual(rows, [{ job: 'communities', scopes: [A, B], n: 16 }])
-    const seen = await User.system([A], identity).transaction(app.pool, (c) => c.query('select * from aizk_watermark'))
+    const seen = await User.system([A], identity).transaction(app.scoped, (c) => c.query('select * from aizk_watermark'))
     assert.equal(seen.rows.length, 0)
   })
 })

@@ -25,7 +25,7 @@ describe('scopeRoster', () => {
 
   it('returns exactly the three distinct sets across document, session_item and artifact, sorted', async () => {
     const write = (scopes: string[], sql: string) =>
-      User.system(scopes, identity).transaction(app.pool, (c) => c.query(sql, [scopes]))
+      User.system(scopes, identity).transaction(app.scoped, (c) => c.query(sql, [scopes]))
     await write([B, C], "insert into document (scopes, title) values ($1::uuid[], 'd1')")
     await write([B, C], "insert into document (scopes, title) values ($1::uuid[], 'd2')")
     await write([A], "insert into session_item (scopes, content) values ($1::uuid[], 's')")

@@ -10,7 +10,7 @@ let app: AppLogin
 const as = (scopes: string[]) => User.system(scopes, identity)
 
 async function insertDocument(user: User, scopes: string[], title: string): Promise<void> {
-  await user.transaction(app.pool, (c) => c.query('insert into document (scopes, title) values ($1::uuid[], $2)', [scopes, title]))
+  await user.transaction(app.scoped, (c) => c.query('insert into document (scopes, title) values ($1::uuid[], $2)', [scopes, title]))
 }
 
 before(async () => {
@@ -30,7 +30,7 @@ const refused = (err: unknown) => /row-level security/.test((err as Error).messa
 
 describe('row security through the app role', () => {
   it('the test login is neither owner nor superuser, and a pass runs as the app role', async () => {
-    const { rows } = await as([A]).transaction(app.pool, (c) =>
+    const { rows } = await as([A]).transaction(app.scoped, (c) =>
       c.query(`select current_user::text as cur, session_user::text as login,
                       (select rolsuper from pg_roles where rolname = session_user) as super,
                       (select tableowner from pg_tables where tablename = 'document') as owner`),
@@ -46,7 +46,7 @@ describe('row security through the app role', () => {
   })
 
   it('a pass for {A, B} reads {A}, {B} and {A, B}, not {A, C} or {C}', async () => {
-    const { rows } = await as([B, A]).transaction(app.pool, (c) => c.query('select title from document order by title'))
+    const { rows } = await as([B, A]).transaction(app.scoped, (c) => c.query('select title from document order by title'))
     assert.deepEqual(rows.map((r) => r.title), ['a', 'ab', 'b'])
   })
 
@@ -59,11 +59,11 @@ describe('row security through the app role', () => {
   })
 
   it('a pass cannot move a row it can read out of its write set, nor delete a narrower row', async () => {
-    const moved = await as([A, B]).transaction(app.pool, (c) => c.query("update document set title = 'x' where title = 'a'").catch((e) => e))
+    const moved = await as([A, B]).transaction(app.scoped, (c) => c.query("update document set title = 'x' where title = 'a'").catch((e) => e))
     assert.ok(refused(moved), String(moved))
-    const del = await as([A, B]).transaction(app.pool, (c) => c.query("delete from document where title = 'a'"))
+    const del = await as([A, B]).transaction(app.scoped, (c) => c.query("delete from document where title = 'a'"))
     assert.equal(del.rowCount, 0)
-    const own = await as([A, B]).transaction(app.pool, (c) => c.query("update document set body = 'seen' where title = 'ab'"))
+    const own = await as([A, B]).transaction(app.scoped, (c) => c.query("update document set body = 'seen' where title = 'ab'"))
     assert.equal(own.rowCount, 1)
   })
 
@@ -89,7 +89,7 @@ describe('row security through the app role', () => {
     const single = await createAppLogin(db)
     single.pool.options.max = 1
     try {
-      await as([A]).transaction(single.pool, (c) => c.query('select 1'))
+      await as([A]).transaction(single.scoped, (c) => c.query('select 1'))
       const { rows } = await single.pool.query(
         "select current_user::text as cur, current_setting('aizk.read_scopes', true) as r, current_setting('aizk.write_scopes', true) as w",
       )
@@ -103,7 +103,7 @@ describe('row security through the app role', () => {
 
   it('a failing pass rolls back its writes', async () => {
     await assert.rejects(
-      as([A]).transaction(app.pool, async (c) => {
+      as([A]).transaction(app.scoped, async (c) => {
         await c.query("insert into document (scopes, title) values ($1::uuid[], 'rolled back')", [[A]])
         throw new Error('boom')
       }),

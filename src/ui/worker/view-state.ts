@@ -57,7 +57,7 @@ export interface ScheduleRow {
 export interface WorkerViewState {
   now: number
   startedAt: number
-  phase: 'starting' | 'running' | 'draining' | 'stopped'
+  phase: 'starting' | 'waiting' | 'running' | 'draining' | 'stopped'
   worker?: WorkerEventMap['worker:started']
   /** connecting until the worker has its database; ok, or lost since `since`. */
   db: { state: 'connecting' | 'ok' | 'lost'; since: number; lastError?: string }

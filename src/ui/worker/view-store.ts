@@ -77,6 +77,10 @@ export class WorkerViewStore {
         if (this.db.state === 'connecting') this.db = { state: 'ok', since: this.now() }
         for (const ep of e.entrypoints) this.row(ep)
       }),
+      on('worker:waiting', (e) => {
+        this.phase = 'waiting'
+        this.db = { state: 'connecting', since: this.db.since, lastError: `waiting for PostgreSQL (attempt ${e.attempt}): ${e.error}` }
+      }),
       on('worker:stopping', () => {
         this.phase = 'draining'
       }),

@@ -23,7 +23,7 @@ function Database({ db }: { db: WorkerViewState['db'] }) {
 
 function Header({ state }: { state: WorkerViewState }) {
   const w = state.worker
-  const phaseColor = state.phase === 'running' ? 'green' : state.phase === 'draining' ? 'yellow' : 'gray'
+  const phaseColor = state.phase === 'running' ? 'green' : state.phase === 'draining' || state.phase === 'waiting' ? 'yellow' : 'gray'
   return (
     <Box flexDirection="column">
       <Text>
@@ -31,6 +31,7 @@ function Header({ state }: { state: WorkerViewState }) {
         {w ? ` ${w.queueManagerId.slice(0, 8)} · ${w.host} pid ${w.pid}` : ''} · <Text color={phaseColor}>{state.phase}</Text> · up{' '}
         {formatAge(state.now - state.startedAt)} · db <Database db={state.db} />
       </Text>
+      {state.phase === 'waiting' && state.db.lastError ? <Text color="yellow">{oneLine(state.db.lastError, 120)}</Text> : null}
       {w ? (
         <Text dimColor>
           batch {w.batchSize} · concurrency {w.concurrency} · in flight {state.inFlight} · {w.entrypoints.length} entrypoints

@@ -1,0 +1,57 @@
+/**
+ * Scoped work's own login (AIZK_APP_DATABASE_URL). A transaction on the owner login that only
+ * `SET LOCAL ROLE`s to the app role can `RESET ROLE` back to the owner; on a login that is a
+ * member of the app role and cannot become the owner, there is nowhere to go back to. The
+ * owner's pool keeps a link to that login's pool, so callers keep passing one pool and the
+ * scope module (src/scope/user.ts) decides which connection a scoped transaction runs on.
+ */
+import type pg from 'pg'
+import { ConfigError } from '../errors.js'
+
+const appLogins = new WeakMap<pg.Pool, pg.Pool>()
+
+/** Run scoped transactions asked of `owner` on `app` instead. */
+export function attachAppLogin(owner: pg.Pool, app: pg.Pool): void {
+  appLogins.set(owner, app)
+}
+
+/** The app login attached to an owner pool, if any. */
+export function appLoginOf(owner: pg.Pool): pg.Pool | undefined {
+  return appLogins.get(owner)
+}
+
+interface LoginFacts {
+  login: string
+  owner: string | null
+  reaches_owner: boolean | null
+  in_app_role: boolean
+  superuser: boolean
+  bypass: boolean
+}
+
+/**
+ * Refuse an app login that would make the boundary a formality: one that can become the owner
+ * of aizk's tables, a superuser, a BYPASSRLS role, or one that is not a member of the app role.
+ */
+export async function checkAppLogin(app: pg.Pool, appRole: string): Promise<void> {
+  const { rows } = await app.query<LoginFacts>(
+    `SELECT session_user::text AS login, t.tableowner::text AS owner,
+            pg_has_role(session_user, t.tableowner, 'MEMBER') AS reaches_owner,
+            pg_has_role(session_user, $1, 'MEMBER') AS in_app_role,
+            r.rolsuper AS superuser, r.rolbypassrls AS bypass
+       FROM pg_roles r LEFT JOIN pg_tables t ON t.schemaname = current_schema() AND t.tablename = 'pgqueuer'
+      WHERE r.rolname = session_user`,
+    [appRole],
+  )
+  const f = rows[0]
+  const problem = !f
+    ? 'its login role was not found'
+    : f.superuser || f.bypass
+      ? `login ${f.login} is a superuser or bypasses row security`
+      : f.reaches_owner
+        ? `login ${f.login} can become ${f.owner}, the owner of aizk's tables, so scoped SQL could RESET ROLE past row security`
+        : !f.in_app_role
+          ? `login ${f.login} is not a member of the app role ${appRole}`
+          : undefined
+  if (problem) throw new ConfigError([`AIZK_APP_DATABASE_URL: ${problem} (docs/security.md)`])
+}
