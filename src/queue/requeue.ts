@@ -5,6 +5,7 @@
  * notifies `ch_pgqueuer` itself: PgQueuer's statement trigger never notifies on UPDATE.
  */
 import type { Queryable } from '../db/queryable.js'
+import { queueLogParity } from './log-parity.js'
 
 export interface RequeueOptions {
   /** Only these entrypoints (filtered inside the SQL); none = every entrypoint. */
@@ -19,6 +20,8 @@ export interface RequeueOptions {
   afterId?: string
   /** Report the rows that would move; change nothing. */
   dryRun?: boolean
+  /** Also write a `queued` log row per moved job, as PgQueuer does; default AIZK_QUEUE_LOG_PARITY. */
+  logQueued?: boolean
 }
 
 export interface RequeuedJob {
@@ -53,7 +56,11 @@ const REQUEUE = `
                   || jsonb_build_object('cycles', ${CYCLES_SQL.replaceAll('headers', 'p.headers')} + 1))
       FROM win
      WHERE p.id = win.id AND p.status = 'failed'
-    RETURNING p.id, p.entrypoint, (p.headers->'aizk'->>'cycles')::int AS cycles
+    RETURNING p.id, p.entrypoint, p.priority, (p.headers->'aizk'->>'cycles')::int AS cycles
+  ),
+  logged AS (
+    INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint)
+    SELECT id, 'queued', priority, entrypoint FROM moved WHERE $6::boolean
   ),
   notified AS (
     SELECT pg_notify('ch_pgqueuer', json_build_object(
@@ -83,7 +90,9 @@ function params(opts: RequeueOptions): unknown[] {
 
 /** Put a window of held jobs back in flight; returns the rows moved, in id order. */
 export async function requeueFailed(db: Queryable, opts: RequeueOptions): Promise<RequeuedJob[]> {
-  const { rows } = await db.query<RequeuedJob>(opts.dryRun ? PREVIEW : REQUEUE, params(opts))
+  const { rows } = opts.dryRun
+    ? await db.query<RequeuedJob>(PREVIEW, params(opts))
+    : await db.query<RequeuedJob>(REQUEUE, [...params(opts), opts.logQueued ?? queueLogParity()])
   return rows.map((r) => ({ id: String(r.id), entrypoint: r.entrypoint, cycles: Number(r.cycles) }))
 }
 

@@ -15,7 +15,7 @@ import { heartbeat } from '../queue/heartbeat.js'
 import { QueueListener } from '../queue/listen.js'
 import { type PickedJob, type PickPlan, pickJobs, planPick } from '../queue/pick.js'
 import { hasSlotColumn } from '../queue/retry.js'
-import type { Settings } from '../settings.js'
+import { FOREIGN_HEARTBEAT_TIMEOUT_SECONDS, type Settings } from '../settings.js'
 import { WorkerEvents } from './events.js'
 import { Executor } from './executor.js'
 import { OutcomeBuffer } from './outcomes.js'
@@ -34,7 +34,8 @@ export type WorkerSettings = Pick<
   | 'retryBaseSeconds'
   | 'retryMaxSeconds'
   | 'jobTimeoutSeconds'
->
+> &
+  Partial<Pick<Settings, 'foreignHeartbeatTimeoutSeconds' | 'queueLogParity'>>
 
 export interface WorkerOptions {
   pool: pg.Pool
@@ -127,6 +128,10 @@ export class Worker {
     this.plan = planPick(
       this.queueManagerId,
       [...this.jobs.values()].map((j) => ({ entrypoint: j.entrypoint, concurrencyLimit: j.concurrencyLimit })),
+      {
+        foreignStaleSeconds: this.o.settings.foreignHeartbeatTimeoutSeconds ?? FOREIGN_HEARTBEAT_TIMEOUT_SECONDS,
+        logPicks: this.o.settings.queueLogParity ?? false,
+      },
     )
     this.hasLimits = [...this.jobs.values()].some((j) => j.concurrencyLimit > 0)
     const hasSlot = await hasSlotColumn(pool)
