@@ -13,7 +13,7 @@ trap 'psql -q "$base" -c "drop database if exists $db"' EXIT
 PYTHONPATH="$src" .venv-pgq/bin/python test/interop/py/pgq.py "$url" install >/dev/null
 {
   echo "-- PgQueuer 1.3.2's schema as its own Queries.install() creates it, dumped by"
-  echo "-- scripts/dump-pgqueuer-schema.sh (pg_dump --schema-only). Do not edit by hand."
-  pg_dump --schema-only --no-owner --no-privileges "$url" | sed -e '/^-- Dumped from/d' -e '/^-- Dumped by/d'
+  echo "-- scripts/dump-pgqueuer-schema.sh (pg_dump --schema-only, without its psql-only \\restrict lines). Do not edit by hand."
+  pg_dump --schema-only --no-owner --no-privileges "$url" | sed -e '/^-- Dumped from/d' -e '/^-- Dumped by/d' -e '/^\\restrict /d' -e '/^\\unrestrict /d'
 } > test/fixtures/pgqueuer-1.3.sql
 echo "wrote test/fixtures/pgqueuer-1.3.sql"
