@@ -4,9 +4,12 @@ them. Usage: pgq.py DSN COMMAND [options]
 
   install                          Queries.install(): PgQueuer's own schema
   enqueue ENTRYPOINT [--payload-hex H | --null] [--priority N] [--dedupe-key K] [--skip]
+  enqueue ENTRYPOINT --many '[{"hex": H|null, "key": K|null, "priority": N}, ...]' [--skip]
   requeue ID...                    Queries.requeue_jobs
   job-status ID...                 Queries.job_status (from the log)
   percentiles                      Queries.job_duration_percentiles over the last hour
+  log ID...                        Queries.queue_log rows of these jobs, tracebacks parsed by PgQueuer
+  schedule ENTRYPOINT EXPRESSION   SchedulerManager: registers the schedule, runs a moment, stops
   worker ENTRYPOINT... [--limit N] [--sleep S] [--fail] [--hold] [--heartbeat-timeout S]
                                    QueueManager.run until SIGTERM: one line per job start/end
 """
@@ -25,6 +28,7 @@ import asyncpg
 
 from pgqueuer.adapters.drivers.asyncpg import AsyncpgDriver
 from pgqueuer.core.qm import QueueManager
+from pgqueuer.core.sm import SchedulerManager
 from pgqueuer.domain.errors import DuplicateJobError
 from pgqueuer.domain.models import Job
 from pgqueuer.queries import Queries
@@ -45,13 +49,26 @@ async def cmd_install(dsn: str, _: argparse.Namespace) -> None:
 
 async def cmd_enqueue(dsn: str, a: argparse.Namespace) -> None:
     q = await connect(dsn)
-    payload = None if a.null else bytes.fromhex(a.payload_hex or "")
+    if a.many is not None:
+        # One batch: a JSON list of {"hex": str | null, "key": str | null, "priority": int}.
+        items = json.loads(a.many)
+        entrypoint: str | list[str] = [a.entrypoint] * len(items)
+        payload: bytes | None | list[bytes | None] = [
+            None if i.get("hex") is None else bytes.fromhex(i["hex"]) for i in items
+        ]
+        priority: int | list[int] = [int(i.get("priority", 0)) for i in items]
+        dedupe_key: str | None | list[str | None] = [i.get("key") for i in items]
+    else:
+        entrypoint = a.entrypoint
+        payload = None if a.null else bytes.fromhex(a.payload_hex or "")
+        priority = a.priority
+        dedupe_key = a.dedupe_key
     try:
         ids = await q.enqueue(
-            a.entrypoint,
+            entrypoint,
             payload,
-            priority=a.priority,
-            dedupe_key=a.dedupe_key,
+            priority=priority,
+            dedupe_key=dedupe_key,
             on_conflict="skip" if a.skip else "raise",
         )
     except DuplicateJobError as e:
@@ -73,6 +90,33 @@ async def cmd_job_status(dsn: str, a: argparse.Namespace) -> None:
 async def cmd_percentiles(dsn: str, _: argparse.Namespace) -> None:
     rows = await (await connect(dsn)).job_duration_percentiles(timedelta(hours=1))
     emit(event="percentiles", rows=[{"entrypoint": r.entrypoint, "completed": r.completed} for r in rows])
+
+
+async def cmd_log(dsn: str, a: argparse.Namespace) -> None:
+    wanted = {int(i) for i in a.ids}
+    rows = [r for r in await (await connect(dsn)).queue_log() if int(r.job_id) in wanted]
+    emit(event="log", rows=[
+        {"job_id": int(r.job_id), "status": r.status, "entrypoint": r.entrypoint,
+         "traceback": None if r.traceback is None else r.traceback.model_dump(mode="json")}
+        for r in rows
+    ])
+
+
+async def cmd_schedule(dsn: str, a: argparse.Namespace) -> None:
+    sm = SchedulerManager(await connect(dsn))
+
+    @sm.schedule(a.entrypoint, a.expression)
+    async def tick(schedule: object) -> None:
+        emit(event="tick")
+
+    async def stop_soon() -> None:
+        await asyncio.sleep(a.seconds)
+        sm.shutdown.set()
+
+    stopper = asyncio.create_task(stop_soon())
+    await sm.run()
+    await stopper
+    emit(event="scheduled", entrypoint=a.entrypoint)
 
 
 async def cmd_worker(dsn: str, a: argparse.Namespace) -> None:
@@ -117,11 +161,18 @@ def main() -> None:
     e.add_argument("--priority", type=int, default=0)
     e.add_argument("--dedupe-key")
     e.add_argument("--skip", action="store_true")
+    e.add_argument("--many")
     r = sub.add_parser("requeue")
     r.add_argument("ids", nargs="+")
     s = sub.add_parser("job-status")
     s.add_argument("ids", nargs="+")
     sub.add_parser("percentiles")
+    lg = sub.add_parser("log")
+    lg.add_argument("ids", nargs="+")
+    sc = sub.add_parser("schedule")
+    sc.add_argument("entrypoint")
+    sc.add_argument("expression")
+    sc.add_argument("--seconds", type=float, default=1.0)
     w = sub.add_parser("worker")
     w.add_argument("entrypoints", nargs="+")
     w.add_argument("--limit", type=int, default=0)
@@ -138,6 +189,8 @@ def main() -> None:
         "requeue": cmd_requeue,
         "job-status": cmd_job_status,
         "percentiles": cmd_percentiles,
+        "log": cmd_log,
+        "schedule": cmd_schedule,
         "worker": cmd_worker,
     }[a.command]
     asyncio.run(handler(a.dsn, a))
