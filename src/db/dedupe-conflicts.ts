@@ -58,7 +58,7 @@ export async function resolveDedupeConflicts(client: pg.ClientBase): Promise<Res
               headers = coalesce(CASE WHEN jsonb_typeof(p.headers) = 'object' THEN p.headers END, '{}'::jsonb)
                 || jsonb_build_object('aizk',
                      coalesce(CASE WHEN jsonb_typeof(p.headers->'aizk') = 'object' THEN p.headers->'aizk' END, '{}'::jsonb)
-                     || jsonb_build_object('dedupeKeyConflict', jsonb_build_object('dedupeKey', r.dedupe_key, 'keptJob', r.kept)))
+                     || jsonb_build_object('dedupeKeyConflict', jsonb_build_object('dedupeKey', r.dedupe_key, 'keptJob', r.kept::text)))
          FROM ranked r
         WHERE p.id = r.id AND r.rn > 1
        RETURNING p.id, r.dedupe_key AS old_key, p.dedupe_key AS new_key, r.kept
