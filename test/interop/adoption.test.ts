@@ -39,7 +39,8 @@ async function holdWithPgQueuer(db: TestDatabase, entrypoint: string, ids: strin
   await w.stop()
 }
 
-describe('adopting a PgQueuer 1.3.2 database', () => {
+// The suite runs real processes one scenario after another: more than the 300 s default.
+describe('adopting a PgQueuer 1.3.2 database', { timeout: 20 * 60_000 }, () => {
   it('keeps the rows PgQueuer made, and its BIGINT ids', async () => {
     const db = await scenario(false)
     const [queued] = idsOf(await pgqEnqueue(db.url, 'py_job', [{ json: { a: 1 }, key: 'k1', priority: 5 }])) as string[]

@@ -25,7 +25,8 @@ async function scenario() {
   return db
 }
 
-describe('PgQueuer 1.3.2 and aizk, both directions', () => {
+// The suite runs real processes one scenario after another: more than the 300 s default.
+describe('PgQueuer 1.3.2 and aizk, both directions', { timeout: 20 * 60_000 }, () => {
   it('PgQueuer enqueues, aizk runs each job exactly once with its JSON payload', async () => {
     const db = await scenario()
     const ids = idsOf(await pgqEnqueue(db.url, 'interop_json', [0, 1, 2, 3, 4].map((n) => ({ json: { n } })))) as string[]

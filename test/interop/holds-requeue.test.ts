@@ -30,7 +30,8 @@ async function scenario() {
 }
 const cli = (db: TestDatabase, args: string[]) => runCli(args, { env: { AIZK_DATABASE_URL: db.url } })
 
-describe('holds, requeue and prune across PgQueuer and aizk', () => {
+// The suite runs real processes one scenario after another: more than the 300 s default.
+describe('holds, requeue and prune across PgQueuer and aizk', { timeout: 20 * 60_000 }, () => {
   it('PgQueuer holds a job; aizk status shows it; aizk requeue wakes the waiting PgQueuer worker', async () => {
     const db = await scenario()
     const [id] = idsOf(await pgqEnqueue(db.url, 'py_flaky', [{ json: { n: 1 } }])) as string[]

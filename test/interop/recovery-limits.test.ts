@@ -30,7 +30,8 @@ async function scenario() {
   return db
 }
 
-describe('recovery and limits beside PgQueuer workers', () => {
+// The suite runs real processes one scenario after another: more than the 300 s default.
+describe('recovery and limits beside PgQueuer workers', { timeout: 20 * 60_000 }, () => {
   it("a PgQueuer job whose heartbeat is older than aizk's timeout is not run twice", async () => {
     const db = await scenario()
     // PgQueuer heartbeats every 4 s (half its 8 s timeout); aizk's own timeout is 1.5 s.

@@ -37,7 +37,8 @@ const statusJson = async (db: TestDatabase, env: Record<string, string> = {}) =>
   return JSON.parse(res.stdout)
 }
 
-describe("aizk status and PgQueuer's log", () => {
+// The suite runs real processes one scenario after another: more than the 300 s default.
+describe("aizk status and PgQueuer's log", { timeout: 20 * 60_000 }, () => {
   it('throughput counts 20 held and 10 finished PgQueuer jobs as 30, not one per log row', async () => {
     const db = await scenario()
     const held = idsOf(await pgqEnqueue(db.url, 'py_held', Array.from({ length: 20 }, (_, n) => ({ json: { n } })))) as string[]
