@@ -4,12 +4,13 @@
  * would. Also the aizk worker process bound to the interop jobs, and the run records.
  */
 import path from 'node:path'
+import { after, before } from 'node:test'
 import type pg from 'pg'
 import { migrate } from '../../../src/db/migrate.js'
 import { repoRoot } from '../../helpers/cli.js'
 import { createEmptyDatabase, type TestDatabase } from '../../helpers/db.js'
-import { type SpawnedWorker, spawnWorker } from '../../worker/spawn-worker.js'
-import { pgq } from './pgqueuer.js'
+import { killAll, type SpawnedWorker, spawnWorker } from '../../worker/spawn-worker.js'
+import { pgq, type PgqWorker, type PgqWorkerOptions, requirePgQueuer, startPgqWorker } from './pgqueuer.js'
 
 export const INTEROP_JOBS = path.join(repoRoot, 'test', 'interop', 'support', 'interop-jobs.mjs')
 
@@ -71,5 +72,39 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
     if (v) return v
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/**
+ * The per-file bookkeeping of the suite: PgQueuer must be present (else every test fails with
+ * one line saying what is missing), and every database and process a test starts is stopped
+ * and dropped when the file ends, however it ended.
+ */
+export function interopFile() {
+  const dbs: TestDatabase[] = []
+  const aizkWorkers: SpawnedWorker[] = []
+  const pgqWorkers: PgqWorker[] = []
+  before(() => requirePgQueuer())
+  after(async () => {
+    await killAll(aizkWorkers)
+    await Promise.all(pgqWorkers.map((w) => w.stop('SIGKILL')))
+    for (const db of dbs) await db.drop()
+  })
+  return {
+    async scenario(opts: { adopt?: boolean } = {}) {
+      const db = await pgqueuerDatabase(opts)
+      dbs.push(db)
+      return db
+    },
+    aizkWorker(db: TestDatabase, entrypoints: string[], env: Record<string, string> = {}) {
+      const w = startAizkWorker(db, entrypoints, env)
+      aizkWorkers.push(w)
+      return w
+    },
+    pgqWorker(db: TestDatabase, entrypoints: string[], opts: PgqWorkerOptions = {}) {
+      const w = startPgqWorker(db.url, entrypoints, opts)
+      pgqWorkers.push(w)
+      return w
+    },
   }
 }
