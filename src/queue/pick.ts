@@ -6,6 +6,7 @@
  * timeout, foreign queue managers only by the longer foreign timeout).
  */
 import type { Queryable } from '../db/queryable.js'
+import { FOREIGN_HEARTBEAT_TIMEOUT_SECONDS } from '../settings.js'
 import { idArray } from './notify.js'
 
 export interface PickedJob {
@@ -42,6 +43,11 @@ export interface PickPlan {
 export interface PickPlanOptions {
   foreignStaleSeconds?: number
   logPicks?: boolean
+}
+
+/** The plan options a worker's settings ask for (a library caller may leave them unset). */
+export function pickOptionsFrom(s: { foreignHeartbeatTimeoutSeconds?: number; queueLogParity?: boolean }): PickPlanOptions {
+  return { foreignStaleSeconds: s.foreignHeartbeatTimeoutSeconds ?? FOREIGN_HEARTBEAT_TIMEOUT_SECONDS, logPicks: s.queueLogParity ?? false }
 }
 
 export function planPick(queueManagerId: string, bound: BoundEntrypoint[], opts: PickPlanOptions = {}): PickPlan {

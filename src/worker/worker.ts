@@ -13,9 +13,9 @@ import type { JobClass } from '../jobs/queue-job.js'
 import type { JobRegistry } from '../jobs/registry.js'
 import { heartbeat } from '../queue/heartbeat.js'
 import { QueueListener } from '../queue/listen.js'
-import { type PickedJob, type PickPlan, pickJobs, planPick } from '../queue/pick.js'
+import { type PickedJob, type PickPlan, pickJobs, pickOptionsFrom, planPick } from '../queue/pick.js'
 import { hasSlotColumn } from '../queue/retry.js'
-import { FOREIGN_HEARTBEAT_TIMEOUT_SECONDS, type Settings } from '../settings.js'
+import type { Settings } from '../settings.js'
 import { WorkerEvents } from './events.js'
 import { Executor } from './executor.js'
 import { OutcomeBuffer } from './outcomes.js'
@@ -128,10 +128,7 @@ export class Worker {
     this.plan = planPick(
       this.queueManagerId,
       [...this.jobs.values()].map((j) => ({ entrypoint: j.entrypoint, concurrencyLimit: j.concurrencyLimit })),
-      {
-        foreignStaleSeconds: this.o.settings.foreignHeartbeatTimeoutSeconds ?? FOREIGN_HEARTBEAT_TIMEOUT_SECONDS,
-        logPicks: this.o.settings.queueLogParity ?? false,
-      },
+      pickOptionsFrom(this.o.settings),
     )
     this.hasLimits = [...this.jobs.values()].some((j) => j.concurrencyLimit > 0)
     const hasSlot = await hasSlotColumn(pool)
