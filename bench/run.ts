@@ -8,6 +8,7 @@
  *       entrypoint, half an entrypoint no worker binds)
  *   (e) the floor: the same SQL through pgbench, no JavaScript
  *   (f) (d) with the not-ready rows in front of the drained jobs (lower ids), the pick's worst shape
+ *   (g) AIZK_QUEUE_LOG_PARITY off vs on (bench/log-parity.ts), alternating rounds (BENCH_ROUNDS, 3)
  * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_SECTIONS ("a b c d e f"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
  * BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch), BENCH_LAT_JOBS (500), BENCH_LAT_RATE
@@ -21,6 +22,7 @@ import { migrate } from '../src/db/migrate.js'
 import { enqueue, enqueueMany } from '../src/queue/enqueue.js'
 import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
 import { aizkFloor, peersFloor } from './floor.js'
+import { logParitySection } from './log-parity.js'
 import { type BenchWorker, forkBenchWorker } from './worker-process.js'
 
 const env = process.env
@@ -274,6 +276,7 @@ async function main(): Promise<void> {
       else if (s === 'd') await sectionD(pool, b)
       else if (s === 'e') await sectionE(pool)
       else if (s === 'f') await sectionF(pool, b)
+      else if (s === 'g') rows.push(...(await logParitySection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: num('BENCH_ROUNDS', 3) })))
     }
   } finally {
     await pool.end()

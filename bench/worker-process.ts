@@ -13,10 +13,10 @@ export interface BenchWorker {
   stop(): Promise<void>
 }
 
-export function forkBenchWorker(opts: { url: string; batch: number; concurrency: number; execArgv?: string[] }): Promise<BenchWorker> {
+export function forkBenchWorker(opts: { url: string; batch: number; concurrency: number; execArgv?: string[]; env?: Record<string, string> }): Promise<BenchWorker> {
   const child = fork(path.join(here, 'worker-child.ts'), [opts.url, String(opts.batch), String(opts.concurrency)], {
     execArgv: ['--import', 'tsx', ...(opts.execArgv ?? [])],
-    env: { ...process.env, AIZK_POLL_INTERVAL_SECONDS: '1' },
+    env: { ...process.env, AIZK_POLL_INTERVAL_SECONDS: '1', ...opts.env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   const waiting = new Map<string, (m: unknown) => void>()

@@ -3,7 +3,7 @@
  * transaction as its write, and to declare jobs.
  */
 export { JobPriority } from './jobs/priority.js'
-export { QueueJob, type JobContext, type JobKind, type JobClass, validatePayload } from './jobs/queue-job.js'
+export { QueueJob, type JobContext, type JobKind, type JobClass, type PayloadFormat, bytesPayload, validatePayload } from './jobs/queue-job.js'
 export { JobRegistry, jobRegistry, JobDeclarationError } from './jobs/registry.js'
 export { enqueue, enqueueMany, type EnqueueItem, type EnqueueOptions } from './queue/enqueue.js'
 export { PayloadError } from './queue/payload.js'

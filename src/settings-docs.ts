@@ -25,7 +25,9 @@ const core: Record<string, string> = {
   completionFlushMs:
     'How long a busy worker lets finished jobs wait to ride on its next pick (written by a timer at 4x this at the latest). A worker killed inside the window runs those jobs again.',
   heartbeatIntervalSeconds: 'How often in-flight jobs and the worker row heartbeat; at most a third of the heartbeat timeout (checked together, exit 3).',
-  heartbeatTimeoutSeconds: 'A picked job whose heartbeat is older belongs to a dead worker and is picked again.',
+  heartbeatTimeoutSeconds: 'A job picked by an aizk worker whose heartbeat is older belongs to a dead worker and is picked again.',
+  foreignHeartbeatTimeoutSeconds: 'A job picked by a queue manager aizk does not know (a PgQueuer worker) is picked again only when its heartbeat is older than this; keep it above PgQueuer\'s `heartbeat_timeout`; 0 = never.',
+  queueLogParity: 'Write `queued` (enqueue, requeue) and `picked` log rows as PgQueuer does, so its `job_status` and duration percentiles see aizk\'s jobs.',
   shutdownTimeoutSeconds: 'On SIGTERM, how long in-flight jobs may finish before they are released.',
   pollIntervalSeconds: 'Fallback poll interval (jittered) when no NOTIFY arrives.',
   retryBaseSeconds: 'First retry delay; doubles per attempt, jittered.',

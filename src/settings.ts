@@ -16,6 +16,9 @@ import {
   uuidSetting,
 } from './settings-types.js'
 
+/** Default of AIZK_FOREIGN_HEARTBEAT_TIMEOUT_SECONDS (docs/pgqueuer-interop.md). */
+export const FOREIGN_HEARTBEAT_TIMEOUT_SECONDS = 600
+
 /** The system user's id when AIZK_SYSTEM_USER_ID is unset (documented in the README). */
 export const DEFAULT_SYSTEM_USER_ID = '00000000-0000-4000-a000-000000000001'
 
@@ -44,6 +47,10 @@ const coreShape = {
   workerLogJobs: boolSetting(true),
   heartbeatIntervalSeconds: numberSetting(5, { min: 0.05 }),
   heartbeatTimeoutSeconds: numberSetting(30, { min: 0.1 }),
+  /** Picks of queue managers aizk does not know (PgQueuer workers): stale only past this; 0 = never. */
+  foreignHeartbeatTimeoutSeconds: numberSetting(FOREIGN_HEARTBEAT_TIMEOUT_SECONDS, { min: 0 }),
+  /** Write `queued` and `picked` log rows as PgQueuer does (its job_status and percentiles see aizk's jobs). */
+  queueLogParity: boolSetting(false),
   shutdownTimeoutSeconds: numberSetting(25, { min: 0 }),
   completionFlushMs: intSetting(15, { min: 0, max: 10000 }),
   workerStartupWaitSeconds: numberSetting(60, { min: 0 }),

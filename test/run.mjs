@@ -36,7 +36,7 @@ const args = process.argv.slice(2)
 const files = args.length ? args : findTests(path.join(root, 'test'))
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.AIZK_TEST_CONCURRENCY ?? 3}`, '--test-timeout=300000', ...files],
+  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.AIZK_TEST_CONCURRENCY ?? 3}`, '--test-timeout=900000', ...files],
   { stdio: 'inherit', cwd: root, env: { ...process.env, AIZK_TEST_BASE_URL: baseUrl, AIZK_TEST_TEMPLATE: template } },
 )
 const code = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)))

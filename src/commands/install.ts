@@ -6,14 +6,22 @@ import { migrate } from '../db/migrate.js'
 export default class Install extends AizkCommand {
   static override summary = 'Install or upgrade the aizk schema (PgQueuer tables, dedupe index, app role).'
   static override description =
-    'Applies the numbered migrations that are not yet recorded, under an advisory lock, each in its own transaction. A database where PgQueuer already installed its tables is adopted: aizk adds what it needs and never drops or rewrites PgQueuer objects.'
+    'Applies the numbered migrations that are not yet recorded, under an advisory lock, each in its own transaction. A database where PgQueuer already installed its tables is adopted: aizk adds what it needs and never drops or rewrites PgQueuer objects. When PgQueuer left a dedupe key on more than one queued, picked or held job, install lists them and exits 6 having changed nothing; --resolve-duplicate-keys resolves them.'
   static override examples = [
     { command: '<%= config.bin %> install', description: 'Install on the embedded server (or AIZK_DATABASE_URL).' },
     { command: '<%= config.bin %> install --dry-run', description: 'Print the migrations that would run; change nothing.' },
     { command: '<%= config.bin %> install --json', description: 'Report what was applied as JSON.' },
+    {
+      command: '<%= config.bin %> install --resolve-duplicate-keys',
+      description: 'Adopt a PgQueuer database whose dedupe keys are held twice: keep the live (else newest held) job of each key, rename the key of the others.',
+    },
   ]
   static override flags = {
     'dry-run': Flags.boolean({ description: 'Print the plan without changing anything.', default: false }),
+    'resolve-duplicate-keys': Flags.boolean({
+      description: 'On adoption, resolve dedupe keys held by several jobs: keep the live (else newest held) job, rename the others to <key>#dup-of-<kept id>.',
+      default: false,
+    }),
   }
 
   async run(): Promise<void> {
@@ -23,16 +31,25 @@ export default class Install extends AizkCommand {
     const client = await db.pool.connect()
     let result: Awaited<ReturnType<typeof migrate>>
     try {
-      result = await migrate(client, { appRole: settings.appRole, dryRun: flags['dry-run'] })
+      result = await migrate(client, { appRole: settings.appRole, dryRun: flags['dry-run'], resolveDuplicateKeys: flags['resolve-duplicate-keys'] })
     } finally {
       client.release()
     }
     const where = describeUrl(db.target.url)
     if (flags.json) {
-      this.printJson({ database: where, embedded: db.target.embedded, dryRun: flags['dry-run'], adopted: result.adopted, applied: result.applied, version: result.current })
+      this.printJson({
+        database: where,
+        embedded: db.target.embedded,
+        dryRun: flags['dry-run'],
+        adopted: result.adopted,
+        applied: result.applied,
+        version: result.current,
+        resolvedDuplicates: result.resolvedDuplicates,
+      })
       return
     }
     if (result.adopted) this.log(`adopting the PgQueuer tables found in ${where}`)
+    for (const d of result.resolvedDuplicates) this.log(`job ${d.id}: dedupe key ${d.dedupeKey} is kept by job ${d.keptJob}; renamed to ${d.newDedupeKey}`)
     if (result.applied.length === 0) {
       this.log(`schema is up to date at version ${result.current} in ${where}: nothing to do`)
       return

@@ -9,7 +9,7 @@ import { renderTextFrame } from '../ui/status/text-frame.js'
 export default class Status extends AizkCommand {
   static override summary = 'Show what the queue is doing: live on a terminal, one frame or JSON elsewhere.'
   static override description =
-    'Jobs by entrypoint and status (queued, picked, held) with priority and concurrency in use against the limit, throughput now and over the last 15 minutes, the oldest queued age, held jobs with their last error and cycles, workers alive and stale picks, schedules with their next fire, and the log table size. Counts come from trigger-kept tables and the catalogue, so a refresh stays cheap on millions of rows. --check exits 7 when something is unhealthy: stale picks, held jobs over the threshold, or an enabled cron that has not fired in twice its period.'
+    'Jobs by entrypoint and status (queued, picked, held) with priority and concurrency in use against the limit, throughput now and over the last 15 minutes, the oldest queued age, held jobs with their last error and cycles, workers alive and stale picks, schedules with their next fire, and the log table size. Counts come from trigger-kept tables and the catalogue, so a refresh stays cheap on millions of rows. --check exits 7 when something is unhealthy: stale picks, held jobs over the threshold, or an enabled cron of aizk’s own that has not fired in twice its period (--include-foreign-schedules judges PgQueuer’s schedules too). PgQueuer workers, seen through the jobs they hold picked, are listed as foreign workers.'
   static override examples = [
     { command: '<%= config.bin %> status', description: 'The live dashboard (tab/arrows move between panes, q quits); one plain frame when not on a terminal.' },
     { command: '<%= config.bin %> status --once', description: 'Print one plain-text frame and exit.' },
@@ -17,12 +17,17 @@ export default class Status extends AizkCommand {
     { command: '<%= config.bin %> status --check', description: 'Exit 7 and say why when the queue is unhealthy (for probes and alerts).' },
     { command: '<%= config.bin %> status --check --max-held 100', description: 'Tolerate up to 100 held jobs (default AIZK_STATUS_HELD_THRESHOLD, 0).' },
     { command: '<%= config.bin %> status --interval 5', description: 'Refresh the dashboard every 5 seconds.' },
+    { command: '<%= config.bin %> status --check --include-foreign-schedules', description: "Also judge schedules aizk does not own (a PgQueuer scheduler's) as overdue." },
   ]
   static override flags = {
     once: Flags.boolean({ description: 'Print one plain-text frame and exit.', default: false }),
     check: Flags.boolean({ description: 'Exit 7 when unhealthy, printing why; 0 when healthy.', default: false }),
     'max-held': Flags.integer({ description: 'Held jobs tolerated by --check (default: AIZK_STATUS_HELD_THRESHOLD, 0).' }),
     interval: Flags.integer({ description: 'Seconds between dashboard refreshes (default 1).', default: 1 }),
+    'include-foreign-schedules': Flags.boolean({
+      description: "--check also judges schedules aizk does not own (not aizk_cron_*, e.g. PgQueuer's) as overdue.",
+      default: false,
+    }),
   }
 
   async run(): Promise<void> {
@@ -35,6 +40,8 @@ export default class Status extends AizkCommand {
     const db = await this.database({ poolSize: 4, applicationName: 'aizk status' })
     const opts: StatsOptions = {
       heartbeatTimeoutSeconds: settings.heartbeatTimeoutSeconds,
+      foreignHeartbeatTimeoutSeconds: settings.foreignHeartbeatTimeoutSeconds,
+      includeForeignSchedules: flags['include-foreign-schedules'],
       heldThreshold: flags['max-held'] ?? settings.statusHeldThreshold,
       timezone: settings.timezone,
       ...statsJobHooks(settings),

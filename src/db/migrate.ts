@@ -9,7 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type pg from 'pg'
-import { DatabaseError } from '../errors.js'
+import { AizkError, DatabaseError } from '../errors.js'
+import { dedupeConflictError, dedupeIndexPending, findDedupeConflicts, type ResolvedDuplicate, resolveDedupeConflicts } from './dedupe-conflicts.js'
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 /** pg_advisory_lock key: 'aizk' 'migr' as two int4s. */
@@ -72,15 +73,33 @@ export interface MigrateResult {
   applied: { version: number; name: string; ms: number }[]
   current: number
   adopted: boolean
+  /** Jobs whose dedupe key was renamed on adoption (`resolveDuplicateKeys`). */
+  resolvedDuplicates: ResolvedDuplicate[]
 }
 
-/** Apply every pending migration. `dryRun` returns the plan and changes nothing. */
-export async function migrate(client: pg.ClientBase, opts: MigrationOptions & { dryRun?: boolean }): Promise<MigrateResult> {
+/** The migration that builds aizk's held-aware dedupe index (0002). */
+const DEDUPE_INDEX = 'aizk_dedupe_key_live'
+
+/**
+ * Apply every pending migration. `dryRun` returns the plan and changes nothing. Adopting a
+ * PgQueuer database whose dedupe keys conflict with aizk's index stops before anything is
+ * applied, unless `resolveDuplicateKeys` (see dedupe-conflicts.ts).
+ */
+export async function migrate(
+  client: pg.ClientBase,
+  opts: MigrationOptions & { dryRun?: boolean; resolveDuplicateKeys?: boolean },
+): Promise<MigrateResult> {
   const adopted = await hasForeignPgQueuer(client)
+  const indexPending = await dedupeIndexPending(client)
+  if (indexPending && !opts.resolveDuplicateKeys) {
+    const conflicts = await findDedupeConflicts(client)
+    if (conflicts.length) throw dedupeConflictError(conflicts)
+  }
   if (opts.dryRun) {
     const state = await schemaState(client, opts)
-    return { applied: state.pending.map((m) => ({ version: m.version, name: m.name, ms: 0 })), current: state.current, adopted }
+    return { applied: state.pending.map((m) => ({ version: m.version, name: m.name, ms: 0 })), current: state.current, adopted, resolvedDuplicates: [] }
   }
+  let resolvedDuplicates: ResolvedDuplicate[] = []
   await client.query('select pg_advisory_lock($1, $2)', LOCK_KEY)
   try {
     await client.query(`create table if not exists aizk_schema_version (
@@ -92,6 +111,15 @@ export async function migrate(client: pg.ClientBase, opts: MigrationOptions & { 
       const started = performance.now()
       await client.query('begin')
       try {
+        if (m.sql.includes(`CREATE UNIQUE INDEX IF NOT EXISTS ${DEDUPE_INDEX}`) && (await dedupeIndexPending(client))) {
+          // Writers wait until the index exists, so no new duplicate slips in between.
+          await client.query('LOCK TABLE pgqueuer IN SHARE ROW EXCLUSIVE MODE')
+          if (opts.resolveDuplicateKeys) resolvedDuplicates = await resolveDedupeConflicts(client)
+          else {
+            const conflicts = await findDedupeConflicts(client)
+            if (conflicts.length) throw dedupeConflictError(conflicts)
+          }
+        }
         await client.query(m.sql)
         await client.query('insert into aizk_schema_version (version, name, checksum) values ($1, $2, $3)', [
           m.version,
@@ -101,11 +129,12 @@ export async function migrate(client: pg.ClientBase, opts: MigrationOptions & { 
         await client.query('commit')
       } catch (err) {
         await client.query('rollback').catch(() => {})
+        if (err instanceof AizkError) throw err
         throw new DatabaseError(`migration ${m.name} failed: ${(err as Error).message}`, 'nothing of it was applied; fix the cause and run `aizk install` again')
       }
       applied.push({ version: m.version, name: m.name, ms: Math.round(performance.now() - started) })
     }
-    return { applied, current: state.pending.at(-1)?.version ?? state.current, adopted }
+    return { applied, current: state.pending.at(-1)?.version ?? state.current, adopted, resolvedDuplicates }
   } finally {
     await client.query('select pg_advisory_unlock($1, $2)', LOCK_KEY).catch(() => {})
   }

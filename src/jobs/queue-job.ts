@@ -3,12 +3,22 @@
  * payload schema, priority, concurrency limit and attempts, and implements `handle`.
  * Declarations are checked when they register (registry.ts), not when a job first runs.
  */
-import type { z } from 'zod'
+import { z } from 'zod'
 import type { Queryable } from '../db/queryable.js'
 import { type EnqueueOptions, enqueue, enqueueMany } from '../queue/enqueue.js'
 import { PayloadError } from '../queue/payload.js'
 
 export type JobKind = 'on-write' | 'scoped' | 'system'
+
+/**
+ * How the stored payload bytes reach `handle`: `json` (the default) parses them as JSON; `bytes`
+ * passes them unchanged as a Buffer, or null for a null payload (a PgQueuer producer's raw
+ * bytes payloads, for instance). The payload schema then validates that Buffer or null.
+ */
+export type PayloadFormat = 'json' | 'bytes'
+
+/** The payload schema of a `bytes` job that takes any bytes or none. */
+export const bytesPayload = z.custom<Buffer | null>((v) => v === null || Buffer.isBuffer(v), { message: 'expected raw bytes (a Buffer) or null' })
 
 /** What a handler gets besides its payload. */
 export interface JobContext {
@@ -28,6 +38,7 @@ export interface JobClass {
   readonly priority: number
   readonly concurrencyLimit: number
   readonly maxAttempts: number
+  readonly payloadFormat: PayloadFormat
   readonly kind: JobKind
   readonly name: string
   new (): QueueJob<unknown>
@@ -41,6 +52,7 @@ export abstract class QueueJob<P = unknown> {
   /** 0 = unbounded; otherwise a global limit across every worker. */
   static concurrencyLimit = 0
   static maxAttempts = 5
+  static payloadFormat: PayloadFormat = 'json'
   static kind: JobKind = 'on-write'
 
   abstract handle(payload: P, context: JobContext): Promise<void>

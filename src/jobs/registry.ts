@@ -30,6 +30,9 @@ export function checkDeclaration(job: JobClass): void {
   if (!Number.isInteger(job.maxAttempts) || job.maxAttempts < 1) {
     throw new JobDeclarationError(`${where}: maxAttempts must be a whole number >= 1, got ${job.maxAttempts}`)
   }
+  if (job.payloadFormat !== 'json' && job.payloadFormat !== 'bytes') {
+    throw new JobDeclarationError(`${where}: payloadFormat must be 'json' or 'bytes', got ${String(job.payloadFormat)}`)
+  }
   if (typeof job.prototype.handle !== 'function') throw new JobDeclarationError(`${where}: handle() is not implemented`)
 }
 

@@ -117,7 +117,10 @@ export interface ThroughputStats {
   failedLastMinute: number
 }
 
-/** Throughput from aizk_throughput (finished jobs, from the log's insert trigger). */
+/**
+ * Throughput from aizk_throughput (finished jobs, from the log's insert trigger, migration 0007):
+ * PgQueuer's `queued` and `picked` log rows are not finished jobs and never count.
+ */
 export async function readThroughput(db: Queryable, opts: { minutes?: number } = {}): Promise<ThroughputStats> {
   const minutes = opts.minutes ?? 15
   const { rows } = await db.query<{ minute_ago: number; entrypoint: string; status: string; n: string; recent: string; last_minute: string }>(
@@ -128,6 +131,7 @@ export async function readThroughput(db: Queryable, opts: { minutes?: number } =
             sum(n) FILTER (WHERE second >= now() - interval '60 seconds')::text AS last_minute
        FROM aizk_throughput
       WHERE second >= date_trunc('minute', now()) - make_interval(mins => $1::int - 1)
+        AND status NOT IN ('queued', 'picked')
       GROUP BY 1, 2, 3`,
     [minutes],
   )

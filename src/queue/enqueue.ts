@@ -6,6 +6,7 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { UsageError } from '../errors.js'
+import { queueLogParity, withLogRows } from './log-parity.js'
 import { encodePayload } from './payload.js'
 
 export interface EnqueueOptions {
@@ -29,6 +30,10 @@ export interface EnqueueItem extends EnqueueOptions {
 export const MAX_DEDUPE_KEY_BYTES = 2048
 /** The latest `execute_after`: later than this, PostgreSQL and ISO 8601 stop agreeing on a year. */
 const LATEST_EXECUTE_AFTER_MS = Date.UTC(9999, 11, 31, 23, 59, 59)
+/** Also write a `queued` log row per job, as PgQueuer does; default AIZK_QUEUE_LOG_PARITY. */
+export interface EnqueueLogOption {
+  logQueued?: boolean
+}
 
 function executeAfterOf(value: Date | number | null | undefined): Date | null {
   if (value === null || value === undefined) return null
@@ -53,6 +58,7 @@ const INSERT_ONE = `
   VALUES ($1, $2, $3, 'queued', $4, coalesce($5, now()), $6)
   ON CONFLICT DO NOTHING
   RETURNING id`
+const INSERT_ONE_LOGGED = withLogRows(`${INSERT_ONE}, priority, entrypoint`, 'queued', 'SELECT id FROM written')
 
 const INSERT_MANY = `
   INSERT INTO pgqueuer (priority, entrypoint, payload, status, dedupe_key, execute_after, headers)
@@ -62,13 +68,15 @@ const INSERT_MANY = `
    ORDER BY ord
   ON CONFLICT DO NOTHING
   RETURNING id, dedupe_key`
+const INSERT_MANY_LOGGED = withLogRows(`${INSERT_MANY}, priority, entrypoint`, 'queued', 'SELECT id, dedupe_key FROM written')
 
 /** Enqueue one job. Returns its id (a bigint as a string), or false when its key is live. */
-export async function enqueue(db: Queryable, item: EnqueueItem): Promise<string | false> {
+export async function enqueue(db: Queryable, item: EnqueueItem, opts: EnqueueLogOption = {}): Promise<string | false> {
   checkDedupeKey(item.dedupeKey)
+  const logged = opts.logQueued ?? queueLogParity()
   const { rows } = await db.query<{ id: string }>({
-    name: 'aizk_enqueue_one',
-    text: INSERT_ONE,
+    name: logged ? 'aizk_enqueue_one_logged' : 'aizk_enqueue_one',
+    text: logged ? INSERT_ONE_LOGGED : INSERT_ONE,
     values: [
       item.priority ?? 0,
       item.entrypoint,
@@ -82,12 +90,13 @@ export async function enqueue(db: Queryable, item: EnqueueItem): Promise<string 
 }
 
 /** Enqueue many jobs in one statement; the result has one entry per item, in order. */
-export async function enqueueMany(db: Queryable, items: EnqueueItem[]): Promise<(string | false)[]> {
+export async function enqueueMany(db: Queryable, items: EnqueueItem[], opts: EnqueueLogOption = {}): Promise<(string | false)[]> {
   if (items.length === 0) return []
   for (const item of items) checkDedupeKey(item.dedupeKey)
+  const logged = opts.logQueued ?? queueLogParity()
   const { rows } = await db.query<{ id: string; dedupe_key: string | null }>({
-    name: 'aizk_enqueue_many',
-    text: INSERT_MANY,
+    name: logged ? 'aizk_enqueue_many_logged' : 'aizk_enqueue_many',
+    text: logged ? INSERT_MANY_LOGGED : INSERT_MANY,
     values: [
       items.map((i) => i.priority ?? 0),
       items.map((i) => i.entrypoint),

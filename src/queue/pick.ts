@@ -1,10 +1,12 @@
 /**
- * The pick: one round trip claims a batch for one worker through `aizk_pick` (migration 0004),
- * which holds the rules of docs/job-lifecycle.md#pick: priority desc then id, ready rows only, SKIP
- * LOCKED, bound entrypoints only, global per-entrypoint limits, and stale picks re-picked as an
- * attempt.
+ * The pick: one round trip claims a batch for one worker through `aizk_pick` (migrations 0004,
+ * 0007), which holds the rules of docs/job-lifecycle.md#pick: priority desc then id, ready rows only, SKIP
+ * LOCKED, bound entrypoints only, global per-entrypoint limits, and stale picks of owners proven
+ * dead re-picked as an attempt (docs/pgqueuer-interop.md: aizk workers by the heartbeat
+ * timeout, foreign queue managers only by the longer foreign timeout).
  */
 import type { Queryable } from '../db/queryable.js'
+import { FOREIGN_HEARTBEAT_TIMEOUT_SECONDS } from '../settings.js'
 import { idArray } from './notify.js'
 
 export interface PickedJob {
@@ -32,21 +34,37 @@ export interface PickPlan {
   queueManagerId: string
   entrypoints: string
   limits: string
+  /** Picks of queue managers aizk does not know are stale only past this (0 = never). */
+  foreignStaleSeconds: number
+  /** Write a `picked` log row per pick, as PgQueuer does. */
+  logPicks: boolean
 }
 
-export function planPick(queueManagerId: string, bound: BoundEntrypoint[]): PickPlan {
+export interface PickPlanOptions {
+  foreignStaleSeconds?: number
+  logPicks?: boolean
+}
+
+/** The plan options a worker's settings ask for (a library caller may leave them unset). */
+export function pickOptionsFrom(s: { foreignHeartbeatTimeoutSeconds?: number; queueLogParity?: boolean }): PickPlanOptions {
+  return { foreignStaleSeconds: s.foreignHeartbeatTimeoutSeconds ?? FOREIGN_HEARTBEAT_TIMEOUT_SECONDS, logPicks: s.queueLogParity ?? false }
+}
+
+export function planPick(queueManagerId: string, bound: BoundEntrypoint[], opts: PickPlanOptions = {}): PickPlan {
   // Sorted by name: advisory locks of limited entrypoints are always taken in one order.
   const sorted = [...bound].sort((a, b) => (a.entrypoint < b.entrypoint ? -1 : a.entrypoint > b.entrypoint ? 1 : 0))
   return {
     queueManagerId,
     entrypoints: `{${sorted.map((b) => `"${b.entrypoint.replace(/["\\]/g, '\\$&')}"`).join(',')}}`,
     limits: `{${sorted.map((b) => b.concurrencyLimit).join(',')}}`,
+    foreignStaleSeconds: opts.foreignStaleSeconds ?? 0,
+    logPicks: opts.logPicks ?? false,
   }
 }
 
 const PICK = {
   name: 'aizk_pick',
-  text: 'SELECT * FROM aizk_pick($1, $2, $3, $4, $5, $6)',
+  text: 'SELECT * FROM aizk_pick($1, $2, $3, $4, $5, $6, $7, $8)',
 }
 
 interface PickRow {
@@ -62,7 +80,8 @@ interface PickRow {
 
 /**
  * Claim up to `batchSize` jobs; `staleSeconds` > 0 also re-picks picks whose heartbeat is older.
- * `done`: ids of this worker's finished jobs, completed in the same transaction first.
+ * `staleSeconds` applies to picks of registered aizk workers; others wait for the plan's
+ * foreign timeout. `done`: ids of this worker's finished jobs, completed in the same transaction first.
  */
 export async function pickJobs(
   db: Queryable,
@@ -73,7 +92,7 @@ export async function pickJobs(
 ): Promise<PickedJob[]> {
   const { rows } = await db.query<PickRow>({
     ...PICK,
-    values: [batchSize, plan.queueManagerId, plan.entrypoints, plan.limits, staleSeconds, idArray(done)],
+    values: [batchSize, plan.queueManagerId, plan.entrypoints, plan.limits, staleSeconds, idArray(done), plan.foreignStaleSeconds, plan.logPicks],
   })
   const out = new Array<PickedJob>(rows.length)
   for (let i = 0; i < rows.length; i++) {

@@ -6,6 +6,7 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { countMatching, filterParams, filterSql, idsNotIn, type JobFilter } from './job-filter.js'
+import { queueLogParity } from './log-parity.js'
 
 export interface RequeueOptions extends JobFilter {
   /** The window: at most this many rows. */
@@ -16,6 +17,8 @@ export interface RequeueOptions extends JobFilter {
   afterId?: string
   /** Report the rows that would move; change nothing. */
   dryRun?: boolean
+  /** Also write a `queued` log row per moved job, as PgQueuer does; default AIZK_QUEUE_LOG_PARITY. */
+  logQueued?: boolean
 }
 
 export interface RequeuedJob {
@@ -49,7 +52,11 @@ const REQUEUE = `
                   || jsonb_build_object('cycles', ${CYCLES_SQL.replaceAll('headers', 'p.headers')} + 1))
       FROM win
      WHERE p.id = win.id AND p.status = 'failed'
-    RETURNING p.id, p.entrypoint, (p.headers->'aizk'->>'cycles')::int AS cycles
+    RETURNING p.id, p.entrypoint, p.priority, (p.headers->'aizk'->>'cycles')::int AS cycles
+  ),
+  logged AS (
+    INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint)
+    SELECT id, 'queued', priority, entrypoint FROM moved WHERE $7::boolean
   ),
   notified AS (
     SELECT pg_notify('ch_pgqueuer', json_build_object(
@@ -78,7 +85,9 @@ function params(opts: RequeueOptions): unknown[] {
 
 /** Put a window of held jobs back in flight; returns the rows moved, in id order. */
 export async function requeueFailed(db: Queryable, opts: RequeueOptions): Promise<RequeuedJob[]> {
-  const { rows } = await db.query<RequeuedJob>(opts.dryRun ? PREVIEW : REQUEUE, params(opts))
+  const { rows } = opts.dryRun
+    ? await db.query<RequeuedJob>(PREVIEW, params(opts))
+    : await db.query<RequeuedJob>(REQUEUE, [...params(opts), opts.logQueued ?? queueLogParity()])
   return rows.map((r) => ({ id: String(r.id), entrypoint: r.entrypoint, cycles: Number(r.cycles) }))
 }
 

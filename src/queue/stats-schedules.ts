@@ -17,6 +17,13 @@ export interface ScheduleInfo {
   sinceFireSeconds: number
   /** No fire in twice the cron's period. */
   overdue: boolean
+  /** Not one of aizk's own ticks (`aizk_cron_<name>`): a PgQueuer scheduler's row, for instance. */
+  foreign: boolean
+}
+
+/** aizk's own schedule rows; every other row belongs to another scheduler (PgQueuer's). */
+export function isAizkSchedule(entrypoint: string): boolean {
+  return entrypoint.startsWith('aizk_cron_')
 }
 
 /**
@@ -77,6 +84,7 @@ export async function readSchedules(db: Queryable, tz = 'UTC'): Promise<Schedule
       periodSeconds: period,
       sinceFireSeconds: Math.max(0, r.since),
       overdue: period !== null && r.since > 2 * period,
+      foreign: !isAizkSchedule(r.entrypoint),
     }
   })
 }

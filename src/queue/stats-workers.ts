@@ -1,7 +1,8 @@
 /**
  * Who is alive: aizk_worker rows whose heartbeat is within the timeout, with the picks each
- * holds, and the stale picks (picked rows whose heartbeat is older than the timeout: their
- * worker died, and any worker will pick them again).
+ * holds; foreign queue managers (PgQueuer workers), seen only through the rows they hold
+ * picked; and the stale picks, judged as aizk_pick judges them (migration 0007): an aizk
+ * worker's by the heartbeat timeout, a foreign one's by the longer foreign timeout.
  */
 import type { Queryable } from '../db/queryable.js'
 
@@ -20,6 +21,16 @@ export interface WorkerInfo {
   alive: boolean
   /** Rows this worker holds picked, counted up to PICKED_CAP. */
   picked: number
+}
+
+/** A queue manager aizk does not know (not in aizk_worker) that holds picked rows. */
+export interface ForeignWorker {
+  queueManagerId: string
+  entrypoints: string[]
+  /** Rows it holds picked, counted up to PICKED_CAP. */
+  picked: number
+  /** Age of the freshest heartbeat among its picks. */
+  heartbeatAgeSeconds: number
 }
 
 export interface StalePick {
@@ -67,24 +78,45 @@ export async function readWorkers(db: Queryable, timeoutSeconds: number): Promis
   }))
 }
 
-/** Stale picks, oldest heartbeat first (through aizk_picked_heartbeat_idx), and their count. */
-export async function readStalePicks(db: Queryable, timeoutSeconds: number, limit = 20): Promise<{ count: number; jobs: StalePick[] }> {
+export async function readForeignWorkers(db: Queryable, limit = 100): Promise<ForeignWorker[]> {
+  const { rows } = await db.query<{ qm: string; entrypoints: string[]; picked: string; age: number }>(
+    `SELECT queue_manager_id::text AS qm, array_agg(DISTINCT entrypoint ORDER BY entrypoint) AS entrypoints,
+            count(*)::text AS picked, extract(epoch FROM now() - max(heartbeat))::float8 AS age
+       FROM (SELECT queue_manager_id, entrypoint, heartbeat FROM pgqueuer p
+              WHERE status = 'picked' AND queue_manager_id IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM aizk_worker w WHERE w.queue_manager_id = p.queue_manager_id)
+              LIMIT ${PICKED_CAP * 10}) f
+      GROUP BY 1 ORDER BY 1 LIMIT $1`,
+    [limit],
+  )
+  return rows.map((r) => ({ queueManagerId: r.qm, entrypoints: r.entrypoints, picked: Number(r.picked), heartbeatAgeSeconds: Math.max(0, r.age) }))
+}
+
+/** A pick is stale when its owner is proven dead: the rule of aizk_pick (migration 0007). */
+const STALE_WHERE = `status = 'picked'
+   AND heartbeat < now() - make_interval(secs => CASE WHEN $2::float8 > 0 THEN least($1::float8, $2::float8) ELSE $1::float8 END)
+   AND CASE WHEN EXISTS (SELECT 1 FROM aizk_worker w WHERE w.queue_manager_id = p.queue_manager_id)
+            THEN heartbeat < now() - make_interval(secs => $1::float8)
+            ELSE $2::float8 > 0 AND heartbeat < now() - make_interval(secs => $2::float8)
+       END`
+
+/**
+ * Stale picks, oldest heartbeat first (through aizk_picked_heartbeat_idx), and their count.
+ * `foreignTimeoutSeconds` judges picks of queue managers aizk does not know (0 = never stale).
+ */
+export async function readStalePicks(db: Queryable, timeoutSeconds: number, foreignTimeoutSeconds = 0, limit = 20): Promise<{ count: number; jobs: StalePick[] }> {
   const { rows } = await db.query<{ id: string; entrypoint: string; qm: string | null; heartbeat: Date; age: number }>(
     `SELECT id::text, entrypoint, queue_manager_id::text AS qm, heartbeat,
             extract(epoch FROM now() - heartbeat)::float8 AS age
-       FROM pgqueuer
-      WHERE status = 'picked' AND heartbeat < now() - make_interval(secs => $1::float8)
+       FROM pgqueuer p
+      WHERE ${STALE_WHERE}
       ORDER BY heartbeat
-      LIMIT $2`,
-    [timeoutSeconds, limit],
+      LIMIT $3`,
+    [timeoutSeconds, foreignTimeoutSeconds, limit],
   )
   let count = rows.length
   if (count === limit) {
-    const res = await db.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM pgqueuer
-        WHERE status = 'picked' AND heartbeat < now() - make_interval(secs => $1::float8)`,
-      [timeoutSeconds],
-    )
+    const res = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM pgqueuer p WHERE ${STALE_WHERE}`, [timeoutSeconds, foreignTimeoutSeconds])
     count = Number(res.rows[0].n)
   }
   return {

@@ -12,7 +12,7 @@ import { listPaused, type PausedEntrypoint } from './pause.js'
 import { type LogSize, logSize } from './prune.js'
 import { type HeldJob, readHeld } from './stats-held.js'
 import { readSchedules, type ScheduleInfo } from './stats-schedules.js'
-import { readStalePicks, readWorkers, type StalePick, type WorkerInfo } from './stats-workers.js'
+import { type ForeignWorker, readForeignWorkers, readStalePicks, readWorkers, type StalePick, type WorkerInfo } from './stats-workers.js'
 
 export interface EntrypointStats {
   entrypoint: string
@@ -53,7 +53,7 @@ export interface QueueStats {
   groups: CountGroup[]
   throughput: ThroughputStats
   held: { count: number; threshold: number; jobs: HeldJob[] }
-  workers: { timeoutSeconds: number; alive: number; total: number; list: WorkerInfo[] }
+  workers: { timeoutSeconds: number; alive: number; total: number; list: WorkerInfo[]; foreignTimeoutSeconds: number; foreign: ForeignWorker[] }
   stalePicks: { count: number; jobs: StalePick[] }
   schedules: (ScheduleInfo & { enabled: boolean | null })[]
   /** Paused entrypoints (`aizk pause`), whether or not they have rows. */
@@ -66,6 +66,10 @@ export interface QueueStats {
 
 export interface StatsOptions {
   heartbeatTimeoutSeconds: number
+  /** Picks of queue managers aizk does not know are stale only past this (0 = never). */
+  foreignHeartbeatTimeoutSeconds?: number
+  /** Judge foreign schedules (PgQueuer's own) for health too; default only aizk's. */
+  includeForeignSchedules?: boolean
   /** Held jobs above this are unhealthy (0 = any held job is). */
   heldThreshold: number
   timezone?: string
@@ -99,13 +103,13 @@ async function readOldest(db: Queryable, entrypoints: string[]) {
   return new Map(rows.map((r) => [r.entrypoint, { age: r.age, next: r.next }]))
 }
 
-function checkHealth(s: Omit<QueueStats, 'health'>): HealthProblem[] {
+function checkHealth(s: Omit<QueueStats, 'health'>, includeForeign: boolean): HealthProblem[] {
   const problems: HealthProblem[] = []
   if (s.stalePicks.count > 0) {
     const worst = s.stalePicks.jobs[0]
     problems.push({
       code: 'stale_picks',
-      message: `${s.stalePicks.count} picked job(s) have a heartbeat older than ${s.workers.timeoutSeconds}s (oldest: job ${worst?.id} ${worst?.entrypoint}, ${Math.round(worst?.ageSeconds ?? 0)}s): their worker is gone`,
+      message: `${s.stalePicks.count} picked job(s) have a heartbeat older than ${s.workers.timeoutSeconds}s (${s.workers.foreignTimeoutSeconds}s for foreign workers) (oldest: job ${worst?.id} ${worst?.entrypoint}, ${Math.round(worst?.ageSeconds ?? 0)}s): their worker is gone`,
     })
   }
   if (s.held.count > s.held.threshold) {
@@ -115,7 +119,7 @@ function checkHealth(s: Omit<QueueStats, 'health'>): HealthProblem[] {
     })
   }
   for (const sch of s.schedules) {
-    if (sch.overdue && sch.enabled !== false) {
+    if (sch.overdue && sch.enabled !== false && (!sch.foreign || includeForeign)) {
       problems.push({
         code: 'cron_overdue',
         message: `schedule ${sch.entrypoint} (${sch.expression}) has not fired for ${Math.round(sch.sinceFireSeconds)}s, over twice its period of ${sch.periodSeconds}s`,
@@ -195,7 +199,9 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
   const oldest = await readOldest(db, [...byEp.values()].filter((e) => e.queued > 0).map((e) => e.entrypoint))
   const throughput = await readThroughput(db)
   const workers = await readWorkers(db, opts.heartbeatTimeoutSeconds)
-  const stale = await readStalePicks(db, opts.heartbeatTimeoutSeconds)
+  const foreignTimeout = opts.foreignHeartbeatTimeoutSeconds ?? 0
+  const stale = await readStalePicks(db, opts.heartbeatTimeoutSeconds, foreignTimeout)
+  const foreignWorkers = await readForeignWorkers(db)
   const schedules = await readSchedules(db, opts.timezone)
   const log = await logSize(db)
   const integrity = await countIntegrityFailures(db)
@@ -229,13 +235,20 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
     groups: [...groups.values()].filter((g) => g.queued + g.picked + g.held > 0),
     throughput,
     held: { count: totals.held, threshold: opts.heldThreshold, jobs: heldJobs },
-    workers: { timeoutSeconds: opts.heartbeatTimeoutSeconds, alive: workers.filter((w) => w.alive).length, total: workers.length, list: workers },
+    workers: {
+      timeoutSeconds: opts.heartbeatTimeoutSeconds,
+      alive: workers.filter((w) => w.alive).length,
+      total: workers.length,
+      list: workers,
+      foreignTimeoutSeconds: foreignTimeout,
+      foreign: foreignWorkers,
+    },
     stalePicks: stale,
     schedules: schedules.map((s) => ({ ...s, enabled: opts.scheduleEnabled?.(s.entrypoint) ?? null })),
     paused,
     log,
     integrity,
   }
-  const problems = checkHealth(partial)
+  const problems = checkHealth(partial, opts.includeForeignSchedules === true)
   return { ...partial, health: { healthy: problems.length === 0, problems } }
 }

@@ -84,7 +84,7 @@ export async function markSchedulesPicked(db: Queryable, picks: { id: number; ne
   await db.query(
     `UPDATE pgqueuer_schedules s
         SET status = 'picked', next_run = v.next_run, heartbeat = now(), updated = now()
-       FROM unnest($1::int[], $2::timestamptz[]) AS v(id, next_run)
+       FROM unnest($1::bigint[], $2::timestamptz[]) AS v(id, next_run)
       WHERE s.id = v.id`,
     [picks.map((p) => p.id), picks.map((p) => p.nextRun)],
   )
@@ -92,14 +92,14 @@ export async function markSchedulesPicked(db: Queryable, picks: { id: number; ne
 
 export async function heartbeatSchedules(db: Queryable, ids: number[]): Promise<void> {
   if (ids.length === 0) return
-  await db.query(`UPDATE pgqueuer_schedules SET heartbeat = now(), updated = now() WHERE id = ANY($1::int[])`, [ids])
+  await db.query(`UPDATE pgqueuer_schedules SET heartbeat = now(), updated = now() WHERE id = ANY($1::bigint[])`, [ids])
 }
 
 /** The tick is done: back to queued, with last_run. */
 export async function releaseSchedules(db: Queryable, ids: number[]): Promise<void> {
   if (ids.length === 0) return
   await db.query(
-    `UPDATE pgqueuer_schedules SET status = 'queued', last_run = now(), updated = now() WHERE id = ANY($1::int[])`,
+    `UPDATE pgqueuer_schedules SET status = 'queued', last_run = now(), updated = now() WHERE id = ANY($1::bigint[])`,
     [ids],
   )
 }

@@ -123,7 +123,8 @@ export class Executor {
       if (job.recovered && job.attempts >= cls.maxAttempts) {
         throw new WorkerDiedError(`the worker running this job stopped heartbeating ${job.attempts} times (killed or out of memory?)`)
       }
-      const parsed = cls.payload.safeParse(decodePayload(job.entrypoint, job.payload))
+      const raw = cls.payloadFormat === 'bytes' ? job.payload : decodePayload(job.entrypoint, job.payload)
+      const parsed = cls.payload.safeParse(raw)
       if (!parsed.success) throw PayloadError.fromZod(job.entrypoint, parsed.error)
       promise = handler.handle(parsed.data, new RunContext(run, this.o.pool))
     } catch (err) {

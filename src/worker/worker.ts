@@ -13,7 +13,7 @@ import type { JobClass } from '../jobs/queue-job.js'
 import type { JobRegistry } from '../jobs/registry.js'
 import { heartbeat } from '../queue/heartbeat.js'
 import { QueueListener } from '../queue/listen.js'
-import { type PickedJob, type PickPlan, pickJobs, planPick } from '../queue/pick.js'
+import { type PickedJob, type PickPlan, pickJobs, pickOptionsFrom, planPick } from '../queue/pick.js'
 import { hasSlotColumn } from '../queue/retry.js'
 import type { Settings } from '../settings.js'
 import { WorkerEvents } from './events.js'
@@ -36,7 +36,7 @@ export type WorkerSettings = Pick<
   | 'retryMaxSeconds'
   | 'jobTimeoutSeconds'
 > &
-  Partial<Pick<Settings, 'completionFlushMs'>>
+  Partial<Pick<Settings, 'completionFlushMs' | 'foreignHeartbeatTimeoutSeconds' | 'queueLogParity'>>
 
 export interface WorkerOptions {
   pool: pg.Pool
@@ -205,7 +205,11 @@ export class Worker {
   /** The pick asks only for entrypoints that are not paused (aizk_pick itself knows nothing of pauses). */
   private replan(): void {
     const active = [...this.jobs.values()].filter((j) => !this.pauses.isPaused(j.entrypoint))
-    this.plan = planPick(this.queueManagerId, active.map((j) => ({ entrypoint: j.entrypoint, concurrencyLimit: j.concurrencyLimit })))
+    this.plan = planPick(
+      this.queueManagerId,
+      active.map((j) => ({ entrypoint: j.entrypoint, concurrencyLimit: j.concurrencyLimit })),
+      pickOptionsFrom(this.o.settings),
+    )
   }
 
   private refreshPauses(): void {

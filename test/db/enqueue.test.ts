@@ -35,6 +35,20 @@ describe('enqueue', () => {
     assert.equal(rows[0].execute_after.getTime(), when.getTime())
   })
 
+  it('writes a queued log row per job only with log parity (PgQueuer writes one on enqueue)', async () => {
+    const plain = await enqueue(db.pool, { entrypoint: 'e_log' })
+    const logged = await enqueue(db.pool, { entrypoint: 'e_log', priority: 4 }, { logQueued: true })
+    const skipped = await enqueue(db.pool, { entrypoint: 'e_log', dedupeKey: 'lk' }, { logQueued: true })
+    const again = await enqueue(db.pool, { entrypoint: 'e_log', dedupeKey: 'lk' }, { logQueued: true })
+    assert.equal(again, false)
+    const { rows } = await db.pool.query("select job_id::text as id, status, priority from pgqueuer_log where entrypoint = 'e_log' order by job_id")
+    assert.deepEqual(rows, [
+      { id: logged, status: 'queued', priority: 4 },
+      { id: skipped, status: 'queued', priority: 0 },
+    ])
+    assert.ok(plain)
+  })
+
   it('returns false for a live dedupe key, per item in a batch', async () => {
     assert.ok(await enqueue(db.pool, { entrypoint: 'e2', dedupeKey: 'dk-1' }))
     assert.equal(await enqueue(db.pool, { entrypoint: 'e2', dedupeKey: 'dk-1' }), false)

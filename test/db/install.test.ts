@@ -6,6 +6,7 @@ import pg from 'pg'
 import { loadMigrations, migrate, schemaState } from '../../src/db/migrate.js'
 import { runCli, repoRoot } from '../helpers/cli.js'
 import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js'
+import { loadPgQueuerSchema } from '../helpers/pgqueuer-fixture.js'
 import { schemaSnapshot } from '../helpers/schema-snapshot.js'
 
 const opts = { appRole: 'aizk_app' }
@@ -76,7 +77,7 @@ describe('aizk install', () => {
 
   it('adopts a database PgQueuer installed: adds what aizk needs, keeps PgQueuer objects and rows', async () => {
     const db = await emptyDb()
-    await db.pool.query(readFileSync(path.join(repoRoot, 'test', 'fixtures', 'pgqueuer-1.3.sql'), 'utf8'))
+    await loadPgQueuerSchema(db.url)
     await db.pool.query(`insert into pgqueuer (priority, status, entrypoint, dedupe_key, payload)
       values (5, 'queued', 'py_job', 'k1', '{"a":1}'), (1, 'picked', 'py_job', null, null)`)
     await db.pool.query(`insert into pgqueuer_log (job_id, status, priority, entrypoint) values (99, 'successful', 1, 'py_job')`)

@@ -68,11 +68,13 @@ describe('aizk_pick', () => {
     }
   })
 
-  it('re-picks a stale pick as a new attempt; a fresh one is left alone', async () => {
+  it('re-picks a stale pick of a registered aizk worker as a new attempt; a fresh one is left alone', async () => {
     const [stale, fresh] = await enqueueMany(db.pool, [{ entrypoint: 's' }, { entrypoint: 's' }])
+    const dead = qm()
+    await db.pool.query("insert into aizk_worker (queue_manager_id, host, pid, version, entrypoints, heartbeat) values ($1, 'h', 1, 'v', '{s}', now() - interval '1 minute')", [dead])
     await db.pool.query(
-      "update pgqueuer set status = 'picked', queue_manager_id = gen_random_uuid(), heartbeat = now() - interval '1 minute' where id = $1",
-      [stale],
+      "update pgqueuer set status = 'picked', queue_manager_id = $2, heartbeat = now() - interval '1 minute' where id = $1",
+      [stale, dead],
     )
     await db.pool.query("update pgqueuer set status = 'picked', queue_manager_id = gen_random_uuid() where id = $1", [fresh])
     const me = qm()
@@ -81,6 +83,28 @@ describe('aizk_pick', () => {
     assert.deepEqual(jobs.map((j) => [j.id, j.recovered, j.attempts]), [[stale, true, 1]])
     const { rows } = await db.pool.query('select queue_manager_id from pgqueuer where id = $1', [stale])
     assert.equal(rows[0].queue_manager_id, me)
+  })
+
+  it('re-picks a pick of an unknown queue manager only past the foreign timeout', async () => {
+    const [foreign] = await enqueueMany(db.pool, [{ entrypoint: 'f' }])
+    await db.pool.query(
+      "update pgqueuer set status = 'picked', queue_manager_id = gen_random_uuid(), heartbeat = now() - interval '1 minute' where id = $1",
+      [foreign],
+    )
+    const me = qm()
+    const eps = [{ entrypoint: 'f', concurrencyLimit: 0 }]
+    assert.equal((await pickJobs(db.pool, planPick(me, eps), 10, 30)).length, 0, 'no foreign timeout: never')
+    assert.equal((await pickJobs(db.pool, planPick(me, eps, { foreignStaleSeconds: 120 }), 10, 30)).length, 0, 'younger than the foreign timeout')
+    const jobs = await pickJobs(db.pool, planPick(me, eps, { foreignStaleSeconds: 45 }), 10, 30)
+    assert.deepEqual(jobs.map((j) => [j.id, j.recovered]), [[foreign, true]])
+  })
+
+  it('logs a picked row per pick only when asked (PgQueuer parity)', async () => {
+    const [a, b] = await enqueueMany(db.pool, [{ entrypoint: 'lp' }, { entrypoint: 'lp2' }])
+    await pickJobs(db.pool, planPick(qm(), [{ entrypoint: 'lp', concurrencyLimit: 0 }]), 10, 0)
+    await pickJobs(db.pool, planPick(qm(), [{ entrypoint: 'lp2', concurrencyLimit: 0 }], { logPicks: true }), 10, 0)
+    const { rows } = await db.pool.query("select job_id::text as id from pgqueuer_log where status = 'picked' and job_id = any($1::bigint[])", [[a, b]])
+    assert.deepEqual(rows.map((r) => r.id), [b])
   })
 
   it('keeps its cost flat with 200,000 not-ready rows behind and in front', async () => {

@@ -99,6 +99,12 @@ export function WorkersPane({ stats, rows }: { stats: QueueStats; rows: number }
           {String(w.pid).padEnd(7)} picked {String(w.picked).padStart(4)} · beat {formatAge(w.heartbeatAgeSeconds)} ago · v{w.version}
         </Text>
       ))}
+      {stats.workers.foreign.slice(0, Math.max(0, rows - list.length)).map((f) => (
+        <Text key={f.queueManagerId}>
+          <Text color="cyan">◆</Text> {f.queueManagerId.slice(0, 8)} foreign (PgQueuer?) picked {String(f.picked).padStart(4)} · beat {formatAge(f.heartbeatAgeSeconds)} ago ·{' '}
+          {fit(f.entrypoints.join(','), 30)}
+        </Text>
+      ))}
       {stats.stalePicks.jobs.slice(0, Math.max(0, rows - list.length)).map((j) => (
         <Text key={j.id} color="red">
           stale job {j.id} {j.entrypoint} (worker {j.queueManagerId?.slice(0, 8) ?? '?'}, beat {formatAge(j.ageSeconds)} ago)
@@ -117,7 +123,8 @@ export function SchedulesPane({ stats, rows, now }: { stats: QueueStats; rows: n
       {list.map((s) => (
         <Text key={`${s.entrypoint} ${s.expression}`}>
           {fit(s.entrypoint, w)} {fit(s.expression, 14)} next {fit(formatRelative(s.nextRun, now), 12)} last {fit(formatRelative(s.lastRun, now), 12)}{' '}
-          {s.enabled === false ? <Text dimColor>disabled</Text> : s.overdue ? <Text color="red">OVERDUE</Text> : <Text dimColor>{s.status}</Text>}
+          {s.enabled === false ? <Text dimColor>disabled</Text> : s.overdue && !s.foreign ? <Text color="red">OVERDUE</Text> : <Text dimColor>{s.overdue ? 'late' : s.status}</Text>}
+          {s.foreign ? <Text dimColor> (foreign)</Text> : null}
         </Text>
       ))}
       {stats.schedules.length > list.length ? <Text dimColor>… {stats.schedules.length - list.length} more</Text> : null}

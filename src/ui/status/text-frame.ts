@@ -78,6 +78,16 @@ export function renderTextFrame(s: QueueStats, now = Date.now()): string {
       { empty: '(no workers registered)' },
     ),
   )
+  if (s.workers.foreign.length) {
+    out.push(
+      renderTable(s.workers.foreign, [
+        { header: 'FOREIGN ID', get: (w) => w.queueManagerId.slice(0, 8) },
+        { header: 'ENTRYPOINTS', get: (w) => truncate(w.entrypoints.join(','), 40) },
+        { header: 'PICKED', get: (w) => w.picked, align: 'right' },
+        { header: 'HEARTBEAT', get: (w) => `${formatAge(w.heartbeatAgeSeconds)} ago` },
+      ]),
+    )
+  }
   if (s.stalePicks.jobs.length) {
     out.push(
       renderTable(s.stalePicks.jobs, [
@@ -98,7 +108,8 @@ export function renderTextFrame(s: QueueStats, now = Date.now()): string {
         { header: 'CRON', get: (c) => c.expression },
         { header: 'NEXT', get: (c) => formatRelative(c.nextRun, now) },
         { header: 'LAST', get: (c) => formatRelative(c.lastRun, now) },
-        { header: 'STATE', get: (c) => (c.enabled === false ? 'disabled' : c.overdue ? 'OVERDUE' : c.status) },
+        { header: 'STATE', get: (c) => (c.enabled === false ? 'disabled' : c.overdue ? (c.foreign ? 'late' : 'OVERDUE') : c.status) },
+        { header: 'OWNER', get: (c) => (c.foreign ? 'foreign' : 'aizk') },
       ],
       { empty: '(no schedules)' },
     ),

@@ -1,0 +1,110 @@
+/**
+ * One scenario, one fresh database: PgQueuer 1.3.2 installs its own schema first (its
+ * Queries.install()), then aizk adopts it, as an operator adding aizk to a PgQueuer deployment
+ * would. Also the aizk worker process bound to the interop jobs, and the run records.
+ */
+import path from 'node:path'
+import { after, before } from 'node:test'
+import type pg from 'pg'
+import { migrate } from '../../../src/db/migrate.js'
+import { repoRoot } from '../../helpers/cli.js'
+import { createEmptyDatabase, type TestDatabase } from '../../helpers/db.js'
+import { killAll, type SpawnedWorker, spawnWorker } from '../../worker/spawn-worker.js'
+import { pgq, type PgqWorker, type PgqWorkerOptions, requirePgQueuer, startPgqWorker } from './pgqueuer.js'
+
+export const INTEROP_JOBS = path.join(repoRoot, 'test', 'interop', 'support', 'interop-jobs.mjs')
+
+const RUNS_TABLE = `CREATE TABLE interop_runs (
+  seq bigserial PRIMARY KEY, job_id bigint NOT NULL, entrypoint text NOT NULL, side text NOT NULL,
+  attempts int, payload_hex text, payload_json text,
+  started timestamptz NOT NULL DEFAULT clock_timestamp(), finished timestamptz)`
+
+/** A database PgQueuer installed; `adopt` (default true) then runs aizk's migrations on it. */
+export async function pgqueuerDatabase(opts: { adopt?: boolean } = {}): Promise<TestDatabase> {
+  const db = await createEmptyDatabase()
+  await pgq(db.url, ['install'])
+  if (opts.adopt !== false) await adopt(db)
+  await db.pool.query(RUNS_TABLE)
+  return db
+}
+
+export async function adopt(db: TestDatabase): Promise<void> {
+  const client = await db.pool.connect()
+  try {
+    await migrate(client, { appRole: 'aizk_app' })
+  } finally {
+    client.release()
+  }
+}
+
+/** An aizk worker process bound to `entrypoints` of the interop jobs, no scheduler. */
+export function startAizkWorker(db: TestDatabase, entrypoints: string[], env: Record<string, string> = {}): SpawnedWorker {
+  return spawnWorker(db.url, [], {
+    AIZK_WORKER_JOB_MODULES: INTEROP_JOBS,
+    AIZK_WORKER_ENTRYPOINTS: entrypoints.join(','),
+    AIZK_WORKER_NO_SCHEDULER: 'true',
+    AIZK_WORKER_OUTPUT: 'json',
+    ...env,
+  })
+}
+
+export interface RunRow {
+  job_id: string
+  entrypoint: string
+  side: string
+  attempts: number
+  payload_hex: string | null
+  payload_json: string | null
+  started: Date
+  finished: Date | null
+}
+
+export async function runsOf(pool: pg.Pool, entrypoint: string): Promise<RunRow[]> {
+  const { rows } = await pool.query<RunRow>('SELECT job_id::text, entrypoint, side, attempts, payload_hex, payload_json, started, finished FROM interop_runs WHERE entrypoint = $1 ORDER BY seq', [entrypoint])
+  return rows
+}
+
+/** Poll the database until `check` returns a value (a test waits on state, with a deadline). */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const v = await check()
+    if (v) return v
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/**
+ * The per-file bookkeeping of the suite: PgQueuer must be present (else every test fails with
+ * one line saying what is missing), and every database and process a test starts is stopped
+ * and dropped when the file ends, however it ended.
+ */
+export function interopFile() {
+  const dbs: TestDatabase[] = []
+  const aizkWorkers: SpawnedWorker[] = []
+  const pgqWorkers: PgqWorker[] = []
+  before(() => requirePgQueuer())
+  after(async () => {
+    await killAll(aizkWorkers)
+    await Promise.all(pgqWorkers.map((w) => w.stop('SIGKILL')))
+    for (const db of dbs) await db.drop()
+  })
+  return {
+    async scenario(opts: { adopt?: boolean } = {}) {
+      const db = await pgqueuerDatabase(opts)
+      dbs.push(db)
+      return db
+    },
+    aizkWorker(db: TestDatabase, entrypoints: string[], env: Record<string, string> = {}) {
+      const w = startAizkWorker(db, entrypoints, env)
+      aizkWorkers.push(w)
+      return w
+    },
+    pgqWorker(db: TestDatabase, entrypoints: string[], opts: PgqWorkerOptions = {}) {
+      const w = startPgqWorker(db.url, entrypoints, opts)
+      pgqWorkers.push(w)
+      return w
+    },
+  }
+}
