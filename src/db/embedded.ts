@@ -80,10 +80,12 @@ async function answers(url: string, database = DATABASE): Promise<boolean> {
 
 /**
  * Find the running server of this data folder, or start it (initialising it on first use).
- * `port` is the operator's AIZK_EMBEDDED_PORT; undefined lets embedded-port.ts choose.
+ * `port` is the operator's AIZK_EMBEDDED_PORT; undefined (or 0) lets embedded-port.ts choose,
+ * keeping the port recorded in the data folder when it is free.
  */
 export async function ensureEmbeddedServer(opts: { dataDir: string; port?: number; log?: (line: string) => void }): Promise<EmbeddedServer> {
   const { dataDir } = opts
+  const wanted = opts.port || undefined
   const p = paths(dataDir)
   const existing = await readState(dataDir)
   if (existing && (await answers(embeddedUrl(existing)))) {
@@ -99,7 +101,7 @@ export async function ensureEmbeddedServer(opts: { dataDir: string; port?: numbe
     }
     // A postmaster of this folder that is alive but did not answer keeps its port.
     const ours = again && (await postmasterAlive(p.pgData))
-    let port = ours ? again.port : await choosePort({ wanted: opts.port, recorded: again?.port, dataDir })
+    let port = ours ? again.port : await choosePort({ wanted, recorded: again?.port, dataDir })
     const state = again ?? (await initialise(dataDir, port))
     const tried: number[] = []
     for (;;) {
@@ -108,7 +110,7 @@ export async function ensureEmbeddedServer(opts: { dataDir: string; port?: numbe
       if (bound) break
       // The port was free a moment ago and taken before the server bound it: pick again.
       tried.push(port)
-      if (opts.port !== undefined || ours || tried.length >= 3) throw portTakenError(port, dataDir)
+      if (wanted !== undefined || ours || tried.length >= 3) throw portTakenError(port, dataDir)
       port = await choosePort({ recorded: undefined, dataDir, avoid: tried })
     }
     await ensureDatabase(state)
