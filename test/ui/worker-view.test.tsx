@@ -81,6 +81,70 @@ describe('worker view', () => {
     detach()
   })
 
+  it('marks paused entrypoints in the table and counts them in the header, until they are resumed', () => {
+    const { events, store, detach } = setup()
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['chunk_project', 'embed_chunks', 'ocr_pages'], batchSize: 8, concurrency: 16, pid: 7, host: 'h' })
+    const idle = store.drawKey()
+    events.emit('entrypoint:paused', { entrypoint: 'embed_chunks', pausedAt: '2026-11-29T12:00:00.000Z', pausedBy: 'ops', reason: 'provider outage' })
+    events.emit('entrypoint:paused', { entrypoint: 'ocr_pages', pausedAt: '2026-11-29T12:00:00.000Z', pausedBy: null, reason: null })
+    assert.notEqual(store.drawKey(), idle, 'a pause is something shown: the view redraws')
+    const frame = (state = store.snapshot()) => {
+      const r = render(<WorkerView state={state} />)
+      const text = r.lastFrame() ?? ''
+      r.unmount()
+      return text
+    }
+    const paused = frame()
+    assert.match(paused, /3 entrypoints · 2 paused/)
+    assert.match(paused, /embed_chunks\s+0\/∞(\s+0){4} paused\n/)
+    assert.match(paused, /ocr_pages\s+0\/∞(\s+0){4} paused\n/)
+    assert.doesNotMatch(paused, /chunk_project.*paused/)
+
+    events.emit('entrypoint:resumed', { entrypoint: 'ocr_pages' })
+    const one = frame()
+    assert.match(one, /3 entrypoints · 1 paused/)
+    assert.doesNotMatch(one, /ocr_pages.*paused/)
+    assert.match(one, /embed_chunks.* paused/)
+    events.emit('entrypoint:resumed', { entrypoint: 'embed_chunks' })
+    assert.doesNotMatch(frame(), /paused/)
+    detach()
+  })
+
+  it('shows a job asked to cancel as canceling, then canceled: out of in flight and counted in the totals', () => {
+    const { events, store, detach } = setup({ ep: 2 })
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 4, concurrency: 4, pid: 7, host: 'h' })
+    events.emit('job:picked', { jobId: '301', entrypoint: 'ep', priority: 0, attempts: 0, waitMs: 2 })
+    events.emit('job:picked', { jobId: '302', entrypoint: 'ep', priority: 0, attempts: 0, waitMs: 2 })
+    const running = store.drawKey()
+    events.emit('job:cancel-requested', { jobId: '301', entrypoint: 'ep' })
+    assert.notEqual(store.drawKey(), running)
+    const asked = store.snapshot()
+    assert.equal(asked.inFlight, 2, 'asked to cancel, the handler still runs until it returns')
+    assert.deepEqual(asked.picks.map((p) => [p.jobId, p.outcome]), [['302', 'running'], ['301', 'canceling']])
+    const r1 = render(<WorkerView state={asked} />)
+    assert.match(r1.lastFrame() ?? '', /#301\s+p0\s+wait 2ms\s+canceling/)
+    r1.unmount()
+
+    events.emit('job:canceled', { jobId: '301', entrypoint: 'ep', durationMs: 40, ran: true })
+    const done = store.snapshot()
+    assert.equal(done.inFlight, 1)
+    assert.equal(done.totals.canceled, 1)
+    assert.equal(done.totals.completed + done.totals.retried + done.totals.held, 0, 'a cancel is not counted as any other outcome')
+    const r2 = render(<WorkerView state={done} />)
+    const frame = r2.lastFrame() ?? ''
+    r2.unmount()
+    assert.match(frame, /in flight 1/)
+    assert.match(frame, /ep\s+1\/2\s+2\s+0\s+0\s+0/)
+    assert.match(frame, /#301\s+p0\s+wait 2ms\s+canceled\s+40ms/)
+    assert.match(frame, /#302\s+p0\s+wait 2ms\s+running/)
+    assert.match(frame, /held 0 · canceled 1 · released 0/)
+    // A job canceled before its handler started (picked, then its cancel arrived first) is counted the same way.
+    events.emit('job:canceled', { jobId: '302', entrypoint: 'ep', durationMs: 0, ran: false })
+    assert.equal(store.snapshot().totals.canceled, 2)
+    assert.equal(store.snapshot().inFlight, 0)
+    detach()
+  })
+
   it('an idle worker keeps its draw key: nothing to redraw until an event, a rate or a minute changes', () => {
     const { events, store, clock, detach } = setup()
     events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })

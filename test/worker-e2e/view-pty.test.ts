@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { binPath, cleanEnv, repoRoot } from '../helpers/cli.js'
+import { binPath, cleanEnv, repoRoot, runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { lastFrameOf, runInPty, stripAnsi } from '../helpers/pty.js'
 import { workerEnv } from './worker-process.js'
@@ -62,6 +62,36 @@ describe('aizk worker end to end: the live view in a terminal', () => {
       assert.match(frame, /total picked 500 · completed 500 · retried 0 · held 0/)
       assert.match(frame, /test_noop\s+0\/∞\s+500\s+500\s+0\s+0/)
       assert.match(frame, /latest picks\n(\s+\S+ test_noop\s+#\d+\s+p10\s+wait \S+\s+completed.*\n){8}/)
+    } finally {
+      if (pid) {
+        try {
+          process.kill(pid, 'SIGKILL')
+        } catch {}
+      }
+      if (run.child.exitCode === null) run.child.kill('SIGKILL')
+    }
+  })
+
+  it('marks an entrypoint paused with `aizk pause` in the running view, and clears the mark on `aizk resume`', async () => {
+    const env = workerEnv(db.url, { AIZK_WORKER_ENTRYPOINTS: 'test_noop,test_record' })
+    const run = runInPty([process.execPath, binPath, 'worker'], { cwd: repoRoot, env: cleanEnv(env) })
+    const frame = (t: string) => lastFrameOf(t, 'aizk worker')
+    let pid = 0
+    try {
+      const started = await waitForOutput(run.output, run.child, (t) => /2 entrypoints/.test(frame(t)), 'the view naming its entrypoints')
+      pid = Number(started.match(/pid (\d+)/)?.[1])
+      assert.doesNotMatch(frame(started), /paused/)
+      const paused = await runCli(['pause', 'test_record', '--reason', 'pty test'], { env })
+      assert.equal(paused.code, 0, paused.stderr)
+      const seen = frame(await waitForOutput(run.output, run.child, (t) => /1 paused/.test(frame(t)), 'the paused count'))
+      assert.match(seen, /2 entrypoints · 1 paused/)
+      assert.match(seen, /test_record\s+0\/∞.* paused/)
+      assert.doesNotMatch(seen, /test_noop.*paused/)
+      const resumed = await runCli(['resume', 'test_record'], { env })
+      assert.equal(resumed.code, 0, resumed.stderr)
+      await waitForOutput(run.output, run.child, (t) => /2 entrypoints/.test(frame(t)) && !/paused/.test(frame(t)), 'the mark cleared')
+      process.kill(pid, 'SIGTERM')
+      assert.equal(await run.exited, 0, stripAnsi(run.output()))
     } finally {
       if (pid) {
         try {

@@ -1,7 +1,8 @@
 /** The shape of what the live worker view draws: a plain snapshot of the view store. */
 import type { WorkerEventMap } from '../../worker/events.js'
 
-export type PickOutcome = 'running' | 'completed' | 'retried' | 'held' | 'released'
+/** `canceling`: an operator asked to cancel it and its handler's signal fired; it still runs until the handler returns. */
+export type PickOutcome = 'running' | 'canceling' | 'completed' | 'retried' | 'held' | 'released' | 'canceled'
 
 export interface RecentPick {
   at: number
@@ -34,6 +35,8 @@ export interface EntrypointRow {
   completed: number
   retried: number
   held: number
+  /** Paused with `aizk pause`: this worker picks none of its jobs until it is resumed. */
+  paused: boolean
 }
 
 export interface Totals {
@@ -41,6 +44,7 @@ export interface Totals {
   completed: number
   retried: number
   held: number
+  canceled: number
   released: number
   recovered: number
   batches: number

@@ -40,7 +40,7 @@ export class WorkerViewStore {
   private worker?: WorkerEventMap['worker:started']
   private db: WorkerViewState['db']
   private lastError?: WorkerViewState['lastError']
-  private readonly totals: Totals = { picked: 0, completed: 0, retried: 0, held: 0, released: 0, recovered: 0, batches: 0 }
+  private readonly totals: Totals = { picked: 0, completed: 0, retried: 0, held: 0, canceled: 0, released: 0, recovered: 0, batches: 0 }
   private readonly rows = new Map<string, EntrypointRow>()
   private readonly picks: RecentPick[] = []
   private pickHead = 0
@@ -108,6 +108,17 @@ export class WorkerViewStore {
         if (this.holds.length > this.keepHolds) this.holds.pop()
       }),
       on('job:released', (e) => this.onFinished(e.jobId, e.entrypoint, 'released')),
+      on('job:cancel-requested', (e) => {
+        const entry = this.pickById.get(e.jobId)
+        if (entry?.outcome === 'running') entry.outcome = 'canceling'
+      }),
+      on('job:canceled', (e) => this.onFinished(e.jobId, e.entrypoint, 'canceled', e.durationMs)),
+      on('entrypoint:paused', (e) => {
+        this.row(e.entrypoint).paused = true
+      }),
+      on('entrypoint:resumed', (e) => {
+        this.row(e.entrypoint).paused = false
+      }),
       on('job:recovered', () => {
         this.totals.recovered++
       }),
@@ -129,7 +140,7 @@ export class WorkerViewStore {
   private row(entrypoint: string): EntrypointRow {
     let row = this.rows.get(entrypoint)
     if (!row) {
-      row = { entrypoint, inFlight: 0, limit: this.limitOf(entrypoint), picked: 0, completed: 0, retried: 0, held: 0 }
+      row = { entrypoint, inFlight: 0, limit: this.limitOf(entrypoint), picked: 0, completed: 0, retried: 0, held: 0, paused: false }
       this.rows.set(entrypoint, row)
     }
     return row
@@ -167,14 +178,13 @@ export class WorkerViewStore {
     this.pickById.set(e.jobId, entry)
   }
 
-  private onFinished(jobId: string, entrypoint: string, outcome: Exclude<PickOutcome, 'running'>, durationMs?: number): void {
+  private onFinished(jobId: string, entrypoint: string, outcome: Exclude<PickOutcome, 'running' | 'canceling'>, durationMs?: number): void {
     const row = this.row(entrypoint)
     row.inFlight = Math.max(0, row.inFlight - 1)
     if (outcome === 'completed') row.completed++
     if (outcome === 'retried') row.retried++
     if (outcome === 'held') row.held++
-    if (outcome !== 'released') this.totals[outcome]++
-    else this.totals.released++
+    this.totals[outcome]++
     const entry = this.pickById.get(jobId)
     if (entry) {
       entry.outcome = outcome

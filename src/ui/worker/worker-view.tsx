@@ -9,10 +9,12 @@ import { fit, formatAge, formatClock, formatCount, formatLimit, formatMs, format
 
 const OUTCOME_COLOR: Record<RecentPick['outcome'], string> = {
   running: 'cyan',
+  canceling: 'yellow',
   completed: 'green',
   retried: 'yellow',
   held: 'red',
   released: 'magenta',
+  canceled: 'gray',
 }
 
 function Database({ db }: { db: WorkerViewState['db'] }) {
@@ -24,6 +26,7 @@ function Database({ db }: { db: WorkerViewState['db'] }) {
 function Header({ state }: { state: WorkerViewState }) {
   const w = state.worker
   const phaseColor = state.phase === 'running' ? 'green' : state.phase === 'draining' || state.phase === 'waiting' ? 'yellow' : 'gray'
+  const paused = state.entrypoints.filter((r) => r.paused).length
   return (
     <Box flexDirection="column">
       <Text>
@@ -35,6 +38,7 @@ function Header({ state }: { state: WorkerViewState }) {
       {w ? (
         <Text dimColor>
           batch {w.batchSize} · concurrency {w.concurrency} · in flight {state.inFlight} · {w.entrypoints.length} entrypoints
+          {paused ? <Text color="yellow"> · {paused} paused</Text> : null}
         </Text>
       ) : null}
       {state.lastError ? (
@@ -56,7 +60,8 @@ function Throughput({ state }: { state: WorkerViewState }) {
       </Text>
       <Text>
         <Text bold>total</Text> picked {formatCount(totals.picked)} · completed {formatCount(totals.completed)} · retried{' '}
-        {formatCount(totals.retried)} · held <Text color={totals.held ? 'red' : undefined}>{formatCount(totals.held)}</Text> · released{' '}
+        {formatCount(totals.retried)} · held <Text color={totals.held ? 'red' : undefined}>{formatCount(totals.held)}</Text> · canceled{' '}
+        {formatCount(totals.canceled)} · released{' '}
         {formatCount(totals.released)} · recovered {formatCount(totals.recovered)}
       </Text>
     </Box>
@@ -78,6 +83,7 @@ function Entrypoints({ rows }: { rows: EntrypointRow[] }) {
           <Text color={r.limit > 0 && r.inFlight >= r.limit ? 'yellow' : undefined}>{formatLimit(r.inFlight, r.limit).padStart(10)}</Text>{' '}
           {formatCount(r.picked).padStart(9)} {formatCount(r.completed).padStart(9)} {formatCount(r.retried).padStart(8)}{' '}
           <Text color={r.held ? 'red' : undefined}>{formatCount(r.held).padStart(6)}</Text>
+          {r.paused ? <Text color="yellow"> paused</Text> : null}
         </Text>
       ))}
     </Box>
