@@ -1,0 +1,126 @@
+/**
+ * SQL of the dedup pass, on the caller's client inside User.system(scopes): finding duplicate
+ * entities of exactly one set, and folding them into one. Every statement names the set with
+ * equality, so a pass for {A,B} never merges or even reads an {A} entity.
+ */
+import type { Queryable } from '../../db/queryable.js'
+
+export interface EntityStamp {
+  id: string
+  firstSeen: Date
+}
+
+/** Live entities of the set sharing a normalized name with another (any kind). */
+export async function sameNameGroups(db: Queryable, scopes: readonly string[]): Promise<string[][]> {
+  const { rows } = await db.query<{ ids: string[] }>(
+    `SELECT array_agg(id::text ORDER BY id) AS ids FROM entity
+      WHERE scopes = $1::uuid[] AND merged_into IS NULL
+      GROUP BY normalized_name HAVING count(*) > 1`,
+    [scopes],
+  )
+  return rows.map((r) => r.ids)
+}
+
+/** Pairs of live entities of one kind whose normalized names are more similar than `threshold`. */
+export async function similarPairs(db: Queryable, scopes: readonly string[], threshold: number): Promise<[string, string][]> {
+  await db.query(`SELECT set_config('pg_trgm.similarity_threshold', $1, true)`, [String(threshold)])
+  const { rows } = await db.query<{ a: string; b: string }>(
+    `SELECT a.id::text AS a, b.id::text AS b
+       FROM entity a
+       JOIN entity b ON b.normalized_name % a.normalized_name AND b.merged_into IS NULL
+                    AND b.scopes = a.scopes AND b.kind = a.kind AND b.id > a.id
+      WHERE a.scopes = $1::uuid[] AND a.merged_into IS NULL
+        AND similarity(a.normalized_name, b.normalized_name) > $2::float8`,
+    [scopes, threshold],
+  )
+  return rows.map((r) => [r.a, r.b])
+}
+
+export async function entityStamps(db: Queryable, scopes: readonly string[], ids: string[]): Promise<EntityStamp[]> {
+  const { rows } = await db.query<{ id: string; first_seen: Date }>(
+    `SELECT id::text, first_seen FROM entity WHERE scopes = $1::uuid[] AND id = ANY($2::uuid[])`,
+    [scopes, ids],
+  )
+  return rows.map((r) => ({ id: r.id, firstSeen: r.first_seen }))
+}
+
+/**
+ * Fold each `from` entity into its `to`: mark it merged (and repoint older merges of it), move
+ * its claims (folding claims that become one: weights add, evidence joins), its mentions
+ * (counts add) and drop its profile, leaving the survivor's profile dirty.
+ */
+export async function mergeEntities(db: Queryable, scopes: readonly string[], from: string[], to: string[]): Promise<{ claimsMoved: number; claimsFolded: number }> {
+  await db.query('CREATE TEMP TABLE aizk_dedup_map (f uuid PRIMARY KEY, t uuid NOT NULL) ON COMMIT DROP')
+  await db.query('INSERT INTO aizk_dedup_map SELECT * FROM unnest($1::uuid[], $2::uuid[])', [from, to])
+  await db.query(
+    `UPDATE entity e SET merged_into = m.t FROM aizk_dedup_map m WHERE (e.id = m.f OR e.merged_into = m.f) AND e.scopes = $1::uuid[]`,
+    [scopes],
+  )
+  await db.query(
+    `UPDATE entity e SET first_seen = least(e.first_seen, x.first_seen), last_seen = greatest(e.last_seen, x.last_seen)
+       FROM (SELECT m.t, min(o.first_seen) AS first_seen, max(o.last_seen) AS last_seen
+               FROM aizk_dedup_map m JOIN entity o ON o.id = m.f GROUP BY m.t) x
+      WHERE e.id = x.t`,
+  )
+  const moved = await db.query(
+    `CREATE TEMP TABLE aizk_dedup_claims ON COMMIT DROP AS
+     SELECT c.id, coalesce(ms.t, c.subject_id) AS subject_id, c.predicate, coalesce(mo.t, c.object_id) AS object_id,
+            CASE WHEN c.object_id IS NULL THEN c.object_key ELSE 'entity:' || coalesce(mo.t, c.object_id)::text END AS object_key,
+            c.created
+       FROM claim c
+       LEFT JOIN aizk_dedup_map ms ON ms.f = c.subject_id
+       LEFT JOIN aizk_dedup_map mo ON mo.f = c.object_id
+      WHERE c.scopes = $1::uuid[] AND (ms.f IS NOT NULL OR mo.f IS NOT NULL)`,
+    [scopes],
+  )
+  const folded = await db.query(
+    `CREATE TEMP TABLE aizk_dedup_fold ON COMMIT DROP AS
+     SELECT m.id AS loser, s.survivor
+       FROM aizk_dedup_claims m
+       CROSS JOIN LATERAL (
+         SELECT x.id AS survivor FROM (
+           SELECT c.id, c.created, 0 AS moved FROM claim c
+            WHERE c.scopes = $1::uuid[] AND c.subject_id = m.subject_id AND c.predicate = m.predicate
+              AND c.object_key = m.object_key AND NOT EXISTS (SELECT 1 FROM aizk_dedup_claims d WHERE d.id = c.id)
+           UNION ALL
+           SELECT d.id, d.created, 1 FROM aizk_dedup_claims d
+            WHERE d.subject_id = m.subject_id AND d.predicate = m.predicate AND d.object_key = m.object_key
+         ) x ORDER BY x.moved, x.created, x.id LIMIT 1) s
+      WHERE s.survivor <> m.id`,
+    [scopes],
+  )
+  await db.query(
+    `UPDATE claim s SET weight = s.weight + x.w, last_reinforced = greatest(s.last_reinforced, x.lr), faded = s.faded AND x.all_faded
+       FROM (SELECT f.survivor, sum(c.weight) AS w, max(c.last_reinforced) AS lr, bool_and(c.faded) AS all_faded
+               FROM aizk_dedup_fold f JOIN claim c ON c.id = f.loser GROUP BY f.survivor) x
+      WHERE s.id = x.survivor`,
+  )
+  await db.query(
+    `INSERT INTO claim_source (claim_id, chunk_id, scopes, observed)
+     SELECT f.survivor, cs.chunk_id, cs.scopes, min(cs.observed) FROM aizk_dedup_fold f JOIN claim_source cs ON cs.claim_id = f.loser
+      GROUP BY f.survivor, cs.chunk_id, cs.scopes
+     ON CONFLICT (claim_id, chunk_id) DO NOTHING`,
+  )
+  await db.query('UPDATE claim c SET superseded_by = f.survivor FROM aizk_dedup_fold f WHERE c.superseded_by = f.loser')
+  await db.query('DELETE FROM claim c USING aizk_dedup_fold f WHERE c.id = f.loser')
+  await db.query(
+    `UPDATE claim c SET subject_id = d.subject_id, object_id = d.object_id, object_key = d.object_key
+       FROM aizk_dedup_claims d WHERE c.id = d.id`,
+  )
+  await db.query(
+    `INSERT INTO mention (entity_id, chunk_id, scopes, count, created)
+     SELECT m.t, x.chunk_id, x.scopes, sum(x.count), min(x.created)
+       FROM mention x JOIN aizk_dedup_map m ON m.f = x.entity_id
+      GROUP BY m.t, x.chunk_id, x.scopes
+     ON CONFLICT (chunk_id, entity_id) DO UPDATE SET count = mention.count + excluded.count`,
+  )
+  await db.query('DELETE FROM mention x USING aizk_dedup_map m WHERE x.entity_id = m.f')
+  await db.query('DELETE FROM profile p USING aizk_dedup_map m WHERE p.entity_id = m.f')
+  await db.query(
+    `INSERT INTO profile (entity_id, scopes, dirty) SELECT DISTINCT t, $1::uuid[], true FROM aizk_dedup_map
+     ON CONFLICT (entity_id) DO UPDATE SET dirty = true`,
+    [scopes],
+  )
+  await db.query('DROP TABLE aizk_dedup_fold, aizk_dedup_claims, aizk_dedup_map')
+  return { claimsMoved: moved.rowCount ?? 0, claimsFolded: folded.rowCount ?? 0 }
+}
