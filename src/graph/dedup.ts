@@ -39,11 +39,8 @@ class Groups {
 
 export async function dedupEntities(db: Queryable, scopes: readonly string[], similarity: number): Promise<DedupResult> {
   const groups = new Groups()
-  const t = performance.now()
   for (const ids of await sameNameGroups(db, scopes)) for (const id of ids.slice(1)) groups.union(ids[0], id)
-  if (process.env.DEDUP_TRACE) console.error('same', performance.now() - t)
   if (similarity < 1) for (const [a, b] of await similarPairs(db, scopes, similarity)) groups.union(a, b)
-  if (process.env.DEDUP_TRACE) console.error('similar', performance.now() - t)
   const sets = [...groups.members().values()].filter((m) => m.length > 1)
   if (sets.length === 0) return { merged: 0, claimsMoved: 0, claimsFolded: 0 }
   const stamps = new Map((await entityStamps(db, scopes, sets.flat())).map((s) => [s.id, s.firstSeen.getTime()]))
@@ -57,6 +54,5 @@ export async function dedupEntities(db: Queryable, scopes: readonly string[], si
     }
   }
   const moved = await mergeEntities(db, scopes, from, to)
-  if (process.env.DEDUP_TRACE) console.error('merge', performance.now() - t)
   return { merged: from.length, ...moved }
 }

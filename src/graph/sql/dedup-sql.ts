@@ -31,18 +31,25 @@ export async function sameNameGroups(db: Queryable, scopes: readonly string[]): 
  * similarity() then checks each candidate exactly.
  */
 export async function similarPairs(db: Queryable, scopes: readonly string[], threshold: number): Promise<[string, string][]> {
+  // Sorts and hashes here are large for a big set; give this transaction the memory for them.
+  await db.query(`SELECT set_config('work_mem', '128MB', true)`)
   const { rows } = await db.query<{ a: string; b: string }>(
     `WITH live AS (
        SELECT id, kind, normalized_name, show_trgm(normalized_name) AS t
          FROM entity WHERE scopes = $1::uuid[] AND merged_into IS NULL),
-     tok AS (SELECT id, kind, unnest(t) AS g, cardinality(t) AS n FROM live),
-     freq AS (SELECT g, count(*) AS f FROM tok GROUP BY g),
-     ranked AS (
-       SELECT tok.id, tok.kind, tok.g, tok.n, row_number() OVER (PARTITION BY tok.id ORDER BY freq.f, tok.g) AS r
-         FROM tok JOIN freq USING (g)),
-     prefix AS (SELECT id, kind, g FROM ranked WHERE r <= n - ceil($2::float8 * n) + 1),
+     freq AS (SELECT g, count(*)::int AS f FROM live, unnest(t) AS g GROUP BY g),
+     prefix AS (
+       SELECT l.id, l.kind, p.g, cardinality(l.t) AS n, p.r
+         FROM live l CROSS JOIN LATERAL (
+           SELECT g, row_number() OVER (ORDER BY f, g) AS r FROM unnest(l.t) AS g JOIN freq USING (g)
+            ORDER BY f, g LIMIT cardinality(l.t) - ceil($2::float8 * cardinality(l.t))::int + 1) p),
      candidates AS (
-       SELECT DISTINCT x.id AS a, y.id AS b FROM prefix x JOIN prefix y ON y.g = x.g AND y.kind = x.kind AND y.id > x.id)
+       -- Same kind, lengths within the threshold's ratio, and enough trigrams left after the
+       -- shared one to reach the overlap the threshold needs (positional filtering).
+       SELECT DISTINCT x.id AS a, y.id AS b FROM prefix x
+         JOIN prefix y ON y.g = x.g AND y.kind = x.kind AND y.id > x.id
+                      AND y.n >= $2::float8 * x.n AND x.n >= $2::float8 * y.n
+                      AND 1 + least(x.n - x.r, y.n - y.r) >= ceil($2::float8 / (1 + $2::float8) * (x.n + y.n)))
      SELECT c.a::text AS a, c.b::text AS b
        FROM candidates c JOIN live x ON x.id = c.a JOIN live y ON y.id = c.b
       WHERE similarity(x.normalized_name, y.normalized_name) > $2::float8`,
