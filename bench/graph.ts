@@ -31,7 +31,13 @@ const cfg = {
   entities: num('BENCH_DEDUP_ENTITIES', 100_000),
 }
 const SET = ['11111111-0000-4000-8000-00000000000b']
-const rows: { section: string; what: string; value: string; note?: string }[] = []
+type Row = { section: string; what: string; value: string; note?: string }
+const rows: Row[] = []
+/** Keep a figure for the table, and echo it to stderr now: a long run shows its figures as it goes. */
+function record(...items: Row[]): void {
+  for (const r of items) process.stderr.write(`bench: ${r.section} | ${r.what} | ${r.value} | ${r.note ?? ''}\n`)
+  rows.push(...items)
+}
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
 async function admin(server: string, sql: string): Promise<void> {
@@ -57,7 +63,7 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
   const t0 = performance.now()
   for (const text of sample) extractBuiltin(text)
   const single = sample.length / ((performance.now() - t0) / 1000)
-  rows.push({ section: 'p', what: 'built-in extractor alone, one thread', value: `${fmt(single, 1)} chunks/s`, note: `${sample.length} of the chunks (every ${step}th)` })
+  record({ section: 'p', what: 'built-in extractor alone, one thread', value: `${fmt(single, 1)} chunks/s`, note: `${sample.length} of the chunks (every ${step}th)` })
 
   await insertChunks(pool, SET, chunks)
   await pool.query('VACUUM ANALYZE')
@@ -83,13 +89,13 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
   await worker.stop()
   const rate = chunks.length / seconds
   const threads = settings.graphExtractThreads ?? Math.min(4, os.availableParallelism())
-  rows.push({
+  record({
     section: 'p',
     what: `projection by one worker (limit ${settings.graphBuildConcurrency}, ${threads} extraction threads)`,
     value: `${fmt(rate, 1)} chunks/s`,
     note: `${fmt(chunks.length)} chunks in ${fmt(seconds, 1)} s; ${fmt(rate / single, 2)}x the extractor alone (target 1.3x)`,
   })
-  rows.push({
+  record({
     section: 'p',
     what: "worker's event-loop delay while projecting",
     value: `p99 ${fmt(histogram.percentile(99) / 1e6, 1)} ms`,
@@ -98,7 +104,7 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
   const { rows: made } = await pool.query(
     'SELECT (SELECT count(*) FROM entity) AS e, (SELECT count(*) FROM claim) AS c, (SELECT count(*) FROM mention) AS m, (SELECT count(*) FROM profile) AS p',
   )
-  rows.push({ section: 'p', what: 'graph written', value: `${fmt(Number(made[0].e))} entities`, note: `${fmt(Number(made[0].c))} claims, ${fmt(Number(made[0].m))} mentions, ${fmt(Number(made[0].p))} dirty profiles` })
+  record({ section: 'p', what: 'graph written', value: `${fmt(Number(made[0].e))} entities`, note: `${fmt(Number(made[0].c))} claims, ${fmt(Number(made[0].m))} mentions, ${fmt(Number(made[0].p))} dirty profiles` })
 }
 
 export async function runGraphBench(): Promise<void> {
@@ -116,8 +122,8 @@ export async function runGraphBench(): Promise<void> {
     for (const s of cfg.sections) {
       process.stderr.write(`bench: graph section ${s}\n`)
       if (s === 'p') await sectionProjection(url, pool)
-      else if (s === 'd') rows.push(...(await benchDecay(pool, SET, cfg.claims)))
-      else if (s === 'u') rows.push(...(await benchDedup(pool, SET, cfg.entities, corpusWords(corpusFiles()))))
+      else if (s === 'd') record(...(await benchDecay(pool, SET, cfg.claims)))
+      else if (s === 'u') record(...(await benchDedup(pool, SET, cfg.entities, corpusWords(corpusFiles()))))
     }
   } finally {
     await pool.end()
