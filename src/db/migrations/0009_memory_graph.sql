@@ -12,6 +12,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS document_session_part_key ON document (scopes,
     WHERE session_id IS NOT NULL;
 ALTER TABLE session_item ADD COLUMN IF NOT EXISTS promoted_at timestamptz;
 ALTER TABLE session_item ADD COLUMN IF NOT EXISTS document_id uuid REFERENCES document (id) ON DELETE SET NULL;
+CREATE INDEX IF NOT EXISTS session_item_document_idx ON session_item (document_id) WHERE document_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS session_item_unpromoted_idx ON session_item (scopes, session_id, created)
     WHERE promoted_at IS NULL;
 ALTER TABLE chunk ADD COLUMN IF NOT EXISTS document_id uuid REFERENCES document (id) ON DELETE CASCADE;
@@ -56,6 +57,9 @@ CREATE UNIQUE INDEX IF NOT EXISTS claim_identity_key ON claim (scopes, subject_i
 CREATE INDEX IF NOT EXISTS claim_scopes_id_idx ON claim (scopes, id);
 CREATE INDEX IF NOT EXISTS claim_subject_idx ON claim (subject_id);
 CREATE INDEX IF NOT EXISTS claim_object_idx ON claim (object_id) WHERE object_id IS NOT NULL;
+-- Foreign keys' ON DELETE lookups: deleting a folded claim or a chunk must not scan every claim.
+CREATE INDEX IF NOT EXISTS claim_superseded_by_idx ON claim (superseded_by) WHERE superseded_by IS NOT NULL;
+CREATE INDEX IF NOT EXISTS claim_source_chunk_id_idx ON claim (source_chunk_id) WHERE source_chunk_id IS NOT NULL;
 -- Decay rewrites weight and last_decayed: leave room on each page so those updates stay HOT.
 ALTER TABLE claim SET (fillfactor = 80);
 
