@@ -31,6 +31,11 @@ export {
   ArtifactDispatchJob,
   ChunkDispatchJob,
   ChunkRecoveryJob,
+  ChunkProjectionJob,
+  ProfileProjectionJob,
+  SessionPromoteJob,
+  DecayJob,
+  DedupJob,
   ArtifactIntegrityJob,
   CleanupJob,
   BackupJob,
@@ -57,3 +62,20 @@ export { pruneLog, countPrunable, reclaimLog, logSize, type PruneOptions, type P
 export { queueStats, type QueueStats, type StatsOptions, type EntrypointStats, type HealthProblem } from './queue/stats.js'
 export { compactCounts, compactThroughput, readCounts, readThroughput } from './queue/counts.js'
 export { rosterCounts, type RosterEntry } from './scope/roster-counts.js'
+export {
+  writeDocument,
+  writeSessionItem,
+  readGraph,
+  projectChunk,
+  extractBuiltin,
+  BuiltinExtractor,
+  LlmExtractor,
+  MalformedAnswerError,
+  closeExtractionPool,
+  normalizeName,
+  type Extraction,
+  type Extractor,
+  type GraphView,
+  type NewSessionItem,
+  type WrittenDocument,
+} from './graph/index.js'

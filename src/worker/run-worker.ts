@@ -4,6 +4,7 @@
  * services. The command (src/commands/worker.ts) adds flags, output and signals around it.
  */
 import type { Database } from '../db/database.js'
+import { closeExtractionPool } from '../graph/extract-pool.js'
 import { loadJobModules } from '../jobs/load.js'
 import { type JobRegistry, jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
@@ -94,7 +95,10 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
     db,
     events,
     stop(timeoutMs = settings.shutdownTimeoutSeconds * 1000, reason = 'stop requested') {
-      stopping ??= worker.stop({ timeoutMs, reason }).finally(() => db.close().catch(() => {}))
+      // The extraction threads outlive the drain: in-flight projections still use them.
+      stopping ??= worker
+        .stop({ timeoutMs, reason })
+        .finally(() => Promise.all([db.close().catch(() => {}), closeExtractionPool().catch(() => {})]).then(() => {}))
       return stopping
     },
   }

@@ -52,6 +52,10 @@ const SPEC_NAMES: Record<string, string> = {
 const INVENTORY: Record<string, { kind: 'scoped' | 'system'; name: string }> = {
   ArtifactDispatchJob: { kind: 'scoped', name: 'artifact_dispatch' },
   ChunkDispatchJob: { kind: 'scoped', name: 'chunk_dispatch' },
+  ProfileProjectionJob: { kind: 'scoped', name: 'profile_projection' },
+  SessionPromoteJob: { kind: 'scoped', name: 'session_promote' },
+  DecayJob: { kind: 'scoped', name: 'decay' },
+  DedupJob: { kind: 'scoped', name: 'dedup' },
   ChunkRecoveryJob: { kind: 'system', name: 'chunk_recovery' },
   ArtifactIntegrityJob: { kind: 'system', name: 'artifact_integrity' },
   CleanupJob: { kind: 'system', name: 'cleanup' },

@@ -1,0 +1,101 @@
+/**
+ * What an extractor returns, and the one interface both extractors (built in, and the
+ * OpenAI-compatible chat endpoint) implement. The zod schema is the LLM answer's contract too:
+ * anything that fails it is never written.
+ */
+import { z } from 'zod'
+import { displayName, normalizeKind, normalizeName } from './normalize.js'
+
+export const extractionSchema = z.object({
+  entities: z
+    .array(z.object({ name: z.string().min(1).max(300), kind: z.string().min(1).max(60) }))
+    .max(500),
+  claims: z
+    .array(
+      z.object({
+        subject: z.string().min(1).max(300),
+        predicate: z.string().min(1).max(120),
+        object: z.string().min(1).max(1000),
+        /** True when the object is a thing the memory knows (an entity), false for literal text. */
+        objectIsEntity: z.boolean(),
+      }),
+    )
+    .max(500),
+})
+
+export type Extraction = z.infer<typeof extractionSchema>
+
+export interface Extractor {
+  /** 'builtin' or 'llm:<model>': recorded nowhere, shown in logs and benchmarks. */
+  readonly name: string
+  extract(text: string, signal?: AbortSignal): Promise<Extraction>
+}
+
+export interface CleanEntity {
+  name: string
+  normalizedName: string
+  kind: string
+  mentions: number
+}
+
+export interface CleanClaim {
+  subject: string
+  subjectKind: string
+  predicate: string
+  object: string
+  objectIsEntity: boolean
+  objectKind: string
+}
+
+export interface CleanExtraction {
+  entities: CleanEntity[]
+  claims: CleanClaim[]
+}
+
+const MAX_LITERAL = 300
+
+/**
+ * Fold an extraction onto the graph's shapes: normalized names and kinds, one entity per
+ * (kind, normalized name) with its mention count, every claim's subject (and entity object)
+ * present among the entities, empty or duplicate claims dropped.
+ */
+export function cleanExtraction(raw: Extraction): CleanExtraction {
+  const entities = new Map<string, CleanEntity>()
+  const kindOf = new Map<string, string>()
+  const addEntity = (name: string, kind: string, count = 1): CleanEntity | null => {
+    const normalizedName = normalizeName(name)
+    if (normalizedName.length < 2) return null
+    const k = kindOf.get(normalizedName) ?? normalizeKind(kind)
+    kindOf.set(normalizedName, k)
+    const key = `${k}\u0000${normalizedName}`
+    const existing = entities.get(key)
+    if (existing) {
+      existing.mentions += count
+      return existing
+    }
+    const entity = { name: displayName(name).slice(0, 300), normalizedName, kind: k, mentions: Math.max(count, 1) }
+    entities.set(key, entity)
+    return entity
+  }
+  for (const e of raw.entities) addEntity(e.name, e.kind)
+  const claims = new Map<string, CleanClaim>()
+  for (const c of raw.claims) {
+    const subject = addEntity(c.subject, kindOf.get(normalizeName(c.subject)) ?? 'concept', 0)
+    const predicate = c.predicate.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
+    if (!subject || !predicate) continue
+    let object: CleanEntity | null = null
+    if (c.objectIsEntity) object = addEntity(c.object, kindOf.get(normalizeName(c.object)) ?? 'concept', 0)
+    const literal = displayName(c.object).slice(0, MAX_LITERAL)
+    if (!object && !literal) continue
+    const claim: CleanClaim = {
+      subject: subject.normalizedName,
+      subjectKind: subject.kind,
+      predicate,
+      object: object ? object.normalizedName : literal,
+      objectIsEntity: object !== null,
+      objectKind: object?.kind ?? '',
+    }
+    claims.set([claim.subject, claim.subjectKind, predicate, claim.objectIsEntity, claim.object, claim.objectKind].join('\u0000'), claim)
+  }
+  return { entities: [...entities.values()], claims: [...claims.values()] }
+}

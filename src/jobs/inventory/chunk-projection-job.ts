@@ -1,0 +1,37 @@
+/**
+ * ChunkProjectionJob (aizk_build_graph_chunk, priority 50, concurrency graphBuildConcurrency 4):
+ * projects one chunk into its scope set's graph (src/graph/project-chunk.ts). Payload
+ * {chunkId, scopes}, dedupe key the chunk id, as ingest and the dispatch pass enqueue it.
+ */
+import { z } from 'zod'
+import { extractorFor } from '../../graph/choose-extractor.js'
+import { projectChunk } from '../../graph/project-chunk.js'
+import { CHUNK_PROJECTION_ENTRYPOINT } from '../../ingest/projection.js'
+import { normalizeScopes } from '../../scope/scope-set.js'
+import { loadSettings } from '../../settings.js'
+import { JobPriority } from '../priority.js'
+import { type JobContext, QueueJob } from '../queue-job.js'
+import { limitFromSetting } from './setting-limit.js'
+
+export const chunkRefPayload = z.object({
+  chunkId: z.string().uuid(),
+  scopes: z
+    .array(z.string().uuid())
+    .min(1)
+    .transform((s) => normalizeScopes(s)),
+})
+
+export type ChunkRefPayload = z.infer<typeof chunkRefPayload>
+
+export class ChunkProjectionJob extends QueueJob<ChunkRefPayload> {
+  static override entrypoint = CHUNK_PROJECTION_ENTRYPOINT
+  static override payload = chunkRefPayload
+  static override priority = JobPriority.chunk
+
+  async handle(payload: ChunkRefPayload, ctx: JobContext): Promise<void> {
+    const settings = loadSettings()
+    await projectChunk(ctx.pool, settings, payload, extractorFor(settings), ctx.signal)
+  }
+}
+
+limitFromSetting(ChunkProjectionJob, 'graphBuildConcurrency', 4)
