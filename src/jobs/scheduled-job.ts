@@ -83,9 +83,14 @@ export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
     return (typeof value === 'boolean' ? value : this.defaultEnabled) && this.cron(settings) !== 'off'
   }
 
-  /** The next fire after `from`, or null when the job is disabled. */
+  /** Whether the scheduler fires it: enabled with a cron (an enabled job may be queued only by others). */
+  static fires(settings: Readonly<Record<string, unknown>> = loadSettings()): boolean {
+    return this.enabled(settings) && this.cron(settings) !== 'off'
+  }
+
+  /** The next fire after `from`, or null when the job is disabled or has no cron. */
   static nextFire(settings: Settings = loadSettings(), from: Date = new Date()): Date | null {
-    if (!this.enabled(settings)) return null
+    if (!this.fires(settings)) return null
     return nextFireAfter(this.cron(settings), from, { timezone: settings.timezone })
   }
 

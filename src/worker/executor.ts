@@ -30,6 +30,9 @@ interface Running {
   deadline: number
   settled: boolean
   controller: AbortController | undefined
+  /** A fan-out job's scope set, named on each of its events. */
+  scopes: string[] | undefined
+  detail?: Record<string, unknown>
 }
 
 class RunContext implements JobContext {
@@ -48,6 +51,9 @@ class RunContext implements JobContext {
   }
   get headers() {
     return this.run.job.headers ?? {}
+  }
+  report(detail: Record<string, unknown>): void {
+    this.run.detail = { ...this.run.detail, ...detail }
   }
   /** Created on first use: most handlers never look. */
   get signal(): AbortSignal {
@@ -91,9 +97,9 @@ export class Executor {
     return this.finished
   }
 
-  execute(job: PickedJob): void {
+  execute(job: PickedJob, scopes?: string[]): void {
     const now = Date.now()
-    const run: Running = { job, startedAt: now, deadline: now + this.timeoutMs, settled: false, controller: undefined }
+    const run: Running = { job, startedAt: now, deadline: now + this.timeoutMs, settled: false, controller: undefined, scopes }
     this.running.set(job.id, run)
     const cls = this.o.jobs.get(job.entrypoint)
     const handler = this.handlers.get(job.entrypoint)
@@ -136,7 +142,13 @@ export class Executor {
   private complete(run: Running): void {
     this.o.outcomes.complete(run.job.id)
     if (this.o.events.wants('job:completed')) {
-      this.emit('job:completed', { jobId: run.job.id, entrypoint: run.job.entrypoint, durationMs: Date.now() - run.startedAt })
+      this.emit('job:completed', {
+        jobId: run.job.id,
+        entrypoint: run.job.entrypoint,
+        durationMs: Date.now() - run.startedAt,
+        ...(run.scopes ? { scopes: run.scopes } : {}),
+        ...(run.detail ? { detail: run.detail } : {}),
+      })
     }
   }
 
@@ -152,7 +164,7 @@ export class Executor {
     if (!final) {
       const delayMs = retryDelayMs(attempt, this.o.settings)
       this.o.outcomes.retry({ id: job.id, delayMs, error: lastError })
-      this.emit('job:retried', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, retryInMs: delayMs, durationMs })
+      this.emit('job:retried', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, retryInMs: delayMs, durationMs, scopes: run.scopes })
       return
     }
     const record: TracebackRecord = {
@@ -170,7 +182,7 @@ export class Executor {
       },
     }
     this.o.outcomes.hold({ id: job.id, attemptsBump: died ? 0 : 1, error: lastError, record })
-    this.emit('job:held', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, durationMs })
+    this.emit('job:held', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, durationMs, scopes: run.scopes })
   }
 
   private sweep(): void {
@@ -191,7 +203,7 @@ export class Executor {
       this.running.delete(run.job.id)
       run.controller?.abort(new Error('worker shutting down'))
       this.o.outcomes.release(run.job.id)
-      this.emit('job:released', { jobId: run.job.id, entrypoint: run.job.entrypoint })
+      this.emit('job:released', { jobId: run.job.id, entrypoint: run.job.entrypoint, scopes: run.scopes })
       n++
     }
     return n

@@ -19,6 +19,7 @@ import type { Settings } from '../settings.js'
 import { WorkerEvents } from './events.js'
 import { Executor } from './executor.js'
 import { OutcomeBuffer } from './outcomes.js'
+import { fanOutScopes } from './fan-out-scopes.js'
 import { deregisterWorker, describeWorker, registerWorker } from './registration.js'
 
 export interface WorkerService {
@@ -295,6 +296,7 @@ export class Worker {
     const now = Date.now()
     for (const job of jobs) {
       if (job.recovered && recovered) this.emit('job:recovered', { jobId: job.id, entrypoint: job.entrypoint, attempts: job.attempts })
+      const scopes = fanOutScopes(job, this.jobs.get(job.entrypoint))
       if (perJob) {
         this.emit('job:picked', {
           jobId: job.id,
@@ -302,9 +304,10 @@ export class Worker {
           priority: job.priority,
           attempts: job.attempts,
           waitMs: Math.max(0, now - job.readyAtMs),
+          ...(scopes ? { scopes } : {}),
         })
       }
-      this.executor.execute(job)
+      this.executor.execute(job, scopes)
     }
   }
 
