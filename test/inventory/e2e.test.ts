@@ -2,7 +2,7 @@
  * The inventory end to end through real processes: `aizk ingest` for Markdown, HTML and text into
  * two scope sets, a real `aizk worker` converting them and running the passes' ticks (fanned out
  * by the test exactly as a cron tick fans out), a PDF with no converter held, a crashed hand-off recovered, a corrupted original
- * caught by the integrity pass, and `aizk jobs` listing the inventory with its spec values.
+ * caught by the integrity pass, every chunk projected once, and `aizk jobs` listing the inventory with its spec values.
  */
 import assert from 'node:assert/strict'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -106,16 +106,16 @@ describe('inventory end to end', () => {
     assert.equal(pdfArt.conversion_status, 'failed')
     assert.match(pdfArt.conversion_error, /AIZK_DOCLING_URL/)
 
-    // One projection job per chunk, none twice, after several more dispatch ticks.
+    // One projection per chunk, none twice, however many dispatch ticks sweep them.
     const runs = async () => (await q<{ n: number }>("select count(*)::int as n from pgqueuer_log where entrypoint = 'aizk_task_chunk_dispatch' and status = 'successful'"))[0].n
     for (let i = 0; i < 3; i++) await tick(ChunkDispatchJob)
     assert.equal(await runs(), 3 * 3) // three ticks over the roster's three scope sets
-    const [proj] = await q<{ jobs: number; keys: number; chunks: number; matched: number }>(`select
-        (select count(*)::int from pgqueuer where entrypoint = 'aizk_build_graph_chunk') as jobs,
-        (select count(distinct dedupe_key)::int from pgqueuer where entrypoint = 'aizk_build_graph_chunk') as keys,
+    await waitFor('projections drained', async () => (await q("select 1 from pgqueuer where entrypoint = 'aizk_build_graph_chunk' limit 1")).length === 0)
+    const [proj] = await q<{ runs: number; chunks: number; projected: number }>(`select
+        (select count(*)::int from pgqueuer_log where entrypoint = 'aizk_build_graph_chunk' and status = 'successful') as runs,
         (select count(*)::int from chunk) as chunks,
-        (select count(*)::int from chunk c join pgqueuer q on q.dedupe_key = c.id::text and q.entrypoint = 'aizk_build_graph_chunk') as matched`)
-    assert.deepEqual(proj, { jobs: proj.chunks, keys: proj.chunks, chunks: proj.chunks, matched: proj.chunks })
+        (select count(*)::int from chunk where projection_status = 'projected') as projected`)
+    assert.deepEqual(proj, { runs: proj.chunks, chunks: proj.chunks, projected: proj.chunks })
 
     // The rotten original is caught by the integrity pass.
     await tick(ArtifactIntegrityJob)
@@ -151,6 +151,7 @@ describe('inventory end to end', () => {
       ['aizk_usage_event', 0, 0, null, true],
       ['aizk_task_artifact_dispatch', 10, 1, '* * * * *', true],
       ['aizk_task_chunk_dispatch', 10, 1, '* * * * *', true],
+      ['aizk_build_graph_chunk', 50, 4, null, true],
       ['aizk_task_chunk_recovery', 10, 1, '* * * * *', true],
       ['aizk_task_artifact_integrity', 10, 1, '0 6 * * *', true],
       ['aizk_task_cleanup', 10, 1, '0 1 * * *', true],

@@ -5,6 +5,11 @@ import {
   ArtifactIntegrityJob,
   BackupJob,
   ChunkDispatchJob,
+  ChunkProjectionJob,
+  DecayJob,
+  DedupJob,
+  ProfileProjectionJob,
+  SessionPromoteJob,
   ChunkRecoveryJob,
   CleanupJob,
   DoclingConversionJob,
@@ -19,8 +24,9 @@ import { parseSettings, registerSettings } from '../../src/settings.js'
 // The names stored in the database are a contract (spec/job-system.md): a rename fails here.
 describe('inventory names', () => {
   it('pins the on-write jobs', () => {
-    const rows = [DoclingConversionJob, MarkdownReindexJob, UsageAccountingJob].map((j) => [j.entrypoint, j.priority, j.concurrencyLimit, j.kind, j.maxAttempts])
+    const rows = [ChunkProjectionJob, DoclingConversionJob, MarkdownReindexJob, UsageAccountingJob].map((j) => [j.entrypoint, j.priority, j.concurrencyLimit, j.kind, j.maxAttempts])
     assert.deepEqual(rows, [
+      ['aizk_build_graph_chunk', 50, 4, 'on-write', 5],
       ['aizk_convert_artifact', 75, 4, 'on-write', 5],
       ['aizk_reindex_artifact', 75, 4, 'on-write', 5],
       ['aizk_usage_event', 0, 0, 'on-write', 5],
@@ -29,11 +35,15 @@ describe('inventory names', () => {
   })
 
   it('pins the scheduled jobs: names, entrypoints, settings, crons, priority 10, concurrency 1', () => {
-    const jobs = [ArtifactDispatchJob, ChunkDispatchJob, ChunkRecoveryJob, ArtifactIntegrityJob, CleanupJob, BackupJob]
+    const jobs = [ArtifactDispatchJob, ChunkDispatchJob, ProfileProjectionJob, SessionPromoteJob, DecayJob, DedupJob, ChunkRecoveryJob, ArtifactIntegrityJob, CleanupJob, BackupJob]
     const rows = jobs.map((j) => [j.jobName, j.kind, j.entrypoint, j.cronEntrypoint, j.settingKeys.cron, j.settingKeys.enabled, j.defaultCron, j.defaultEnabled, j.priority, j.concurrencyLimit])
     assert.deepEqual(rows, [
       ['artifact_dispatch', 'scoped', 'aizk_task_artifact_dispatch', 'aizk_cron_artifact_dispatch', 'artifactDispatchCron', 'artifactDispatchEnabled', '* * * * *', true, 10, 1],
       ['chunk_dispatch', 'scoped', 'aizk_task_chunk_dispatch', 'aizk_cron_chunk_dispatch', 'chunkDispatchCron', 'chunkDispatchEnabled', '* * * * *', true, 10, 1],
+      ['profile_projection', 'scoped', 'aizk_task_profile_projection', 'aizk_cron_profile_projection', 'profileProjectionCron', 'profileProjectionEnabled', '* * * * *', true, 10, 1],
+      ['session_promote', 'scoped', 'aizk_task_session_promote', 'aizk_cron_session_promote', 'sessionPromoteCron', 'sessionPromoteEnabled', '*/15 * * * *', true, 10, 1],
+      ['decay', 'scoped', 'aizk_task_decay', 'aizk_cron_decay', 'decayCron', 'decayEnabled', '0 3 * * *', true, 10, 1],
+      ['dedup', 'scoped', 'aizk_task_dedup', 'aizk_cron_dedup', 'dedupCron', 'dedupEnabled', '30 3 * * *', true, 10, 1],
       ['chunk_recovery', 'system', 'aizk_task_chunk_recovery', 'aizk_cron_chunk_recovery', 'chunkRecoveryCron', 'chunkRecoveryEnabled', '* * * * *', true, 10, 1],
       ['artifact_integrity', 'system', 'aizk_task_artifact_integrity', 'aizk_cron_artifact_integrity', 'artifactIntegrityCron', 'artifactIntegrityEnabled', '0 6 * * *', true, 10, 1],
       ['cleanup', 'system', 'aizk_task_cleanup', 'aizk_cron_cleanup', 'cleanupCron', 'cleanupEnabled', '0 1 * * *', true, 10, 1],
@@ -48,6 +58,11 @@ describe('inventory names', () => {
       'aizk_usage_event',
       'aizk_task_artifact_dispatch',
       'aizk_task_chunk_dispatch',
+      'aizk_build_graph_chunk',
+      'aizk_task_profile_projection',
+      'aizk_task_session_promote',
+      'aizk_task_decay',
+      'aizk_task_dedup',
       'aizk_task_chunk_recovery',
       'aizk_task_artifact_integrity',
       'aizk_task_cleanup',
@@ -55,9 +70,10 @@ describe('inventory names', () => {
     ]) {
       assert.ok(jobRegistry.get(ep), `${ep} is not registered`)
     }
-    // Nothing here claims the projection job: its handler comes with the memory passes.
-    assert.equal(jobRegistry.get('aizk_build_graph_chunk'), undefined)
+    assert.equal(jobRegistry.get('aizk_build_graph_chunk'), ChunkProjectionJob)
     const { settings } = parseSettings({ AIZK_BACKUP_ENABLED: 'true', AIZK_DOCLING_CONCURRENCY: '2' })
+    assert.equal(settings.decayHalfLifeDays, 90)
+    assert.equal(settings.graphBuildConcurrency, 4)
     assert.equal(BackupJob.enabled(settings), true)
     assert.equal(BackupJob.enabled(parseSettings({}).settings), false)
     assert.equal(settings.chunkDispatchBatch, 512)
@@ -67,13 +83,18 @@ describe('inventory names', () => {
 
   it('reads the conversion limits from doclingConcurrency when the worker asks', () => {
     const saved = process.env.AIZK_DOCLING_CONCURRENCY
+    const savedGraph = process.env.AIZK_GRAPH_BUILD_CONCURRENCY
     process.env.AIZK_DOCLING_CONCURRENCY = '7'
+    process.env.AIZK_GRAPH_BUILD_CONCURRENCY = '3'
     try {
       // Registering a setting drops the parsed-settings cache, so the next read sees the env.
       registerSettings({ namesTestProbe: z.string().optional() })
       assert.equal(DoclingConversionJob.concurrencyLimit, 7)
       assert.equal(MarkdownReindexJob.concurrencyLimit, 7)
+      assert.equal(ChunkProjectionJob.concurrencyLimit, 3, 'the projection limit is graphBuildConcurrency')
     } finally {
+      if (savedGraph === undefined) delete process.env.AIZK_GRAPH_BUILD_CONCURRENCY
+      else process.env.AIZK_GRAPH_BUILD_CONCURRENCY = savedGraph
       if (saved === undefined) delete process.env.AIZK_DOCLING_CONCURRENCY
       else process.env.AIZK_DOCLING_CONCURRENCY = saved
       registerSettings({ namesTestProbe2: z.string().optional() })

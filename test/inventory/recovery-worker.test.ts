@@ -1,16 +1,15 @@
 /**
- * ChunkRecoveryJob through a real worker, with a failing handler bound to the chunk entrypoint:
- * each held projection is requeued on every recovery tick until it has burned
- * chunkRecoveryMaxCycles (3) cycles, then left held for an operator.
+ * ChunkRecoveryJob through a real worker, with projection jobs that can never succeed (their
+ * payloads fail ChunkProjectionJob's schema, so each run is held at once): each held projection
+ * is requeued on every recovery tick until it has burned chunkRecoveryMaxCycles (3) cycles,
+ * then left held for an operator.
  */
 import assert from 'node:assert/strict'
-import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { ChunkRecoveryJob } from '../../src/jobs/inventory/index.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
-import { repoRoot } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { startWorker, type WorkerProcess, waitFor } from './helpers/worker-process.js'
 
@@ -33,7 +32,6 @@ describe('ChunkRecoveryJob through a worker', () => {
     worker = startWorker({
       AIZK_DATABASE_URL: db.url,
       AIZK_WORKER_NO_SCHEDULER: 'true',
-      AIZK_WORKER_JOB_MODULES: path.join(repoRoot, 'test/inventory/fixtures/failing-chunk-job.mjs'),
     })
     const rows = async () =>
       (

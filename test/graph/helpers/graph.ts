@@ -1,0 +1,38 @@
+/** Writing memory and running the graph's jobs directly, as the app role (no owner, no bypass). */
+import type pg from 'pg'
+import { ChunkProjectionJob } from '../../../src/jobs/inventory/index.js'
+import { writeDocument } from '../../../src/graph/write-memory.js'
+import { User } from '../../../src/scope/user.js'
+import { parseSettings, type Settings } from '../../../src/settings.js'
+import { identity } from '../../scope/app-login.js'
+
+export function graphSettings(env: Record<string, string> = {}): Settings {
+  return parseSettings(env).settings
+}
+
+export function asSet<T>(pool: pg.Pool, scopes: string[], fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
+  return User.system(scopes, identity).transaction(pool, fn)
+}
+
+/** A document written through the library API; returns its chunk ids in order. */
+export async function addDocument(pool: pg.Pool, scopes: string[], title: string, body: string): Promise<string[]> {
+  return asSet(pool, scopes, async (db) => {
+    const doc = await writeDocument(db, scopes, { title, body }, graphSettings())
+    const { rows } = await db.query<{ id: string }>('SELECT id::text FROM chunk WHERE document_id = $1 ORDER BY ordinal', [doc.documentId])
+    return rows.map((r) => r.id)
+  })
+}
+
+export function jobContext(pool: pg.Pool, entrypoint: string) {
+  return { pool, jobId: '0', entrypoint, attempts: 0, headers: {}, signal: new AbortController().signal }
+}
+
+export async function projectAs(pool: pg.Pool, chunkId: string, scopes: string[]): Promise<void> {
+  const payload = ChunkProjectionJob.payload.parse({ chunkId, scopes })
+  await new ChunkProjectionJob().handle(payload, jobContext(pool, ChunkProjectionJob.entrypoint))
+}
+
+/** Rows of a graph table visible to exactly this set, as the set sees them. */
+export async function countVisible(pool: pg.Pool, scopes: string[], table: string, where = 'true'): Promise<number> {
+  return asSet(pool, scopes, async (db) => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`)).rows[0].n)
+}

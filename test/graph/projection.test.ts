@@ -1,0 +1,128 @@
+/**
+ * ChunkProjectionJob's body against real PostgreSQL, as the app role, on real prose from the
+ * Python documentation (Debian's python3.11-doc): what it writes, that re-running a chunk
+ * changes nothing, that evidence reinforces and withdraws, that a contradiction supersedes, and
+ * that a pass for {A,B} neither writes a row {A} alone can read nor reads one of {A}'s.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { cleanExtraction, type Extraction } from '../../src/graph/extraction.js'
+import { closeExtractionPool } from '../../src/graph/extract-pool.js'
+import { writeProjection } from '../../src/graph/project-chunk.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { A, type AppLogin, B, createAppLogin } from '../scope/app-login.js'
+import { corpusText } from './helpers/corpus.js'
+import { addDocument, asSet, countVisible, projectAs } from './helpers/graph.js'
+
+const AB = [A, B]
+let db: TestDatabase
+let app: AppLogin
+// The opening of "What's New in Python 2.0" (A.M. Kuchling, Moshe Zadka): people, organisations, events.
+const prose = () => corpusText('whatsnew/2.0.rst.txt').slice(0, 7000)
+
+before(async () => {
+  db = await createTestDatabase()
+  app = await createAppLogin(db)
+})
+after(async () => {
+  await closeExtractionPool()
+  await app.drop()
+  await db.drop()
+})
+
+async function snapshot(scopes: string[]) {
+  return asSet(app.pool, scopes, async (q) => ({
+    entities: (await q.query('SELECT id, name, kind, merged_into, scopes::text FROM entity ORDER BY id')).rows,
+    claims: (await q.query('SELECT id, subject_id, predicate, object_key, weight, superseded_by, faded, scopes::text FROM claim ORDER BY id')).rows,
+    sources: (await q.query('SELECT claim_id, chunk_id FROM claim_source ORDER BY claim_id, chunk_id')).rows,
+    mentions: (await q.query('SELECT entity_id, chunk_id, count FROM mention ORDER BY chunk_id, entity_id')).rows,
+    profiles: (await q.query('SELECT entity_id, scopes::text FROM profile ORDER BY entity_id')).rows,
+  }))
+}
+
+function claimOf(subject: string, predicate: string, object: string, objectIsEntity = false): Extraction {
+  return {
+    entities: [{ name: subject, kind: 'person' }, ...(objectIsEntity ? [{ name: object, kind: 'person' }] : [])],
+    claims: [{ subject, predicate, object, objectIsEntity }],
+  }
+}
+
+describe('chunk projection', () => {
+  it('writes entities, claims, mentions and dirty profiles from real prose, and a re-run changes nothing', async () => {
+    const chunks = await addDocument(app.pool, [A], "What's New in Python 2.0", prose())
+    assert.ok(chunks.length >= 3, `expected several chunks, got ${chunks.length}`)
+    for (const id of chunks) await projectAs(app.pool, id, [A])
+    const first = await snapshot([A])
+    assert.ok(first.entities.some((e) => e.name === 'Guido van Rossum' && e.kind === 'person'), 'Guido van Rossum is a person')
+    assert.ok(first.entities.some((e) => e.name === 'SourceForge'), 'SourceForge is an entity')
+    assert.ok(first.claims.length >= 10, `claims: ${first.claims.length}`)
+    assert.ok(first.mentions.length >= first.entities.length, 'every entity is mentioned by some chunk')
+    assert.ok(first.sources.length >= first.claims.length, 'every claim names its evidence')
+    assert.equal(await countVisible(app.pool, [A], 'profile', 'dirty'), first.entities.length)
+    assert.equal(await countVisible(app.pool, [A], 'chunk', "projection_status = 'projected'"), chunks.length)
+    for (const id of chunks) await projectAs(app.pool, id, [A])
+    assert.deepEqual(await snapshot([A]), first, 're-projecting every chunk adds, removes and reweighs nothing')
+  })
+
+  it('reinforces a claim another chunk observes, withdraws a chunk\'s evidence when it no longer says it', async () => {
+    const [c1, c2] = await addDocument(app.pool, [B], 'notes', `${'Ada Lovelace wrote the first program. '.repeat(60)}\n\n${'She worked with Charles Babbage. '.repeat(60)}`)
+    const write = (chunk: string, x: Extraction) => asSet(app.pool, [B], (q) => writeProjection(q, [B], chunk, cleanExtraction(x), 90))
+    const claim = () => asSet(app.pool, [B], async (q) => (await q.query<{ id: string; weight: number; sources: number; source_chunk_id: string }>(
+      `SELECT c.id, c.weight, c.source_chunk_id::text, (SELECT count(*)::int FROM claim_source s WHERE s.claim_id = c.id) AS sources
+         FROM claim c WHERE c.predicate = 'write'`)).rows)
+    await write(c1, claimOf('Ada Lovelace', 'write', 'the first program'))
+    await write(c2, claimOf('ada  lovelace', 'write', 'The first program'))
+    let [row] = await claim()
+    assert.equal(row.sources, 2)
+    assert.ok(Math.abs(row.weight - 2) < 1e-6, `reinforced weight ${row.weight}`)
+    await write(c2, claimOf('ada lovelace', 'write', 'the first program'))
+    ;[row] = await claim()
+    assert.ok(Math.abs(row.weight - 2) < 1e-6, 're-observing from the same chunk does not reinforce again')
+    await write(c1, { entities: [], claims: [] })
+    ;[row] = await claim()
+    assert.equal(row.sources, 1)
+    assert.ok(Math.abs(row.weight - 1) < 1e-6, `withdrawn weight ${row.weight}`)
+    assert.equal(row.source_chunk_id, c2, 'the claim now names the chunk that still supports it')
+    await write(c2, { entities: [], claims: [] })
+    assert.deepEqual(await claim(), [], 'a claim with no evidence left is gone')
+  })
+
+  it('a newer contradicting claim supersedes the older one, which is kept', async () => {
+    const [c1, c2] = await addDocument(app.pool, [B], 'json', `${'The json module supports comments. '.repeat(60)}\n\n${'The json module does not support comments. '.repeat(60)}`)
+    const write = (chunk: string, x: Extraction) => asSet(app.pool, [B], (q) => writeProjection(q, [B], chunk, cleanExtraction(x), 90))
+    await write(c1, claimOf('json module', 'support', 'comments'))
+    await write(c2, claimOf('json module', 'not support', 'comments'))
+    const rows = await asSet(app.pool, [B], async (q) => (await q.query<{ id: string; predicate: string; superseded_by: string | null }>(
+      `SELECT id::text, predicate, superseded_by::text FROM claim WHERE predicate IN ('support', 'not support') ORDER BY predicate`)).rows)
+    assert.equal(rows.length, 2)
+    const [negative, positive] = rows
+    assert.equal(positive.superseded_by, negative.id)
+    assert.equal(negative.superseded_by, null)
+  })
+
+  it('a pass for {A,B} writes only {A,B} rows, never one {A} can read, and never reads {A}', async () => {
+    const before = await snapshot([A])
+    const chunks = await addDocument(app.pool, AB, "What's New in Python 2.0", prose())
+    for (const id of chunks) await projectAs(app.pool, id, AB)
+    // {A}'s rows are exactly as they were: the {A,B} pass matched none of its entities or claims.
+    assert.deepEqual(await snapshot([A]), before)
+    for (const table of ['entity', 'claim', 'claim_source', 'mention', 'profile']) {
+      assert.equal(await countVisible(app.pool, [A], table, `scopes <> '{${A}}'`), 0, `{A} reads only {A} rows of ${table}`)
+      assert.ok((await countVisible(app.pool, AB, table, `scopes = '{${A},${B}}'`)) > 0, `{A,B} has its own ${table} rows`)
+      assert.equal(await countVisible(app.pool, AB, table, `scopes <> '{${A},${B}}' AND scopes <> '{${A}}' AND scopes <> '{${B}}'`), 0)
+    }
+    const guido = (await db.pool.query<{ scopes: string }>("SELECT scopes::text FROM entity WHERE name = 'Guido van Rossum' ORDER BY cardinality(scopes)")).rows
+    assert.deepEqual(guido.map((r) => r.scopes), [`{${A}}`, `{${A},${B}}`], 'one entity per set, never shared')
+
+    // A payload naming {A,B} for a chunk of {A}: not read, nothing written.
+    const [aChunk] = (await db.pool.query<{ id: string }>(`SELECT id::text FROM chunk WHERE scopes = '{${A}}' LIMIT 1`)).rows
+    const abBefore = await snapshot(AB)
+    await projectAs(app.pool, aChunk.id, AB)
+    assert.deepEqual(await snapshot(AB), abBefore)
+    // And the database itself refuses an {A} row from the {A,B} identity.
+    await assert.rejects(
+      asSet(app.pool, AB, (q) => q.query(`INSERT INTO entity (scopes, name, normalized_name, kind) VALUES ('{${A}}', 'x', 'x', 'concept')`)),
+      /row-level security/,
+    )
+  })
+})
