@@ -129,6 +129,14 @@ export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
   }
 }
 
+/**
+ * The worker's context with more on it. Not a spread: the worker's context answers `signal`,
+ * `report` and the job's fields from its prototype, which a spread would silently drop.
+ */
+function extendContext<T extends object>(ctx: JobContext, more: T): JobContext & T {
+  return Object.assign(Object.create(ctx) as JobContext, more)
+}
+
 const scopesPayload = z.object({
   scopes: z
     .array(z.string().uuid())
@@ -150,7 +158,7 @@ export abstract class ScopedScheduledJob extends ScheduledJob<{ scopes: string[]
   async handle(payload: { scopes: string[] }, ctx: JobContext): Promise<void> {
     const settings = loadSettings()
     const user = User.system(payload.scopes, settings)
-    await user.transaction(ctx.pool, (db) => this.execute(user.write, { ...ctx, settings, db, user }))
+    await user.transaction(ctx.pool, (db) => this.execute(user.write, extendContext(ctx, { settings, db, user })))
   }
 }
 
@@ -169,7 +177,7 @@ export abstract class SystemScheduledJob extends ScheduledJob<Record<string, nev
   abstract execute(ctx: ScheduledContext): Promise<void>
 
   async handle(_payload: unknown, ctx: JobContext): Promise<void> {
-    await this.execute({ ...ctx, settings: loadSettings() })
+    await this.execute(extendContext(ctx, { settings: loadSettings() }))
   }
 }
 
