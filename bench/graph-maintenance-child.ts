@@ -28,7 +28,12 @@ const context = {
   },
 }
 const t0 = performance.now()
-await (new Job() as ScopedScheduledJob).handle({ scopes: [scope] }, context)
+try {
+  await (new Job() as ScopedScheduledJob).handle({ scopes: [scope] }, context)
+} catch (err) {
+  console.error(`${pass} failed:`, err, (err as { cause?: unknown }).cause ?? '')
+  process.exit(1)
+}
 const seconds = (performance.now() - t0) / 1000
 await pool.end()
 console.log(JSON.stringify({ pass, seconds, detail, rssBeforeMb, peakRssMb: process.resourceUsage().maxRSS / 1024 }))

@@ -8,7 +8,9 @@
  *   (c) InsightJob over the same 100,000 claims: a first pass (baseline, contradictions,
  *       new communities), then a second after 10% of the claims were reinforced (trends)
  * Server: AIZK_BENCH_DATABASE_URL, else AIZK_TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres;
- * a scratch database is created and dropped. Knobs: BENCH_CLAIMS (100000), BENCH_CHUNKS (10000).
+ * a scratch database is created and dropped. Knobs: BENCH_CLAIMS (100000), BENCH_CHUNKS (10000),
+ * BENCH_SECTIONS ("a b c"), BENCH_CPU_PROF=dir (a V8 CPU profile of each pass's process),
+ * BENCH_KEEP=1 (keep the scratch database, for EXPLAIN).
  */
 import { spawn } from 'node:child_process'
 import http from 'node:http'
@@ -24,6 +26,8 @@ const ENTITIES = Math.max(100, Math.round(CLAIMS / 5))
 const GROUP = 50
 const SCOPE = 'dddddddd-0000-4000-8000-000000000004'
 const appRole = process.env.AIZK_APP_ROLE ?? 'aizk_app'
+const SECTIONS = (process.env.BENCH_SECTIONS ?? 'a b c').split(/[\s,]+/)
+const PROFILE = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
 
 const withDb = (db: string) => {
   const u = new URL(server)
@@ -51,6 +55,8 @@ function startEmbeddings(): Promise<http.Server> {
       res.end(JSON.stringify({ object: 'list', data }))
     })
   })
+  // Longer than the client's idle keep-alive, so a reused connection is never closed under it.
+  s.keepAliveTimeout = 120_000
   return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve(s)))
 }
 
@@ -107,7 +113,7 @@ async function seedChunks(pool: pg.Pool): Promise<void> {
 
 function runChild(pass: string, url: string, env: Record<string, string>): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/graph-maintenance-child.ts', pass, url, SCOPE], {
+    const child = spawn(process.execPath, [...PROFILE, '--import', 'tsx', 'bench/graph-maintenance-child.ts', pass, url, SCOPE], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     })
@@ -134,24 +140,27 @@ async function main(): Promise<void> {
     const client = await pool.connect()
     await migrate(client, { appRole })
     client.release()
-    let t = performance.now()
+    const t = performance.now()
     await seedClaims(pool)
     await seedChunks(pool)
     await pool.query('VACUUM ANALYZE')
     const [counts] = (await pool.query('SELECT (SELECT count(*) FROM claim)::int AS claims, (SELECT count(*) FROM entity)::int AS entities, (SELECT count(*) FROM chunk)::int AS chunks')).rows
     console.log(`seeded ${JSON.stringify(counts)} (${DIMS}-wide vectors) in ${((performance.now() - t) / 1000).toFixed(1)} s`)
     const base = { AIZK_DATABASE_URL: url, AIZK_LLM_URL: '', AIZK_APP_ROLE: appRole }
-    show('(a) communities, 100,000 claims', await runChild('communities', url, base))
+    if (SECTIONS.includes('a')) show(`(a) communities, ${counts.claims} claims`, await runChild('communities', url, base))
     const port = (embeddings.address() as AddressInfo).port
-    show(`(b) RAPTOR, ${CHUNKS} chunk vectors`, await runChild('raptor', url, { ...base, AIZK_RAPTOR_ENABLED: 'true', AIZK_EMBEDDINGS_URL: `http://127.0.0.1:${port}/v1` }))
-    show('(c) insights, first pass (baseline)', await runChild('insight', url, base))
-    t = performance.now()
-    await pool.query('UPDATE claim SET weight = weight * 3, last_reinforced = now() WHERE subject_id IN (SELECT id FROM bench_entity WHERE n % 10 = 0)')
-    show('(c) insights, after 10% of entities reinforced', await runChild('insight', url, base))
+    const raptorEnv = { ...base, AIZK_RAPTOR_ENABLED: 'true', AIZK_EMBEDDINGS_URL: `http://127.0.0.1:${port}/v1` }
+    if (SECTIONS.includes('b')) show(`(b) RAPTOR, ${counts.chunks} chunk vectors`, await runChild('raptor', url, raptorEnv))
+    if (SECTIONS.includes('c')) {
+      show(`(c) insights, ${counts.claims} claims, first pass`, await runChild('insight', url, base))
+      await pool.query('UPDATE claim SET weight = weight * 3, last_reinforced = now() WHERE subject_id IN (SELECT id FROM bench_entity WHERE n % 10 = 0)')
+      show('(c) insights, after 10% of entities reinforced', await runChild('insight', url, base))
+    }
   } finally {
     embeddings.close()
     await pool.end()
-    await admin.query(`drop database if exists ${name} with (force)`)
+    if (process.env.BENCH_KEEP) console.log(`kept ${url}`)
+    else await admin.query(`drop database if exists ${name} with (force)`)
     await admin.end()
   }
 }

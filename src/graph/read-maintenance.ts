@@ -42,8 +42,10 @@ export async function readMaintenance(pool: pg.Pool, scopes: Iterable<string>, s
   return User.system(scopes, settings).transaction(pool, async (db) => {
     const communities = await db.query<CommunityView & { parent_id: string | null }>(
       `SELECT c.id::text, c.level, c.parent_id::text, c.title, c.summary, c.size, c.novelty,
-              ARRAY(SELECT e.name FROM community_member m JOIN entity e ON e.id = m.entity_id
-                     WHERE m.community_id = c.id ORDER BY e.name LIMIT $2) AS members
+              ARRAY(WITH RECURSIVE below AS (
+                      SELECT c.id UNION ALL SELECT x.id FROM below b JOIN community x ON x.parent_id = b.id)
+                    SELECT e.name FROM below b JOIN community_member m ON m.community_id = b.id JOIN entity e ON e.id = m.entity_id
+                     ORDER BY e.name LIMIT $2) AS members
          FROM community c ORDER BY c.level DESC, c.size DESC, c.title LIMIT $1`,
       [limit, memberLimit],
     )

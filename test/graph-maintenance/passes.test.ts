@@ -84,6 +84,14 @@ describe('weekly graph passes per scope set', () => {
         [set],
       )
       assert.equal(orphans[0].n, 0)
+      // Every level covers the same entities: level 0 holds the member rows, each level above sums them.
+      const cover = await rows<{ level: number; size: number; members: number }>(
+        set,
+        `SELECT level, sum(size)::int AS size, (SELECT count(*)::int FROM community_member WHERE scopes = $1::uuid[]) AS members
+           FROM community WHERE scopes = $1::uuid[] GROUP BY level`,
+        [set],
+      )
+      assert.ok(cover.every((c) => c.size === c.members), JSON.stringify(cover))
       // Members are entities of the same set: never across sets.
       const foreign = await rows<{ n: number }>(set, 'SELECT count(*)::int AS n FROM community_member m JOIN entity e ON e.id = m.entity_id WHERE e.scopes <> m.scopes')
       assert.equal(foreign[0].n, 0)

@@ -24,7 +24,10 @@ CREATE TABLE IF NOT EXISTS community (
     built_at   timestamptz      NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS community_scopes_level_idx ON community (scopes, level);
+CREATE INDEX IF NOT EXISTS community_parent_idx ON community (parent_id) WHERE parent_id IS NOT NULL;
 
+-- The entities of each level-0 community; a community above holds its descendants' entities
+-- (through parent_id), so this table has one row per clustered entity, not one per level.
 CREATE TABLE IF NOT EXISTS community_member (
     community_id uuid   NOT NULL REFERENCES community (id) ON DELETE CASCADE,
     entity_id    uuid   NOT NULL REFERENCES entity (id) ON DELETE CASCADE,

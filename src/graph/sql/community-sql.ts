@@ -56,12 +56,16 @@ export interface PreviousCommunity {
   members: string[]
 }
 
+/** The set's current communities with their entities (a community above level 0 has its descendants'). */
 export async function previousCommunities(db: Queryable, scopes: readonly string[]): Promise<PreviousCommunity[]> {
   const { rows } = await db.query<{ lineage: string; level: number; members: string[] }>(
-    `SELECT c.lineage::text, c.level, array_agg(m.entity_id::text) AS members
-       FROM community c JOIN community_member m ON m.community_id = c.id
-      WHERE c.scopes = $1::uuid[]
-      GROUP BY c.id`,
+    `WITH RECURSIVE below AS (
+       SELECT id AS top, id FROM community WHERE scopes = $1::uuid[]
+       UNION ALL
+       SELECT b.top, c.id FROM below b JOIN community c ON c.parent_id = b.id AND c.scopes = $1::uuid[])
+     SELECT t.lineage::text, t.level, array_agg(m.entity_id::text) AS members
+       FROM below b JOIN community_member m ON m.community_id = b.id JOIN community t ON t.id = b.top
+      GROUP BY t.id, t.lineage, t.level`,
     [scopes],
   )
   return rows
@@ -81,7 +85,11 @@ export interface NewCommunity {
   members: string[]
 }
 
-/** Drop the set's communities and write these: the caller's one transaction makes it atomic. */
+/**
+ * Drop the set's communities and write these: the caller's one transaction makes it atomic.
+ * Member rows are written for level 0 only: a community above holds its children's entities,
+ * found through `parent_id`, so the largest table stays one row per clustered entity.
+ */
 export async function replaceCommunities(db: Queryable, scopes: readonly string[], communities: NewCommunity[]): Promise<void> {
   await db.query('DELETE FROM community WHERE scopes = $1::uuid[]', [scopes])
   if (communities.length === 0) return
@@ -112,6 +120,7 @@ export async function replaceCommunities(db: Queryable, scopes: readonly string[
   const communityIds: string[] = []
   const entityIds: string[] = []
   for (const c of communities) {
+    if (c.level > 0) continue
     for (const m of c.members) {
       communityIds.push(c.id)
       entityIds.push(m)
