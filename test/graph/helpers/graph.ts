@@ -1,6 +1,7 @@
 /** Writing memory and running the graph's jobs directly, as the app role (no owner, no bypass). */
 import type pg from 'pg'
 import { ChunkProjectionJob } from '../../../src/jobs/inventory/index.js'
+import type { JobContext } from '../../../src/jobs/queue-job.js'
 import { writeDocument } from '../../../src/graph/write-memory.js'
 import { User } from '../../../src/scope/user.js'
 import { parseSettings, type Settings } from '../../../src/settings.js'
@@ -23,7 +24,7 @@ export async function addDocument(pool: pg.Pool, scopes: string[], title: string
   })
 }
 
-export function jobContext(pool: pg.Pool, entrypoint: string) {
+export function jobContext(pool: pg.Pool, entrypoint: string): JobContext {
   return { pool, jobId: '0', entrypoint, attempts: 0, headers: {}, signal: new AbortController().signal }
 }
 
