@@ -8,6 +8,8 @@
  *       entrypoint, half an entrypoint no worker binds)
  *   (e) the floor: the same SQL through pgbench, no JavaScript
  *   (f) (d) with the not-ready rows in front of the drained jobs (lower ids), the pick's worst shape
+ *   (graph) the memory graph's figures (bench/graph.ts; also `npm run bench:graph`), only when asked
+ *       for: BENCH_SECTIONS="graph"
  * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_SECTIONS ("a b c d e f"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
  * BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch), BENCH_LAT_JOBS (500), BENCH_LAT_RATE
@@ -274,6 +276,7 @@ async function main(): Promise<void> {
       else if (s === 'd') await sectionD(pool, b)
       else if (s === 'e') await sectionE(pool)
       else if (s === 'f') await sectionF(pool, b)
+      else if (s === 'graph') await (await import('./graph.js')).runGraphBench()
     }
   } finally {
     await pool.end()

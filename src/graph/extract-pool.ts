@@ -20,8 +20,17 @@ export function defaultExtractThreads(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()))
 }
 
+/** Extraction threads run a little nicer than the loop, so under CPU contention picks and heartbeats win. */
+const EXTRACTION_NICE = 5
+
 function extractionPool(threads: number): Piscina {
-  pool ??= new Piscina({ filename: threadFile(), minThreads: 1, maxThreads: Math.max(1, threads), idleTimeout: 60_000 })
+  pool ??= new Piscina({
+    filename: threadFile(),
+    minThreads: 1,
+    maxThreads: Math.max(1, threads),
+    idleTimeout: 60_000,
+    niceIncrement: EXTRACTION_NICE,
+  })
   return pool
 }
 

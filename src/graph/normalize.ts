@@ -4,7 +4,7 @@
  * punctuation at either end, single spaces.
  */
 const LEADING_ARTICLE = /^(the|a|an)\s+/
-const EDGE_PUNCTUATION = /^[\s"'`“”‘’(\[{<*_:;,.!?-]+|[\s"'`“”‘’)\]}>*_:;,.!?-]+$/g
+const EDGE_PUNCTUATION = /^[\s"'`“”‘’([{<*_:;,.!?-]+|[\s"'`“”‘’)\]}>*_:;,.!?-]+$/g
 
 export function normalizeName(name: string): string {
   return name

@@ -21,16 +21,38 @@ export async function sameNameGroups(db: Queryable, scopes: readonly string[]): 
   return rows.map((r) => r.ids)
 }
 
-/** Pairs of live entities of one kind whose normalized names are more similar than `threshold`. */
+/**
+ * Pairs of live entities of one kind whose normalized names are more similar than `threshold`
+ * (pg_trgm's similarity: the Jaccard index of their trigram sets). Comparing every pair, even
+ * through a trigram index, grows with the square of the set on real names, whose common trigrams
+ * have long posting lists. So candidates come from prefix filtering instead: order each name's
+ * trigrams rarest first; two sets with Jaccard >= t share a trigram among the first
+ * n - ceil(t * n) + 1 of either, so joining on those rare trigrams finds every pair, and
+ * similarity() then checks each candidate exactly.
+ */
 export async function similarPairs(db: Queryable, scopes: readonly string[], threshold: number): Promise<[string, string][]> {
-  await db.query(`SELECT set_config('pg_trgm.similarity_threshold', $1, true)`, [String(threshold)])
+  // Sorts and hashes here are large for a big set; give this transaction the memory for them.
+  await db.query(`SELECT set_config('work_mem', '128MB', true)`)
   const { rows } = await db.query<{ a: string; b: string }>(
-    `SELECT a.id::text AS a, b.id::text AS b
-       FROM entity a
-       JOIN entity b ON b.normalized_name % a.normalized_name AND b.merged_into IS NULL
-                    AND b.scopes = a.scopes AND b.kind = a.kind AND b.id > a.id
-      WHERE a.scopes = $1::uuid[] AND a.merged_into IS NULL
-        AND similarity(a.normalized_name, b.normalized_name) > $2::float8`,
+    `WITH live AS (
+       SELECT id, kind, normalized_name, show_trgm(normalized_name) AS t
+         FROM entity WHERE scopes = $1::uuid[] AND merged_into IS NULL),
+     freq AS (SELECT g, count(*)::int AS f FROM live, unnest(t) AS g GROUP BY g),
+     prefix AS (
+       SELECT l.id, l.kind, p.g, cardinality(l.t) AS n, p.r
+         FROM live l CROSS JOIN LATERAL (
+           SELECT g, row_number() OVER (ORDER BY f, g) AS r FROM unnest(l.t) AS g JOIN freq USING (g)
+            ORDER BY f, g LIMIT cardinality(l.t) - ceil($2::float8 * cardinality(l.t))::int + 1) p),
+     candidates AS (
+       -- Same kind, lengths within the threshold's ratio, and enough trigrams left after the
+       -- shared one to reach the overlap the threshold needs (positional filtering).
+       SELECT DISTINCT x.id AS a, y.id AS b FROM prefix x
+         JOIN prefix y ON y.g = x.g AND y.kind = x.kind AND y.id > x.id
+                      AND y.n >= $2::float8 * x.n AND x.n >= $2::float8 * y.n
+                      AND 1 + least(x.n - x.r, y.n - y.r) >= ceil($2::float8 / (1 + $2::float8) * (x.n + y.n)))
+     SELECT c.a::text AS a, c.b::text AS b
+       FROM candidates c JOIN live x ON x.id = c.a JOIN live y ON y.id = c.b
+      WHERE similarity(x.normalized_name, y.normalized_name) > $2::float8`,
     [scopes, threshold],
   )
   return rows.map((r) => [r.a, r.b])
@@ -52,10 +74,10 @@ export async function entityStamps(db: Queryable, scopes: readonly string[], ids
 export async function mergeEntities(db: Queryable, scopes: readonly string[], from: string[], to: string[]): Promise<{ claimsMoved: number; claimsFolded: number }> {
   await db.query('CREATE TEMP TABLE aizk_dedup_map (f uuid PRIMARY KEY, t uuid NOT NULL) ON COMMIT DROP')
   await db.query('INSERT INTO aizk_dedup_map SELECT * FROM unnest($1::uuid[], $2::uuid[])', [from, to])
-  await db.query(
-    `UPDATE entity e SET merged_into = m.t FROM aizk_dedup_map m WHERE (e.id = m.f OR e.merged_into = m.f) AND e.scopes = $1::uuid[]`,
-    [scopes],
-  )
+  await db.query('ANALYZE aizk_dedup_map')
+  for (const column of ['id', 'merged_into']) {
+    await db.query(`UPDATE entity e SET merged_into = m.t FROM aizk_dedup_map m WHERE e.${column} = m.f AND e.scopes = $1::uuid[]`, [scopes])
+  }
   await db.query(
     `UPDATE entity e SET first_seen = least(e.first_seen, x.first_seen), last_seen = greatest(e.last_seen, x.last_seen)
        FROM (SELECT m.t, min(o.first_seen) AS first_seen, max(o.last_seen) AS last_seen
@@ -73,22 +95,26 @@ export async function mergeEntities(db: Queryable, scopes: readonly string[], fr
       WHERE c.scopes = $1::uuid[] AND (ms.f IS NOT NULL OR mo.f IS NOT NULL)`,
     [scopes],
   )
+  await db.query('CREATE INDEX ON aizk_dedup_claims (id)')
+  await db.query('ANALYZE aizk_dedup_claims')
+  // Claims that now share (subject, predicate, object) fold into one survivor: an untouched
+  // claim if there is one, else the oldest moved one.
   const folded = await db.query(
     `CREATE TEMP TABLE aizk_dedup_fold ON COMMIT DROP AS
-     SELECT m.id AS loser, s.survivor
-       FROM aizk_dedup_claims m
-       CROSS JOIN LATERAL (
-         SELECT x.id AS survivor FROM (
-           SELECT c.id, c.created, 0 AS moved FROM claim c
-            WHERE c.scopes = $1::uuid[] AND c.subject_id = m.subject_id AND c.predicate = m.predicate
-              AND c.object_key = m.object_key AND NOT EXISTS (SELECT 1 FROM aizk_dedup_claims d WHERE d.id = c.id)
-           UNION ALL
-           SELECT d.id, d.created, 1 FROM aizk_dedup_claims d
-            WHERE d.subject_id = m.subject_id AND d.predicate = m.predicate AND d.object_key = m.object_key
-         ) x ORDER BY x.moved, x.created, x.id LIMIT 1) s
-      WHERE s.survivor <> m.id`,
+     WITH keys AS (SELECT DISTINCT subject_id, predicate, object_key FROM aizk_dedup_claims),
+     candidates AS (
+       SELECT d.id, d.subject_id, d.predicate, d.object_key, d.created, 1 AS moved FROM aizk_dedup_claims d
+       UNION ALL
+       SELECT c.id, c.subject_id, c.predicate, c.object_key, c.created, 0 FROM claim c
+         JOIN keys k ON c.subject_id = k.subject_id AND c.predicate = k.predicate AND c.object_key = k.object_key
+        WHERE c.scopes = $1::uuid[] AND NOT EXISTS (SELECT 1 FROM aizk_dedup_claims d WHERE d.id = c.id)),
+     ranked AS (
+       SELECT id, first_value(id) OVER (PARTITION BY subject_id, predicate, object_key ORDER BY moved, created, id) AS survivor
+         FROM candidates)
+     SELECT id AS loser, survivor FROM ranked WHERE id <> survivor`,
     [scopes],
   )
+  await db.query('ANALYZE aizk_dedup_fold')
   await db.query(
     `UPDATE claim s SET weight = s.weight + x.w, last_reinforced = greatest(s.last_reinforced, x.lr), faded = s.faded AND x.all_faded
        FROM (SELECT f.survivor, sum(c.weight) AS w, max(c.last_reinforced) AS lr, bool_and(c.faded) AS all_faded

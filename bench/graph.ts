@@ -1,0 +1,136 @@
+/**
+ * `npm run bench:graph` (or `BENCH_SECTIONS=graph npm run bench`): the memory graph's figures,
+ * printed, never asserted. Real prose: Debian's python3.11-doc (scripts/fetch-corpus.sh).
+ *   (p) projection of BENCH_GRAPH_CHUNKS (10,000) real chunks with the built-in extractor by one
+ *       in-process worker (extraction on its thread pool, database writes included), beside the
+ *       extractor's own single-thread rate on the same chunks (every k-th of them: a sample of
+ *       BENCH_GRAPH_BASELINE (1,000)), and the worker's event-loop delay p99 while projecting
+ *   (d) decay of BENCH_DECAY_CLAIMS (1,000,000) claims of one set
+ *   (u) dedup over BENCH_DEDUP_ENTITIES (100,000) entities of one set, names built from corpus words
+ * Knobs: AIZK_BENCH_URL, BENCH_GRAPH_SECTIONS ("p d u"), BENCH_GRAPH_CHUNK_CHARS (1200: the corpus
+ * holds ~6,200 chunks of 2,000 characters, ~10,400 of 1,200), AIZK_GRAPH_EXTRACT_THREADS.
+ */
+import os from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import pg from 'pg'
+import { migrate } from '../src/db/migrate.js'
+import { parseSettings } from '../src/settings.js'
+import { corpusFiles } from '../test/graph/helpers/corpus.js'
+import { corpusChunks, corpusWords, insertChunks } from './graph-data.js'
+import { benchDecay, benchDedup } from './graph-passes.js'
+
+const env = process.env
+const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
+const cfg = {
+  server: env.AIZK_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  sections: (env.BENCH_GRAPH_SECTIONS ?? 'p d u').split(/[\s,]+/).filter(Boolean),
+  chunks: num('BENCH_GRAPH_CHUNKS', 10_000),
+  chunkChars: num('BENCH_GRAPH_CHUNK_CHARS', 1200),
+  baseline: num('BENCH_GRAPH_BASELINE', 1000),
+  claims: num('BENCH_DECAY_CLAIMS', 1_000_000),
+  entities: num('BENCH_DEDUP_ENTITIES', 100_000),
+}
+const SET = ['11111111-0000-4000-8000-00000000000b']
+const rows: { section: string; what: string; value: string; note?: string }[] = []
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+
+async function admin(server: string, sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: server })
+  await c.connect()
+  try {
+    await c.query(sql)
+  } finally {
+    await c.end()
+  }
+}
+
+async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
+  const chunks = corpusChunks(corpusFiles(), cfg.chunkChars).slice(0, cfg.chunks)
+  const avg = chunks.reduce((a, c) => a + c.length, 0) / chunks.length
+  process.stderr.write(`bench: ${chunks.length} chunks of ${fmt(avg)} characters on average\n`)
+
+  // The extractor alone, on this thread, over an even sample of the same chunks.
+  const { extractBuiltin } = await import('../src/graph/builtin-extractor.js')
+  const step = Math.max(1, Math.floor(chunks.length / cfg.baseline))
+  const sample = chunks.filter((_, i) => i % step === 0).slice(0, cfg.baseline)
+  extractBuiltin(sample[0])
+  const t0 = performance.now()
+  for (const text of sample) extractBuiltin(text)
+  const single = sample.length / ((performance.now() - t0) / 1000)
+  rows.push({ section: 'p', what: 'built-in extractor alone, one thread', value: `${fmt(single, 1)} chunks/s`, note: `${sample.length} of the chunks (every ${step}th)` })
+
+  await insertChunks(pool, SET, chunks)
+  await pool.query('VACUUM ANALYZE')
+  Object.assign(process.env, {
+    AIZK_DATABASE_URL: url,
+    AIZK_WORKER_NO_SCHEDULER: 'true',
+    AIZK_WORKER_ENTRYPOINTS: 'aizk_build_graph_chunk',
+    AIZK_WORKER_LOG_JOBS: 'false',
+  })
+  const settings = parseSettings(process.env).settings
+  const { startWorker } = await import('../src/worker/run-worker.js')
+  const histogram = monitorEventLoopDelay({ resolution: 10 })
+  const worker = await startWorker({ settings })
+  histogram.enable()
+  const t1 = performance.now()
+  let left = chunks.length
+  while (left > 0) {
+    await new Promise((r) => setTimeout(r, 500))
+    left = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM chunk WHERE projection_status <> 'projected'")).rows[0].n
+  }
+  const seconds = (performance.now() - t1) / 1000
+  histogram.disable()
+  await worker.stop()
+  const rate = chunks.length / seconds
+  const threads = settings.graphExtractThreads ?? Math.min(4, os.availableParallelism())
+  rows.push({
+    section: 'p',
+    what: `projection by one worker (limit ${settings.graphBuildConcurrency}, ${threads} extraction threads)`,
+    value: `${fmt(rate, 1)} chunks/s`,
+    note: `${fmt(chunks.length)} chunks in ${fmt(seconds, 1)} s; ${fmt(rate / single, 2)}x the extractor alone (target 1.3x)`,
+  })
+  rows.push({
+    section: 'p',
+    what: "worker's event-loop delay while projecting",
+    value: `p99 ${fmt(histogram.percentile(99) / 1e6, 1)} ms`,
+    note: `p50 ${fmt(histogram.percentile(50) / 1e6, 1)} ms, max ${fmt(histogram.max / 1e6, 1)} ms`,
+  })
+  const { rows: made } = await pool.query(
+    'SELECT (SELECT count(*) FROM entity) AS e, (SELECT count(*) FROM claim) AS c, (SELECT count(*) FROM mention) AS m, (SELECT count(*) FROM profile) AS p',
+  )
+  rows.push({ section: 'p', what: 'graph written', value: `${fmt(Number(made[0].e))} entities`, note: `${fmt(Number(made[0].c))} claims, ${fmt(Number(made[0].m))} mentions, ${fmt(Number(made[0].p))} dirty profiles` })
+}
+
+export async function runGraphBench(): Promise<void> {
+  const dbName = `aizk_bench_graph_${process.pid}`
+  const u = new URL(cfg.server)
+  u.pathname = `/${dbName}`
+  const url = u.toString()
+  await admin(cfg.server, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+  await admin(cfg.server, `CREATE DATABASE ${dbName}`)
+  const pool = new pg.Pool({ connectionString: url, max: 8 })
+  pool.on('error', () => {})
+  try {
+    const client = await pool.connect()
+    await migrate(client, { appRole: env.AIZK_APP_ROLE ?? 'aizk_app' }).finally(() => client.release())
+    for (const s of cfg.sections) {
+      process.stderr.write(`bench: graph section ${s}\n`)
+      if (s === 'p') await sectionProjection(url, pool)
+      else if (s === 'd') rows.push(...(await benchDecay(pool, SET, cfg.claims)))
+      else if (s === 'u') rows.push(...(await benchDedup(pool, SET, cfg.entities, corpusWords(corpusFiles()))))
+    }
+  } finally {
+    await pool.end()
+    await admin(cfg.server, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+  }
+  process.stdout.write(
+    `\naizk memory graph benchmark (node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; corpus: Debian python3.11-doc)\n\n`,
+  )
+  process.stdout.write('| | measurement | result | notes |\n|---|---|---|---|\n')
+  for (const r of rows) process.stdout.write(`| ${r.section} | ${r.what} | ${r.value} | ${r.note ?? ''} |\n`)
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runGraphBench()
+  process.exit(0)
+}
