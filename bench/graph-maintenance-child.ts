@@ -28,6 +28,7 @@ const context = {
   },
 }
 const t0 = performance.now()
+const cpu0 = process.cpuUsage()
 try {
   await (new Job() as ScopedScheduledJob).handle({ scopes: [scope] }, context)
 } catch (err) {
@@ -35,5 +36,7 @@ try {
   process.exit(1)
 }
 const seconds = (performance.now() - t0) / 1000
+const cpu = process.cpuUsage(cpu0)
+const cpuSeconds = (cpu.user + cpu.system) / 1e6
 await pool.end()
-console.log(JSON.stringify({ pass, seconds, detail, rssBeforeMb, peakRssMb: process.resourceUsage().maxRSS / 1024 }))
+console.log(JSON.stringify({ pass, seconds, cpuSeconds, detail, rssBeforeMb, peakRssMb: process.resourceUsage().maxRSS / 1024 }))

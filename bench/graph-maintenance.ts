@@ -126,7 +126,7 @@ function runChild(pass: string, url: string, env: Record<string, string>): Promi
 }
 
 const show = (label: string, r: Record<string, unknown>) =>
-  console.log(`${label.padEnd(46)} ${(r.seconds as number).toFixed(2).padStart(7)} s   peak RSS ${Math.round(r.peakRssMb as number)} MB (${Math.round(r.rssBeforeMb as number)} MB before)   ${JSON.stringify(r.detail)}`)
+  console.log(`${label.padEnd(46)} ${(r.seconds as number).toFixed(2).padStart(7)} s (${(r.cpuSeconds as number).toFixed(1)} s CPU in the pass's process)   peak RSS ${Math.round(r.peakRssMb as number)} MB (${Math.round(r.rssBeforeMb as number)} MB before)   ${JSON.stringify(r.detail)}`)
 
 async function main(): Promise<void> {
   const name = `aizk_bench_graph_${process.pid}`
@@ -141,6 +141,8 @@ async function main(): Promise<void> {
     await migrate(client, { appRole })
     client.release()
     const t = performance.now()
+    const [load] = (await import('node:os')).loadavg()
+    console.log(`load average ${load.toFixed(1)} on ${(await import('node:os')).availableParallelism()} CPUs`)
     await seedClaims(pool)
     await seedChunks(pool)
     await pool.query('VACUUM ANALYZE')

@@ -26,6 +26,10 @@ export async function findTrends(db: Queryable, scopes: readonly string[], opts:
      GROUP BY e`,
     [scopes],
   )
+  // A temp table has no statistics: without a key and ANALYZE, the joins below may be planned
+  // as nested loops over every pair of entities.
+  await db.query('ALTER TABLE aizk_trend_now ADD PRIMARY KEY (entity_id)')
+  await db.query('ANALYZE aizk_trend_now')
   const { rows } = await db.query<{ id: string; name: string; before: number; now: number; since: Date; evidence: string[] | null }>(
     `WITH moved AS (
        SELECT t.entity_id AS id, t.weight AS before, coalesce(n.weight, 0) AS now, t.measured_at AS since
