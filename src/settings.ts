@@ -80,6 +80,17 @@ const coreShape = {
   llmApiKey: z.string().optional(),
   llmTimeoutSeconds: numberSetting(120, { min: 1 }),
   llmMaxAttempts: intSetting(3, { min: 1, max: 10 }),
+  communitiesGrowthThreshold: intSetting(50, { min: 0 }),
+  communitiesMaxLevels: intSetting(4, { min: 1, max: 10 }),
+  communitiesResolution: numberSetting(1, { min: 0.01 }),
+  communitiesSummaryClaims: intSetting(8, { min: 1, max: 100 }),
+  raptorClusterSize: intSetting(8, { min: 2, max: 1000 }),
+  raptorMaxLevels: intSetting(4, { min: 1, max: 10 }),
+  raptorSummaryChars: intSetting(1200, { min: 100 }),
+  insightTrendRatio: numberSetting(1.5, { min: 1 }),
+  insightTrendMinDelta: numberSetting(1, { min: 0 }),
+  insightMaxObjects: intSetting(4, { min: 2 }),
+  insightEvidenceClaims: intSetting(10, { min: 1, max: 1000 }),
   integrityBatch: intSetting(100, { min: 1 }),
   integrityMinAgeDays: numberSetting(30, { min: 0 }),
   backupDir: z.string().optional(),
@@ -104,6 +115,8 @@ const coreShape = {
 }
 
 type ShapeOf<T> = { [K in keyof T]: z.ZodTypeAny }
+/** Checks across settings (one job's setting needing another); each returns its problems. */
+const settingChecks: ((settings: Settings) => string[])[] = []
 const extraShape: Record<string, z.ZodTypeAny> = {}
 const secretKeys = new Set<string>(['databaseUrl', 'appDatabaseUrl'])
 
@@ -118,6 +131,12 @@ export function registerSettings(shape: Record<string, z.ZodTypeAny>, opts: { se
     extraShape[key] = schema
   }
   for (const key of opts.secret ?? []) secretKeys.add(key)
+  cached = undefined
+}
+
+/** Add a check across settings, run after the schema parsed (a job module registers its own). */
+export function registerSettingsCheck(check: (settings: Settings) => string[]): void {
+  settingChecks.push(check)
   cached = undefined
 }
 
@@ -162,6 +181,8 @@ export function parseSettings(env: NodeJS.ProcessEnv = process.env): LoadedSetti
     throw new ConfigError(problems)
   }
   const settings = result.data as Settings
+  const crossProblems = settingChecks.flatMap((check) => check(settings))
+  if (crossProblems.length) throw new ConfigError(crossProblems)
   if (settings.queueConcurrentTasks === undefined) settings.queueConcurrentTasks = settings.queueBatchSize * 4
   const crossed = heartbeatProblems(settings)
   if (crossed.length) throw new ConfigError(crossed)

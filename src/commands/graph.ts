@@ -3,10 +3,13 @@ import { AizkCommand } from '../cli/base-command.js'
 import { renderTable } from '../cli/table.js'
 import { UsageError } from '../errors.js'
 import { readGraph } from '../graph/read-graph.js'
+import { readMaintenance } from '../graph/read-maintenance.js'
+import { renderMaintenance } from '../cli/render-maintenance.js'
 import { isUuid } from '../scope/scope-set.js'
 
 export default class Graph extends AizkCommand {
-  static override summary = "Show a scope set's memory graph as that set sees it: entities, claims with weights and sources, profiles."
+  static override summary =
+    "Show a scope set's memory graph as that set sees it: entities, claims with weights and sources, profiles, communities by level with members, RAPTOR levels and insights."
   static override description =
     'Reads inside User.system(scopes) through the app role, so row security decides: the set sees its own rows and those of its subsets, never a wider set. Read only; merged entities are followed, not listed.'
   static override examples = [
@@ -15,7 +18,7 @@ export default class Graph extends AizkCommand {
       command: '<%= config.bin %> graph --scope aaaaaaaa-0000-4000-8000-000000000001 --scope bbbbbbbb-0000-4000-8000-000000000002 --limit 20',
       description: 'The graph the set {A, B} sees, 20 rows of each kind.',
     },
-    { command: '<%= config.bin %> graph --scope aaaaaaaa-0000-4000-8000-000000000001 --json', description: 'Print entities, claims, profiles and totals as JSON.' },
+    { command: '<%= config.bin %> graph --scope aaaaaaaa-0000-4000-8000-000000000001 --json', description: 'Print entities, claims, profiles, communities, RAPTOR levels, insights and totals as JSON.' },
   ]
   static override flags = {
     scope: Flags.string({ char: 's', description: 'A scope uuid of the set (repeatable; the set is all of them).', multiple: true, required: true }),
@@ -31,8 +34,9 @@ export default class Graph extends AizkCommand {
     const settings = await this.settings()
     const db = await this.database()
     const view = await readGraph(db.pool, flags.scope, settings, flags.limit)
+    const built = await readMaintenance(db.pool, flags.scope, settings, flags.limit)
     if (flags.json) {
-      this.printJson(view)
+      this.printJson({ ...view, ...built })
       return
     }
     const t = view.totals
@@ -72,5 +76,7 @@ export default class Graph extends AizkCommand {
         { empty: '(no profiles)' },
       ),
     )
+    this.log('')
+    this.log(renderMaintenance(built))
   }
 }

@@ -7,7 +7,8 @@ import { isUuid } from '../scope/scope-set.js'
 import { rosterCounts } from '../scope/roster-counts.js'
 
 export default class Roster extends AizkCommand {
-  static override summary = 'List the scope sets the roster finds, with the documents, session items and artifacts each holds.'
+  static override summary =
+    'List the scope sets the roster finds, with what each holds: documents, session items, artifacts, chunks pending projection, entities, claims, communities, insights.'
   static override description =
     'The roster is every distinct scope set that a document, session item or artifact stores: one scoped pass runs per set. It runs as the system user (the one read past row security, arrays only); each set is then counted inside User.system(set), as its own passes would see it.'
   static override examples = [
@@ -45,6 +46,11 @@ export default class Roster extends AizkCommand {
           { header: 'DOCUMENTS', get: (r) => formatCount(r.documents), align: 'right' },
           { header: 'SESSION ITEMS', get: (r) => formatCount(r.sessionItems), align: 'right' },
           { header: 'ARTIFACTS', get: (r) => formatCount(r.artifacts), align: 'right' },
+          { header: 'PENDING CHUNKS', get: (r) => formatCount(r.chunksPendingProjection), align: 'right' },
+          { header: 'ENTITIES', get: (r) => formatCount(r.entities), align: 'right' },
+          { header: 'CLAIMS', get: (r) => formatCount(r.claims), align: 'right' },
+          { header: 'COMMUNITIES', get: (r) => formatCount(r.communities), align: 'right' },
+          { header: 'INSIGHTS', get: (r) => formatCount(r.insights), align: 'right' },
         ],
         { empty: '(no scope sets: nothing is stored yet)' },
       ),

@@ -4,6 +4,7 @@ import { AizkCommand } from '../cli/base-command.js'
 import { statsJobHooks } from '../cli/job-inventory.js'
 import { UnhealthyError, UsageError } from '../errors.js'
 import { queueStats, type StatsOptions } from '../queue/stats.js'
+import { memoryBacklog } from '../scope/memory-backlog.js'
 import { renderTextFrame } from '../ui/status/text-frame.js'
 
 export default class Status extends AizkCommand {
@@ -46,7 +47,7 @@ export default class Status extends AizkCommand {
       timezone: settings.timezone,
       ...statsJobHooks(settings),
     }
-    const load = () => queueStats(db.pool, opts)
+    const load = async () => ({ ...(await queueStats(db.pool, opts)), memory: await memoryBacklog(db.pool, settings) })
 
     if (flags.check) {
       const stats = await load()

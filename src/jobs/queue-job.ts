@@ -30,6 +30,8 @@ export interface JobContext {
   signal: AbortSignal
   /** The worker's pool (the owner login); scoped work goes through the scope module. */
   pool: import('pg').Pool
+  /** Say what the run decided (a gate's skip, counts): shown on the job's completed event. */
+  report?(detail: Record<string, unknown>): void
 }
 
 export interface JobClass {

@@ -83,9 +83,14 @@ export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
     return (typeof value === 'boolean' ? value : this.defaultEnabled) && this.cron(settings) !== 'off'
   }
 
-  /** The next fire after `from`, or null when the job is disabled. */
+  /** Whether the scheduler fires it: enabled with a cron (an enabled job may be queued only by others). */
+  static fires(settings: Readonly<Record<string, unknown>> = loadSettings()): boolean {
+    return this.enabled(settings) && this.cron(settings) !== 'off'
+  }
+
+  /** The next fire after `from`, or null when the job is disabled or has no cron. */
   static nextFire(settings: Settings = loadSettings(), from: Date = new Date()): Date | null {
-    if (!this.enabled(settings)) return null
+    if (!this.fires(settings)) return null
     return nextFireAfter(this.cron(settings), from, { timezone: settings.timezone })
   }
 
@@ -124,6 +129,14 @@ export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
   }
 }
 
+/**
+ * The worker's context with more on it. Not a spread: the worker's context answers `signal`,
+ * `report` and the job's fields from its prototype, which a spread would silently drop.
+ */
+function extendContext<T extends object>(ctx: JobContext, more: T): JobContext & T {
+  return Object.assign(Object.create(ctx) as JobContext, more)
+}
+
 const scopesPayload = z.object({
   scopes: z
     .array(z.string().uuid())
@@ -145,7 +158,7 @@ export abstract class ScopedScheduledJob extends ScheduledJob<{ scopes: string[]
   async handle(payload: { scopes: string[] }, ctx: JobContext): Promise<void> {
     const settings = loadSettings()
     const user = User.system(payload.scopes, settings)
-    await user.transaction(ctx.pool, (db) => this.execute(user.write, { ...ctx, settings, db, user }))
+    await user.transaction(ctx.pool, (db) => this.execute(user.write, extendContext(ctx, { settings, db, user })))
   }
 }
 
@@ -164,7 +177,7 @@ export abstract class SystemScheduledJob extends ScheduledJob<Record<string, nev
   abstract execute(ctx: ScheduledContext): Promise<void>
 
   async handle(_payload: unknown, ctx: JobContext): Promise<void> {
-    await this.execute({ ...ctx, settings: loadSettings() })
+    await this.execute(extendContext(ctx, { settings: loadSettings() }))
   }
 }
 

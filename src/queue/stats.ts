@@ -6,6 +6,7 @@
  */
 import type pg from 'pg'
 import type { Queryable } from '../db/queryable.js'
+import type { MemoryBacklog } from '../scope/memory-backlog.js'
 import { countIntegrityFailures, type IntegrityFailures } from '../content/integrity.js'
 import { compactCounts, compactThroughput, readCounts, readThroughput, type ThroughputStats } from './counts.js'
 import { listPaused, type PausedEntrypoint } from './pause.js'
@@ -62,6 +63,8 @@ export interface QueueStats {
   /** Artifacts whose stored original failed re-verification (ArtifactIntegrityJob). */
   integrity: IntegrityFailures
   health: { healthy: boolean; problems: HealthProblem[] }
+  /** The memory graph's backlog and growth-gate decisions, when the caller read them. */
+  memory?: MemoryBacklog
 }
 
 export interface StatsOptions {

@@ -65,7 +65,7 @@ export class Scheduler {
   constructor(private readonly opts: SchedulerOptions) {
     this.jobs = opts.registry.all().filter((j) => isScheduledJobClass(j)) as unknown as ScheduledJobClass[]
     this.entries = this.jobs
-      .filter((job) => job.enabled(opts.settings))
+      .filter((job) => job.fires(opts.settings))
       .map((job) => {
         const cron = job.cron(opts.settings)
         return { job, cron, entrypoint: job.cronEntrypoint, expression: toPgqueuerExpression(cron) }
@@ -128,8 +128,9 @@ export class Scheduler {
       const enabled = job.enabled(this.opts.settings)
       const cron = job.cron(this.opts.settings)
       const expression = cron === 'off' ? null : toPgqueuerExpression(cron)
-      const row = enabled ? rows.find((r) => r.entrypoint === job.cronEntrypoint && r.expression === expression) : undefined
-      const next = enabled ? (row?.nextRun ?? nextFireAfter(cron, from, this.cronOpts())) : null
+      const fires = job.fires(this.opts.settings)
+      const row = fires ? rows.find((r) => r.entrypoint === job.cronEntrypoint && r.expression === expression) : undefined
+      const next = fires ? (row?.nextRun ?? nextFireAfter(cron, from, this.cronOpts())) : null
       return {
         name: job.jobName,
         kind: job.kind as 'scoped' | 'system',

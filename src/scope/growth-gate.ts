@@ -36,8 +36,19 @@ export async function readWatermark(db: Queryable, job: string, scopes: readonly
 
 export async function writeWatermark(db: Queryable, job: string, scopes: readonly string[], factCount: number): Promise<void> {
   await db.query(
-    `INSERT INTO aizk_watermark (job, scopes, fact_count, updated) VALUES ($1, $2::uuid[], $3, now())
-     ON CONFLICT (job, scopes) DO UPDATE SET fact_count = EXCLUDED.fact_count, updated = now()`,
+    `INSERT INTO aizk_watermark (job, scopes, fact_count, updated, decision, decided_at, observed_count)
+     VALUES ($1, $2::uuid[], $3, now(), 'ran', now(), $3)
+     ON CONFLICT (job, scopes) DO UPDATE SET fact_count = EXCLUDED.fact_count, updated = now(),
+       decision = 'ran', decided_at = now(), observed_count = EXCLUDED.fact_count`,
+    [job, scopes, factCount],
+  )
+}
+
+/** A skip leaves the watermark where it was and only notes the decision (for `aizk status`). */
+async function noteSkip(db: Queryable, job: string, scopes: readonly string[], factCount: number): Promise<void> {
+  await db.query(
+    `UPDATE aizk_watermark SET decision = 'skipped', decided_at = now(), observed_count = $3
+      WHERE job = $1 AND scopes = $2::uuid[]`,
     [job, scopes, factCount],
   )
 }
@@ -47,7 +58,10 @@ export async function runIfGrown<T>(db: Queryable, opts: GrowthGateOptions, fn: 
   const scopes = normalizeScopes(opts.scopes)
   const factCount = await recordedFactCount(db, scopes)
   const previous = await readWatermark(db, opts.job, scopes)
-  if (previous !== null && factCount - previous <= opts.threshold) return { ran: false, factCount, previous }
+  if (previous !== null && factCount - previous <= opts.threshold) {
+    await noteSkip(db, opts.job, scopes, factCount)
+    return { ran: false, factCount, previous }
+  }
   const result = await fn()
   await writeWatermark(db, opts.job, scopes, factCount)
   return { ran: true, result, factCount, previous }

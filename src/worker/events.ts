@@ -16,10 +16,10 @@ export interface WorkerEventMap {
   /** One event per picked batch, so listeners aggregate cheaply at thousands of jobs/s. */
   'batch:picked': { count: number; byEntrypoint: Record<string, number>; ms: number }
   'job:picked': { jobId: string; entrypoint: string; priority: number; attempts: number; scopes?: string[]; waitMs: number }
-  'job:completed': { jobId: string; entrypoint: string; durationMs: number }
-  'job:retried': { jobId: string; entrypoint: string; attempts: number; error: string; retryInMs: number; durationMs: number }
+  'job:completed': { jobId: string; entrypoint: string; durationMs: number; scopes?: string[]; detail?: Record<string, unknown> }
+  'job:retried': { jobId: string; entrypoint: string; attempts: number; error: string; retryInMs: number; durationMs: number; scopes?: string[] }
   'job:held': { jobId: string; entrypoint: string; attempts: number; error: string; scopes?: string[]; durationMs: number }
-  'job:released': { jobId: string; entrypoint: string }
+  'job:released': { jobId: string; entrypoint: string; scopes?: string[] }
   'job:recovered': { jobId: string; entrypoint: string; attempts: number }
   /** An operator asked to cancel a job this worker runs: its handler's signal was aborted. */
   'job:cancel-requested': { jobId: string; entrypoint: string }

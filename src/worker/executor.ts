@@ -38,6 +38,9 @@ interface Running {
   controller: AbortController | undefined
   /** An operator asked to cancel: however the handler ends, the job is logged `canceled`. */
   cancelRequested?: boolean
+  /** A fan-out job's scope set, named on each of its events. */
+  scopes: string[] | undefined
+  detail?: Record<string, unknown>
 }
 
 class RunContext implements JobContext {
@@ -56,6 +59,9 @@ class RunContext implements JobContext {
   }
   get headers() {
     return this.run.job.headers ?? {}
+  }
+  report(detail: Record<string, unknown>): void {
+    this.run.detail = { ...this.run.detail, ...detail }
   }
   /** Created on first use: most handlers never look. */
   get signal(): AbortSignal {
@@ -104,10 +110,10 @@ export class Executor {
    * stale): the running handler goes on and settles that id once; the duplicate never starts.
    * Returns whether it started.
    */
-  execute(job: PickedJob): boolean {
+  execute(job: PickedJob, scopes?: string[]): boolean {
     if (this.running.has(job.id)) return false
     const now = Date.now()
-    const run: Running = { job, startedAt: now, deadline: now + this.timeoutMs, settled: false, controller: undefined }
+    const run: Running = { job, startedAt: now, deadline: now + this.timeoutMs, settled: false, controller: undefined, scopes }
     this.running.set(job.id, run)
     const cls = this.o.jobs.get(job.entrypoint)
     const handler = this.handlers.get(job.entrypoint)
@@ -174,7 +180,13 @@ export class Executor {
   private complete(run: Running): void {
     this.o.outcomes.complete(run.job.id)
     if (this.o.events.wants('job:completed')) {
-      this.emit('job:completed', { jobId: run.job.id, entrypoint: run.job.entrypoint, durationMs: Date.now() - run.startedAt })
+      this.emit('job:completed', {
+        jobId: run.job.id,
+        entrypoint: run.job.entrypoint,
+        durationMs: Date.now() - run.startedAt,
+        ...(run.scopes ? { scopes: run.scopes } : {}),
+        ...(run.detail ? { detail: run.detail } : {}),
+      })
     }
   }
 
@@ -195,7 +207,7 @@ export class Executor {
     if (!final) {
       const delayMs = retryDelayMs(attempt, this.o.settings)
       this.o.outcomes.retry({ id: job.id, delayMs, error: lastError })
-      this.emit('job:retried', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, retryInMs: delayMs, durationMs })
+      this.emit('job:retried', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, retryInMs: delayMs, durationMs, scopes: run.scopes })
       return
     }
     const record: TracebackRecord = {
@@ -213,7 +225,7 @@ export class Executor {
       },
     }
     this.o.outcomes.hold({ id: job.id, attemptsBump: died ? 0 : 1, error: lastError, record })
-    this.emit('job:held', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, durationMs })
+    this.emit('job:held', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, durationMs, scopes: run.scopes })
   }
 
   private sweep(): void {
@@ -238,7 +250,7 @@ export class Executor {
       this.running.delete(run.job.id)
       run.controller?.abort(new Error('worker shutting down'))
       this.o.outcomes.release(run.job.id)
-      this.emit('job:released', { jobId: run.job.id, entrypoint: run.job.entrypoint })
+      this.emit('job:released', { jobId: run.job.id, entrypoint: run.job.entrypoint, scopes: run.scopes })
       n++
     }
     return n

@@ -20,6 +20,7 @@ import { WorkerEvents } from './events.js'
 import { Executor } from './executor.js'
 import { OutcomeBuffer } from './outcomes.js'
 import { PauseControl } from './pause-control.js'
+import { fanOutScopes } from './fan-out-scopes.js'
 import { deregisterWorker, describeWorker, registerWorker } from './registration.js'
 
 export interface WorkerService {
@@ -325,6 +326,7 @@ export class Worker {
     const now = Date.now()
     for (const job of jobs) {
       if (job.recovered && recovered) this.emit('job:recovered', { jobId: job.id, entrypoint: job.entrypoint, attempts: job.attempts })
+      const scopes = fanOutScopes(job, this.jobs.get(job.entrypoint))
       if (perJob) {
         this.emit('job:picked', {
           jobId: job.id,
@@ -332,9 +334,10 @@ export class Worker {
           priority: job.priority,
           attempts: job.attempts,
           waitMs: Math.max(0, now - job.readyAtMs),
+          ...(scopes ? { scopes } : {}),
         })
       }
-      if (!this.executor.execute(job)) {
+      if (!this.executor.execute(job, scopes)) {
         this.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
       }
     }

@@ -37,7 +37,8 @@ describe('aizk status', () => {
     const res = await runCli(['status', '--json'], { env })
     assert.equal(res.code, 0, res.stderr)
     const doc = JSON.parse(res.stdout)
-    assert.deepEqual(Object.keys(doc).sort(), ['entrypoints', 'generatedAt', 'groups', 'health', 'held', 'integrity', 'log', 'paused', 'schedules', 'stalePicks', 'throughput', 'totals', 'workers'])
+    assert.deepEqual(Object.keys(doc).sort(), ['entrypoints', 'generatedAt', 'groups', 'health', 'held', 'integrity', 'log', 'memory', 'paused', 'schedules', 'stalePicks', 'throughput', 'totals', 'workers'])
+    assert.deepEqual(doc.memory, { chunksPendingProjection: 0, dirtyProfiles: 0, gates: [] })
     assert.deepEqual(doc.totals, { queued: 13, picked: 2, held: 2 })
     const strict = doc.entrypoints.find((e: { entrypoint: string }) => e.entrypoint === 'cli_strict')
     assert.deepEqual([strict.queued, strict.picked, strict.concurrencyLimit, strict.priorities], [10, 2, 3, [42]])
@@ -60,6 +61,7 @@ describe('aizk status', () => {
       assert.match(res.stdout, /^\s*\d+\s+cli_noop\s+1\s+.*TypeError: boom$/m)
       assert.match(res.stdout, /host-a\s+4242\s+alive\s+2/)
       assert.match(res.stdout, /aizk_cron_cleanup\s+0 1 \* \* \*\s+in (?:2h59m|3h00m)/)
+      assert.match(res.stdout, /^MEMORY chunks pending projection 0 · dirty profiles 0$/m)
     }
   })
 

@@ -8,6 +8,10 @@ import {
   ChunkProjectionJob,
   DecayJob,
   DedupJob,
+  CommunitiesJob,
+  RaptorJob,
+  ProfileRefreshJob,
+  InsightJob,
   ProfileProjectionJob,
   SessionPromoteJob,
   ChunkRecoveryJob,
@@ -35,7 +39,22 @@ describe('inventory names', () => {
   })
 
   it('pins the scheduled jobs: names, entrypoints, settings, crons, priority 10, concurrency 1', () => {
-    const jobs = [ArtifactDispatchJob, ChunkDispatchJob, ProfileProjectionJob, SessionPromoteJob, DecayJob, DedupJob, ChunkRecoveryJob, ArtifactIntegrityJob, CleanupJob, BackupJob]
+    const jobs = [
+      ArtifactDispatchJob,
+      ChunkDispatchJob,
+      ProfileProjectionJob,
+      SessionPromoteJob,
+      DecayJob,
+      DedupJob,
+      CommunitiesJob,
+      RaptorJob,
+      ProfileRefreshJob,
+      InsightJob,
+      ChunkRecoveryJob,
+      ArtifactIntegrityJob,
+      CleanupJob,
+      BackupJob,
+    ]
     const rows = jobs.map((j) => [j.jobName, j.kind, j.entrypoint, j.cronEntrypoint, j.settingKeys.cron, j.settingKeys.enabled, j.defaultCron, j.defaultEnabled, j.priority, j.concurrencyLimit])
     assert.deepEqual(rows, [
       ['artifact_dispatch', 'scoped', 'aizk_task_artifact_dispatch', 'aizk_cron_artifact_dispatch', 'artifactDispatchCron', 'artifactDispatchEnabled', '* * * * *', true, 10, 1],
@@ -44,6 +63,10 @@ describe('inventory names', () => {
       ['session_promote', 'scoped', 'aizk_task_session_promote', 'aizk_cron_session_promote', 'sessionPromoteCron', 'sessionPromoteEnabled', '*/15 * * * *', true, 10, 1],
       ['decay', 'scoped', 'aizk_task_decay', 'aizk_cron_decay', 'decayCron', 'decayEnabled', '0 3 * * *', true, 10, 1],
       ['dedup', 'scoped', 'aizk_task_dedup', 'aizk_cron_dedup', 'dedupCron', 'dedupEnabled', '30 3 * * *', true, 10, 1],
+      ['communities', 'scoped', 'aizk_task_communities', 'aizk_cron_communities', 'communitiesCron', 'communitiesEnabled', '0 4 * * 0', true, 10, 1],
+      ['raptor', 'scoped', 'aizk_task_raptor', 'aizk_cron_raptor', 'raptorCron', 'raptorEnabled', 'off', false, 10, 1],
+      ['profile_refresh', 'scoped', 'aizk_task_profile_refresh', 'aizk_cron_profile_refresh', 'profileRefreshCron', 'profileRefreshEnabled', '0 5 * * 0', true, 10, 1],
+      ['insight', 'scoped', 'aizk_task_insight', 'aizk_cron_insight', 'insightCron', 'insightEnabled', '0 7 * * 0', true, 10, 1],
       ['chunk_recovery', 'system', 'aizk_task_chunk_recovery', 'aizk_cron_chunk_recovery', 'chunkRecoveryCron', 'chunkRecoveryEnabled', '* * * * *', true, 10, 1],
       ['artifact_integrity', 'system', 'aizk_task_artifact_integrity', 'aizk_cron_artifact_integrity', 'artifactIntegrityCron', 'artifactIntegrityEnabled', '0 6 * * *', true, 10, 1],
       ['cleanup', 'system', 'aizk_task_cleanup', 'aizk_cron_cleanup', 'cleanupCron', 'cleanupEnabled', '0 1 * * *', true, 10, 1],
@@ -63,6 +86,10 @@ describe('inventory names', () => {
       'aizk_task_session_promote',
       'aizk_task_decay',
       'aizk_task_dedup',
+      'aizk_task_communities',
+      'aizk_task_raptor',
+      'aizk_task_profile_refresh',
+      'aizk_task_insight',
       'aizk_task_chunk_recovery',
       'aizk_task_artifact_integrity',
       'aizk_task_cleanup',

@@ -14,10 +14,8 @@ import { ConfigError } from '../../src/errors.js'
 import { envName, parseSettings } from '../../src/settings.js'
 import { runCli } from '../helpers/cli.js'
 
-class CommunitiesJob extends ScopedScheduledJob {
-  static override defaultCron = '0 4 * * 0'
-  async execute() {}
-}
+// The inventory's own CommunitiesJob: a second class of that name could not register.
+const { CommunitiesJob } = inventory
 class NightlyDigestJob extends ScopedScheduledJob {
   static override defaultCron = '* * * * *'
   async execute() {}
@@ -56,6 +54,10 @@ const INVENTORY: Record<string, { kind: 'scoped' | 'system'; name: string }> = {
   SessionPromoteJob: { kind: 'scoped', name: 'session_promote' },
   DecayJob: { kind: 'scoped', name: 'decay' },
   DedupJob: { kind: 'scoped', name: 'dedup' },
+  CommunitiesJob: { kind: 'scoped', name: 'communities' },
+  RaptorJob: { kind: 'scoped', name: 'raptor' },
+  ProfileRefreshJob: { kind: 'scoped', name: 'profile_refresh' },
+  InsightJob: { kind: 'scoped', name: 'insight' },
   ChunkRecoveryJob: { kind: 'system', name: 'chunk_recovery' },
   ArtifactIntegrityJob: { kind: 'system', name: 'artifact_integrity' },
   CleanupJob: { kind: 'system', name: 'cleanup' },

@@ -7,11 +7,15 @@ import * as chunkDispatch from './chunk-dispatch-job.js'
 import * as chunkProjection from './chunk-projection-job.js'
 import * as chunkRecovery from './chunk-recovery-job.js'
 import * as cleanup from './cleanup-job.js'
+import * as communities from './communities-job.js'
 import * as decay from './decay-job.js'
 import * as dedup from './dedup-job.js'
+import * as insight from './insight-job.js'
 import * as doclingConversion from './docling-conversion-job.js'
 import * as markdownReindex from './markdown-reindex-job.js'
 import * as profileProjection from './profile-projection-job.js'
+import * as profileRefresh from './profile-refresh-job.js'
+import * as raptor from './raptor-job.js'
 import * as sessionPromote from './session-promote-job.js'
 import * as usageAccounting from './usage-accounting-job.js'
 
@@ -26,6 +30,10 @@ export const inventoryModules = [
   sessionPromote,
   decay,
   dedup,
+  communities,
+  raptor,
+  profileRefresh,
+  insight,
   chunkRecovery,
   artifactIntegrity,
   cleanup,
@@ -45,6 +53,10 @@ export { DedupJob } from './dedup-job.js'
 export { ProfileProjectionJob } from './profile-projection-job.js'
 export { SessionPromoteJob } from './session-promote-job.js'
 export { CleanupJob } from './cleanup-job.js'
+export { CommunitiesJob } from './communities-job.js'
+export { InsightJob } from './insight-job.js'
+export { ProfileRefreshJob } from './profile-refresh-job.js'
+export { RaptorJob } from './raptor-job.js'
 export { DoclingConversionJob } from './docling-conversion-job.js'
 export { MarkdownReindexJob } from './markdown-reindex-job.js'
 export { UsageAccountingJob } from './usage-accounting-job.js'

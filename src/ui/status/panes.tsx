@@ -2,6 +2,7 @@
 import { Box, Text } from 'ink'
 import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../cli/format.js'
 import type { QueueStats } from '../../queue/stats.js'
+import { describeGate } from '../../scope/memory-backlog.js'
 import { limitText, pausedText } from './text-frame.js'
 
 export const PANES = ['jobs', 'held', 'workers', 'schedules'] as const
@@ -36,6 +37,12 @@ export function Summary({ stats }: { stats: QueueStats }) {
           </Text>
         ))
       )}
+      {stats.memory ? (
+        <Text>
+          memory: {formatCount(stats.memory.chunksPendingProjection)} chunks pending projection · {formatCount(stats.memory.dirtyProfiles)} dirty profiles
+          {stats.memory.gates.map((g) => ` · ${truncate(describeGate(g), 110)}`).join('')}
+        </Text>
+      ) : null}
       <Text dimColor>updated {stats.generatedAt.slice(11, 19)} UTC</Text>
     </Box>
   )

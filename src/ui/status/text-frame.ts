@@ -5,6 +5,7 @@
 import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../cli/format.js'
 import { renderTable } from '../../cli/table.js'
 import type { QueueStats } from '../../queue/stats.js'
+import { describeGate } from '../../scope/memory-backlog.js'
 
 export function limitText(inUse: number, limit: number | null): string {
   if (limit === null) return `${inUse}/?`
@@ -115,6 +116,11 @@ export function renderTextFrame(s: QueueStats, now = Date.now()): string {
     ),
   )
   out.push('')
+  if (s.memory) {
+    out.push(`MEMORY chunks pending projection ${formatCount(s.memory.chunksPendingProjection)} · dirty profiles ${formatCount(s.memory.dirtyProfiles)}`)
+    out.push(s.memory.gates.length ? s.memory.gates.map((g) => `  gate ${describeGate(g)}`).join('\n') : '  gate: no growth-gated pass has run yet')
+    out.push('')
+  }
   out.push(`LOG pgqueuer_log: ${s.log.rowsEstimate === null ? 'rows not yet estimated (never analyzed)' : `about ${formatCount(s.log.rowsEstimate)} rows`}, ${formatBytes(s.log.bytes)}`)
   return out.join('\n')
 }

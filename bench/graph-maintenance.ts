@@ -1,0 +1,170 @@
+/**
+ * Benchmark of the weekly graph passes (issue 14), each run in a child process through its real
+ * job handler, with the child's peak memory (maxRSS):
+ *   node --import tsx bench/graph-maintenance.ts        (also `npm run bench:graph-maintenance`)
+ *   (a) CommunitiesJob over 100,000 claims (20,000 entities, 400 planted groups), target < 30 s
+ *   (b) RaptorJob over 10,000 chunk vectors (BENCH_RAPTOR_DIMS wide, default 384), embedding its
+ *       summaries through a local OpenAI-compatible stand-in over HTTP, extractive summaries
+ *   (c) InsightJob over the same 100,000 claims: a first pass (baseline, contradictions,
+ *       new communities), then a second after 10% of the claims were reinforced (trends)
+ * Server: AIZK_BENCH_DATABASE_URL, else AIZK_TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres;
+ * a scratch database is created and dropped. Knobs: BENCH_CLAIMS (100000), BENCH_CHUNKS (10000),
+ * BENCH_SECTIONS ("a b c"), BENCH_CPU_PROF=dir (a V8 CPU profile of each pass's process),
+ * BENCH_KEEP=1 (keep the scratch database, for EXPLAIN).
+ */
+import { spawn } from 'node:child_process'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import pg from 'pg'
+import { migrate } from '../src/db/migrate.js'
+
+const server = process.env.AIZK_BENCH_DATABASE_URL ?? process.env.AIZK_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 100_000)
+const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000)
+const DIMS = Number(process.env.BENCH_RAPTOR_DIMS ?? 384)
+const ENTITIES = Math.max(100, Math.round(CLAIMS / 5))
+const GROUP = 50
+const SCOPE = 'dddddddd-0000-4000-8000-000000000004'
+const appRole = process.env.AIZK_APP_ROLE ?? 'aizk_app'
+const SECTIONS = (process.env.BENCH_SECTIONS ?? 'a b c').split(/[\s,]+/)
+const PROFILE = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
+
+const withDb = (db: string) => {
+  const u = new URL(server)
+  u.pathname = `/${db}`
+  return u.toString()
+}
+
+/** An embeddings stand-in: a deterministic vector per text, DIMS wide. */
+function startEmbeddings(): Promise<http.Server> {
+  const s = http.createServer((req, res) => {
+    const parts: Buffer[] = []
+    req.on('data', (d) => parts.push(d))
+    req.on('end', () => {
+      const { input } = JSON.parse(Buffer.concat(parts).toString()) as { input: string[] }
+      const data = input.map((text, index) => {
+        const v = new Array(DIMS).fill(0)
+        for (const w of text.toLowerCase().match(/[a-z]{3,}/g) ?? []) {
+          let h = 0
+          for (let i = 0; i < w.length; i++) h = (h * 31 + w.charCodeAt(i)) >>> 0
+          v[h % DIMS] += 1
+        }
+        return { object: 'embedding', index, embedding: v }
+      })
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ object: 'list', data }))
+    })
+  })
+  // Longer than the client's idle keep-alive, so a reused connection is never closed under it.
+  s.keepAliveTimeout = 120_000
+  return new Promise((resolve) => s.listen(0, '127.0.0.1', () => resolve(s)))
+}
+
+async function seedClaims(pool: pg.Pool): Promise<void> {
+  await pool.query(
+    `CREATE TABLE bench_entity AS SELECT n, gen_random_uuid() AS id FROM generate_series(0, $1 - 1) AS n;
+     CREATE UNIQUE INDEX ON bench_entity (n)`.replace('$1', String(ENTITIES)),
+  )
+  await pool.query(
+    `INSERT INTO entity (id, scopes, name, normalized_name, kind)
+     SELECT id, $1::uuid[], 'Entity ' || n, 'entity ' || n, (ARRAY['person','organisation','place','concept'])[1 + n % 4] FROM bench_entity`,
+    [[SCOPE]],
+  )
+  // Each entity is the subject of five claims with distinct predicates; 90% of objects lie in
+  // the subject's planted group of 50, 10% anywhere. 1% of subjects get a contradicting pair.
+  const contradictions = Math.round(CLAIMS / 100)
+  await pool.query(
+    `INSERT INTO claim (scopes, subject_id, predicate, object_id, object_key, weight)
+     SELECT $1::uuid[], s.id, 'relates ' || (g / $2), o.id, 'entity:' || o.id, 0.2 + (g % 97) / 32.0
+       FROM generate_series(0, $3 - 1) AS g
+       JOIN bench_entity s ON s.n = g % $2
+       JOIN bench_entity o ON o.n = CASE WHEN g % 10 = 0 THEN (g % $2 + 1 + (g * 7919) % ($2 - 1)) % $2
+                                         ELSE (g % $2) / ${GROUP} * ${GROUP} + ((g % $2) % ${GROUP} + 1 + (g * 37) % (${GROUP} - 1)) % ${GROUP} END
+      WHERE o.n <> s.n`,
+    [[SCOPE], ENTITIES, CLAIMS - 2 * contradictions],
+  )
+  await pool.query(
+    `INSERT INTO claim (scopes, subject_id, predicate, object_text, object_key, weight)
+     SELECT $1::uuid[], s.id, 'born in', c.city, 'text:' || lower(c.city), 1
+       FROM bench_entity s CROSS JOIN (VALUES ('London'), ('Paris')) AS c(city) WHERE s.n < $2`,
+    [[SCOPE], contradictions],
+  )
+  await pool.query('INSERT INTO document (scopes, title, body) VALUES ($1::uuid[], $2, $3)', [[SCOPE], 'bench', 'bench'])
+}
+
+async function seedChunks(pool: pg.Pool): Promise<void> {
+  const words = 'python module function class object list string dictionary loop error exception import package value type method file stream thread process queue memory graph claim entity scope worker job'.split(' ')
+  for (let i = 0; i < CHUNKS; i += 1000) {
+    const n = Math.min(1000, CHUNKS - i)
+    const texts: string[] = []
+    const vectors: number[][] = []
+    for (let k = 0; k < n; k++) {
+      const topic = (i + k) % 200
+      texts.push(`Chunk ${i + k} on topic ${topic}: the ${words[topic % words.length]} and the ${words[(topic * 7) % words.length]} work together. More prose follows here about ${words[(i + k) % words.length]}.`)
+      vectors.push(Array.from({ length: DIMS }, (_, d) => (d % 200 === topic ? 5 : 0) + Math.sin((i + k) * (d + 1)) * 0.5))
+    }
+    await pool.query(
+      `INSERT INTO chunk (scopes, source, ordinal, text, embedding, projection_status)
+       SELECT $1::uuid[], 'document', o, t, v::real[], 'projected' FROM jsonb_to_recordset($2::jsonb) AS u(o int, t text, v float8[])`,
+      [[SCOPE], JSON.stringify(texts.map((t, k) => ({ o: i + k, t, v: vectors[k] })))],
+    )
+  }
+}
+
+function runChild(pass: string, url: string, env: Record<string, string>): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...PROFILE, '--import', 'tsx', 'bench/graph-maintenance-child.ts', pass, url, SCOPE], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    child.stdout.on('data', (d) => {
+      out += d
+    })
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) as string)) : reject(new Error(`${pass} exited ${code}`))))
+  })
+}
+
+const show = (label: string, r: Record<string, unknown>) =>
+  console.log(`${label.padEnd(46)} ${(r.seconds as number).toFixed(2).padStart(7)} s (${(r.cpuSeconds as number).toFixed(1)} s CPU in the pass's process)   peak RSS ${Math.round(r.peakRssMb as number)} MB (${Math.round(r.rssBeforeMb as number)} MB before)   ${JSON.stringify(r.detail)}`)
+
+async function main(): Promise<void> {
+  const name = `aizk_bench_graph_${process.pid}`
+  const admin = new pg.Client({ connectionString: withDb('postgres') })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  const url = withDb(name)
+  const pool = new pg.Pool({ connectionString: url, max: 2 })
+  const embeddings = await startEmbeddings()
+  try {
+    const client = await pool.connect()
+    await migrate(client, { appRole })
+    client.release()
+    const t = performance.now()
+    const [load] = (await import('node:os')).loadavg()
+    console.log(`load average ${load.toFixed(1)} on ${(await import('node:os')).availableParallelism()} CPUs`)
+    await seedClaims(pool)
+    await seedChunks(pool)
+    await pool.query('VACUUM ANALYZE')
+    const [counts] = (await pool.query('SELECT (SELECT count(*) FROM claim)::int AS claims, (SELECT count(*) FROM entity)::int AS entities, (SELECT count(*) FROM chunk)::int AS chunks')).rows
+    console.log(`seeded ${JSON.stringify(counts)} (${DIMS}-wide vectors) in ${((performance.now() - t) / 1000).toFixed(1)} s`)
+    const base = { AIZK_DATABASE_URL: url, AIZK_LLM_URL: '', AIZK_APP_ROLE: appRole }
+    if (SECTIONS.includes('a')) show(`(a) communities, ${counts.claims} claims`, await runChild('communities', url, base))
+    const port = (embeddings.address() as AddressInfo).port
+    const raptorEnv = { ...base, AIZK_RAPTOR_ENABLED: 'true', AIZK_EMBEDDINGS_URL: `http://127.0.0.1:${port}/v1` }
+    if (SECTIONS.includes('b')) show(`(b) RAPTOR, ${counts.chunks} chunk vectors`, await runChild('raptor', url, raptorEnv))
+    if (SECTIONS.includes('c')) {
+      show(`(c) insights, ${counts.claims} claims, first pass`, await runChild('insight', url, base))
+      await pool.query('UPDATE claim SET weight = weight * 3, last_reinforced = now() WHERE subject_id IN (SELECT id FROM bench_entity WHERE n % 10 = 0)')
+      show('(c) insights, after 10% of entities reinforced', await runChild('insight', url, base))
+    }
+  } finally {
+    embeddings.close()
+    await pool.end()
+    if (process.env.BENCH_KEEP) console.log(`kept ${url}`)
+    else await admin.query(`drop database if exists ${name} with (force)`)
+    await admin.end()
+  }
+}
+
+await main()

@@ -1,0 +1,36 @@
+/** The plain-text sections `aizk graph` prints for what the weekly passes built. */
+import type { MaintenanceView } from '../graph/read-maintenance.js'
+import { renderTable } from './table.js'
+
+export function renderMaintenance(view: MaintenanceView): string {
+  const communities = renderTable(
+    view.communities,
+    [
+      { header: 'LEVEL', get: (c) => String(c.level), align: 'right' },
+      { header: 'COMMUNITY', get: (c) => `${c.title}${c.novelty === 'kept' || c.novelty === 'first' ? '' : ` (${c.novelty})`}`.slice(0, 60) },
+      { header: 'SIZE', get: (c) => String(c.size), align: 'right' },
+      { header: 'MEMBERS', get: (c) => `${c.members.join(', ')}${c.size > c.members.length ? ', …' : ''}`.slice(0, 90) },
+    ],
+    { empty: '(no communities)' },
+  )
+  const raptor = renderTable(
+    view.raptor,
+    [
+      { header: 'RAPTOR LEVEL', get: (r) => String(r.level), align: 'right' },
+      { header: 'NODES', get: (r) => String(r.nodes), align: 'right' },
+      { header: 'CHILDREN', get: (r) => String(r.children), align: 'right' },
+      { header: 'FIRST SUMMARY', get: (r) => r.sample.slice(0, 90) },
+    ],
+    { empty: '(no RAPTOR tree)' },
+  )
+  const insights = renderTable(
+    view.insights,
+    [
+      { header: 'INSIGHT', get: (i) => i.kind },
+      { header: 'FINDING', get: (i) => i.title.slice(0, 80) },
+      { header: 'EVIDENCE', get: (i) => i.evidence.map((e) => e.claim).join('; ').slice(0, 90) },
+    ],
+    { empty: '(no insights)' },
+  )
+  return [communities, '', raptor, '', insights].join('\n')
+}

@@ -1,0 +1,12 @@
+/** InsightJob (scoped, Sundays 07:00): derive the set's insights (src/graph/insights). */
+import { deriveInsights } from '../../graph/insights/derive-insights.js'
+import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
+
+export class InsightJob extends ScopedScheduledJob {
+  static override defaultCron = '0 7 * * 0'
+  static override defaultEnabled = true
+
+  async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+    ctx.report?.(await deriveInsights(ctx.db, scopes, ctx.settings))
+  }
+}

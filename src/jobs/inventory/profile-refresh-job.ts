@@ -1,0 +1,12 @@
+/** ProfileRefreshJob (scoped, Sundays 05:00): rebuild every profile of the set (src/graph/refresh-profiles.ts). */
+import { refreshAllProfiles } from '../../graph/refresh-profiles.js'
+import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
+
+export class ProfileRefreshJob extends ScopedScheduledJob {
+  static override defaultCron = '0 5 * * 0'
+  static override defaultEnabled = true
+
+  async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+    ctx.report?.(await refreshAllProfiles(ctx.db, scopes, ctx.settings, ctx.signal))
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The weekly passes end to end through a real `aizk worker` with its crons sped up to seconds:
+ * real prose (the Python documentation) ingested into {A}, {B} and {A,B}, converted, embedded
+ * through a local embeddings stand-in, projected; then communities (behind the growth gate),
+ * RAPTOR (queued by the community pass), profile refresh and insights per set. Checked as the
+ * app role: every set has its own, nothing crosses sets; the gate skips once nothing grows and
+ * rebuilds when enough arrives; the planted contradiction is an insight with both claims; the
+ * worker's JSON lines name each fan-out job's set; roster, status and graph show it all.
+ */
+import assert from 'node:assert/strict'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { writeDocument } from '../../src/graph/write-memory.js'
+import { runCli } from '../helpers/cli.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { corpusText } from '../graph/helpers/corpus.js'
+import { asSet, countVisible, graphSettings } from '../graph/helpers/graph.js'
+import { startWorker, type WorkerProcess, waitFor } from '../inventory/helpers/worker-process.js'
+import { A, type AppLogin, B, createAppLogin } from '../scope/app-login.js'
+import { type StandIn, startStandIn } from './helpers/stand-in.js'
+
+const AB = [A, B]
+const SETS = [[A], [B], AB]
+const FILES = ['tutorial/appetite.rst.txt', 'faq/general.rst.txt', 'tutorial/interpreter.rst.txt']
+const PEOPLE = `Guido van Rossum created Python. Guido van Rossum joined Google. Tim Peters wrote Timsort. Tim Peters knows Guido van Rossum.
+Barry Warsaw knows Guido van Rossum. Barry Warsaw knows Tim Peters. Ada Lovelace knew Charles Babbage. Charles Babbage designed the Analytical Engine.
+Ada Lovelace described the Analytical Engine. Mary Somerville taught Ada Lovelace. Mary Somerville knew Charles Babbage.`
+const TABLES = ['community', 'community_member', 'raptor_node', 'insight', 'insight_evidence']
+const literal = (set: string[]) => `{${set.join(',')}}`
+const flags = (set: string[]) => set.flatMap((s) => ['--scope', s])
+
+let db: TestDatabase
+let app: AppLogin
+let api: StandIn
+let dir: string
+let worker: WorkerProcess | undefined
+
+before(async () => {
+  db = await createTestDatabase()
+  app = await createAppLogin(db)
+  api = await startStandIn()
+  dir = await mkdtemp(path.join(os.tmpdir(), 'aizk-maint-e2e-'))
+})
+after(async () => {
+  await worker?.stop()
+  await api.close()
+  await app.drop()
+  await db.drop()
+  await rm(dir, { recursive: true, force: true })
+})
+
+type Line = Record<string, unknown> & { event: string; entrypoint?: string; scopes?: string[]; detail?: Record<string, unknown> }
+const lines = () => (worker?.lines ?? []) as Line[]
+const completed = (entrypoint: string, set: string[]) =>
+  lines().filter((l) => l.event === 'job:completed' && l.entrypoint === entrypoint && l.scopes?.join() === set.join())
+
+async function add(set: string[], title: string, body: string): Promise<void> {
+  await asSet(db.pool, set, (tx) => writeDocument(tx, set, { title, body }, graphSettings()))
+}
+
+describe('weekly graph passes end to end', () => {
+  it('builds communities, RAPTOR trees, profiles and insights per set through a real worker, never across sets', async () => {
+    const env = { AIZK_DATABASE_URL: db.url, AIZK_EMBEDDINGS_URL: `${api.url}/v1`, AIZK_RAPTOR_ENABLED: 'true' }
+    for (const [i, file] of FILES.entries()) await writeFile(path.join(dir, `doc${i}.txt`), corpusText(file).slice(0, 4000))
+    for (const [i, set] of SETS.entries()) {
+      const res = await runCli(['ingest', path.join(dir, `doc${i}.txt`), ...flags(set), '--json'], { env })
+      assert.equal(res.code, 0, res.stderr)
+      await add(set, 'people', PEOPLE)
+    }
+    await add([A], 'birth one', 'Ada Lovelace was born in London.')
+    await add([A], 'birth two', 'Ada Lovelace was born in Paris.')
+
+    worker = startWorker({
+      ...env,
+      AIZK_CHUNK_MAX_CHARS: '1200',
+      AIZK_RAPTOR_CLUSTER_SIZE: '3',
+      AIZK_COMMUNITIES_GROWTH_THRESHOLD: '5',
+      AIZK_ARTIFACT_DISPATCH_CRON: '*/2 * * * * *',
+      AIZK_CHUNK_DISPATCH_CRON: '*/2 * * * * *',
+      AIZK_PROFILE_PROJECTION_CRON: '*/2 * * * * *',
+      AIZK_COMMUNITIES_CRON: '*/3 * * * * *',
+      AIZK_PROFILE_REFRESH_CRON: '*/5 * * * * *',
+      AIZK_INSIGHT_CRON: '*/3 * * * * *',
+      AIZK_SESSION_PROMOTE_ENABLED: 'false',
+      AIZK_DECAY_ENABLED: 'false',
+      AIZK_DEDUP_ENABLED: 'false',
+      AIZK_CHUNK_RECOVERY_ENABLED: 'false',
+      AIZK_CLEANUP_ENABLED: 'false',
+      AIZK_ARTIFACT_INTEGRITY_ENABLED: 'false',
+    })
+    const count = async (sql: string) => Number((await db.pool.query(sql)).rows[0].n)
+    let waiting = ''
+    const not = (why: string) => {
+      waiting = why
+      return false
+    }
+    await waitFor(
+      'every set projected, clustered, summarised by RAPTOR, profiled, with insights, and its gate skipping',
+      async () => {
+        if ((await count("select count(*) as n from artifact where conversion_status <> 'converted'")) > 0) return not('conversion')
+        if ((await count("select count(*) as n from chunk where projection_status <> 'projected' or (artifact_id is not null and embedding is null)")) > 0) return not('projection')
+        for (const set of SETS) {
+          const where = `scopes = '${literal(set)}'`
+          for (const table of ['community', 'raptor_node', 'insight']) if ((await count(`select count(*) as n from ${table} where ${where}`)) === 0) return not(`${table} of ${literal(set)}`)
+          if (!completed('aizk_task_communities', set).some((l) => l.detail?.gate === 'skipped')) return not(`a skip of ${literal(set)}`)
+          if (!completed('aizk_task_profile_refresh', set).length) return not(`profile refresh of ${literal(set)}`)
+        }
+        return (await count('select count(*) as n from profile where dirty')) === 0 || not('dirty profiles')
+      },
+      240_000,
+    ).catch((err) => {
+      const held = lines().filter((l) => l.event === "job:held" || l.event === "job:retried" || (l.event === "job:completed" && l.entrypoint === "aizk_task_insight")).slice(-8)
+      throw new Error(`${(err as Error).message}: still waiting for ${waiting}; ${JSON.stringify(held)}; stderr: ${worker?.stderr().slice(-2000)}`)
+    })
+    assert.deepEqual((await db.pool.query("select entrypoint from pgqueuer where status = 'failed'")).rows, [], 'nothing held')
+
+    // Every fan-out job's events name its set; each set's pass ran under its own set.
+    for (const ep of ['aizk_task_communities', 'aizk_task_raptor', 'aizk_task_insight', 'aizk_task_profile_refresh']) {
+      const picked = lines().filter((l) => l.event === 'job:picked' && l.entrypoint === ep)
+      assert.ok(picked.length >= 3 && picked.every((l) => Array.isArray(l.scopes)), `${ep} picks name their set`)
+      assert.deepEqual([...new Set(picked.map((l) => l.scopes?.join()))].sort(), SETS.map((s) => s.join()).sort())
+    }
+    const skip = completed('aizk_task_communities', [B]).find((l) => l.detail?.gate === 'skipped')
+    assert.equal(skip?.detail?.sinceLastBuild, 0)
+
+    // As the app role: each set's own rows, nothing of a wider set, nothing pointing across sets.
+    for (const set of SETS) {
+      for (const table of TABLES) {
+        assert.ok((await countVisible(app.pool, set, table, `scopes = '${literal(set)}'`)) > 0, `${literal(set)} has ${table} rows`)
+        assert.equal(await countVisible(app.pool, set, table, `NOT (scopes <@ '${literal(set)}')`), 0)
+      }
+    }
+    for (const single of [[A], [B]]) for (const table of TABLES) assert.equal(await countVisible(app.pool, single, table, `scopes = '${literal(AB)}'`), 0)
+    const crossings = await count(`select
+      (select count(*) from community_member m join entity e on e.id = m.entity_id where e.scopes <> m.scopes) +
+      (select count(*) from community_member m join community c on c.id = m.community_id where c.scopes <> m.scopes) +
+      (select count(*) from insight_evidence v join claim c on c.id = v.claim_id where c.scopes <> v.scopes) +
+      (select count(*) from raptor_node r join chunk c on c.id = any(r.child_chunk_ids) where c.scopes <> r.scopes) as n`)
+    assert.equal(crossings, 0)
+
+    // The planted contradiction: one insight of {A} with both claims as its evidence.
+    const contradiction = await asSet(app.pool, [A], async (q) =>
+      (
+        await q.query<{ objects: string[] }>(
+          `select array_agg(o.name order by o.name) as objects from insight i join insight_evidence v on v.insight_id = i.id
+             join claim c on c.id = v.claim_id join entity o on o.id = c.object_id
+            where i.kind = 'contradiction' and c.predicate = 'born' group by i.id`,
+        )
+      ).rows,
+    )
+    assert.deepEqual(contradiction.map((r) => r.objects.join(' / ')), ['London / Paris'])
+    assert.equal(await countVisible(app.pool, AB, 'insight', `kind = 'contradiction' and title like '%Paris%'`), 1, 'only {A}’s, seen from {A,B}')
+
+    // Enough new claims in {B}: its next community pass rebuilds, and queues RAPTOR again.
+    const ranBefore = completed('aizk_task_communities', [B]).filter((l) => l.detail?.gate === 'ran').length
+    await add([B], 'more people', 'Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Howard Aiken built Harvard Mark I. Grace Hopper knew Howard Aiken. Howard Aiken joined Harvard. Grace Hopper invented the compiler. Grace Hopper joined the Navy.')
+    const rebuilt = await waitFor('a rebuild of {B}', async () =>
+      completed('aizk_task_communities', [B]).filter((l) => l.detail?.gate === 'ran').slice(ranBefore)[0],
+    )
+    assert.equal(rebuilt.detail?.raptorQueued, true)
+    assert.ok(Number(rebuilt.detail?.claims) - Number(skip?.detail?.claims) > 5)
+
+    // What operators see.
+    const cli = { AIZK_DATABASE_URL: db.url }
+    const roster = JSON.parse((await runCli(['roster', '--json'], { env: cli })).stdout)
+    for (const s of roster.sets) assert.ok(s.entities > 0 && s.claims > 0 && s.communities > 0 && s.insights > 0, JSON.stringify(s))
+    const status = JSON.parse((await runCli(['status', '--json'], { env: cli })).stdout)
+    assert.equal(typeof status.memory.chunksPendingProjection, 'number')
+    assert.equal(typeof status.memory.dirtyProfiles, 'number')
+    const gate = status.memory.gates.find((g: { job: string }) => g.job === 'communities')
+    assert.ok(gate && gate.ran + gate.skipped === 3 && ['ran', 'skipped'].includes(gate.last.decision), JSON.stringify(gate))
+    const frame = await runCli(['status', '--once'], { env: cli })
+    assert.match(frame.stdout, /MEMORY chunks pending projection \d+ · dirty profiles \d+/)
+    assert.match(frame.stdout, /gate communities: last (ran|skipped)/)
+    const graph = JSON.parse((await runCli(['graph', ...flags([A]), '--json', '--limit', '500'], { env: cli })).stdout)
+    assert.ok(graph.communities.length > 0 && graph.communities.every((c: { members: string[] }) => c.members.length > 0))
+    assert.ok(graph.raptor.length > 0 && graph.raptor[0].level === 1)
+    assert.ok(graph.insights.some((i: { kind: string; evidence: unknown[] }) => i.kind === 'contradiction' && i.evidence.length === 2))
+    const text = await runCli(['graph', ...flags(AB)], { env: cli })
+    assert.equal(text.code, 0, text.stderr)
+    assert.match(text.stdout, /LEVEL\s+COMMUNITY\s+SIZE\s+MEMBERS/)
+    assert.match(text.stdout, /RAPTOR LEVEL\s+NODES/)
+    assert.match(text.stdout, /INSIGHT\s+FINDING\s+EVIDENCE/)
+
+    assert.equal(await worker.stop(), 0)
+    worker = undefined
+  })
+})
