@@ -128,11 +128,11 @@ describe('weekly graph passes end to end', () => {
     // As the app role: each set's own rows, nothing of a wider set, nothing pointing across sets.
     for (const set of SETS) {
       for (const table of TABLES) {
-        assert.ok((await countVisible(app.pool, set, table, `scopes = '${literal(set)}'`)) > 0, `${literal(set)} has ${table} rows`)
-        assert.equal(await countVisible(app.pool, set, table, `NOT (scopes <@ '${literal(set)}')`), 0)
+        assert.ok((await countVisible(app.scoped, set, table, `scopes = '${literal(set)}'`)) > 0, `${literal(set)} has ${table} rows`)
+        assert.equal(await countVisible(app.scoped, set, table, `NOT (scopes <@ '${literal(set)}')`), 0)
       }
     }
-    for (const single of [[A], [B]]) for (const table of TABLES) assert.equal(await countVisible(app.pool, single, table, `scopes = '${literal(AB)}'`), 0)
+    for (const single of [[A], [B]]) for (const table of TABLES) assert.equal(await countVisible(app.scoped, single, table, `scopes = '${literal(AB)}'`), 0)
     const crossings = await count(`select
       (select count(*) from community_member m join entity e on e.id = m.entity_id where e.scopes <> m.scopes) +
       (select count(*) from community_member m join community c on c.id = m.community_id where c.scopes <> m.scopes) +
@@ -141,7 +141,7 @@ describe('weekly graph passes end to end', () => {
     assert.equal(crossings, 0)
 
     // The planted contradiction: one insight of {A} with both claims as its evidence.
-    const contradiction = await asSet(app.pool, [A], async (q) =>
+    const contradiction = await asSet(app.scoped, [A], async (q) =>
       (
         await q.query<{ objects: string[] }>(
           `select array_agg(o.name order by o.name) as objects from insight i join insight_evidence v on v.insight_id = i.id
@@ -151,7 +151,7 @@ describe('weekly graph passes end to end', () => {
       ).rows,
     )
     assert.deepEqual(contradiction.map((r) => r.objects.join(' / ')), ['London / Paris'])
-    assert.equal(await countVisible(app.pool, AB, 'insight', `kind = 'contradiction' and title like '%Paris%'`), 1, 'only {A}’s, seen from {A,B}')
+    assert.equal(await countVisible(app.scoped, AB, 'insight', `kind = 'contradiction' and title like '%Paris%'`), 1, 'only {A}’s, seen from {A,B}')
 
     // Enough new claims in {B}: its next community pass rebuilds, and queues RAPTOR again.
     const ranBefore = completed('aizk_task_communities', [B]).filter((l) => l.detail?.gate === 'ran').length

@@ -34,17 +34,17 @@ let app: AppLogin
 
 async function run(Job: typeof CommunitiesJob | typeof InsightJob | typeof ProfileRefreshJob, scopes: string[]): Promise<Record<string, unknown>> {
   let detail: Record<string, unknown> = {}
-  const ctx = { ...jobContext(app.pool, Job.entrypoint), report: (d: Record<string, unknown>) => (detail = { ...detail, ...d }) }
+  const ctx = { ...jobContext(app.scoped, Job.entrypoint), report: (d: Record<string, unknown>) => (detail = { ...detail, ...d }) }
   await (new Job() as ScopedScheduledJob).handle({ scopes }, ctx)
   return detail
 }
 
 async function write(scopes: string[], title: string, body: string): Promise<void> {
-  for (const chunk of await addDocument(app.pool, scopes, title, body)) await projectAs(app.pool, chunk, scopes)
+  for (const chunk of await addDocument(app.scoped, scopes, title, body)) await projectAs(app.scoped, chunk, scopes)
 }
 
 async function rows<T = Record<string, unknown>>(scopes: string[], sql: string, params: unknown[] = []): Promise<T[]> {
-  return asSet(app.pool, scopes, async (q) => (await q.query(sql, params)).rows as T[])
+  return asSet(app.scoped, scopes, async (q) => (await q.query(sql, params)).rows as T[])
 }
 
 before(async () => {
@@ -95,7 +95,7 @@ describe('weekly graph passes per scope set', () => {
       // Members are entities of the same set: never across sets.
       const foreign = await rows<{ n: number }>(set, 'SELECT count(*)::int AS n FROM community_member m JOIN entity e ON e.id = m.entity_id WHERE e.scopes <> m.scopes')
       assert.equal(foreign[0].n, 0)
-      assert.equal(await countVisible(app.pool, set, 'community', `NOT (scopes <@ '${literal}')`), 0)
+      assert.equal(await countVisible(app.scoped, set, 'community', `NOT (scopes <@ '${literal}')`), 0)
     }
     const guido = await rows<{ title: string; members: string[] }>(
       [A],
@@ -129,12 +129,12 @@ describe('weekly graph passes per scope set', () => {
     assert.ok(after.some((c) => c.novelty === 'kept'), 'unchanged communities keep their lineage')
     assert.ok(after.some((c) => c.novelty === 'new'), 'the new people form a new community')
     // The other sets' communities are untouched by {B}'s rebuild.
-    assert.ok((await countVisible(app.pool, [A], 'community', `scopes = '{${A}}'`)) > 0)
+    assert.ok((await countVisible(app.scoped, [A], 'community', `scopes = '{${A}}'`)) > 0)
   })
 
   it('rebuilds every profile of the set, not only dirty ones', async () => {
-    await asSet(app.pool, [A], (q) => q.query("UPDATE profile SET summary = 'stale', dirty = false WHERE scopes = $1::uuid[]", [[A]]))
-    await asSet(app.pool, [A], (q) => q.query('DELETE FROM profile WHERE entity_id = (SELECT id FROM entity WHERE scopes = $1::uuid[] AND normalized_name = $2)', [[A], 'tim peters']))
+    await asSet(app.scoped, [A], (q) => q.query("UPDATE profile SET summary = 'stale', dirty = false WHERE scopes = $1::uuid[]", [[A]]))
+    await asSet(app.scoped, [A], (q) => q.query('DELETE FROM profile WHERE entity_id = (SELECT id FROM entity WHERE scopes = $1::uuid[] AND normalized_name = $2)', [[A], 'tim peters']))
     const detail = await run(ProfileRefreshJob, [A])
     assert.equal(detail.created, 1, 'the missing profile is created again')
     const stale = await rows<{ n: number }>([A], "SELECT count(*)::int AS n FROM profile WHERE scopes = $1::uuid[] AND (summary = 'stale' OR dirty)", [[A]])
@@ -142,7 +142,7 @@ describe('weekly graph passes per scope set', () => {
     const tim = await rows<{ summary: string }>([A], "SELECT p.summary FROM profile p JOIN entity e ON e.id = p.entity_id WHERE e.normalized_name = 'tim peters' AND p.scopes = $1::uuid[]", [[A]])
     assert.match(tim[0].summary, /Timsort/)
     // {B}'s profiles were not touched by {A}'s pass.
-    assert.equal(await countVisible(app.pool, [B], 'profile', "summary = 'stale'"), 0)
+    assert.equal(await countVisible(app.scoped, [B], 'profile', "summary = 'stale'"), 0)
   })
 
   it('finds the planted contradiction with both claims as evidence, once', async () => {
@@ -164,8 +164,8 @@ describe('weekly graph passes per scope set', () => {
     assert.equal(again.written, 0)
     // {B} and {A,B} never see {A}'s contradiction, and their own passes find none of it.
     for (const set of [[B], AB]) await run(InsightJob, set)
-    assert.equal(await countVisible(app.pool, [B], 'insight', "title LIKE '%Paris%'"), 0)
-    assert.equal(await countVisible(app.pool, AB, 'insight', `title LIKE '%Paris%' AND scopes = '{${A},${B}}'`), 0)
+    assert.equal(await countVisible(app.scoped, [B], 'insight', "title LIKE '%Paris%'"), 0)
+    assert.equal(await countVisible(app.scoped, AB, 'insight', `title LIKE '%Paris%' AND scopes = '{${A},${B}}'`), 0)
   })
 
   it('reports a rising entity and the new community, each once', async () => {
@@ -182,21 +182,21 @@ describe('weekly graph passes per scope set', () => {
 
   it('keeps every set to itself under row security, as the app role', async () => {
     for (const single of [[A], [B]]) {
-      for (const table of TABLES) assert.equal(await countVisible(app.pool, single, table, `scopes = '{${A},${B}}'`), 0, `{A,B} ${table} unreadable by one scope`)
+      for (const table of TABLES) assert.equal(await countVisible(app.scoped, single, table, `scopes = '{${A},${B}}'`), 0, `{A,B} ${table} unreadable by one scope`)
     }
     // A pass for {A,B} cannot write a row readable by {A} alone.
     await assert.rejects(
-      asSet(app.pool, AB, (q) => q.query(`INSERT INTO community (scopes, level, title, summary, size, lineage, novelty) VALUES ($1::uuid[], 0, 't', 's', 1, gen_random_uuid(), 'new')`, [[A]])),
+      asSet(app.scoped, AB, (q) => q.query(`INSERT INTO community (scopes, level, title, summary, size, lineage, novelty) VALUES ($1::uuid[], 0, 't', 's', 1, gen_random_uuid(), 'new')`, [[A]])),
       /row-level security/,
     )
     await assert.rejects(
-      asSet(app.pool, AB, (q) => q.query(`INSERT INTO insight (scopes, kind, title, evidence_key) VALUES ($1::uuid[], 'contradiction', 't', 'k')`, [[A]])),
+      asSet(app.scoped, AB, (q) => q.query(`INSERT INTO insight (scopes, kind, title, evidence_key) VALUES ($1::uuid[], 'contradiction', 't', 'k')`, [[A]])),
       /row-level security/,
     )
     // {A,B}'s pass sees {A}'s rows but deletes only its own when it rebuilds.
-    const aBefore = await countVisible(app.pool, [A], 'community')
-    await asSet(app.pool, AB, (q) => q.query('DELETE FROM community'))
-    assert.equal(await countVisible(app.pool, [A], 'community'), aBefore)
+    const aBefore = await countVisible(app.scoped, [A], 'community')
+    await asSet(app.scoped, AB, (q) => q.query('DELETE FROM community'))
+    assert.equal(await countVisible(app.scoped, [A], 'community'), aBefore)
   })
 
   it('roster counts what each set holds', async () => {

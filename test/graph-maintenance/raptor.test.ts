@@ -34,7 +34,7 @@ interface Node {
 }
 
 async function tree(scopes: string[]): Promise<Node[]> {
-  return asSet(app.pool, scopes, async (q) => {
+  return asSet(app.scoped, scopes, async (q) => {
     const { rows } = await q.query<Node>(
       `SELECT id::text, level, summary, cardinality(embedding) AS dims, child_chunk_ids::text[] AS chunks, child_node_ids::text[] AS nodes
          FROM raptor_node WHERE scopes = $1::uuid[] ORDER BY level, id`,
@@ -46,7 +46,7 @@ async function tree(scopes: string[]): Promise<Node[]> {
 
 /** Chunks of real prose, embedded through the stand-in as ingestion would. */
 async function seed(scopes: string[], file: string): Promise<string[]> {
-  return asSet(app.pool, scopes, async (q) => {
+  return asSet(app.scoped, scopes, async (q) => {
     await writeDocument(q, scopes, { title: file, body: corpusText(file).slice(0, 9000) }, { chunkMaxChars: 400, chunkOverlapChars: 0 })
     const { rows } = await q.query<{ id: string; text: string }>('SELECT id::text, text FROM chunk WHERE scopes = $1::uuid[] ORDER BY ordinal', [scopes])
     const vectors = await embedChunkTexts(
@@ -90,7 +90,7 @@ describe('RAPTOR', () => {
     const chatsBefore = api.chats
     const embeddedBefore = api.embedded
     let detail: Record<string, unknown> = {}
-    await new RaptorJob().handle({ scopes: [A] }, { ...jobContext(app.pool, RaptorJob.entrypoint), report: (d) => (detail = d) })
+    await new RaptorJob().handle({ scopes: [A] }, { ...jobContext(app.scoped, RaptorJob.entrypoint), report: (d) => (detail = d) })
     const nodes = await tree([A])
     assert.ok(nodes.length > 0)
     const levels = [...new Set(nodes.map((n) => n.level))]
@@ -115,15 +115,15 @@ describe('RAPTOR', () => {
   it('replaces the tree whole, and keeps each set to its own chunks', async () => {
     const first = await tree([A])
     await seed([B], 'tutorial/datastructures.rst.txt')
-    await new RaptorJob().handle({ scopes: [B] }, jobContext(app.pool, RaptorJob.entrypoint))
+    await new RaptorJob().handle({ scopes: [B] }, jobContext(app.scoped, RaptorJob.entrypoint))
     assert.deepEqual(await tree([A]), first, "{B}'s pass leaves {A}'s tree alone")
-    await new RaptorJob().handle({ scopes: [A] }, jobContext(app.pool, RaptorJob.entrypoint))
+    await new RaptorJob().handle({ scopes: [A] }, jobContext(app.scoped, RaptorJob.entrypoint))
     const second = await tree([A])
     assert.equal(second.length, first.length)
     assert.ok(second.every((n) => !first.some((f) => f.id === n.id)), 'the old tree is gone')
-    assert.equal(await countVisible(app.pool, [B], 'raptor_node', `scopes = '{${A}}'`), 0)
+    assert.equal(await countVisible(app.scoped, [B], 'raptor_node', `scopes = '{${A}}'`), 0)
     const bChunks = (await tree([B])).filter((n) => n.level === 1).flatMap((n) => n.chunks)
-    const foreign = await asSet(app.pool, [B], async (q) => (await q.query('SELECT count(*)::int AS n FROM chunk WHERE id = ANY($1::uuid[]) AND scopes <> $2::uuid[]', [bChunks, [B]])).rows[0].n)
+    const foreign = await asSet(app.scoped, [B], async (q) => (await q.query('SELECT count(*)::int AS n FROM chunk WHERE id = ANY($1::uuid[]) AND scopes <> $2::uuid[]', [bChunks, [B]])).rows[0].n)
     assert.equal(foreign, 0)
   })
 
@@ -133,7 +133,7 @@ describe('RAPTOR', () => {
     try {
       const broken = { ...settings, embeddingsUrl: `${down.url}/v1` }
       await assert.rejects(
-        asSet(app.pool, [A], (q) => buildRaptor(q, [A], broken)),
+        asSet(app.scoped, [A], (q) => buildRaptor(q, [A], broken)),
         /HTTP 503/,
       )
     } finally {

@@ -109,12 +109,12 @@ describe('memory graph end to end', () => {
     for (const set of SETS) {
       const literal = `{${set.join(',')}}`
       for (const table of GRAPH_TABLES) {
-        assert.ok((await countVisible(app.pool, set, table, `scopes = '${literal}'`)) > 0, `${literal} has ${table} rows`)
-        assert.equal(await countVisible(app.pool, set, table, `NOT (scopes <@ '${literal}')`), 0)
+        assert.ok((await countVisible(app.scoped, set, table, `scopes = '${literal}'`)) > 0, `${literal} has ${table} rows`)
+        assert.equal(await countVisible(app.scoped, set, table, `NOT (scopes <@ '${literal}')`), 0)
       }
     }
     for (const single of [[A], [B]]) {
-      for (const table of GRAPH_TABLES) assert.equal(await countVisible(app.pool, single, table, `scopes = '{${A},${B}}'`), 0, `{A,B} ${table} unreadable by a single scope`)
+      for (const table of GRAPH_TABLES) assert.equal(await countVisible(app.scoped, single, table, `scopes = '{${A},${B}}'`), 0, `{A,B} ${table} unreadable by a single scope`)
     }
     // Nothing refers across sets: evidence, mentions, subjects, objects and profiles share their row's set.
     const crossings = await q<{ n: number }>(`select

@@ -56,10 +56,10 @@ const prose = () => corpusText('whatsnew/2.0.rst.txt').slice(1500, 3400)
 describe('LLM extraction', () => {
   it('writes a valid answer: kinds folded onto the vocabulary, the request naming model and key', async () => {
     const { settings, extractor } = await withLlm([`\`\`\`json\n${good}\n\`\`\``])
-    const [chunk] = await addDocument(app.pool, [A], 'python 2.0', prose())
-    const out = await projectChunk(app.pool, settings, { chunkId: chunk, scopes: [A] }, extractor)
+    const [chunk] = await addDocument(app.scoped, [A], 'python 2.0', prose())
+    const out = await projectChunk(app.scoped, settings, { chunkId: chunk, scopes: [A] }, extractor)
     assert.deepEqual(out, { outcome: 'projected', entities: 5, claims: 3, mentions: 5 }, 'claim subjects are entities too')
-    const kinds = await asSet(app.pool, [A], async (q) => (await q.query('SELECT name, kind FROM entity ORDER BY name')).rows)
+    const kinds = await asSet(app.scoped, [A], async (q) => (await q.query('SELECT name, kind FROM entity ORDER BY name')).rows)
     assert.deepEqual(kinds, [
       { name: 'CNRI', kind: 'organisation' },
       { name: 'Guido van Rossum', kind: 'person' },
@@ -74,39 +74,39 @@ describe('LLM extraction', () => {
 
   it('asks again after malformed answers, telling the model what was wrong', async () => {
     const { settings, extractor } = await withLlm(['Sure! Here are the entities: Guido, CNRI.', JSON.stringify({ entities: [{ name: 'x' }], claims: [] }), good])
-    const [chunk] = await addDocument(app.pool, [B], 'python 2.0', prose())
-    const out = await projectChunk(app.pool, settings, { chunkId: chunk, scopes: [B] }, extractor)
+    const [chunk] = await addDocument(app.scoped, [B], 'python 2.0', prose())
+    const out = await projectChunk(app.scoped, settings, { chunkId: chunk, scopes: [B] }, extractor)
     assert.equal(out.outcome, 'projected')
     const seen = (llm as FakeServer).seen.map((r) => JSON.parse(r.body.toString()).messages as { role: string; content: string }[])
     assert.equal(seen.length, 3)
     assert.match(seen[1].at(-1)?.content ?? '', /not JSON/)
     assert.match(seen[2].at(-1)?.content ?? '', /entities\.0\.kind: Required/)
-    assert.equal(await countVisible(app.pool, [B], 'claim'), 3)
+    assert.equal(await countVisible(app.scoped, [B], 'claim'), 3)
   })
 
   it('holds an answer that stays malformed, with the model text in the error, and writes nothing', async () => {
     const { settings, extractor } = await withLlm(() => '{"entities": "Guido van Rossum", "claims": []}')
     const AB = [A, B]
-    const [chunk] = await addDocument(app.pool, AB, 'python 2.0', prose())
-    const err = await projectChunk(app.pool, settings, { chunkId: chunk, scopes: AB }, extractor).catch((e) => e)
+    const [chunk] = await addDocument(app.scoped, AB, 'python 2.0', prose())
+    const err = await projectChunk(app.scoped, settings, { chunkId: chunk, scopes: AB }, extractor).catch((e) => e)
     assert.ok(err instanceof MalformedAnswerError, String(err))
     assert.ok(isPermanentError(err), 'permanent: the worker holds the job at once')
     assert.match(err.message, /malformed 3 time\(s\) \(entities: Expected array, received string\)/)
     assert.match(err.message, /its last answer: \{"entities": "Guido van Rossum", "claims": \[\]\}/)
     assert.equal((llm as FakeServer).seen.length, 3)
-    for (const table of ['entity', 'claim', 'mention', 'profile']) assert.equal(await countVisible(app.pool, AB, table, `scopes = '{${A},${B}}'`), 0)
-    assert.equal(await countVisible(app.pool, AB, 'chunk', `id = '${chunk}' AND projection_status = 'pending'`), 1)
+    for (const table of ['entity', 'claim', 'mention', 'profile']) assert.equal(await countVisible(app.scoped, AB, table, `scopes = '{${A},${B}}'`), 0)
+    assert.equal(await countVisible(app.scoped, AB, 'chunk', `id = '${chunk}' AND projection_status = 'pending'`), 1)
   })
 
   it('a 5xx is an ordinary error (retried by the queue); a 401 is permanent and names the key', async () => {
-    const [chunk] = await addDocument(app.pool, [A], 'python 2.0', prose())
+    const [chunk] = await addDocument(app.scoped, [A], 'python 2.0', prose())
     let { settings, extractor } = await withLlm([{ status: 503, body: { error: { message: 'overloaded' } } }])
-    const busy = await projectChunk(app.pool, settings, { chunkId: chunk, scopes: [A] }, extractor).catch((e) => e)
+    const busy = await projectChunk(app.scoped, settings, { chunkId: chunk, scopes: [A] }, extractor).catch((e) => e)
     assert.match(busy.message, /answered 503/)
     assert.equal(isPermanentError(busy), false)
     ;({ settings } = await withLlm([good]))
     extractor = new LlmExtractor({ ...settings, llmApiKey: 'wrong' })
-    const denied = await projectChunk(app.pool, settings, { chunkId: chunk, scopes: [A] }, extractor).catch((e) => e)
+    const denied = await projectChunk(app.scoped, settings, { chunkId: chunk, scopes: [A] }, extractor).catch((e) => e)
     assert.ok(isPermanentError(denied))
     assert.match(denied.message, /401[\s\S]*AIZK_LLM_API_KEY/)
   })
@@ -115,8 +115,8 @@ describe('LLM extraction', () => {
     const { settings } = await withLlm((prompt) =>
       prompt.startsWith('Guido van Rossum') ? JSON.stringify({ summary: 'Guido van Rossum created Python.' }) : 'not json at all',
     )
-    await asSet(app.pool, [A], (q) => refreshDirtyProfiles(q, [A], settings))
-    const profiles = await asSet(app.pool, [A], async (q) => (await q.query<{ name: string; summary: string }>(
+    await asSet(app.scoped, [A], (q) => refreshDirtyProfiles(q, [A], settings))
+    const profiles = await asSet(app.scoped, [A], async (q) => (await q.query<{ name: string; summary: string }>(
       'SELECT e.name, p.summary FROM profile p JOIN entity e ON e.id = p.entity_id WHERE NOT p.dirty ORDER BY e.name')).rows)
     assert.equal(profiles.find((p) => p.name === 'Guido van Rossum')?.summary, 'Guido van Rossum created Python.')
     assert.equal(profiles.find((p) => p.name === 'CNRI')?.summary, 'CNRI (organisation): core development team leave CNRI.')

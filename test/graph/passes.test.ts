@@ -31,11 +31,11 @@ after(async () => {
 })
 
 async function project(scopes: string[], chunk: string, x: Extraction) {
-  await asSet(app.pool, scopes, (q) => writeProjection(q, scopes, chunk, cleanExtraction(x), 90))
+  await asSet(app.scoped, scopes, (q) => writeProjection(q, scopes, chunk, cleanExtraction(x), 90))
 }
 
 async function rows<T = Record<string, unknown>>(scopes: string[], sql: string, params: unknown[] = []): Promise<T[]> {
-  return asSet(app.pool, scopes, async (q) => (await q.query(sql, params)).rows as T[])
+  return asSet(app.scoped, scopes, async (q) => (await q.query(sql, params)).rows as T[])
 }
 
 const ada = (name: string, kind: string, extra: Extraction['claims'] = []): Extraction => ({
@@ -45,15 +45,15 @@ const ada = (name: string, kind: string, extra: Extraction['claims'] = []): Extr
 
 describe('decay', () => {
   it('halves a claim last decayed one half life ago, fades one below the floor, and leaves other sets alone', async () => {
-    const [c1] = await addDocument(app.pool, AB, 'decay', 'Ada Lovelace wrote the first program.')
+    const [c1] = await addDocument(app.scoped, AB, 'decay', 'Ada Lovelace wrote the first program.')
     await project(AB, c1, ada('Ada Lovelace', 'person', [{ subject: 'Charles Babbage', predicate: 'design', object: 'the Analytical Engine', objectIsEntity: false }]))
-    const [a1] = await addDocument(app.pool, [A], 'decay', 'Ada Lovelace wrote the first program.')
+    const [a1] = await addDocument(app.scoped, [A], 'decay', 'Ada Lovelace wrote the first program.')
     await project([A], a1, ada('Ada Lovelace', 'person'))
-    await asSet(app.pool, AB, (q) => q.query("UPDATE claim SET last_decayed = now() - interval '90 days' WHERE predicate = 'write' AND scopes = $1::uuid[]", [AB]))
-    await asSet(app.pool, AB, (q) => q.query("UPDATE claim SET last_decayed = now() - interval '450 days' WHERE predicate = 'design' AND scopes = $1::uuid[]", [AB]))
-    await asSet(app.pool, [A], (q) => q.query("UPDATE claim SET last_decayed = now() - interval '90 days'"))
+    await asSet(app.scoped, AB, (q) => q.query("UPDATE claim SET last_decayed = now() - interval '90 days' WHERE predicate = 'write' AND scopes = $1::uuid[]", [AB]))
+    await asSet(app.scoped, AB, (q) => q.query("UPDATE claim SET last_decayed = now() - interval '450 days' WHERE predicate = 'design' AND scopes = $1::uuid[]", [AB]))
+    await asSet(app.scoped, [A], (q) => q.query("UPDATE claim SET last_decayed = now() - interval '90 days'"))
 
-    await runScoped(DecayJob, app.pool, settings, AB)
+    await runScoped(DecayJob, app.scoped, settings, AB)
     const ab = await rows<{ predicate: string; weight: number; faded: boolean; age: number }>(
       AB,
       `SELECT predicate, weight, faded, extract(epoch FROM now() - last_decayed)::float8 AS age FROM claim WHERE scopes = $1::uuid[] ORDER BY predicate`,
@@ -69,7 +69,7 @@ describe('decay', () => {
     const [own] = await rows<{ weight: number }>([A], 'SELECT weight FROM claim')
     assert.equal(own.weight, 1, "the {A,B} pass never decays {A}'s claim")
     // A second run right after changes (almost) nothing: decay counts from the last decay.
-    await runScoped(DecayJob, app.pool, settings, AB)
+    await runScoped(DecayJob, app.scoped, settings, AB)
     const [again] = await rows<{ weight: number }>(AB, "SELECT weight FROM claim WHERE predicate = 'write' AND scopes = $1::uuid[]", [AB])
     assert.ok(Math.abs(again.weight - 0.5) < 1e-4)
   })
@@ -78,7 +78,7 @@ describe('decay', () => {
 describe('dedup', () => {
   it('merges "Ada Lovelace" and "ada  lovelace" and near names of one kind, repointing claims, mentions and profiles, within the set only', async () => {
     const S = [B, C]
-    const [c1, c2, c3] = await addDocument(app.pool, S, 'dedup', `${'Ada Lovelace wrote the first program. '.repeat(60)}\n\n${'ada  lovelace worked with Charles Babbage. '.repeat(60)}\n\n${'Charles Babbages designed engines. '.repeat(60)}`)
+    const [c1, c2, c3] = await addDocument(app.scoped, S, 'dedup', `${'Ada Lovelace wrote the first program. '.repeat(60)}\n\n${'ada  lovelace worked with Charles Babbage. '.repeat(60)}\n\n${'Charles Babbages designed engines. '.repeat(60)}`)
     await project(S, c1, ada('Ada Lovelace', 'person'))
     await project(S, c2, ada('ada  lovelace', 'concept', [{ subject: 'ada  lovelace', predicate: 'work with', object: 'Charles Babbage', objectIsEntity: true }]))
     await project(S, c3, {
@@ -86,12 +86,12 @@ describe('dedup', () => {
       claims: [{ subject: 'Charles Babbages', predicate: 'design', object: 'engines', objectIsEntity: false }],
     })
     // The same names in {B}: a different set, never merged with {B,C}'s.
-    const [b1, b2] = await addDocument(app.pool, [B], 'dedup', `${'Ada Lovelace wrote the first program. '.repeat(60)}\n\n${'ADA LOVELACE wrote it. '.repeat(60)}`)
+    const [b1, b2] = await addDocument(app.scoped, [B], 'dedup', `${'Ada Lovelace wrote the first program. '.repeat(60)}\n\n${'ADA LOVELACE wrote it. '.repeat(60)}`)
     await project([B], b1, ada('Ada Lovelace', 'person'))
     await project([B], b2, ada('ADA LOVELACE', 'concept'))
-    await runScoped(ProfileProjectionJob, app.pool, settings, S)
+    await runScoped(ProfileProjectionJob, app.scoped, settings, S)
 
-    await runScoped(DedupJob, app.pool, settings, S)
+    await runScoped(DedupJob, app.scoped, settings, S)
     const live = await rows<{ id: string; name: string; kind: string }>(S, 'SELECT id::text, name, kind FROM entity WHERE scopes = $1::uuid[] AND merged_into IS NULL ORDER BY name', [S])
     assert.deepEqual(live.map((e) => [e.name, e.kind]), [
       ['Ada Lovelace', 'person'],
@@ -124,7 +124,7 @@ describe('dedup', () => {
 
     const own = await rows<{ merged: number; live: number }>([B], 'SELECT count(*) FILTER (WHERE merged_into IS NOT NULL)::int AS merged, count(*) FILTER (WHERE merged_into IS NULL)::int AS live FROM entity')
     assert.deepEqual(own, [{ merged: 0, live: 3 }], "{B}'s entities are untouched by the {B,C} pass")
-    await runScoped(DedupJob, app.pool, settings, [B])
+    await runScoped(DedupJob, app.scoped, settings, [B])
     const after = await rows<{ n: number }>([B], "SELECT count(*)::int AS n FROM entity WHERE merged_into IS NULL AND normalized_name = 'ada lovelace'")
     assert.equal(after[0].n, 1, "{B}'s own pass merges its own pair")
   })
@@ -133,7 +133,7 @@ describe('dedup', () => {
 describe('profiles', () => {
   it('rebuilds dirty profiles of the set from the strongest live claims, leaving other sets dirty', async () => {
     const S = [A, C]
-    const [c1, c2] = await addDocument(app.pool, S, 'profile', `${'Guido van Rossum created Python. '.repeat(60)}\n\n${'Guido van Rossum worked at CNRI. '.repeat(60)}`)
+    const [c1, c2] = await addDocument(app.scoped, S, 'profile', `${'Guido van Rossum created Python. '.repeat(60)}\n\n${'Guido van Rossum worked at CNRI. '.repeat(60)}`)
     const guido: Extraction = {
       entities: [{ name: 'Guido van Rossum', kind: 'person' }, { name: 'Python', kind: 'product' }],
       claims: [
@@ -144,7 +144,7 @@ describe('profiles', () => {
     await project(S, c1, guido)
     await project(S, c2, { ...guido, claims: guido.claims.slice(0, 1) })
     const dirtyElsewhere = await rows<{ n: number }>([A], 'SELECT count(*)::int AS n FROM profile WHERE dirty')
-    await runScoped(ProfileProjectionJob, app.pool, settings, S)
+    await runScoped(ProfileProjectionJob, app.scoped, settings, S)
     const profiles = await rows<{ name: string; summary: string; claim_ids: string[]; dirty: boolean }>(
       S,
       'SELECT e.name, p.summary, p.claim_ids::text[] AS claim_ids, p.dirty FROM profile p JOIN entity e ON e.id = p.entity_id WHERE p.scopes = $1::uuid[] ORDER BY e.name',
@@ -165,7 +165,7 @@ describe('session promotion', () => {
     const S = [B, C]
     const old = new Date(Date.now() - 2 * 3600_000)
     const write = (scopes: string[], sessionId: string, content: string, created?: Date) =>
-      asSet(app.pool, scopes, (q) => writeSessionItem(q, scopes, { sessionId, role: 'user', content, created }, settings))
+      asSet(app.scoped, scopes, (q) => writeSessionItem(q, scopes, { sessionId, role: 'user', content, created }, settings))
     const first = await write(S, 's1', 'Ada Lovelace wrote the first program.', old)
     await write(S, 's1', 'Charles Babbage designed the Analytical Engine.', new Date(old.getTime() + 1000))
     await write(S, 's2', 'Still talking.', new Date())
@@ -174,8 +174,8 @@ describe('session promotion', () => {
     const [delayed] = (await db.pool.query<{ later: boolean }>('SELECT execute_after > now() + interval \'29 minutes\' AS later FROM pgqueuer WHERE id = $1', [first.promotionJobId])).rows
     assert.equal(delayed.later, true, 'to run when the session could first be idle')
 
-    await runScoped(SessionPromoteJob, app.pool, settings, S)
-    await runScoped(SessionPromoteJob, app.pool, settings, S)
+    await runScoped(SessionPromoteJob, app.scoped, settings, S)
+    await runScoped(SessionPromoteJob, app.scoped, settings, S)
     const docs = await rows<{ id: string; session_id: string; part: number; body: string; title: string }>(S, 'SELECT id::text, session_id, part, body, title FROM document WHERE scopes = $1::uuid[] AND session_id IS NOT NULL ORDER BY part', [S])
     assert.deepEqual(docs.map((d) => [d.session_id, d.part, d.title]), [['s1', 1, 'Session s1']], 'promoted once, however often the pass runs; s2 is not idle')
     assert.match(docs[0].body, /Ada Lovelace wrote the first program\.[\s\S]*Charles Babbage designed/)
@@ -192,7 +192,7 @@ describe('session promotion', () => {
 
     // Items added to s1 later promote as its next part, alone.
     await write(S, 's1', 'Later, Ada Lovelace described loops.', new Date(Date.now() - 3600_000))
-    await runScoped(SessionPromoteJob, app.pool, settings, S)
+    await runScoped(SessionPromoteJob, app.scoped, settings, S)
     const parts = await rows<{ part: number; body: string }>(S, "SELECT part, body FROM document WHERE session_id = 's1' AND scopes = $1::uuid[] ORDER BY part", [S])
     assert.deepEqual(parts.map((p) => p.part), [1, 2])
     assert.doesNotMatch(parts[1].body, /first program/)

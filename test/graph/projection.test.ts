@@ -31,7 +31,7 @@ after(async () => {
 })
 
 async function snapshot(scopes: string[]) {
-  return asSet(app.pool, scopes, async (q) => ({
+  return asSet(app.scoped, scopes, async (q) => ({
     entities: (await q.query('SELECT id, name, kind, merged_into, scopes::text FROM entity ORDER BY id')).rows,
     claims: (await q.query('SELECT id, subject_id, predicate, object_key, weight, superseded_by, faded, scopes::text FROM claim ORDER BY id')).rows,
     sources: (await q.query('SELECT claim_id, chunk_id FROM claim_source ORDER BY claim_id, chunk_id')).rows,
@@ -49,25 +49,25 @@ function claimOf(subject: string, predicate: string, object: string, objectIsEnt
 
 describe('chunk projection', () => {
   it('writes entities, claims, mentions and dirty profiles from real prose, and a re-run changes nothing', async () => {
-    const chunks = await addDocument(app.pool, [A], "What's New in Python 2.0", prose())
+    const chunks = await addDocument(app.scoped, [A], "What's New in Python 2.0", prose())
     assert.ok(chunks.length >= 3, `expected several chunks, got ${chunks.length}`)
-    for (const id of chunks) await projectAs(app.pool, id, [A])
+    for (const id of chunks) await projectAs(app.scoped, id, [A])
     const first = await snapshot([A])
     assert.ok(first.entities.some((e) => e.name === 'Guido van Rossum' && e.kind === 'person'), 'Guido van Rossum is a person')
     assert.ok(first.entities.some((e) => e.name === 'SourceForge'), 'SourceForge is an entity')
     assert.ok(first.claims.length >= 10, `claims: ${first.claims.length}`)
     assert.ok(first.mentions.length >= first.entities.length, 'every entity is mentioned by some chunk')
     assert.ok(first.sources.length >= first.claims.length, 'every claim names its evidence')
-    assert.equal(await countVisible(app.pool, [A], 'profile', 'dirty'), first.entities.length)
-    assert.equal(await countVisible(app.pool, [A], 'chunk', "projection_status = 'projected'"), chunks.length)
-    for (const id of chunks) await projectAs(app.pool, id, [A])
+    assert.equal(await countVisible(app.scoped, [A], 'profile', 'dirty'), first.entities.length)
+    assert.equal(await countVisible(app.scoped, [A], 'chunk', "projection_status = 'projected'"), chunks.length)
+    for (const id of chunks) await projectAs(app.scoped, id, [A])
     assert.deepEqual(await snapshot([A]), first, 're-projecting every chunk adds, removes and reweighs nothing')
   })
 
   it('reinforces a claim another chunk observes, withdraws a chunk\'s evidence when it no longer says it', async () => {
-    const [c1, c2] = await addDocument(app.pool, [B], 'notes', `${'Ada Lovelace wrote the first program. '.repeat(60)}\n\n${'She worked with Charles Babbage. '.repeat(60)}`)
-    const write = (chunk: string, x: Extraction) => asSet(app.pool, [B], (q) => writeProjection(q, [B], chunk, cleanExtraction(x), 90))
-    const claim = () => asSet(app.pool, [B], async (q) => (await q.query<{ id: string; weight: number; sources: number; source_chunk_id: string }>(
+    const [c1, c2] = await addDocument(app.scoped, [B], 'notes', `${'Ada Lovelace wrote the first program. '.repeat(60)}\n\n${'She worked with Charles Babbage. '.repeat(60)}`)
+    const write = (chunk: string, x: Extraction) => asSet(app.scoped, [B], (q) => writeProjection(q, [B], chunk, cleanExtraction(x), 90))
+    const claim = () => asSet(app.scoped, [B], async (q) => (await q.query<{ id: string; weight: number; sources: number; source_chunk_id: string }>(
       `SELECT c.id, c.weight, c.source_chunk_id::text, (SELECT count(*)::int FROM claim_source s WHERE s.claim_id = c.id) AS sources
          FROM claim c WHERE c.predicate = 'write'`)).rows)
     await write(c1, claimOf('Ada Lovelace', 'write', 'the first program'))
@@ -88,11 +88,11 @@ describe('chunk projection', () => {
   })
 
   it('a newer contradicting claim supersedes the older one, which is kept', async () => {
-    const [c1, c2] = await addDocument(app.pool, [B], 'json', `${'The json module supports comments. '.repeat(60)}\n\n${'The json module does not support comments. '.repeat(60)}`)
-    const write = (chunk: string, x: Extraction) => asSet(app.pool, [B], (q) => writeProjection(q, [B], chunk, cleanExtraction(x), 90))
+    const [c1, c2] = await addDocument(app.scoped, [B], 'json', `${'The json module supports comments. '.repeat(60)}\n\n${'The json module does not support comments. '.repeat(60)}`)
+    const write = (chunk: string, x: Extraction) => asSet(app.scoped, [B], (q) => writeProjection(q, [B], chunk, cleanExtraction(x), 90))
     await write(c1, claimOf('json module', 'support', 'comments'))
     await write(c2, claimOf('json module', 'not support', 'comments'))
-    const rows = await asSet(app.pool, [B], async (q) => (await q.query<{ id: string; predicate: string; superseded_by: string | null }>(
+    const rows = await asSet(app.scoped, [B], async (q) => (await q.query<{ id: string; predicate: string; superseded_by: string | null }>(
       `SELECT id::text, predicate, superseded_by::text FROM claim WHERE predicate IN ('support', 'not support') ORDER BY predicate`)).rows)
     assert.equal(rows.length, 2)
     const [negative, positive] = rows
@@ -102,14 +102,14 @@ describe('chunk projection', () => {
 
   it('a pass for {A,B} writes only {A,B} rows, never one {A} can read, and never reads {A}', async () => {
     const before = await snapshot([A])
-    const chunks = await addDocument(app.pool, AB, "What's New in Python 2.0", prose())
-    for (const id of chunks) await projectAs(app.pool, id, AB)
+    const chunks = await addDocument(app.scoped, AB, "What's New in Python 2.0", prose())
+    for (const id of chunks) await projectAs(app.scoped, id, AB)
     // {A}'s rows are exactly as they were: the {A,B} pass matched none of its entities or claims.
     assert.deepEqual(await snapshot([A]), before)
     for (const table of ['entity', 'claim', 'claim_source', 'mention', 'profile']) {
-      assert.equal(await countVisible(app.pool, [A], table, `scopes <> '{${A}}'`), 0, `{A} reads only {A} rows of ${table}`)
-      assert.ok((await countVisible(app.pool, AB, table, `scopes = '{${A},${B}}'`)) > 0, `{A,B} has its own ${table} rows`)
-      assert.equal(await countVisible(app.pool, AB, table, `scopes <> '{${A},${B}}' AND scopes <> '{${A}}' AND scopes <> '{${B}}'`), 0)
+      assert.equal(await countVisible(app.scoped, [A], table, `scopes <> '{${A}}'`), 0, `{A} reads only {A} rows of ${table}`)
+      assert.ok((await countVisible(app.scoped, AB, table, `scopes = '{${A},${B}}'`)) > 0, `{A,B} has its own ${table} rows`)
+      assert.equal(await countVisible(app.scoped, AB, table, `scopes <> '{${A},${B}}' AND scopes <> '{${A}}' AND scopes <> '{${B}}'`), 0)
     }
     const guido = (await db.pool.query<{ scopes: string }>("SELECT scopes::text FROM entity WHERE name = 'Guido van Rossum' ORDER BY cardinality(scopes)")).rows
     assert.deepEqual(guido.map((r) => r.scopes), [`{${A}}`, `{${A},${B}}`], 'one entity per set, never shared')
@@ -117,11 +117,11 @@ describe('chunk projection', () => {
     // A payload naming {A,B} for a chunk of {A}: not read, nothing written.
     const [aChunk] = (await db.pool.query<{ id: string }>(`SELECT id::text FROM chunk WHERE scopes = '{${A}}' LIMIT 1`)).rows
     const abBefore = await snapshot(AB)
-    await projectAs(app.pool, aChunk.id, AB)
+    await projectAs(app.scoped, aChunk.id, AB)
     assert.deepEqual(await snapshot(AB), abBefore)
     // And the database itself refuses an {A} row from the {A,B} identity.
     await assert.rejects(
-      asSet(app.pool, AB, (q) => q.query(`INSERT INTO entity (scopes, name, normalized_name, kind) VALUES ('{${A}}', 'x', 'x', 'concept')`)),
+      asSet(app.scoped, AB, (q) => q.query(`INSERT INTO entity (scopes, name, normalized_name, kind) VALUES ('{${A}}', 'x', 'x', 'concept')`)),
       /row-level security/,
     )
   })

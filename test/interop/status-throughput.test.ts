@@ -47,7 +47,7 @@ describe("aizk status over PgQueuer's rows", () => {
       const { rows } = await db.pool.query("select 1 from pgqueuer where id = $1 and heartbeat < now() - interval '1 second'", [id])
       return rows.length > 0
     })
-    const env = { AIZK_HEARTBEAT_TIMEOUT_SECONDS: '1' }
+    const env = { AIZK_HEARTBEAT_TIMEOUT_SECONDS: '1', AIZK_HEARTBEAT_INTERVAL_SECONDS: '0.3' }
     const stats = await statusJson(db, env)
     assert.deepEqual(stats.workers.foreign.map((w: { queueManagerId: string; entrypoints: string[]; picked: number }) => [w.queueManagerId, w.entrypoints, w.picked]), [[qm, ['py_long'], 1]])
     assert.equal(stats.stalePicks.count, 0, "a PgQueuer pick is judged by the foreign timeout, not aizk's")
