@@ -70,8 +70,13 @@ export async function binaries(dataDir: string): Promise<Binaries> {
     const partial = `${copy}.partial-${process.pid}`
     await fs.rm(partial, { recursive: true, force: true })
     await fs.cp(nativeDir, partial, { recursive: true, verbatimSymlinks: true })
-    await fs.rm(copy, { recursive: true, force: true })
-    await fs.rename(partial, copy)
+    // A copy only ever appears whole (by rename), so one that exists is complete: another
+    // process racing the same first use won, and its server may already run from it. Removing
+    // it here would pull the files from under that server's initdb.
+    await fs.rename(partial, copy).catch(async (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err
+      await fs.rm(partial, { recursive: true, force: true })
+    })
   }
   return { initdb: path.join(copy, 'bin', 'initdb'), pgCtl: path.join(copy, 'bin', 'pg_ctl'), owner }
 }

@@ -70,8 +70,8 @@ describe('embedded PostgreSQL', () => {
 
   it('starts on first use once, even when two commands race, and announces itself', async () => {
     const [a, b] = await Promise.all([runCli(['install', '--json'], { env, timeoutMs: 120_000 }), runCli(['install', '--json'], { env, timeoutMs: 120_000 })])
-    assert.equal(a.code, 0, a.stderr)
-    assert.equal(b.code, 0, b.stderr)
+    assert.equal(a.code, 0, `${a.stderr}${a.stdout}`)
+    assert.equal(b.code, 0, `${b.stderr}${b.stdout}`)
     const announcements = [a.stderr, b.stderr].filter((s) => /started embedded PostgreSQL 15\.18\.0 in .* on 127\.0\.0\.1:\d+/.test(s))
     assert.equal(announcements.length, 1, 'exactly one process started the server')
     assert.equal(serverProcesses().filter((pid) => pid === postmasterPid()).length, 1)

@@ -184,7 +184,8 @@ describe('worker view', () => {
     const view = createWorkerViewService({ events, stdout: stdout as unknown as NodeJS.WriteStream, fps: 30 })
     await view.start()
     events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
-    await until(() => writes > 0)
+    // A slow first frame (ink and React warming up) holds the next back by up to 5 s.
+    await until(() => writes > 0, 8000)
     // ink finishes the frames it throttled (a few frame intervals at most).
     await new Promise((r) => setTimeout(r, 300))
     const settle = writes
