@@ -37,12 +37,18 @@ const files = args.length ? args : findTests(path.join(root, 'test'))
 const child = spawn(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.AIZK_TEST_CONCURRENCY ?? 3}`, '--test-timeout=900000', ...files],
-  { stdio: 'inherit', cwd: root, env: { ...process.env, AIZK_TEST_BASE_URL: baseUrl, AIZK_TEST_TEMPLATE: template } },
+  { stdio: 'inherit', cwd: root, env: { ...withoutCiVariables(process.env), AIZK_TEST_BASE_URL: baseUrl, AIZK_TEST_TEMPLATE: template } },
 )
 const code = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)))
 await admin.query(`drop database if exists ${template} with (force)`)
 await admin.end()
 process.exit(code)
+
+// ink draws only its last frame when it sees a CI variable, and the live views' tests assert
+// live drawing; every command the tests spawn drops these variables too (test/helpers/cli.ts).
+function withoutCiVariables(env) {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'CI' && k !== 'CONTINUOUS_INTEGRATION' && !k.startsWith('CI_')))
+}
 
 function withDb(url, db) {
   const u = new URL(url)
