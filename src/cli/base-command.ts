@@ -37,6 +37,8 @@ export abstract class AizkCommand extends Command {
   protected async database(opts: OpenOptions = {}): Promise<Database> {
     const settings = await this.settings()
     // pg and the embedded server's code load only in commands that open the database.
+    const { loadPg } = await import('../db/load-pg.js')
+    await loadPg()
     const { openDatabase } = await import('../db/database.js')
     const db = await openDatabase(settings, { log: (line) => this.logToStderr(line), ...opts })
     this.openDatabases.push(db)
