@@ -15,6 +15,16 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
 }
 
+/**
+ * CPU seconds (user + system) of this process's children that have ended and been waited for:
+ * read before and after one child, the difference is that child's own CPU time (tick resolution).
+ */
+export function endedChildrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[13]) + Number(fields[14])) / ticksPerSecond
+}
+
 export function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)

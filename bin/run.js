@@ -9,6 +9,12 @@ if (argv.length === 1 && argv[0] === '--version') {
   const { name, version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
   process.stdout.write(`${name}/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
 } else {
+  // oclif checks Node against its own `engines` with semver (about 50 modules loaded for every
+  // command); npm already enforces aizk's stricter range, so that check is skipped.
+  const engineCheck = process.env.OCLIF_DISABLE_ENGINE_WARNING
+  process.env.OCLIF_DISABLE_ENGINE_WARNING = 'true'
   const { execute } = await import('@oclif/core')
+  if (engineCheck === undefined) delete process.env.OCLIF_DISABLE_ENGINE_WARNING
+  else process.env.OCLIF_DISABLE_ENGINE_WARNING = engineCheck
   await execute({ dir: import.meta.url })
 }

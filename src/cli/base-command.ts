@@ -4,7 +4,6 @@
  * (docs/architecture.md#errors-and-exit-codes).
  */
 import { Command, Flags, Errors } from '@oclif/core'
-import chalk from 'chalk'
 import type { Database, OpenOptions } from '../db/database.js'
 import { AizkError, ExitCode } from '../errors.js'
 import { loadSettings, type Settings, unknownSettingVariables } from '../settings.js'
@@ -27,8 +26,10 @@ export abstract class AizkCommand extends Command {
     if (this.settingsCache) return this.settingsCache
     await loadJobModules()
     this.settingsCache = loadSettings()
-    for (const name of unknownSettingVariables()) {
-      this.logToStderr(chalk.yellow(`aizk: warning: ${name} is not an aizk setting (see \`aizk settings\`)`))
+    const unknown = unknownSettingVariables()
+    if (unknown.length) {
+      const chalk = await loadChalk()
+      for (const name of unknown) this.logToStderr(chalk.yellow(`aizk: warning: ${name} is not an aizk setting (see \`aizk settings\`)`))
     }
     return this.settingsCache
   }
@@ -36,6 +37,8 @@ export abstract class AizkCommand extends Command {
   protected async database(opts: OpenOptions = {}): Promise<Database> {
     const settings = await this.settings()
     // pg and the embedded server's code load only in commands that open the database.
+    const { loadPg } = await import('../db/load-pg.js')
+    await loadPg()
     const { openDatabase } = await import('../db/database.js')
     const db = await openDatabase(settings, { log: (line) => this.logToStderr(line), ...opts })
     this.openDatabases.push(db)
@@ -74,11 +77,17 @@ export abstract class AizkCommand extends Command {
     if (this.jsonOutput) {
       this.printJson({ error: { code, exitCode, message, hint: hint ?? null, details: err instanceof AizkError ? (err.details ?? null) : null } })
     } else {
+      const chalk = await loadChalk()
       process.stderr.write(`${chalk.red('error:')} ${message}\n`)
       if (hint) process.stderr.write(`${chalk.dim('hint:')} ${hint}\n`)
     }
     this.exit(exitCode)
   }
+}
+
+/** chalk only when something is printed in colour: a command that succeeds never loads it. */
+async function loadChalk() {
+  return (await import('chalk')).default
 }
 
 /**

@@ -6,7 +6,6 @@
 import pg from 'pg'
 import { DatabaseError, errorMessage } from '../errors.js'
 import type { Settings } from '../settings.js'
-import { defaultDataDir, ensureEmbeddedServer } from './embedded.js'
 
 // bigint (int8) columns come back as strings: job ids never pass through a JS number unchecked.
 export interface DatabaseTarget {
@@ -17,6 +16,8 @@ export interface DatabaseTarget {
 
 export async function resolveDatabase(settings: Settings, log: (line: string) => void = () => {}): Promise<DatabaseTarget> {
   if (settings.databaseUrl) return { url: settings.databaseUrl, embedded: false }
+  // The embedded server's code loads only when it is the server used.
+  const { defaultDataDir, ensureEmbeddedServer } = await import('./embedded.js')
   const dataDir = settings.dataDir ?? defaultDataDir()
   const server = await ensureEmbeddedServer({ dataDir, port: settings.embeddedPort, log })
   return { url: server.url, embedded: true, dataDir }

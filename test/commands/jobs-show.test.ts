@@ -4,34 +4,16 @@
  * finished), plus queued rows and bad ids.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS } from '../worker/spawn-worker.js'
+import { TEST_JOBS } from '../worker/spawn-worker.js'
+import { workerFixture } from './support/worker-fixture.js'
 
-let db: TestDatabase
-let env: Record<string, string>
-let workers: SpawnedWorker[] = []
-
-before(async () => {
-  db = await createTestDatabase()
-  await db.pool.query(FIXTURE_TABLES)
-  env = { AIZK_DATABASE_URL: db.url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }
-})
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log, test_runs, aizk_worker')
-})
-afterEach(async () => {
-  await killAll(workers)
-  workers = []
-})
-after(async () => {
-  await db.drop()
-})
+const fx = workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) })
 
 async function show(id: string, ...flags: string[]) {
-  const res = await runCli(['jobs', 'show', id, '--json', ...flags], { env })
+  const res = await runCli(['jobs', 'show', id, '--json', ...flags], { env: fx.env })
   assert.equal(res.code, 0, res.stderr)
   return JSON.parse(res.stdout)
 }
@@ -39,7 +21,7 @@ async function show(id: string, ...flags: string[]) {
 describe('aizk jobs show', () => {
   it('a queued job: row, pretty payload cut at 2,000 characters unless --full, headers', async () => {
     const long = 'x'.repeat(5000)
-    const id = String(await enqueue(db.pool, { entrypoint: 'test_record', payload: { tag: 'a', long }, priority: 7, dedupeKey: 'story-1' }))
+    const id = String(await enqueue(fx.db.pool, { entrypoint: 'test_record', payload: { tag: 'a', long }, priority: 7, dedupeKey: 'story-1' }))
     const doc = await show(id)
     assert.equal(doc.id, id)
     assert.equal(doc.state, 'queued')
@@ -57,7 +39,7 @@ describe('aizk jobs show', () => {
     const full = await show(id, '--full')
     assert.equal(full.payload.truncated, false)
     assert.deepEqual(full.payload.value, { tag: 'a', long })
-    const text = await runCli(['jobs', 'show', id], { env })
+    const text = await runCli(['jobs', 'show', id], { env: fx.env })
     assert.equal(text.code, 0, text.stderr)
     assert.match(text.stdout, new RegExp(`^job ${id} · test_record · queued$`, 'm'))
     assert.match(text.stdout, /priority 7 · attempts 0 · cycles 0 · dedupe key story-1/)
@@ -66,11 +48,10 @@ describe('aizk jobs show', () => {
   })
 
   it('a held job: attempts, cycles, and the traceback of every failure in the log', async () => {
-    const w = spawnWorker(db.url, ['--entrypoint', 'test_fail'])
-    workers.push(w)
-    const id = String(await enqueue(db.pool, { entrypoint: 'test_fail', payload: {} }))
+    const w = fx.spawnWorker(['--entrypoint', 'test_fail'])
+    const id = String(await enqueue(fx.db.pool, { entrypoint: 'test_fail', payload: {} }))
     await w.waitFor((e) => e.event === 'job:held' && e.jobId === id, 'the first hold')
-    assert.equal((await runCli(['requeue', '--id', id], { env })).code, 0)
+    assert.equal((await runCli(['requeue', '--id', id], { env: fx.env })).code, 0)
     await w.waitFor((e) => e.event === 'job:held' && e.jobId === id && w.events.filter((x) => x.event === 'job:held').length === 2, 'the second hold')
     const doc = await show(id)
     assert.equal(doc.state, 'held')
@@ -85,17 +66,16 @@ describe('aizk jobs show', () => {
       assert.equal(l.traceback.exception_message, 'boom on attempt 2')
       assert.match(l.traceback.traceback, /at FailingJob\.handle/)
     }
-    const text = await runCli(['jobs', 'show', id], { env })
+    const text = await runCli(['jobs', 'show', id], { env: fx.env })
     assert.match(text.stdout, new RegExp(`^job ${id} · test_fail · held$`, 'm'))
     assert.match(text.stdout, /priority 0 · attempts 3 · cycles 1/)
     assert.match(text.stdout, /log \(2 rows\):\n {2}\S+ {2}failed {5}priority 0\n {6}TypeError: boom on attempt 2\n {10}at FailingJob\.handle/)
   })
 
   it('a picked job names the worker running it; once finished, the log tells the rest', async () => {
-    const w = spawnWorker(db.url, ['--entrypoint', 'test_cancelable'])
-    workers.push(w)
+    const w = fx.spawnWorker(['--entrypoint', 'test_cancelable'])
     const started = await w.waitFor((e) => e.event === 'worker:started', 'start')
-    const id = String(await enqueue(db.pool, { entrypoint: 'test_cancelable', payload: { n: 1 } }))
+    const id = String(await enqueue(fx.db.pool, { entrypoint: 'test_cancelable', payload: { n: 1 } }))
     await w.waitFor((e) => e.event === 'job:picked' && e.jobId === id, 'the pick')
     const doc = await show(id)
     assert.equal(doc.state, 'picked')
@@ -104,9 +84,9 @@ describe('aizk jobs show', () => {
       { registered: doc.holder.registered, pid: doc.holder.pid, host: doc.holder.host, alive: doc.holder.alive },
       { registered: true, pid: started.pid, host: started.host, alive: true },
     )
-    const text = await runCli(['jobs', 'show', id], { env })
+    const text = await runCli(['jobs', 'show', id], { env: fx.env })
     assert.match(text.stdout, new RegExp(`held by worker ${started.queueManagerId} on \\S+ pid ${started.pid} \\(aizk \\S+, heartbeat \\S+ ago, alive\\)`))
-    assert.equal((await runCli(['cancel', '--id', id, '--running', '--yes'], { env })).code, 0)
+    assert.equal((await runCli(['cancel', '--id', id, '--running', '--yes'], { env: fx.env })).code, 0)
     await w.waitFor((e) => e.event === 'job:canceled' && e.jobId === id, 'the cancel')
     let finished = await show(id)
     for (let i = 0; finished.state !== 'finished' && i < 100; i++) finished = await show(id)
@@ -114,16 +94,15 @@ describe('aizk jobs show', () => {
     assert.equal(finished.job, null)
     assert.equal(finished.payload, null)
     assert.deepEqual(finished.log.map((l: { status: string }) => l.status), ['canceled'])
-    const gone = await runCli(['jobs', 'show', id], { env })
+    const gone = await runCli(['jobs', 'show', id], { env: fx.env })
     assert.match(gone.stdout, new RegExp(`^job ${id} · test_cancelable · finished \\(canceled\\)$`, 'm'))
     assert.match(gone.stdout, /the row is gone/)
     assert.match(gone.stdout, /canceled {3}priority 0\n {6}JobCanceled: canceled while running, by \S+@\S+/)
   })
 
   it('a successful job still in the log', async () => {
-    const w = spawnWorker(db.url, ['--entrypoint', 'test_record'])
-    workers.push(w)
-    const id = String(await enqueue(db.pool, { entrypoint: 'test_record', payload: {} }))
+    const w = fx.spawnWorker(['--entrypoint', 'test_record'])
+    const id = String(await enqueue(fx.db.pool, { entrypoint: 'test_record', payload: {} }))
     await w.waitFor((e) => e.event === 'job:completed' && e.jobId === id, 'the run')
     let doc = await show(id)
     for (let i = 0; doc.log.length === 0 && i < 100; i++) doc = await show(id)
@@ -132,19 +111,19 @@ describe('aizk jobs show', () => {
   })
 
   it('an unknown id exits 5; a malformed or missing one exits 2', async () => {
-    const none = await runCli(['jobs', 'show', '424242', '--json'], { env })
+    const none = await runCli(['jobs', 'show', '424242', '--json'], { env: fx.env })
     assert.equal(none.code, 5)
     assert.deepEqual(JSON.parse(none.stdout).error.details, { id: '424242' })
-    const text = await runCli(['jobs', 'show', '424242'], { env })
+    const text = await runCli(['jobs', 'show', '424242'], { env: fx.env })
     assert.equal(text.code, 5)
     assert.match(text.stderr, /^error: no job 424242: not in the queue and no log row$/m)
-    const bad = await runCli(['jobs', 'show', '12x'], { env })
+    const bad = await runCli(['jobs', 'show', '12x'], { env: fx.env })
     assert.equal(bad.code, 2)
     assert.match(bad.stderr, /error: job id "12x" is not a job id/)
-    const missing = await runCli(['jobs', 'show'], { env })
+    const missing = await runCli(['jobs', 'show'], { env: fx.env })
     assert.equal(missing.code, 2)
     // The inventory is still `aizk jobs`.
-    const inventory = await runCli(['jobs', '--json'], { env })
+    const inventory = await runCli(['jobs', '--json'], { env: fx.env })
     assert.equal(inventory.code, 0, inventory.stderr)
     assert.ok(JSON.parse(inventory.stdout).jobs.some((j: { entrypoint: string }) => j.entrypoint === 'test_record'))
   })

@@ -5,43 +5,21 @@
  * free to pick it, it would have run before the marker.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS, until } from '../worker/spawn-worker.js'
+import { TEST_JOBS, until } from '../worker/spawn-worker.js'
+import { workerFixture } from './support/worker-fixture.js'
 
-let db: TestDatabase
-let env: Record<string, string>
-let workers: SpawnedWorker[] = []
-const start = () => {
-  const w = spawnWorker(db.url, ['--entrypoint', 'test_record', '--entrypoint', 'test_sleep', '--concurrency', '1', '--batch-size', '1'])
-  workers.push(w)
-  return w
-}
+const fx = workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }), truncate: ['aizk_entrypoint_pause'] })
+const start = () => fx.spawnWorker(['--entrypoint', 'test_record', '--entrypoint', 'test_sleep', '--concurrency', '1', '--batch-size', '1'])
 
-before(async () => {
-  db = await createTestDatabase()
-  await db.pool.query(FIXTURE_TABLES)
-  env = { AIZK_DATABASE_URL: db.url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }
-})
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log, test_runs, aizk_worker, aizk_entrypoint_pause')
-})
-afterEach(async () => {
-  await killAll(workers)
-  workers = []
-})
-after(async () => {
-  await db.drop()
-})
-
-const statusOf = async (id: string) => (await db.pool.query('SELECT status::text FROM pgqueuer WHERE id = $1', [id])).rows[0]?.status ?? 'gone'
+const statusOf = async (id: string) => (await fx.db.pool.query('SELECT status::text FROM pgqueuer WHERE id = $1', [id])).rows[0]?.status ?? 'gone'
 
 /** Enqueue a marker (test_sleep, priority 0) and wait until it ran. */
 async function runMarker(): Promise<void> {
-  const id = String(await enqueue(db.pool, { entrypoint: 'test_sleep', payload: { ms: 0 } }))
-  await until('the marker to run', async () => (await db.pool.query('SELECT 1 FROM pgqueuer_log WHERE job_id = $1', [id])).rowCount === 1)
+  const id = String(await enqueue(fx.db.pool, { entrypoint: 'test_sleep', payload: { ms: 0 } }))
+  await until('the marker to run', async () => (await fx.db.pool.query('SELECT 1 FROM pgqueuer_log WHERE job_id = $1', [id])).rowCount === 1)
 }
 
 describe('aizk pause and resume', () => {
@@ -49,7 +27,7 @@ describe('aizk pause and resume', () => {
     const [a, b] = [start(), start()]
     await a.waitFor((e) => e.event === 'worker:started', 'worker a')
     await b.waitFor((e) => e.event === 'worker:started', 'worker b')
-    const paused = await runCli(['pause', 'test_record', '--reason', 'maintenance', '--json'], { env })
+    const paused = await runCli(['pause', 'test_record', '--reason', 'maintenance', '--json'], { env: fx.env })
     assert.equal(paused.code, 0, paused.stderr)
     const doc = JSON.parse(paused.stdout)
     assert.equal(doc.entrypoint, 'test_record')
@@ -62,28 +40,28 @@ describe('aizk pause and resume', () => {
       assert.deepEqual([e.entrypoint, e.reason, e.pausedBy], ['test_record', 'maintenance', doc.pausedBy])
     }
     // Enqueue still works while paused, through the CLI and the library.
-    const viaCli = await runCli(['enqueue', 'test_record', '--payload', '{"tag":"cli"}', '--priority', '9', '--json'], { env })
+    const viaCli = await runCli(['enqueue', 'test_record', '--payload', '{"tag":"cli"}', '--priority', '9', '--json'], { env: fx.env })
     assert.equal(viaCli.code, 0, viaCli.stderr)
     const held = JSON.parse(viaCli.stdout).id as string
     await runMarker()
     await runMarker()
     assert.equal(await statusOf(held), 'queued')
-    const again = await runCli(['pause', 'test_record', '--json'], { env })
+    const again = await runCli(['pause', 'test_record', '--json'], { env: fx.env })
     assert.equal(JSON.parse(again.stdout).changed, false)
 
-    const resumed = await runCli(['resume', 'test_record', '--json'], { env })
+    const resumed = await runCli(['resume', 'test_record', '--json'], { env: fx.env })
     assert.equal(resumed.code, 0, resumed.stderr)
     assert.deepEqual(JSON.parse(resumed.stdout), { entrypoint: 'test_record', paused: false, changed: true, pausedSince: doc.pausedAt })
     for (const w of [a, b]) await w.waitFor((x) => x.event === 'entrypoint:resumed' && x.entrypoint === 'test_record', 'the resume event')
     await until('the paused job to run', async () => (await statusOf(held)) === 'gone')
-    const text = await runCli(['resume', 'test_record'], { env })
+    const text = await runCli(['resume', 'test_record'], { env: fx.env })
     assert.equal(text.code, 0, text.stderr)
     assert.match(text.stdout, /test_record was not paused/)
   })
 
   it('a worker started while paused stays paused, and says so', async () => {
-    assert.equal((await runCli(['pause', 'test_record'], { env })).code, 0)
-    const held = String(await enqueue(db.pool, { entrypoint: 'test_record', payload: {}, priority: 9 }))
+    assert.equal((await runCli(['pause', 'test_record'], { env: fx.env })).code, 0)
+    const held = String(await enqueue(fx.db.pool, { entrypoint: 'test_record', payload: {}, priority: 9 }))
     const w = start()
     const e = await w.waitFor((x) => x.event === 'entrypoint:paused', 'the pause event on start')
     assert.equal(e.entrypoint, 'test_record')
@@ -97,15 +75,15 @@ describe('aizk pause and resume', () => {
     await restarted.waitFor((x) => x.event === 'entrypoint:paused', 'the pause event after a restart')
     await runMarker()
     assert.equal(await statusOf(held), 'queued')
-    assert.equal((await runCli(['resume', 'test_record'], { env })).code, 0)
+    assert.equal((await runCli(['resume', 'test_record'], { env: fx.env })).code, 0)
     await until('the job to run', async () => (await statusOf(held)) === 'gone')
   })
 
   it('status shows paused entrypoints in text and JSON', async () => {
-    await enqueue(db.pool, { entrypoint: 'test_record', payload: {} })
-    assert.equal((await runCli(['pause', 'test_record', '-r', 'disk full'], { env })).code, 0)
-    assert.equal((await runCli(['pause', 'py_mailer', '--force'], { env })).code, 0)
-    const json = await runCli(['status', '--json'], { env })
+    await enqueue(fx.db.pool, { entrypoint: 'test_record', payload: {} })
+    assert.equal((await runCli(['pause', 'test_record', '-r', 'disk full'], { env: fx.env })).code, 0)
+    assert.equal((await runCli(['pause', 'py_mailer', '--force'], { env: fx.env })).code, 0)
+    const json = await runCli(['status', '--json'], { env: fx.env })
     assert.equal(json.code, 0, json.stderr)
     const stats = JSON.parse(json.stdout)
     assert.deepEqual(stats.paused.map((p: { entrypoint: string; reason: string | null }) => [p.entrypoint, p.reason]), [
@@ -113,24 +91,24 @@ describe('aizk pause and resume', () => {
       ['test_record', 'disk full'],
     ])
     assert.equal(stats.entrypoints.find((e: { entrypoint: string }) => e.entrypoint === 'test_record').paused, true)
-    const text = await runCli(['status', '--once'], { env })
+    const text = await runCli(['status', '--once'], { env: fx.env })
     assert.match(text.stdout, /^paused: py_mailer \(\S+@\S+\), test_record \(\S+@\S+: disk full\)$/m)
     assert.match(text.stdout, /test_record \(paused\)/)
   })
 
   it('an unknown or malformed entrypoint exits 2 and stores nothing', async () => {
-    const unknown = await runCli(['pause', 'test_recrd', '--json'], { env })
+    const unknown = await runCli(['pause', 'test_recrd', '--json'], { env: fx.env })
     assert.equal(unknown.code, 2)
     const err = JSON.parse(unknown.stdout).error
     assert.match(err.message, /unknown entrypoint "test_recrd"/)
     assert.match(err.hint, /did you mean "test_record"/)
     assert.match(err.hint, /--force/)
-    const bad = await runCli(['pause', 'Bad Name', '--force'], { env })
+    const bad = await runCli(['pause', 'Bad Name', '--force'], { env: fx.env })
     assert.equal(bad.code, 2)
     assert.match(bad.stderr, /error: "Bad Name" is not an entrypoint name/)
-    const missing = await runCli(['resume'], { env })
+    const missing = await runCli(['resume'], { env: fx.env })
     assert.equal(missing.code, 2)
     assert.match(missing.stderr, /error: Missing 1 required arg/)
-    assert.equal((await db.pool.query('SELECT count(*)::int AS n FROM aizk_entrypoint_pause')).rows[0].n, 0)
+    assert.equal((await fx.db.pool.query('SELECT count(*)::int AS n FROM aizk_entrypoint_pause')).rows[0].n, 0)
   })
 })

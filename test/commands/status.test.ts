@@ -101,7 +101,7 @@ describe('aizk status', () => {
     }
   })
 
-  it('draws the live dashboard in a real terminal; tab moves panes, q leaves', async () => {
+  it('draws the live dashboard in a real terminal; tab and arrows move panes, every key of a burst counts, q leaves', async () => {
     await seed()
     const pty = runInPty([process.execPath, binPath, 'status'], { env: cleanEnv(env), cols: 140, rows: 60 })
     try {
@@ -111,7 +111,11 @@ describe('aizk status', () => {
       assert.match(frame, /cli_strict\s+42\s+10\s+2\/3/)
       assert.match(frame, /TypeError: boom/)
       assert.match(frame, /host-a/)
-      pty.child.stdin?.write('\t')
+      // Keys sent in a burst all count (issue 16): three tabs in one write, jobs -> schedules.
+      pty.child.stdin?.write('\t\t\t')
+      await waitFor(() => /▸ Schedules/.test(lastFrameOf(pty.output(), 'aizk status')), pty.output)
+      // A tab (wrapping to jobs) and a right arrow in one write: held.
+      pty.child.stdin?.write('\t\u001b[C')
       await waitFor(() => /▸ Held \(2\)/.test(lastFrameOf(pty.output(), 'aizk status')), pty.output)
       // A second refresh shows rows that arrived after the first frame.
       await insertQueued(db.pool, 'cli_noop', 100)

@@ -6,7 +6,7 @@
  * JSON log line to stderr. The pass picks its candidates per scope set from the roster and reads
  * each under User.system(its scopes): no tenant's bytes are read past row security.
  */
-import { type IntegrityCandidate, type IntegrityStatus, integrityCandidates, verifyOriginal } from '../../content/integrity.js'
+import type { IntegrityCandidate, IntegrityStatus } from '../../content/integrity.js'
 import { scopeRoster } from '../../scope/roster.js'
 import { User } from '../../scope/user.js'
 import type { Settings } from '../../settings.js'
@@ -32,6 +32,7 @@ export class ArtifactIntegrityJob extends SystemScheduledJob {
   }
 
   async verify(ctx: Pick<ScheduledContext, 'pool' | 'settings' | 'signal'>): Promise<IntegrityReport> {
+    const { integrityCandidates, verifyOriginal } = await import('../../content/integrity.js')
     const settings = ctx.settings as Settings
     const limit = Number(settings.integrityBatch ?? 100)
     const minAgeDays = Number(settings.integrityMinAgeDays ?? 30)

@@ -4,8 +4,6 @@
  * {chunkId, scopes}, dedupe key the chunk id, as ingest and the dispatch pass enqueue it.
  */
 import { z } from 'zod'
-import { extractorFor } from '../../graph/choose-extractor.js'
-import { projectChunk } from '../../graph/project-chunk.js'
 import { CHUNK_PROJECTION_ENTRYPOINT } from '../../ingest/projection.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
 import { loadSettings } from '../../settings.js'
@@ -29,6 +27,8 @@ export class ChunkProjectionJob extends QueueJob<ChunkRefPayload> {
   static override priority = JobPriority.chunk
 
   async handle(payload: ChunkRefPayload, ctx: JobContext): Promise<void> {
+    const { extractorFor } = await import('../../graph/choose-extractor.js')
+    const { projectChunk } = await import('../../graph/project-chunk.js')
     const settings = loadSettings()
     await projectChunk(ctx.pool, settings, payload, extractorFor(settings), ctx.signal)
   }

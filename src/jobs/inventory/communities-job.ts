@@ -5,7 +5,6 @@
  * and recorded with the watermark for `aizk status`. The gate, the rebuild and the RAPTOR
  * enqueue share the pass's one transaction.
  */
-import { buildCommunities } from '../../graph/communities/build-communities.js'
 import { runIfGrown } from '../../scope/growth-gate.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 import { raptorEnabled, RaptorJob } from './raptor-job.js'
@@ -15,6 +14,7 @@ export class CommunitiesJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+    const { buildCommunities } = await import('../../graph/communities/build-communities.js')
     const threshold = ctx.settings.communitiesGrowthThreshold
     const gate = await runIfGrown(ctx.db, { job: CommunitiesJob.jobName, scopes, threshold }, () =>
       buildCommunities(ctx.db, scopes, ctx.settings, ctx.signal),

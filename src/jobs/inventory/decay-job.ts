@@ -3,7 +3,6 @@
  * Its batches commit one by one in their own short transactions under the same User, not in the
  * pass's transaction, so no lock is held across the whole set.
  */
-import { decayClaims } from '../../graph/decay.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
 export class DecayJob extends ScopedScheduledJob {
@@ -11,6 +10,7 @@ export class DecayJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(_scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+    const { decayClaims } = await import('../../graph/decay.js')
     await decayClaims(ctx.pool, ctx.user, {
       halfLifeDays: ctx.settings.decayHalfLifeDays,
       floor: ctx.settings.decayFloor,

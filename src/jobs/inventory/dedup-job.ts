@@ -1,5 +1,4 @@
 /** DedupJob (scoped, 03:30): merge the set's duplicate entities (src/graph/dedup.ts); never across sets. */
-import { dedupEntities } from '../../graph/dedup.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
 export class DedupJob extends ScopedScheduledJob {
@@ -7,6 +6,7 @@ export class DedupJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+    const { dedupEntities } = await import('../../graph/dedup.js')
     await dedupEntities(ctx.db, scopes, ctx.settings.dedupSimilarity)
   }
 }

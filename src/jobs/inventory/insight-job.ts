@@ -1,5 +1,4 @@
 /** InsightJob (scoped, Sundays 07:00): derive the set's insights (src/graph/insights). */
-import { deriveInsights } from '../../graph/insights/derive-insights.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
 export class InsightJob extends ScopedScheduledJob {
@@ -7,6 +6,7 @@ export class InsightJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+    const { deriveInsights } = await import('../../graph/insights/derive-insights.js')
     ctx.report?.(await deriveInsights(ctx.db, scopes, ctx.settings))
   }
 }

@@ -1,5 +1,4 @@
 /** ProfileProjectionJob (scoped, every minute): rebuild the set's dirty profiles (src/graph/profiles.ts). */
-import { refreshDirtyProfiles } from '../../graph/profiles.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
 export class ProfileProjectionJob extends ScopedScheduledJob {
@@ -7,6 +6,7 @@ export class ProfileProjectionJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+    const { refreshDirtyProfiles } = await import('../../graph/profiles.js')
     await refreshDirtyProfiles(ctx.db, scopes, ctx.settings, ctx.signal)
   }
 }

@@ -5,7 +5,6 @@
  * worker binds it even with the cron off. It embeds its summaries, so enabling it without
  * AIZK_EMBEDDINGS_URL is a settings error (exit 3), reported with every other setting.
  */
-import { buildRaptor } from '../../graph/raptor/build-raptor.js'
 import { loadSettings, registerSettingsCheck } from '../../settings.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
@@ -24,6 +23,7 @@ export class RaptorJob extends ScopedScheduledJob {
   }
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+    const { buildRaptor } = await import('../../graph/raptor/build-raptor.js')
     const built = await buildRaptor(ctx.db, scopes, ctx.settings, ctx.signal)
     ctx.report?.({ ...built })
   }

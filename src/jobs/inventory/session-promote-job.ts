@@ -1,5 +1,4 @@
 /** SessionPromoteJob (scoped, every 15 minutes): idle sessions become documents (src/graph/promote-sessions.ts). */
-import { promoteSessions } from '../../graph/promote-sessions.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
 export class SessionPromoteJob extends ScopedScheduledJob {
@@ -7,6 +6,7 @@ export class SessionPromoteJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+    const { promoteSessions } = await import('../../graph/promote-sessions.js')
     await promoteSessions(ctx.db, scopes, ctx.settings)
   }
 }

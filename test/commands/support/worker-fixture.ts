@@ -1,0 +1,44 @@
+/**
+ * The setup of command tests that run real workers: a database of the file's own with the test
+ * jobs' tables, the queue emptied before each test, and every worker a test spawned killed after
+ * it. Call at the top of a test file; `db` and `env` are set once its `before` hook has run.
+ */
+import { after, afterEach, before, beforeEach } from 'node:test'
+import { createTestDatabase, type TestDatabase } from '../../helpers/db.js'
+import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker } from '../../worker/spawn-worker.js'
+
+export interface WorkerFixture {
+  db: TestDatabase
+  /** The environment the file's CLI runs get. */
+  env: Record<string, string>
+  /** `aizk worker ARGS` on this database, killed after the test. */
+  spawnWorker(args: string[]): SpawnedWorker
+}
+
+export function workerFixture(opts: { env: (url: string) => Record<string, string>; truncate?: string[] }): WorkerFixture {
+  let workers: SpawnedWorker[] = []
+  const fixture = {
+    spawnWorker(args: string[]) {
+      const worker = spawnWorker(fixture.db.url, args)
+      workers.push(worker)
+      return worker
+    },
+  } as WorkerFixture
+  before(async () => {
+    fixture.db = await createTestDatabase()
+    await fixture.db.pool.query(FIXTURE_TABLES)
+    fixture.env = opts.env(fixture.db.url)
+  })
+  beforeEach(async () => {
+    const tables = ['pgqueuer', 'pgqueuer_log', 'test_runs', 'aizk_worker', ...(opts.truncate ?? [])]
+    await fixture.db.pool.query(`TRUNCATE ${tables.join(', ')}`)
+  })
+  afterEach(async () => {
+    await killAll(workers)
+    workers = []
+  })
+  after(async () => {
+    await fixture.db.drop()
+  })
+  return fixture
+}
