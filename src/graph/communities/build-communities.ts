@@ -4,9 +4,10 @@
  * transaction, so a reader sees the old build or the new one, never half of either.
  */
 import { randomUUID } from 'node:crypto'
+import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Queryable } from '../../db/queryable.js'
-import { entityEdges, entityNames, internalClaims, type NewCommunity, previousCommunities, replaceCommunities } from '../sql/community-sql.js'
-import { clusterLevels } from './cluster-levels.js'
+import { claimSentences, entityEdges, entityNames, type InternalClaim, internalClaims, type NewCommunity, previousCommunities, replaceCommunities } from '../sql/community-sql.js'
+import { clusterOffThread } from './cluster-pool.js'
 import { type DescribeSettings, describeCommunity } from './describe.js'
 import { traceLineage } from './lineage.js'
 
@@ -25,10 +26,20 @@ export interface CommunityBuild {
 
 export async function buildCommunities(db: Queryable, scopes: readonly string[], opts: CommunityOptions, signal?: AbortSignal): Promise<CommunityBuild> {
   const edges = await entityEdges(db, scopes)
-  const levels = clusterLevels(edges, { maxLevels: opts.communitiesMaxLevels, resolution: opts.communitiesResolution })
+  const edgeCount = edges.a.length
+  const levels = await clusterOffThread(edges, { maxLevels: opts.communitiesMaxLevels, resolution: opts.communitiesResolution }, signal)
   const claims = await internalClaims(db, scopes)
   const names = await entityNames(db, [...new Set(levels[0]?.flat() ?? [])])
   const previous = await previousCommunities(db, scopes)
+  // Each level's communities with their internal claims strongest first and their members most
+  // connected first; sentences are then read for the claims a summary states, not for all. A
+  // level is a few hundred milliseconds of CPU at 100,000 claims: the loop gets a turn between.
+  const ranked: RankedCommunity[][] = []
+  for (const groups of levels) {
+    ranked.push(rankLevel(groups, claims, opts.communitiesSummaryClaims))
+    await yieldToLoop()
+  }
+  const sentences = await claimSentences(db, [...new Set(ranked.flatMap((level) => level.flatMap((c) => c.strongest.map((s) => s.id))))])
   const built: NewCommunity[] = []
   let upper: { ids: string[]; at: Map<string, number> } | undefined
   // Top level first, so each community below knows its parent's id.
@@ -39,24 +50,14 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
     groups.forEach((members, i) => {
       for (const m of members) at.set(m, i)
     })
-    const inside = groups.map(() => [] as typeof claims)
-    const degree = new Map<string, number>()
-    for (const c of claims) {
-      const i = at.get(c.subjectId)
-      if (i === undefined || i !== at.get(c.objectId)) continue
-      inside[i].push(c)
-      degree.set(c.subjectId, (degree.get(c.subjectId) ?? 0) + c.weight)
-      degree.set(c.objectId, (degree.get(c.objectId) ?? 0) + c.weight)
-    }
     const ancestry = traceLineage(previous, level, groups)
     const ids = groups.map(() => randomUUID())
     for (let i = 0; i < groups.length; i++) {
       const members = groups[i]
-      const strongest = inside[i].sort((a, b) => b.weight - a.weight || (a.id < b.id ? -1 : 1)).slice(0, opts.communitiesSummaryClaims)
-      const ranked = [...members].sort((a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || (a < b ? -1 : 1))
+      const { strongest, central, weight } = ranked[level][i]
       const { title, summary } = await describeCommunity(
         opts,
-        { names: ranked.slice(0, 20).map((m) => names.get(m) ?? m), size: members.length, sentences: strongest.map((c) => c.sentence) },
+        { names: central.map((m) => names.get(m) ?? m), size: members.length, sentences: strongest.map((c) => sentences.get(c.id) ?? '') },
         signal,
       )
       const parent = upper ? upper.ids[upper.at.get(members[0]) ?? -1] : undefined
@@ -66,7 +67,7 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
         parentId: parent ?? null,
         title,
         summary,
-        weight: inside[i].reduce((w, c) => w + c.weight, 0),
+        weight,
         claimIds: strongest.map((c) => c.id),
         members,
         ...ancestry[i],
@@ -75,5 +76,37 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
     upper = { ids, at }
   }
   await replaceCommunities(db, scopes, built)
-  return { levels: levels.length, communities: built.length, entities: names.size, edges: edges.length }
+  return { levels: levels.length, communities: built.length, entities: names.size, edges: edgeCount }
+}
+
+interface RankedCommunity {
+  /** Its strongest internal claims (both ends inside), at most `keep`. */
+  strongest: InternalClaim[]
+  /** Its 20 members with the most internal claim weight. */
+  central: string[]
+  /** The weight of all its internal claims. */
+  weight: number
+}
+
+/** `claims` come strongest first, so each community's first `keep` internal claims are its strongest. */
+function rankLevel(groups: string[][], claims: InternalClaim[], keep: number): RankedCommunity[] {
+  const at = new Map<string, number>()
+  groups.forEach((members, i) => {
+    for (const m of members) at.set(m, i)
+  })
+  const ranked = groups.map((): RankedCommunity => ({ strongest: [], central: [], weight: 0 }))
+  const degree = new Map<string, number>()
+  for (const c of claims) {
+    const i = at.get(c.subjectId)
+    if (i === undefined || i !== at.get(c.objectId)) continue
+    const community = ranked[i]
+    if (community.strongest.length < keep) community.strongest.push(c)
+    community.weight += c.weight
+    degree.set(c.subjectId, (degree.get(c.subjectId) ?? 0) + c.weight)
+    degree.set(c.objectId, (degree.get(c.objectId) ?? 0) + c.weight)
+  }
+  groups.forEach((members, i) => {
+    ranked[i].central = [...members].sort((a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || (a < b ? -1 : 1)).slice(0, 20)
+  })
+  return ranked
 }
