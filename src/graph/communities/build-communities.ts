@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Queryable } from '../../db/queryable.js'
-import { claimSentences, entityEdges, entityNames, type InternalClaim, internalClaims, type NewCommunity, previousCommunities, replaceCommunities } from '../sql/community-sql.js'
+import { claimSentences, entityEdges, entityNames, type InternalClaims, internalClaims, type NewCommunity, previousCommunities, replaceCommunities } from '../sql/community-sql.js'
 import { clusterOffThread } from './cluster-pool.js'
 import { type DescribeSettings, describeCommunity } from './describe.js'
 import { traceLineage } from './lineage.js'
@@ -26,9 +26,9 @@ export interface CommunityBuild {
 
 export async function buildCommunities(db: Queryable, scopes: readonly string[], opts: CommunityOptions, signal?: AbortSignal): Promise<CommunityBuild> {
   const edges = await entityEdges(db, scopes)
-  const edgeCount = edges.a.length
+  const { ids: entityIds, a: { length: edgeCount } } = edges
   const levels = await clusterOffThread(edges, { maxLevels: opts.communitiesMaxLevels, resolution: opts.communitiesResolution }, signal)
-  const claims = await internalClaims(db, scopes)
+  const claims = await internalClaims(db, scopes, entityIds)
   const names = await entityNames(db, [...new Set(levels[0]?.flat() ?? [])])
   const previous = await previousCommunities(db, scopes)
   // Each level's communities with their internal claims strongest first and their members most
@@ -36,10 +36,10 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
   // level is a few hundred milliseconds of CPU at 100,000 claims: the loop gets a turn between.
   const ranked: RankedCommunity[][] = []
   for (const groups of levels) {
-    ranked.push(rankLevel(groups, claims, opts.communitiesSummaryClaims))
+    ranked.push(rankLevel(groups, entityIds, claims, opts.communitiesSummaryClaims))
     await yieldToLoop()
   }
-  const sentences = await claimSentences(db, [...new Set(ranked.flatMap((level) => level.flatMap((c) => c.strongest.map((s) => s.id))))])
+  const sentences = await claimSentences(db, [...new Set(ranked.flatMap((level) => level.flatMap((c) => c.strongest)))])
   const built: NewCommunity[] = []
   let upper: { ids: string[]; at: Map<string, number> } | undefined
   // Top level first, so each community below knows its parent's id.
@@ -57,7 +57,7 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
       const { strongest, central, weight } = ranked[level][i]
       const { title, summary } = await describeCommunity(
         opts,
-        { names: central.map((m) => names.get(m) ?? m), size: members.length, sentences: strongest.map((c) => sentences.get(c.id) ?? '') },
+        { names: central.map((m) => names.get(m) ?? m), size: members.length, sentences: strongest.map((id) => sentences.get(id) ?? '') },
         signal,
       )
       const parent = upper ? upper.ids[upper.at.get(members[0]) ?? -1] : undefined
@@ -68,7 +68,7 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
         title,
         summary,
         weight,
-        claimIds: strongest.map((c) => c.id),
+        claimIds: strongest,
         members,
         ...ancestry[i],
       })
@@ -80,33 +80,42 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
 }
 
 interface RankedCommunity {
-  /** Its strongest internal claims (both ends inside), at most `keep`. */
-  strongest: InternalClaim[]
+  /** The ids of its strongest internal claims (both ends inside), at most `keep`. */
+  strongest: string[]
   /** Its 20 members with the most internal claim weight. */
   central: string[]
   /** The weight of all its internal claims. */
   weight: number
 }
 
-/** `claims` come strongest first, so each community's first `keep` internal claims are its strongest. */
-function rankLevel(groups: string[][], claims: InternalClaim[], keep: number): RankedCommunity[] {
-  const at = new Map<string, number>()
+/**
+ * One level's communities ranked, over numbered entities (typed arrays, no string keys: this
+ * runs on the pass's loop). `claims` come strongest first, so each community's first `keep`
+ * internal claims are its strongest.
+ */
+function rankLevel(groups: string[][], entityIds: readonly string[], claims: InternalClaims, keep: number): RankedCommunity[] {
+  const number = new Map(entityIds.map((id, i) => [id, i]))
+  const communityOf = new Int32Array(entityIds.length).fill(-1)
   groups.forEach((members, i) => {
-    for (const m of members) at.set(m, i)
+    for (const m of members) communityOf[number.get(m) ?? -1] = i
   })
   const ranked = groups.map((): RankedCommunity => ({ strongest: [], central: [], weight: 0 }))
-  const degree = new Map<string, number>()
-  for (const c of claims) {
-    const i = at.get(c.subjectId)
-    if (i === undefined || i !== at.get(c.objectId)) continue
+  const degree = new Float64Array(entityIds.length)
+  for (let k = 0; k < claims.ids.length; k++) {
+    const s = claims.subject[k]
+    const o = claims.object[k]
+    if (s < 0 || o < 0) continue
+    const i = communityOf[s]
+    if (i < 0 || i !== communityOf[o]) continue
     const community = ranked[i]
-    if (community.strongest.length < keep) community.strongest.push(c)
-    community.weight += c.weight
-    degree.set(c.subjectId, (degree.get(c.subjectId) ?? 0) + c.weight)
-    degree.set(c.objectId, (degree.get(c.objectId) ?? 0) + c.weight)
+    if (community.strongest.length < keep) community.strongest.push(claims.ids[k])
+    community.weight += claims.weight[k]
+    degree[s] += claims.weight[k]
+    degree[o] += claims.weight[k]
   }
   groups.forEach((members, i) => {
-    ranked[i].central = [...members].sort((a, b) => (degree.get(b) ?? 0) - (degree.get(a) ?? 0) || (a < b ? -1 : 1)).slice(0, 20)
+    const weightOf = (m: string) => degree[number.get(m) ?? -1] ?? 0
+    ranked[i].central = [...members].sort((a, b) => weightOf(b) - weightOf(a) || (a < b ? -1 : 1)).slice(0, 20)
   })
   return ranked
 }

@@ -50,18 +50,20 @@ export async function entityNames(db: Queryable, ids: string[]): Promise<Map<str
   return new Map(rows.map((r) => [r.id, r.name]))
 }
 
-export interface InternalClaim {
-  id: string
-  subjectId: string
-  objectId: string
-  weight: number
+/** The set's live entity-to-entity claims, packed: claim k joins entities subject[k] and object[k] (numbers of `entityIds`). */
+export interface InternalClaims {
+  ids: string[]
+  subject: Int32Array
+  object: Int32Array
+  weight: Float64Array
 }
 
 /**
  * Every live entity-to-entity claim of the set, strongest first (ties by id), for ranking inside
- * each community. No text: claimSentences reads it for the few claims a summary states.
+ * each community, with its ends numbered as in `entityIds` (-1: not among them). No text:
+ * claimSentences reads it for the few claims a summary states.
  */
-export async function internalClaims(db: Queryable, scopes: readonly string[]): Promise<InternalClaim[]> {
+export async function internalClaims(db: Queryable, scopes: readonly string[], entityIds: readonly string[]): Promise<InternalClaims> {
   const { rows } = await db.query<[string, string, string, number]>({
     text: `SELECT id::text, subject_id::text, object_id::text, weight::float8
              FROM claim
@@ -71,7 +73,15 @@ export async function internalClaims(db: Queryable, scopes: readonly string[]): 
     values: [scopes],
     rowMode: 'array',
   })
-  return rows.map(([id, subjectId, objectId, weight]) => ({ id, subjectId, objectId, weight: Number(weight) }))
+  const number = new Map(entityIds.map((id, i) => [id, i]))
+  const claims: InternalClaims = { ids: [], subject: new Int32Array(rows.length), object: new Int32Array(rows.length), weight: new Float64Array(rows.length) }
+  rows.forEach(([id, s, o, w], k) => {
+    claims.ids.push(id)
+    claims.subject[k] = number.get(s) ?? -1
+    claims.object[k] = number.get(o) ?? -1
+    claims.weight[k] = Number(w)
+  })
+  return claims
 }
 
 /** The claims a summary states, as sentences ("subject predicate object"), read only for those. */
