@@ -32,8 +32,8 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
   const names = await entityNames(db, [...new Set(levels[0]?.flat() ?? [])])
   const previous = await previousCommunities(db, scopes)
   // Each level's communities with their internal claims strongest first and their members most
-  // connected first; sentences are then read for the claims a summary states, not for all. A
-  // level is a few hundred milliseconds of CPU at 100,000 claims: the loop gets a turn between.
+  // connected first; sentences are then read for the claims a summary states, not for all. At
+  // 100,000 claims a level is tens of milliseconds on the loop: it gets a turn between levels.
   const ranked: RankedCommunity[][] = []
   for (const groups of levels) {
     ranked.push(rankLevel(groups, entityIds, claims, opts.communitiesSummaryClaims))
