@@ -2,8 +2,10 @@
  * One weekly pass in a process of its own, so its peak memory (maxRSS) is the pass's alone:
  *   node --import tsx bench/graph-maintenance-child.ts <communities|raptor|insight> <databaseUrl> <scope>
  * Runs the pass through its real job handler (User.system(scope), the app role, one
- * transaction), as a worker would, and prints one JSON line: time, what the pass reported, RSS.
+ * transaction), as a worker would, and prints one JSON line: time, what the pass reported, RSS,
+ * and the longest event-loop delay (what a worker's picks and heartbeats would have waited).
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import pg from 'pg'
 import { CommunitiesJob, InsightJob, RaptorJob } from '../src/jobs/inventory/index.js'
 import type { ScopedScheduledJob } from '../src/jobs/scheduled-job.js'
@@ -27,6 +29,8 @@ const context = {
     detail = { ...detail, ...d }
   },
 }
+const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+loopDelay.enable()
 const t0 = performance.now()
 const cpu0 = process.cpuUsage()
 try {
@@ -36,7 +40,9 @@ try {
   process.exit(1)
 }
 const seconds = (performance.now() - t0) / 1000
+loopDelay.disable()
+const longestStallMs = loopDelay.max / 1e6
 const cpu = process.cpuUsage(cpu0)
 const cpuSeconds = (cpu.user + cpu.system) / 1e6
 await pool.end()
-console.log(JSON.stringify({ pass, seconds, cpuSeconds, detail, rssBeforeMb, peakRssMb: process.resourceUsage().maxRSS / 1024 }))
+console.log(JSON.stringify({ pass, seconds, cpuSeconds, detail, rssBeforeMb, longestStallMs, peakRssMb: process.resourceUsage().maxRSS / 1024 }))

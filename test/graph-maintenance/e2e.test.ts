@@ -3,8 +3,8 @@
  * real prose (the Python documentation) ingested into {A}, {B} and {A,B}, converted, embedded
  * through a local embeddings stand-in, projected; then communities (behind the growth gate),
  * RAPTOR (queued by the community pass), profile refresh and insights per set. Checked as the
- * app role: every set has its own, nothing crosses sets; the gate skips once nothing grows and
- * rebuilds when enough arrives; the planted contradiction is an insight with both claims; the
+ * app role: every set has its own communities, trees, profiles and insights, and nothing crosses
+ * sets; the gate skips once nothing grows and rebuilds when enough arrives; the planted contradiction is an insight with both claims; the
  * worker's JSON lines name each fan-out job's set; roster, status and graph show it all.
  */
 import assert from 'node:assert/strict'
@@ -27,7 +27,7 @@ const FILES = ['tutorial/appetite.rst.txt', 'faq/general.rst.txt', 'tutorial/int
 const PEOPLE = `Guido van Rossum created Python. Guido van Rossum joined Google. Tim Peters wrote Timsort. Tim Peters knows Guido van Rossum.
 Barry Warsaw knows Guido van Rossum. Barry Warsaw knows Tim Peters. Ada Lovelace knew Charles Babbage. Charles Babbage designed the Analytical Engine.
 Ada Lovelace described the Analytical Engine. Mary Somerville taught Ada Lovelace. Mary Somerville knew Charles Babbage.`
-const TABLES = ['community', 'community_member', 'raptor_node', 'insight', 'insight_evidence']
+const TABLES = ['community', 'community_member', 'raptor_node', 'insight', 'insight_evidence', 'profile']
 const literal = (set: string[]) => `{${set.join(',')}}`
 const flags = (set: string[]) => set.flatMap((s) => ['--scope', s])
 
@@ -133,9 +133,14 @@ describe('weekly graph passes end to end', () => {
       }
     }
     for (const single of [[A], [B]]) for (const table of TABLES) assert.equal(await countVisible(app.scoped, single, table, `scopes = '${literal(AB)}'`), 0)
+    for (const set of SETS) {
+      const written = await countVisible(app.scoped, set, 'profile', `scopes = '${literal(set)}' AND summary IS NOT NULL AND refreshed_at IS NOT NULL`)
+      assert.ok(written > 0, `${literal(set)} has written profiles`)
+    }
     const crossings = await count(`select
       (select count(*) from community_member m join entity e on e.id = m.entity_id where e.scopes <> m.scopes) +
       (select count(*) from community_member m join community c on c.id = m.community_id where c.scopes <> m.scopes) +
+      (select count(*) from profile p join entity e on e.id = p.entity_id where e.scopes <> p.scopes) +
       (select count(*) from insight_evidence v join claim c on c.id = v.claim_id where c.scopes <> v.scopes) +
       (select count(*) from raptor_node r join chunk c on c.id = any(r.child_chunk_ids) where c.scopes <> r.scopes) as n`)
     assert.equal(crossings, 0)

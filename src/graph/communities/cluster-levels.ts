@@ -19,6 +19,14 @@ export interface WeightedEdge {
   weight: number
 }
 
+/** The same edges packed: entity `ids[i]` is node i; edge k joins a[k] and b[k] with weight[k]. */
+export interface EdgeList {
+  ids: string[]
+  a: Int32Array
+  b: Int32Array
+  weight: Float64Array
+}
+
 export interface ClusterOptions {
   maxLevels: number
   resolution: number
@@ -92,4 +100,20 @@ export function clusterLevels(edges: Iterable<WeightedEdge>, opts: ClusterOption
     for (const id of nextMembers.keys()) if (!graph.hasNode(id)) graph.addNode(id)
   }
   return levels
+}
+
+/**
+ * An edge list's edges with node numbers for ids ("n0", "n1", ...), for clustering in a thread.
+ * Not bare digits: Louvain answers with an object, and an object lists integer-like keys in
+ * numeric order rather than the graph's, which would reorder each community's members.
+ */
+export function* numberedEdges(edges: Omit<EdgeList, 'ids'>): Generator<WeightedEdge> {
+  for (let k = 0; k < edges.a.length; k++) yield { a: `n${edges.a[k]}`, b: `n${edges.b[k]}`, weight: edges.weight[k] }
+}
+
+/** Levels clustered over node numbers, back to entity ids, ordered as clusterLevels orders them. */
+export function levelsOfIds(numbered: Level[], ids: readonly string[]): Level[] {
+  return numbered.map((level) =>
+    level.map((members) => members.map((n) => ids[Number(n.slice(1))])).sort((x, y) => y.length - x.length || (x[0] < y[0] ? -1 : 1)),
+  )
 }

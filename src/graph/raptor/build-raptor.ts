@@ -11,7 +11,8 @@ import { embedTexts } from '../../embedding/embeddings-client.js'
 import { PermanentJobError } from '../../jobs/permanent-error.js'
 import type { Settings } from '../../settings.js'
 import { embeddedChunks, type NewRaptorNode, replaceRaptorNodes } from '../sql/raptor-sql.js'
-import { clusterVectors } from './cluster-vectors.js'
+import { type RunTask, withThread } from '../cpu-thread.js'
+import { clusterVectorsOn, raptorThread } from './cluster-vectors.js'
 import { type SummarySettings, summarizeCluster } from './summarize.js'
 
 export type RaptorSettings = SummarySettings &
@@ -47,12 +48,22 @@ export async function buildRaptor(db: Queryable, scopes: readonly string[], sett
   const url = settings.embeddingsUrl
   if (!url) throw new PermanentJobError('RAPTOR needs an embeddings endpoint: set AIZK_EMBEDDINGS_URL')
   const chunks = await embeddedChunks(db, scopes)
+  const { nodes, perLevel } = chunks.length
+    ? await withThread(raptorThread(), (run) => buildLevels(run, chunks, settings, url, signal), signal)
+    : { nodes: [], perLevel: [] }
+  await replaceRaptorNodes(db, scopes, nodes)
+  return { chunks: chunks.length, levels: perLevel, nodes: nodes.length }
+}
+
+/** The tree's levels, each clustered on the pass's thread (seconds of CPU at 10,000 vectors). */
+async function buildLevels(run: RunTask, chunks: LayerItem[], settings: RaptorSettings, url: string, signal?: AbortSignal) {
   const nodes: NewRaptorNode[] = []
   const perLevel: number[] = []
   let layer: LayerItem[] = chunks
   for (let level = 1; layer.length > 0 && level <= settings.raptorMaxLevels; level++) {
     signal?.throwIfAborted()
-    const clusters = clusterVectors(
+    const clusters = await clusterVectorsOn(
+      run,
       layer.map((item) => item.embedding),
       settings.raptorClusterSize,
     )
@@ -81,6 +92,5 @@ export async function buildRaptor(db: Queryable, scopes: readonly string[], sett
     if (next.length <= settings.raptorClusterSize) break
     layer = next
   }
-  await replaceRaptorNodes(db, scopes, nodes)
-  return { chunks: chunks.length, levels: perLevel, nodes: nodes.length }
+  return { nodes, perLevel }
 }

@@ -5,6 +5,7 @@
  * It costs about n · d · log(n / maxSize) per pass, where a flat k-means with n / maxSize
  * centres would cost n² · d / maxSize: 10,000 vectors cluster in well under a second.
  */
+import { type RunTask, threadModule } from '../cpu-thread.js'
 
 export function unit(v: ArrayLike<number>): Float32Array {
   let norm = 0
@@ -77,3 +78,17 @@ export function clusterVectors(raw: ArrayLike<number>[], maxSize: number, iterat
   }
   return done.sort((x, y) => x[0] - y[0])
 }
+
+/** Clusters vectors as clusterVectors does, on RAPTOR's thread: the vectors cross packed in one array. */
+export async function clusterVectorsOn(run: RunTask, raw: ArrayLike<number>[], maxSize: number): Promise<number[][]> {
+  if (raw.length === 0) return []
+  const dims = Math.max(...raw.map((v) => v.length))
+  const packed = new Float32Array(raw.length * dims)
+  raw.forEach((v, i) => {
+    packed.set(v, i * dims)
+  })
+  return run<number[][]>({ packed, dims, maxSize }, [packed.buffer])
+}
+
+/** The module a RAPTOR thread loads (withThread in src/graph/cpu-thread.ts). */
+export const raptorThread = (): string => threadModule(import.meta.url, 'cluster-thread')
