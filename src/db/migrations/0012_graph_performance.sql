@@ -60,7 +60,9 @@ CREATE OR REPLACE FUNCTION aizk_write_projection(
     c_subject text[], c_subject_kind text[], c_predicate text[], c_object text[], c_object_kind text[],
     c_object_is_entity boolean[], c_text_key text[],
     OUT entities int, OUT claims int, OUT mentions int)
-    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+    -- Planned with each call's values: a plan cached while the set's graph was small (sequential
+    -- scans of a nearly empty claim table, once per row) would be kept as it grows.
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp SET plan_cache_mode = force_custom_plan AS $$
 DECLARE
     id_norm text[];
     id_kind text[];
