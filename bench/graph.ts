@@ -18,6 +18,7 @@ import { parseSettings } from '../src/settings.js'
 import { corpusFiles } from '../test/graph/helpers/corpus.js'
 import { corpusChunks, corpusWords, insertChunks } from './graph-data.js'
 import { benchDecay, benchDedup } from './graph-passes.js'
+import { cpuSeconds } from './process-stats.js'
 
 const env = process.env
 const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
@@ -50,6 +51,20 @@ async function admin(server: string, sql: string): Promise<void> {
   }
 }
 
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000
+
+/** CPU seconds so far of each backend of this database (the server runs on this machine). */
+async function backendCpu(pool: pg.Pool): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')
+  const out = new Map<number, number>()
+  for (const { pid } of rows) {
+    try {
+      out.set(pid, cpuSeconds(pid))
+    } catch {}
+  }
+  return out
+}
+
 async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
   const chunks = corpusChunks(corpusFiles(), cfg.chunkChars).slice(0, cfg.chunks)
   const avg = chunks.reduce((a, c) => a + c.length, 0) / chunks.length
@@ -61,9 +76,16 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
   const sample = chunks.filter((_, i) => i % step === 0).slice(0, cfg.baseline)
   extractBuiltin(sample[0])
   const t0 = performance.now()
+  const cpu0 = process.cpuUsage()
   for (const text of sample) extractBuiltin(text)
   const single = sample.length / ((performance.now() - t0) / 1000)
-  record({ section: 'p', what: 'built-in extractor alone, one thread', value: `${fmt(single, 1)} chunks/s`, note: `${sample.length} of the chunks (every ${step}th)` })
+  const extractCpuMs = cpuMs(process.cpuUsage(cpu0)) / sample.length
+  record({
+    section: 'p',
+    what: 'built-in extractor alone, one thread',
+    value: `${fmt(single, 1)} chunks/s`,
+    note: `${sample.length} of the chunks (every ${step}th); ${fmt(extractCpuMs, 1)} ms CPU a chunk`,
+  })
 
   await insertChunks(pool, SET, chunks)
   await pool.query('VACUUM ANALYZE')
@@ -78,6 +100,8 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
   const histogram = monitorEventLoopDelay({ resolution: 10 })
   const worker = await startWorker({ settings })
   histogram.enable()
+  const backends0 = await backendCpu(pool)
+  const cpu1 = process.cpuUsage()
   const t1 = performance.now()
   let left = chunks.length
   while (left > 0) {
@@ -85,6 +109,9 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
     left = (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM chunk WHERE projection_status <> 'projected'")).rows[0].n
   }
   const seconds = (performance.now() - t1) / 1000
+  const workerCpuMs = cpuMs(process.cpuUsage(cpu1)) / chunks.length
+  const backends1 = await backendCpu(pool)
+  const databaseCpuMs = ([...backends1].reduce((a, [pid, s]) => a + s - (backends0.get(pid) ?? 0), 0) * 1000) / chunks.length
   histogram.disable()
   await worker.stop()
   const rate = chunks.length / seconds
@@ -94,6 +121,14 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
     what: `projection by one worker (limit ${settings.graphBuildConcurrency}, ${threads} extraction threads)`,
     value: `${fmt(rate, 1)} chunks/s`,
     note: `${fmt(chunks.length)} chunks in ${fmt(seconds, 1)} s; ${fmt(rate / single, 2)}x the extractor alone (target 1.3x)`,
+  })
+  // Load-independent: what one chunk costs in CPU, and so the best two idle cores could do.
+  const cost = workerCpuMs + databaseCpuMs
+  record({
+    section: 'p',
+    what: 'CPU a projected chunk (worker process with its threads, and its database backends)',
+    value: `${fmt(cost, 1)} ms`,
+    note: `worker ${fmt(workerCpuMs, 1)} ms, database ${fmt(databaseCpuMs, 1)} ms; on ${os.availableParallelism()} idle cores at most ${fmt((os.availableParallelism() * extractCpuMs) / cost, 2)}x the extractor alone`,
   })
   record({
     section: 'p',

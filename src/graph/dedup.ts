@@ -6,7 +6,8 @@
  * elsewhere stay valid and merged rows answer through `merged_into`.
  */
 import type { Queryable } from '../db/queryable.js'
-import { entityStamps, mergeEntities, sameNameGroups, similarPairs } from './sql/dedup-sql.js'
+import { similarNamePairs } from './similar-names.js'
+import { confirmSimilar, entityStamps, mergeEntities, nameTrigrams, sameNameGroups } from './sql/dedup-sql.js'
 
 export interface DedupResult {
   merged: number
@@ -40,7 +41,10 @@ class Groups {
 export async function dedupEntities(db: Queryable, scopes: readonly string[], similarity: number): Promise<DedupResult> {
   const groups = new Groups()
   for (const ids of await sameNameGroups(db, scopes)) for (const id of ids.slice(1)) groups.union(ids[0], id)
-  if (similarity < 1) for (const [a, b] of await similarPairs(db, scopes, similarity)) groups.union(a, b)
+  if (similarity < 1) {
+    const found = await similarNamePairs(await nameTrigrams(db, scopes), similarity)
+    for (const [a, b] of await confirmSimilar(db, scopes, found, similarity)) groups.union(a, b)
+  }
   const sets = [...groups.members().values()].filter((m) => m.length > 1)
   if (sets.length === 0) return { merged: 0, claimsMoved: 0, claimsFolded: 0 }
   const stamps = new Map((await entityStamps(db, scopes, sets.flat())).map((s) => [s.id, s.firstSeen.getTime()]))

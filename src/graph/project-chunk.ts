@@ -10,10 +10,6 @@ import type { Queryable } from '../db/queryable.js'
 import { User } from '../scope/user.js'
 import type { Settings } from '../settings.js'
 import { type CleanExtraction, cleanExtraction, type Extractor } from './extraction.js'
-import { type ClaimRow, objectKey, observeClaims, retractEvidence, supersedeOpposites } from './sql/claim-sql.js'
-import { entityKey, upsertEntities } from './sql/entity-sql.js'
-import { replaceMentions } from './sql/mention-sql.js'
-import { markProfilesDirty } from './sql/profile-sql.js'
 
 export interface ChunkRef {
   chunkId: string
@@ -47,6 +43,11 @@ export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: 
   })
 }
 
+/**
+ * The chunk's contribution, written by one database call (aizk_write_projection, migration 0012):
+ * entities, claims and evidence, withdrawn evidence, mentions, dirty profiles, the chunk marked
+ * projected. The caller's transaction holds the chunk's lock.
+ */
 export async function writeProjection(
   db: Queryable,
   scopes: readonly string[],
@@ -54,25 +55,29 @@ export async function writeProjection(
   extraction: CleanExtraction,
   halfLifeDays: number,
 ): Promise<ProjectionOutcome & { outcome: 'projected' }> {
-  const ids = await upsertEntities(db, scopes, extraction.entities)
-  const counts = new Map<string, number>()
-  for (const e of extraction.entities) {
-    const id = ids.get(entityKey(e.kind, e.normalizedName))
-    if (id) counts.set(id, (counts.get(id) ?? 0) + e.mentions)
-  }
-  const claims = new Map<string, ClaimRow>()
-  for (const c of extraction.claims) {
-    const subjectId = ids.get(entityKey(c.subjectKind, c.subject))
-    const objectId = c.objectIsEntity ? ids.get(entityKey(c.objectKind, c.object)) : undefined
-    if (!subjectId || (c.objectIsEntity && !objectId)) continue
-    const row: ClaimRow = { subjectId, predicate: c.predicate, objectId: objectId ?? null, objectText: objectId ? null : c.object }
-    claims.set(`${subjectId} ${row.predicate} ${objectKey(row)}`, row)
-  }
-  const observed = await observeClaims(db, scopes, chunkId, [...claims.values()], halfLifeDays)
-  await supersedeOpposites(db, scopes, observed.fresh)
-  const retracted = await retractEvidence(db, scopes, chunkId, observed.all)
-  const mentions = await replaceMentions(db, scopes, chunkId, counts)
-  await markProfilesDirty(db, scopes, [...counts.keys(), ...retracted])
-  await db.query(`UPDATE chunk SET projection_status = 'projected' WHERE id = $1`, [chunkId])
-  return { outcome: 'projected', entities: counts.size, claims: observed.all.length, mentions }
+  // Sorted by key, so projections of one set create shared entities in one order.
+  const entities = [...extraction.entities].sort((a, b) => entityKey(a).localeCompare(entityKey(b)))
+  const { claims } = extraction
+  const { rows } = await db.query<{ entities: number; claims: number; mentions: number }>(
+    'SELECT * FROM aizk_write_projection($1::uuid[], $2::uuid, $3::float8, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)',
+    [
+      scopes,
+      chunkId,
+      halfLifeDays,
+      entities.map((e) => e.name),
+      entities.map((e) => e.normalizedName),
+      entities.map((e) => e.kind),
+      entities.map((e) => e.mentions),
+      claims.map((c) => c.subject),
+      claims.map((c) => c.subjectKind),
+      claims.map((c) => c.predicate),
+      claims.map((c) => c.object),
+      claims.map((c) => c.objectKind),
+      claims.map((c) => c.objectIsEntity),
+      claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)),
+    ],
+  )
+  return { outcome: 'projected', ...rows[0] }
 }
+
+const entityKey = (e: { kind: string; normalizedName: string }) => `${e.kind}\u0000${e.normalizedName}`

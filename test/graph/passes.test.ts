@@ -73,6 +73,37 @@ describe('decay', () => {
     const [again] = await rows<{ weight: number }>(AB, "SELECT weight FROM claim WHERE predicate = 'write' AND scopes = $1::uuid[]", [AB])
     assert.ok(Math.abs(again.weight - 0.5) < 1e-4)
   })
+
+  it('decays every live claim of the set exactly once, a batch a transaction, and leaves faded claims as they are', async () => {
+    const S = [A, C]
+    await asSet(app.scoped, S, async (q) => {
+      const { rows } = await q.query<{ id: string }>(
+        "INSERT INTO entity (scopes, name, normalized_name, kind) VALUES ($1::uuid[], 'Grace Hopper', 'grace hopper', 'person') RETURNING id::text",
+        [S],
+      )
+      await q.query(
+        `INSERT INTO claim (scopes, subject_id, predicate, object_text, object_key, weight, last_decayed, faded)
+         SELECT $1::uuid[], $2::uuid, 'write', 'program ' || i, 'text:program ' || i, CASE WHEN i = 0 THEN 0.01 ELSE 1 END,
+                now() - interval '90 days', i = 0
+           FROM generate_series(0, 7) i`,
+        [S, rows[0].id],
+      )
+    })
+    await runScoped(DecayJob, app.scoped, graphSettings({ AIZK_DECAY_BATCH: '2' }), S)
+    const claims = await rows<{ object_text: string; weight: number; faded: boolean; age: number; tx: string }>(
+      S,
+      `SELECT object_text, weight, faded, extract(epoch FROM now() - last_decayed)::float8 AS age, xmin::text AS tx
+         FROM claim WHERE scopes = $1::uuid[] ORDER BY object_text`,
+      [S],
+    )
+    const [stale, ...live] = claims
+    assert.equal(stale.object_text, 'program 0')
+    assert.deepEqual([stale.weight, stale.faded], [0.01, true], 'a faded claim is skipped')
+    assert.ok(stale.age > 89 * 86400, 'and its last decay stays where it was')
+    assert.equal(live.length, 7)
+    for (const c of live) assert.ok(Math.abs(c.weight - 0.5) < 1e-4 && !c.faded && c.age < 60, `${c.object_text}: weight ${c.weight}, age ${c.age}`)
+    assert.equal(new Set(live.map((c) => c.tx)).size, 4, 'seven claims in batches of two: four transactions')
+  })
 })
 
 describe('dedup', () => {

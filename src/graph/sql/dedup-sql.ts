@@ -4,6 +4,7 @@
  * equality, so a pass for {A,B} never merges or even reads an {A} entity.
  */
 import type { Queryable } from '../../db/queryable.js'
+import type { NameTrigrams } from '../similar-names.js'
 
 export interface EntityStamp {
   id: string
@@ -22,38 +23,29 @@ export async function sameNameGroups(db: Queryable, scopes: readonly string[]): 
 }
 
 /**
- * Pairs of live entities of one kind whose normalized names are more similar than `threshold`
- * (pg_trgm's similarity: the Jaccard index of their trigram sets). Comparing every pair, even
- * through a trigram index, grows with the square of the set on real names, whose common trigrams
- * have long posting lists. So candidates come from prefix filtering instead: order each name's
- * trigrams rarest first; two sets with Jaccard >= t share a trigram among the first
- * n - ceil(t * n) + 1 of either, so joining on those rare trigrams finds every pair, and
- * similarity() then checks each candidate exactly.
+ * Every live entity of the set with its kind and its name's trigrams, as pg_trgm makes them.
+ * Joined by U+0001, which no trigram holds (pg_trgm keeps letters, digits and spaces, and writes
+ * any other trigram as hex): splitting a string costs far less than parsing a text[] per row.
  */
-export async function similarPairs(db: Queryable, scopes: readonly string[], threshold: number): Promise<[string, string][]> {
-  // Sorts and hashes here are large for a big set; give this transaction the memory for them.
-  await db.query(`SELECT set_config('work_mem', '128MB', true)`)
+export async function nameTrigrams(db: Queryable, scopes: readonly string[]): Promise<NameTrigrams[]> {
+  const { rows } = await db.query<{ id: string; kind: string; trigrams: string }>(
+    `SELECT id::text, kind, array_to_string(show_trgm(normalized_name), chr(1)) AS trigrams
+       FROM entity WHERE scopes = $1::uuid[] AND merged_into IS NULL`,
+    [scopes],
+  )
+  return rows.map((r) => ({ id: r.id, kind: r.kind, trigrams: r.trigrams === '' ? [] : r.trigrams.split('\u0001') }))
+}
+
+/** The pairs among `pairs` whose names' pg_trgm similarity is above `threshold`: pg_trgm has the last word. */
+export async function confirmSimilar(db: Queryable, scopes: readonly string[], pairs: [string, string][], threshold: number): Promise<[string, string][]> {
+  if (pairs.length === 0) return []
   const { rows } = await db.query<{ a: string; b: string }>(
-    `WITH live AS (
-       SELECT id, kind, normalized_name, show_trgm(normalized_name) AS t
-         FROM entity WHERE scopes = $1::uuid[] AND merged_into IS NULL),
-     freq AS (SELECT g, count(*)::int AS f FROM live, unnest(t) AS g GROUP BY g),
-     prefix AS (
-       SELECT l.id, l.kind, p.g, cardinality(l.t) AS n, p.r
-         FROM live l CROSS JOIN LATERAL (
-           SELECT g, row_number() OVER (ORDER BY f, g) AS r FROM unnest(l.t) AS g JOIN freq USING (g)
-            ORDER BY f, g LIMIT cardinality(l.t) - ceil($2::float8 * cardinality(l.t))::int + 1) p),
-     candidates AS (
-       -- Same kind, lengths within the threshold's ratio, and enough trigrams left after the
-       -- shared one to reach the overlap the threshold needs (positional filtering).
-       SELECT DISTINCT x.id AS a, y.id AS b FROM prefix x
-         JOIN prefix y ON y.g = x.g AND y.kind = x.kind AND y.id > x.id
-                      AND y.n >= $2::float8 * x.n AND x.n >= $2::float8 * y.n
-                      AND 1 + least(x.n - x.r, y.n - y.r) >= ceil($2::float8 / (1 + $2::float8) * (x.n + y.n)))
-     SELECT c.a::text AS a, c.b::text AS b
-       FROM candidates c JOIN live x ON x.id = c.a JOIN live y ON y.id = c.b
-      WHERE similarity(x.normalized_name, y.normalized_name) > $2::float8`,
-    [scopes, threshold],
+    `SELECT x.id::text AS a, y.id::text AS b
+       FROM unnest($2::uuid[], $3::uuid[]) AS p(a, b)
+       JOIN entity x ON x.id = p.a AND x.scopes = $1::uuid[]
+       JOIN entity y ON y.id = p.b AND y.scopes = $1::uuid[]
+      WHERE x.kind = y.kind AND similarity(x.normalized_name, y.normalized_name) > $4::float8`,
+    [scopes, pairs.map((p) => p[0]), pairs.map((p) => p[1]), threshold],
   )
   return rows.map((r) => [r.a, r.b])
 }

@@ -1,23 +1,6 @@
 /** SQL on `profile`: one per entity, rebuilt by the profile pass when dirty. */
 import type { Queryable } from '../../db/queryable.js'
 
-/**
- * Mark these entities' profiles dirty, creating the ones that do not exist yet. A profile already
- * dirty is left alone and unlocked (an upsert would lock it until commit, so projections naming
- * one common entity would queue behind each other).
- */
-export async function markProfilesDirty(db: Queryable, scopes: readonly string[], entityIds: Iterable<string>): Promise<void> {
-  const ids = [...new Set(entityIds)].sort()
-  if (ids.length === 0) return
-  await db.query(
-    `INSERT INTO profile (entity_id, scopes, dirty)
-     SELECT e, $1::uuid[], true FROM unnest($2::uuid[]) AS e
-     ON CONFLICT (entity_id) DO NOTHING`,
-    [scopes, ids],
-  )
-  await db.query('UPDATE profile SET dirty = true WHERE entity_id = ANY($1::uuid[]) AND scopes = $2::uuid[] AND NOT dirty', [ids, scopes])
-}
-
 export interface DirtyProfile {
   entityId: string
   name: string
