@@ -73,7 +73,7 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
     AIZK_WORKER_ENTRYPOINTS: 'aizk_build_graph_chunk',
     AIZK_WORKER_LOG_JOBS: 'false',
   })
-  const settings = parseSettings(process.env).settings
+  const settings = parseSettings(process.env)
   const { startWorker } = await import('../src/worker/run-worker.js')
   const histogram = monitorEventLoopDelay({ resolution: 10 })
   const worker = await startWorker({ settings })

@@ -61,7 +61,7 @@ export default {
     const worker = new Worker({
       pool,
       registry,
-      settings: parseSettings({}).settings,
+      settings: parseSettings({}),
       batchSize: ctx.settings.batchSize,
       concurrency: ctx.settings.concurrency,
     })

@@ -9,7 +9,7 @@ import { Worker } from '../src/worker/worker.js'
 import { BenchNoopJob, benchStats, monotonicMs } from './bench-jobs.js'
 
 const [url, batch, concurrency] = process.argv.slice(2)
-const settings = parseSettings(process.env).settings
+const settings = parseSettings(process.env)
 const registry = new JobRegistry()
 registry.register(BenchNoopJob)
 const pool = new pg.Pool({ connectionString: url, max: 12, application_name: 'aizk-bench-worker' })

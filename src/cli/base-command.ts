@@ -7,8 +7,8 @@ import { Command, Flags, Errors } from '@oclif/core'
 import chalk from 'chalk'
 import type { Database, OpenOptions } from '../db/database.js'
 import { AizkError, ExitCode } from '../errors.js'
-import { loadSettings, type Settings, unknownSettingVariables } from '../settings.js'
-import { loadJobModules } from '../jobs/load.js'
+import type { ParseOptions, Settings } from '../settings.js'
+import { loadCliSettings } from './load-settings.js'
 
 export abstract class AizkCommand extends Command {
   static override baseFlags = {
@@ -22,12 +22,12 @@ export abstract class AizkCommand extends Command {
     return this.argv.includes('--json')
   }
 
-  /** Job modules register their settings first, so settings are validated all together. */
-  protected async settings(): Promise<Settings> {
+  /** Job modules register their settings first, so settings are validated all together. The first call's overrides win. */
+  protected async settings(opts: Omit<ParseOptions, 'registry'> = {}): Promise<Settings> {
     if (this.settingsCache) return this.settingsCache
-    await loadJobModules()
-    this.settingsCache = loadSettings()
-    for (const name of unknownSettingVariables()) {
+    const { settings, unknown } = await loadCliSettings(process.env, opts)
+    this.settingsCache = settings
+    for (const name of unknown) {
       this.logToStderr(chalk.yellow(`aizk: warning: ${name} is not an aizk setting (see \`aizk settings\`)`))
     }
     return this.settingsCache

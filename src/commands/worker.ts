@@ -1,8 +1,7 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { attachWorkerOutputs } from '../cli/worker-outputs.js'
-import { ConfigError, UsageError } from '../errors.js'
-import { heartbeatProblems } from '../settings.js'
+import { UsageError } from '../errors.js'
 import { WorkerEvents } from '../worker/events.js'
 import { startWorker } from '../worker/run-worker.js'
 
@@ -30,25 +29,22 @@ export default class WorkerCommand extends AizkCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(WorkerCommand)
-    const base = await this.settings()
-    const settings = { ...base }
-    if (flags['batch-size'] !== undefined) {
-      const defaultConcurrency = base.queueConcurrentTasks === base.queueBatchSize * 4
-      settings.queueBatchSize = flags['batch-size']
-      if (defaultConcurrency) settings.queueConcurrentTasks = flags['batch-size'] * 4
-    }
-    if (flags.concurrency !== undefined) settings.queueConcurrentTasks = flags.concurrency
-    if (flags.entrypoint?.length) settings.workerEntrypoints = flags.entrypoint.flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean)
-    if (flags.scheduler !== undefined) settings.workerNoScheduler = !flags.scheduler
-    if (flags['heartbeat-timeout'] !== undefined) settings.heartbeatTimeoutSeconds = seconds('--heartbeat-timeout', flags['heartbeat-timeout'])
-    if (flags['shutdown-timeout'] !== undefined) settings.shutdownTimeoutSeconds = seconds('--shutdown-timeout', flags['shutdown-timeout'])
-    if (flags['health-port'] !== undefined) settings.workerHealthPort = flags['health-port']
-    const crossed = heartbeatProblems(settings, {
-      interval: 'AIZK_HEARTBEAT_INTERVAL_SECONDS',
-      timeout: flags['heartbeat-timeout'] === undefined ? 'AIZK_HEARTBEAT_TIMEOUT_SECONDS' : '--heartbeat-timeout (AIZK_HEARTBEAT_TIMEOUT_SECONDS)',
+    const entrypoints = flags.entrypoint?.flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean)
+    // Flags are overrides of the one settings pass: AIZK_QUEUE_CONCURRENT_TASKS stays when only
+    // --batch-size is given, and a value out of range is reported with the variables (exit 3).
+    const settings = await this.settings({
+      overrides: {
+        queueBatchSize: flags['batch-size'],
+        queueConcurrentTasks: flags.concurrency,
+        workerEntrypoints: entrypoints?.length ? entrypoints : undefined,
+        workerNoScheduler: flags.scheduler === undefined ? undefined : !flags.scheduler,
+        heartbeatTimeoutSeconds: flags['heartbeat-timeout'] === undefined ? undefined : seconds('--heartbeat-timeout', flags['heartbeat-timeout']),
+        shutdownTimeoutSeconds: flags['shutdown-timeout'] === undefined ? undefined : seconds('--shutdown-timeout', flags['shutdown-timeout']),
+        workerHealthPort: flags['health-port'],
+        workerOutput: flags.json ? 'json' : undefined,
+      },
+      sources: { heartbeatTimeoutSeconds: '--heartbeat-timeout' },
     })
-    if (crossed.length) throw new ConfigError(crossed)
-    if (flags.json) settings.workerOutput = 'json'
 
     const events = new WorkerEvents()
     // The live view on a terminal, JSON lines elsewhere; closed after the drain so it shows it.

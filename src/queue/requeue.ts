@@ -87,7 +87,7 @@ function params(opts: RequeueOptions): unknown[] {
 export async function requeueFailed(db: Queryable, opts: RequeueOptions): Promise<RequeuedJob[]> {
   const { rows } = opts.dryRun
     ? await db.query<RequeuedJob>(PREVIEW, params(opts))
-    : await db.query<RequeuedJob>(REQUEUE, [...params(opts), opts.logQueued ?? queueLogParity()])
+    : await db.query<RequeuedJob>(REQUEUE, [...params(opts), opts.logQueued ?? queueLogParity(db)])
   return rows.map((r) => ({ id: String(r.id), entrypoint: r.entrypoint, cycles: Number(r.cycles) }))
 }
 

@@ -8,7 +8,7 @@
 import type pg from 'pg'
 import { appLoginOf } from '../db/app-login.js'
 import { OwnerAccessError } from '../errors.js'
-import { loadSettings, type Settings } from '../settings.js'
+import type { Settings } from '../settings.js'
 import { normalizeScopes, type ScopeSet, sameScopes, scopeArrayLiteral } from './scope-set.js'
 
 export { OwnerAccessError } from '../errors.js'
@@ -25,7 +25,7 @@ export class User {
   ) {}
 
   /** The system user acting for exactly `scopes`; an empty set is the system's own private scope. */
-  static system(scopes: Iterable<string> = [], settings: IdentitySettings = loadSettings()): User {
+  static system(scopes: Iterable<string>, settings: IdentitySettings): User {
     let set = normalizeScopes(scopes)
     if (set.length === 0) set = normalizeScopes([settings.systemUserId])
     return new User(Object.freeze(set), Object.freeze([...set]), settings)

@@ -47,6 +47,7 @@ class RunContext implements JobContext {
   constructor(
     private readonly run: Running,
     readonly pool: pg.Pool,
+    readonly settings: Settings,
   ) {}
   get jobId() {
     return this.run.job.id
@@ -74,7 +75,7 @@ export interface ExecutorOptions {
   pool: pg.Pool
   events: WorkerEvents
   outcomes: OutcomeBuffer
-  settings: Pick<Settings, 'retryBaseSeconds' | 'retryMaxSeconds' | 'jobTimeoutSeconds'>
+  settings: Settings
   jobs: Map<string, JobClass>
   /** Called whenever a job leaves the running set (a slot is free). */
   onSlotFree: () => void
@@ -132,7 +133,7 @@ export class Executor {
       const raw = cls.payloadFormat === 'bytes' ? job.payload : decodePayload(job.entrypoint, job.payload)
       const parsed = cls.payload.safeParse(raw)
       if (!parsed.success) throw PayloadError.fromZod(job.entrypoint, parsed.error)
-      promise = handler.handle(parsed.data, new RunContext(run, this.o.pool))
+      promise = handler.handle(parsed.data, new RunContext(run, this.o.pool, this.o.settings))
     } catch (err) {
       this.settle(run, err)
       return true

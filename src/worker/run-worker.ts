@@ -62,9 +62,9 @@ export interface RunningWorker {
 
 export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker> {
   const { settings } = opts
-  await loadJobModules()
+  await loadJobModules(settings.workerJobModules)
   const events = opts.events ?? new WorkerEvents()
-  const concurrency = settings.queueConcurrentTasks ?? settings.queueBatchSize * 4
+  const concurrency = settings.queueConcurrentTasks
   const db = await openDatabaseWhenReady(settings, events, {
     applicationName: 'aizk-worker',
     poolSize: Math.min(64, 8 + Math.ceil(concurrency / 16)),

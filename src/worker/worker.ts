@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { isScheduledJobClass } from '../jobs/scheduled-job.js'
 import { UsageError } from '../errors.js'
-import type { JobClass } from '../jobs/queue-job.js'
+import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
 import type { JobRegistry } from '../jobs/registry.js'
 import { heartbeat } from '../queue/heartbeat.js'
 import { QueueListener } from '../queue/listen.js'
@@ -28,16 +28,7 @@ export interface WorkerService {
   stop(): Promise<void>
 }
 
-export type WorkerSettings = Pick<
-  Settings,
-  | 'heartbeatIntervalSeconds'
-  | 'heartbeatTimeoutSeconds'
-  | 'pollIntervalSeconds'
-  | 'retryBaseSeconds'
-  | 'retryMaxSeconds'
-  | 'jobTimeoutSeconds'
-> &
-  Partial<Pick<Settings, 'completionFlushMs' | 'foreignHeartbeatTimeoutSeconds' | 'queueLogParity'>>
+export type WorkerSettings = Settings
 
 export interface WorkerOptions {
   pool: pg.Pool
@@ -134,7 +125,7 @@ export class Worker {
     })
     await this.pauses.load()
     this.replan()
-    this.hasLimits = [...this.jobs.values()].some((j) => j.concurrencyLimit > 0)
+    this.hasLimits = [...this.jobs.values()].some((j) => concurrencyLimitOf(j, this.o.settings) > 0)
     const hasSlot = await hasSlotColumn(pool)
     this.outcomes = new OutcomeBuffer(
       pool,
@@ -208,7 +199,7 @@ export class Worker {
     const active = [...this.jobs.values()].filter((j) => !this.pauses.isPaused(j.entrypoint))
     this.plan = planPick(
       this.queueManagerId,
-      active.map((j) => ({ entrypoint: j.entrypoint, concurrencyLimit: j.concurrencyLimit })),
+      active.map((j) => ({ entrypoint: j.entrypoint, concurrencyLimit: concurrencyLimitOf(j, this.o.settings) })),
       pickOptionsFrom(this.o.settings),
     )
   }

@@ -41,7 +41,7 @@ describe('ChunkRecoveryJob through a worker', () => {
         )
       ).rows
     const allHeld = () => waitFor('both projections held', async () => (await rows()).every((r) => r.status === 'failed'))
-    const settings = parseSettings({}).settings
+    const settings = parseSettings({})
     await allHeld()
     for (let cycle = 1; cycle <= 5; cycle++) {
       await fanOut(ChunkRecoveryJob, db.pool, settings)

@@ -31,7 +31,7 @@ let settings: Settings
 
 before(async () => {
   registry.registerModule({ MinutelyProbeJob, SecondlyProbeJob, DormantProbeJob, WeeklyProbeJob })
-  settings = parseSettings({}).settings
+  settings = parseSettings({})
   db = await createTestDatabase()
 })
 after(async () => {

@@ -38,7 +38,7 @@ describe('Worker', () => {
     const log: string[] = []
     events.onAny((name) => log.push(name))
     const calls: string[] = []
-    const settings = parseSettings({ AIZK_POLL_INTERVAL_SECONDS: '0.1' }).settings
+    const settings = parseSettings({ AIZK_POLL_INTERVAL_SECONDS: '0.1' })
     const worker = new Worker({
       pool: db.pool,
       registry,
