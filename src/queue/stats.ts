@@ -6,6 +6,7 @@
  */
 import type pg from 'pg'
 import type { Queryable } from '../db/queryable.js'
+import { withTransaction } from '../db/sql/transaction.js'
 import type { MemoryBacklog } from '../scope/memory-backlog.js'
 import { countIntegrityFailures, type IntegrityFailures } from '../content/integrity.js'
 import { compactCounts, compactThroughput, readCounts, readThroughput, type ThroughputStats } from './counts.js'
@@ -153,19 +154,7 @@ export async function queueStats(db: pg.Pool, opts: StatsOptions): Promise<Queue
       await compactThroughput(db)
     }
   }
-  const client = await db.connect()
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
-    await client.query('SET LOCAL jit = off')
-    const stats = await readStats(client, opts)
-    await client.query('COMMIT')
-    return stats
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {})
-    throw err
-  } finally {
-    client.release()
-  }
+  return withTransaction(db, (client) => readStats(client, opts), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL jit = off')
 }
 
 async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats> {

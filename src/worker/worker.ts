@@ -11,7 +11,7 @@ import { isScheduledJobClass } from '../jobs/scheduled-job.js'
 import { UsageError } from '../errors.js'
 import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
 import type { JobRegistry } from '../jobs/registry.js'
-import { heartbeat } from '../queue/heartbeat.js'
+import { deregisterWorker, heartbeat, registerWorker } from '../db/sql/aizk-worker.js'
 import { QueueListener } from '../queue/listen.js'
 import { type PickedJob, type PickPlan, pickJobs, pickOptionsFrom, planPick } from '../queue/pick.js'
 import { hasSlotColumn } from '../queue/retry.js'
@@ -21,7 +21,7 @@ import { Executor } from './executor.js'
 import { OutcomeBuffer } from './outcomes.js'
 import { PauseControl } from './pause-control.js'
 import { fanOutScopes } from './fan-out-scopes.js'
-import { deregisterWorker, describeWorker, registerWorker } from './registration.js'
+import { describeWorker } from './registration.js'
 
 export interface WorkerService {
   start(): Promise<void> | void
