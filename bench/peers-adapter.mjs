@@ -64,6 +64,7 @@ export default {
       settings: parseSettings({}),
       batchSize: ctx.settings.batchSize,
       concurrency: ctx.settings.concurrency,
+      listen: { connectionString: ctx.connectionString },
     })
     await worker.start()
     return {

@@ -36,7 +36,7 @@ const send = (m: object) => process.send?.(m)
 process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'start') {
     const tStart = monotonicMs()
-    worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency) })
+    worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency), listen: { connectionString: url, application_name: 'aizk-bench-worker' } })
     await worker.start()
     send({ type: 'started', tStart, tReady: monotonicMs() })
   } else if (m.cmd === 'status') {

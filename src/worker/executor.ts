@@ -262,12 +262,9 @@ export class Executor {
     this.sweeper = undefined
   }
 
+  /** Listener errors are the emitter's to contain (events.ts): they never change an outcome. */
   private emit<K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]): void {
-    try {
-      this.o.events.emit(name, payload)
-    } catch {
-      // A listener's bug must not change a job's outcome.
-    }
+    this.o.events.emit(name, payload)
   }
 }
 

@@ -23,6 +23,7 @@ const EVENTS: Record<WorkerEventName, 'job' | 'always'> = {
   'worker:stopping': 'always',
   'worker:stopped': 'always',
   'worker:error': 'always',
+  'outcomes:written': 'job',
   'db:lost': 'always',
   'db:reconnected': 'always',
   'batch:picked': 'always',

@@ -13,7 +13,8 @@ import { Scheduler } from '../scheduler/scheduler.js'
 import { countMaintenanceService } from './count-maintenance.js'
 import { healthServices } from './health-services.js'
 import { openDatabaseWhenReady } from './startup-wait.js'
-import { Worker, type WorkerService } from './worker.js'
+import { Worker } from './worker.js'
+import type { WorkerService } from './worker-options.js'
 
 export interface WorkerRunOptions {
   settings: Settings
