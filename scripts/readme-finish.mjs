@@ -5,7 +5,7 @@
 // the command reference landed in docs/commands.md.
 import { readFileSync, writeFileSync } from 'node:fs'
 
-const { loadJobModules } = await import('../dist/jobs/load.js')
+const { loadJobModules } = await import('../dist/app/load-job-modules.js')
 const { jobRegistry } = await import('../dist/jobs/registry.js')
 const { describeSettings, parseSettings } = await import('../dist/settings.js')
 await loadJobModules()

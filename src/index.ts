@@ -2,7 +2,7 @@
  * aizk's library API: what the application imports to enqueue follow-up work in the same
  * transaction as its write, and to declare jobs.
  */
-export { JobPriority } from './jobs/priority.js'
+export { JobPriority } from './queue/priority.js'
 export { QueueJob, type JobContext, type JobKind, type JobClass, type PayloadFormat, bytesPayload, validatePayload } from './jobs/queue-job.js'
 export { JobRegistry, jobRegistry, JobDeclarationError, type DeclaredSettings } from './jobs/registry.js'
 export { enqueue, enqueueMany, type EnqueueItem, type EnqueueOptions } from './queue/enqueue.js'
@@ -43,13 +43,13 @@ export {
 } from './jobs/inventory/index.js'
 export { chunkMarkdown, type Chunk, type ChunkOptions } from './chunking/index.js'
 export { contentIdOf, countIntegrity, type IntegrityCounts } from './content/index.js'
-export { PermanentJobError, isPermanentError } from './jobs/permanent-error.js'
+export { PermanentJobError, isPermanentError } from './permanent-error.js'
 export { ConverterMissingError } from './convert/errors.js'
 export { recordUsage, readUsageDaily, type UsageEvent } from './usage/record-usage.js'
 export { Worker } from './worker/worker.js'
 export type { WorkerOptions, WorkerService, WorkerSettings } from './worker/worker-options.js'
-export { WorkerEvents, type WorkerEventMap, type WorkerEventName } from './worker/events.js'
-export { startWorker, type RunningWorker, type WorkerRunOptions } from './worker/run-worker.js'
+export { WorkerEvents, type WorkerEventMap, type WorkerEventName } from './events.js'
+export { startWorker, type RunningWorker, type WorkerRunOptions } from './app/run-worker.js'
 export { pickJobs, planPick, type PickedJob } from './queue/pick.js'
 export { completeJobs } from './queue/complete.js'
 export { retryJobs, holdJobs, releaseJobs, type TracebackRecord } from './queue/retry.js'

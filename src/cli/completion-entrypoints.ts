@@ -10,7 +10,7 @@ import type { Hook } from '@oclif/core'
 
 const hook: Hook.Init = async ({ id, config }) => {
   if (!id?.startsWith('autocomplete')) return
-  const { loadJobModules } = await import('../jobs/load.js')
+  const { loadJobModules } = await import('../app/load-job-modules.js')
   const { jobRegistry } = await import('../jobs/registry.js')
   const { jobModulePaths } = await import('../settings.js')
   try {

@@ -3,7 +3,7 @@
  * environment names, so the registry holds their settings, then parse the environment and the
  * command's overrides (worker flags) in one pass with that registry.
  */
-import { loadJobModules } from '../jobs/load.js'
+import { loadJobModules } from '../app/load-job-modules.js'
 import { jobRegistry } from '../jobs/registry.js'
 import { jobModulePaths, type ParseOptions, parseSettings, type Settings, unknownSettingVariables } from '../settings.js'
 

@@ -8,7 +8,7 @@ import { canDrawLive } from './terminal.js'
 import { concurrencyLimitOf } from '../jobs/queue-job.js'
 import { jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
-import type { WorkerEvents } from '../worker/events.js'
+import type { WorkerEvents } from '../events.js'
 import { attachJsonLines } from '../worker/log-lines.js'
 
 export interface WorkerOutputsOptions {

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { confirm, isInteractive } from '../cli/confirm.js'
-import { formatBytes } from '../cli/format.js'
+import { formatBytes } from '../ui/format.js'
 import { positiveInt } from '../cli/numbers.js'
 import { createProgress } from '../cli/progress.js'
 import { UsageError } from '../errors.js'

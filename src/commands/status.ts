@@ -2,6 +2,7 @@ import { canDrawLive } from '../cli/terminal.js'
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { statsJobHooks } from '../cli/job-inventory.js'
+import { countIntegrityFailures } from '../content/integrity.js'
 import { UnhealthyError, UsageError } from '../errors.js'
 import { queueStats, type StatsOptions } from '../queue/stats.js'
 import { memoryBacklog } from '../scope/memory-backlog.js'
@@ -46,6 +47,7 @@ export default class Status extends AizkCommand {
       heldThreshold: flags['max-held'] ?? settings.statusHeldThreshold,
       timezone: settings.timezone,
       ...statsJobHooks(settings),
+      integrity: countIntegrityFailures,
     }
     const load = async () => ({ ...(await queueStats(db.pool, opts)), memory: await memoryBacklog(db.pool, settings) })
 

@@ -2,8 +2,8 @@ import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { attachWorkerOutputs } from '../cli/worker-outputs.js'
 import { UsageError } from '../errors.js'
-import { WorkerEvents } from '../worker/events.js'
-import { startWorker } from '../worker/run-worker.js'
+import { WorkerEvents } from '../events.js'
+import { startWorker } from '../app/run-worker.js'
 
 export default class WorkerCommand extends AizkCommand {
   static override summary = 'Run the worker: pick, run and finish queued jobs until SIGTERM.'

@@ -10,8 +10,8 @@ import { isScheduledJobClass, type ScheduledJobClass } from '../jobs/scheduled-j
 import type { JobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
 import { withTransaction } from '../db/sql/transaction.js'
-import type { WorkerEvents } from '../worker/events.js'
-import { nextFireAfter, toPgqueuerExpression } from './cron.js'
+import type { WorkerEvents } from '../events.js'
+import { nextFireAfter, toPgqueuerExpression } from '../cron.js'
 import { fanOut, type FanOutResult } from './fan-out.js'
 import * as sql from '../db/sql/pgqueuer-schedules.js'
 

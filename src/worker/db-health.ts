@@ -6,7 +6,7 @@
  */
 import { isConnectionError } from '../db/connect.js'
 import { errorMessage } from '../errors.js'
-import type { WorkerEvents } from './events.js'
+import type { WorkerEvents } from '../events.js'
 
 export class DatabaseHealth {
   private downSince = 0

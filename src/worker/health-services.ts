@@ -5,7 +5,7 @@
  */
 import type pg from 'pg'
 import type { Settings } from '../settings.js'
-import type { WorkerEvents } from './events.js'
+import type { WorkerEvents } from '../events.js'
 import type { HealthService, WorkerProbe } from './health.js'
 import type { WorkerMetrics } from './metrics.js'
 

@@ -2,7 +2,7 @@
 import type pg from 'pg'
 import type { JobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
-import type { WorkerEvents } from './events.js'
+import type { WorkerEvents } from '../events.js'
 
 export interface WorkerService {
   start(): Promise<void> | void

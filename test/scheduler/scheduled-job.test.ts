@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import * as inventory from '../../src/jobs/inventory/index.js'
-import { JobPriority } from '../../src/jobs/priority.js'
+import { JobPriority } from '../../src/queue/priority.js'
 import { isJobClass, JobDeclarationError, JobRegistry } from '../../src/jobs/registry.js'
 import {
   deriveJobName,

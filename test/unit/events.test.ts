@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { WorkerEvents } from '../../src/worker/events.js'
+import { WorkerEvents } from '../../src/events.js'
 
 describe('worker events', () => {
   it("contains a listener's error: the other listeners still hear the event, and it is reported once as worker:error", () => {

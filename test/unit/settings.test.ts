@@ -94,7 +94,7 @@ describe('settings', () => {
 
 describe('settings documentation', () => {
   it('describes every setting, including each scheduled job pair', async () => {
-    const { loadJobModules } = await import('../../src/jobs/load.js')
+    const { loadJobModules } = await import('../../src/app/load-job-modules.js')
     const { describeSettings } = await import('../../src/settings.js')
     await loadJobModules()
     const missing = describeSettings(parseSettings({}, { registry: jobRegistry }), jobRegistry).filter((r) => !r.description && !r.key.startsWith('unitTest'))
@@ -105,7 +105,7 @@ describe('settings documentation', () => {
 describe('README', () => {
   it('documents every setting in README.md and every command in docs/commands.md', async () => {
     const { readFileSync } = await import('node:fs')
-    const { loadJobModules } = await import('../../src/jobs/load.js')
+    const { loadJobModules } = await import('../../src/app/load-job-modules.js')
     const { describeSettings } = await import('../../src/settings.js')
     await loadJobModules()
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')

@@ -9,7 +9,7 @@ import { QueueJob } from '../../src/jobs/queue-job.js'
 import { JobRegistry } from '../../src/jobs/registry.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { parseSettings } from '../../src/settings.js'
-import { WorkerEvents } from '../../src/worker/events.js'
+import { WorkerEvents } from '../../src/events.js'
 import { Worker } from '../../src/worker/worker.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 

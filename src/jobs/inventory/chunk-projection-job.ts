@@ -8,7 +8,7 @@ import { extractorFor } from '../../graph/choose-extractor.js'
 import { projectChunk } from '../../graph/project-chunk.js'
 import { CHUNK_PROJECTION_ENTRYPOINT } from '../../ingest/projection.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
-import { JobPriority } from '../priority.js'
+import { JobPriority } from '../../queue/priority.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
 
 export const chunkRefPayload = z.object({

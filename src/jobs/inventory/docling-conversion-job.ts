@@ -4,7 +4,8 @@
  * it with its chunks and one projection job per chunk. Dedupe key: the content id.
  */
 import { z } from 'zod'
-import { JobPriority } from '../priority.js'
+import { CONVERT_ARTIFACT_ENTRYPOINT } from '../../ingest/entrypoints.js'
+import { JobPriority } from '../../queue/priority.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
 
 export const artifactRefPayload = z.object({
@@ -15,7 +16,7 @@ export const artifactRefPayload = z.object({
 export type ArtifactRefPayload = z.infer<typeof artifactRefPayload>
 
 export class DoclingConversionJob extends QueueJob<ArtifactRefPayload> {
-  static override entrypoint = 'aizk_convert_artifact'
+  static override entrypoint = CONVERT_ARTIFACT_ENTRYPOINT
   static override payload = artifactRefPayload
   static override priority = JobPriority.artifact
   static override concurrencyLimit = 4

@@ -5,7 +5,7 @@
  */
 import type { Queryable } from '../../db/queryable.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
-import { JobPriority } from '../priority.js'
+import { JobPriority } from '../../queue/priority.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
 import { type ArtifactRefPayload, artifactRefPayload } from './docling-conversion-job.js'
 

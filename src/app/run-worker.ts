@@ -5,16 +5,16 @@
  */
 import type { Database } from '../db/database.js'
 import { closeExtractionPool } from '../graph/extract-pool.js'
-import { loadJobModules } from '../jobs/load.js'
+import { loadJobModules } from './load-job-modules.js'
 import { type JobRegistry, jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
-import { WorkerEvents } from './events.js'
+import { WorkerEvents } from '../events.js'
 import { Scheduler } from '../scheduler/scheduler.js'
-import { countMaintenanceService } from './count-maintenance.js'
-import { healthServices } from './health-services.js'
-import { openDatabaseWhenReady } from './startup-wait.js'
-import { Worker } from './worker.js'
-import type { WorkerService } from './worker-options.js'
+import { countMaintenanceService } from '../worker/count-maintenance.js'
+import { healthServices } from '../worker/health-services.js'
+import { openDatabaseWhenReady } from '../worker/startup-wait.js'
+import { Worker } from '../worker/worker.js'
+import type { WorkerService } from '../worker/worker-options.js'
 
 export interface WorkerRunOptions {
   settings: Settings

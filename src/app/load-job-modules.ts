@@ -8,14 +8,14 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ConfigError } from '../errors.js'
-import { jobRegistry } from './registry.js'
+import { jobRegistry } from '../jobs/registry.js'
 
 let loaded: Promise<void> | undefined
 
 /** Once per process: later calls return the first load (its `paths` win). */
 export function loadJobModules(paths: readonly string[] = []): Promise<void> {
   loaded ??= (async () => {
-    await import('./inventory/index.js')
+    await import('../jobs/inventory/index.js')
     for (const spec of paths) {
       // A file that exists is a path (relative to the working folder); anything else a package.
       const target = spec.startsWith('.') || spec.startsWith('/') || existsSync(spec) ? pathToFileURL(path.resolve(spec)).href : spec
