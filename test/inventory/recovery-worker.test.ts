@@ -11,7 +11,8 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { startWorker, type WorkerProcess, waitFor } from './helpers/worker-process.js'
+import { startWorker, type WorkerProcess } from './helpers/worker-process.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 let db: TestDatabase
 let worker: WorkerProcess | undefined
