@@ -76,12 +76,7 @@ export default class Prune extends AizkCommand {
     let reclaim: Awaited<ReturnType<typeof reclaimLog>> | null = null
     if (flags.reclaim) {
       if (!flags.json) this.logToStderr(`rewriting pgqueuer_log (exclusive lock) ...`)
-      const client = await db.pool.connect()
-      try {
-        reclaim = await reclaimLog(client, { lockTimeoutMs: flags['lock-timeout'] * 1000 })
-      } finally {
-        client.release()
-      }
+      reclaim = await reclaimLog(db.pool, { lockTimeoutMs: flags['lock-timeout'] * 1000 })
     }
     if (flags.json) {
       this.printJson({ dryRun: false, retentionDays, batch, ...result, reclaim })

@@ -5,11 +5,9 @@ import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
 import { createProgress } from '../cli/progress.js'
 import { renderTable } from '../ui/table.js'
 import { NotFoundError, UsageError } from '../errors.js'
-import { inWindows } from '../queue/job-filter.js'
-import { countHeld, idsNotHeld, type RequeuedJob, requeueFailed } from '../queue/requeue.js'
+import { countHeld, idsNotHeld, REQUEUE_WINDOW, type RequeuedJob, requeueFailed, requeueHeld } from '../queue/requeue.js'
 
 /** Rows moved per statement: big requeues go in windows so progress shows and locks stay short. */
-const CHUNK = 1000
 
 export default class Requeue extends AizkCommand {
   static override summary = 'Put held jobs (status failed) back in the queue, oldest first.'
@@ -70,8 +68,8 @@ export default class Requeue extends AizkCommand {
     if (flags['dry-run']) {
       requeued = limit > 0 ? await requeueFailed(db.pool, { ...filter, limit, dryRun: true }) : []
     } else if (limit > 0) {
-      const progress = limit > CHUNK && !flags.json ? createProgress('requeue') : null
-      requeued = await inWindows(limit, CHUNK, (n, afterId) => requeueFailed(db.pool, { ...filter, limit: n, afterId }), (done) => progress?.update(done, limit))
+      const progress = limit > REQUEUE_WINDOW && !flags.json ? createProgress('requeue') : null
+      requeued = await requeueHeld(db.pool, { ...filter, limit, onProgress: (done) => progress?.update(done, limit) })
       progress?.done()
     }
     const remaining = flags['dry-run'] ? matching : Math.max(0, matching - requeued.length)
