@@ -61,6 +61,8 @@ export abstract class AizkCommand extends Command {
       exitCode = err.exitCode
       code = err.code
       hint = err.hint
+      // A flag builder's error (src/cli/flags.ts) comes wrapped by oclif's parser: keep its own words.
+      message = message.replace(/^Parsing --\S+ \n\t/, '').replace(/\nSee more help with --help$/, '')
     } else if (err.oclif?.exit !== undefined) {
       // oclif's own parse errors: unknown flag, missing argument, bad option value.
       exitCode = ExitCode.usage

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { attachWorkerOutputs } from '../cli/worker-outputs.js'
-import { UsageError } from '../errors.js'
+import { secondsFlag } from '../cli/flags.js'
 import { WorkerEvents } from '../events.js'
 import { startWorker } from '../app/run-worker.js'
 
@@ -22,8 +22,8 @@ export default class WorkerCommand extends AizkCommand {
     concurrency: Flags.integer({ description: 'Jobs running at once (AIZK_QUEUE_CONCURRENT_TASKS, 4 x batch size).', min: 1 }),
     entrypoint: Flags.string({ description: 'Only these entrypoints; repeatable (AIZK_WORKER_ENTRYPOINTS).', multiple: true }),
     scheduler: Flags.boolean({ description: 'Run the cron scheduler in this process (AIZK_WORKER_NO_SCHEDULER).', allowNo: true }),
-    'heartbeat-timeout': Flags.string({ description: 'Seconds after which a silent pick is re-picked by another worker (AIZK_HEARTBEAT_TIMEOUT_SECONDS, 30).' }),
-    'shutdown-timeout': Flags.string({ description: 'Seconds running jobs get to finish on SIGTERM (AIZK_SHUTDOWN_TIMEOUT_SECONDS, 25).' }),
+    'heartbeat-timeout': secondsFlag({ description: 'Seconds after which a silent pick is re-picked by another worker (AIZK_HEARTBEAT_TIMEOUT_SECONDS, 30).', example: '--heartbeat-timeout 60' }),
+    'shutdown-timeout': secondsFlag({ description: 'Seconds running jobs get to finish on SIGTERM (AIZK_SHUTDOWN_TIMEOUT_SECONDS, 25).', example: '--shutdown-timeout 50' }),
     'health-port': Flags.integer({ description: 'Serve /livez, /readyz and /metrics on this port (AIZK_WORKER_HEALTH_PORT).', min: 0, max: 65535 }),
   }
 
@@ -38,8 +38,8 @@ export default class WorkerCommand extends AizkCommand {
         queueConcurrentTasks: flags.concurrency,
         workerEntrypoints: entrypoints?.length ? entrypoints : undefined,
         workerNoScheduler: flags.scheduler === undefined ? undefined : !flags.scheduler,
-        heartbeatTimeoutSeconds: flags['heartbeat-timeout'] === undefined ? undefined : seconds('--heartbeat-timeout', flags['heartbeat-timeout']),
-        shutdownTimeoutSeconds: flags['shutdown-timeout'] === undefined ? undefined : seconds('--shutdown-timeout', flags['shutdown-timeout']),
+        heartbeatTimeoutSeconds: flags['heartbeat-timeout'],
+        shutdownTimeoutSeconds: flags['shutdown-timeout'],
         workerHealthPort: flags['health-port'],
         workerOutput: flags.json ? 'json' : undefined,
       },
@@ -69,10 +69,4 @@ export default class WorkerCommand extends AizkCommand {
     // released jobs' side effects) alive, so end now, exit 0 (docs/worker-faults.md).
     this.exit(0)
   }
-}
-
-function seconds(flag: string, value: string): number {
-  const n = Number(value)
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} expects a number of seconds, got "${value}"`)
-  return n
 }
