@@ -6,6 +6,7 @@ import { chunkMarkdown } from '../src/chunking/index.js'
 import { insertDocument, insertDocumentChunks } from '../src/graph/sql/document-sql.js'
 import { enqueueChunkProjections } from '../src/ingest/projection.js'
 import { User } from '../src/scope/user.js'
+import { parseSettings } from '../src/settings.js'
 import { CORPUS_DIR } from '../test/graph/helpers/corpus.js'
 
 export function corpusChunks(files: string[], maxChars: number): string[] {
@@ -21,7 +22,7 @@ export function corpusWords(files: string[]): string[] {
 
 /** One document holding the chunks, and one projection job per chunk, as an application writes them. */
 export async function insertChunks(pool: pg.Pool, scopes: string[], texts: string[]): Promise<void> {
-  await User.system(scopes).transaction(pool, async (db) => {
+  await User.system(scopes, parseSettings({})).transaction(pool, async (db) => {
     const documentId = await insertDocument(db, scopes, { title: 'python3.11-doc', body: '(benchmark corpus)' })
     for (let i = 0; i < texts.length; i += 1000) {
       const batch = texts.slice(i, i + 1000).map((text, k) => ({ ordinal: i + k, text, heading: null, charStart: 0, charEnd: text.length }))

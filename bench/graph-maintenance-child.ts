@@ -8,7 +8,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import pg from 'pg'
 import { CommunitiesJob, InsightJob, RaptorJob } from '../src/jobs/inventory/index.js'
+import { jobRegistry } from '../src/jobs/registry.js'
 import type { ScopedScheduledJob } from '../src/jobs/scheduled-job.js'
+import { parseSettings } from '../src/settings.js'
 
 const [pass, url, scope] = process.argv.slice(2)
 const jobs = { communities: CommunitiesJob, raptor: RaptorJob, insight: InsightJob } as const
@@ -24,6 +26,7 @@ const context = {
   entrypoint: Job.entrypoint,
   attempts: 0,
   headers: {},
+  settings: parseSettings(process.env, { registry: jobRegistry }),
   signal: new AbortController().signal,
   report: (d: Record<string, unknown>) => {
     detail = { ...detail, ...d }

@@ -4,6 +4,7 @@ import { decayClaims } from '../src/graph/decay.js'
 import { dedupEntities } from '../src/graph/dedup.js'
 import { normalizeName } from '../src/graph/normalize.js'
 import { User } from '../src/scope/user.js'
+import { parseSettings } from '../src/settings.js'
 
 type Row = { section: string; what: string; value: string; note?: string }
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
@@ -23,7 +24,7 @@ export async function benchDecay(pool: pg.Pool, set: string[], claims: number): 
   )
   await pool.query('VACUUM ANALYZE claim')
   const t0 = performance.now()
-  const result = await decayClaims(pool, User.system(scopes), { halfLifeDays: 90, floor: 0.05, batch: 20000 })
+  const result = await decayClaims(pool, User.system(scopes, parseSettings({})), { halfLifeDays: 90, floor: 0.05, batch: 20000 })
   const seconds = (performance.now() - t0) / 1000
   return [
     {
@@ -70,7 +71,7 @@ export async function benchDedup(pool: pg.Pool, set: string[], count: number, wo
   const scopes = [...set.slice(0, -1), set.at(-1)?.replace(/b$/, 'e') as string]
   await loadDedupEntities(pool, scopes, count, words)
   const t0 = performance.now()
-  const result = await User.system(scopes).transaction(pool, (db) => dedupEntities(db, scopes, 0.8))
+  const result = await User.system(scopes, parseSettings({})).transaction(pool, (db) => dedupEntities(db, scopes, 0.8))
   const seconds = (performance.now() - t0) / 1000
   return [
     {

@@ -95,8 +95,8 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
     AIZK_WORKER_ENTRYPOINTS: 'aizk_build_graph_chunk',
     AIZK_WORKER_LOG_JOBS: 'false',
   })
-  const settings = parseSettings(process.env).settings
-  const { startWorker } = await import('../src/worker/run-worker.js')
+  const settings = parseSettings(process.env)
+  const { startWorker } = await import('../src/app/run-worker.js')
   const histogram = monitorEventLoopDelay({ resolution: 10 })
   const worker = await startWorker({ settings })
   histogram.enable()

@@ -61,9 +61,10 @@ export default {
     const worker = new Worker({
       pool,
       registry,
-      settings: parseSettings({}).settings,
+      settings: parseSettings({}),
       batchSize: ctx.settings.batchSize,
       concurrency: ctx.settings.concurrency,
+      listen: { connectionString: ctx.connectionString },
     })
     await worker.start()
     return {

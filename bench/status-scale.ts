@@ -12,6 +12,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { migrate } from '../src/db/migrate.js'
+import { countIntegrityFailures } from '../src/content/integrity.js'
 import { queueStats } from '../src/queue/stats.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -77,7 +78,7 @@ async function measure(n: number): Promise<{ n: number; cliMs: number; statsMs: 
     const t0 = Date.now()
     await fill(pool, n)
     const fillS = (Date.now() - t0) / 1000
-    const opts = { heartbeatTimeoutSeconds: 30, heldThreshold: 0 }
+    const opts = { heartbeatTimeoutSeconds: 30, heldThreshold: 0, integrity: countIntegrityFailures }
     await queueStats(pool, opts)
     const inproc: number[] = []
     for (let i = 0; i < RUNS_INPROC; i++) {

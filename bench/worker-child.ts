@@ -9,7 +9,7 @@ import { Worker } from '../src/worker/worker.js'
 import { BenchNoopJob, benchStats, monotonicMs } from './bench-jobs.js'
 
 const [url, batch, concurrency] = process.argv.slice(2)
-const settings = parseSettings(process.env).settings
+const settings = parseSettings(process.env)
 const registry = new JobRegistry()
 registry.register(BenchNoopJob)
 const pool = new pg.Pool({ connectionString: url, max: 12, application_name: 'aizk-bench-worker' })
@@ -36,7 +36,7 @@ const send = (m: object) => process.send?.(m)
 process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'start') {
     const tStart = monotonicMs()
-    worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency) })
+    worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency), listen: { connectionString: url, application_name: 'aizk-bench-worker' } })
     await worker.start()
     send({ type: 'started', tStart, tReady: monotonicMs() })
   } else if (m.cmd === 'status') {

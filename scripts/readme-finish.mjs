@@ -5,10 +5,11 @@
 // the command reference landed in docs/commands.md.
 import { readFileSync, writeFileSync } from 'node:fs'
 
-const { loadJobModules } = await import('../dist/jobs/load.js')
+const { loadJobModules } = await import('../dist/app/load-job-modules.js')
+const { jobRegistry } = await import('../dist/jobs/registry.js')
 const { describeSettings, parseSettings } = await import('../dist/settings.js')
 await loadJobModules()
-const rows = describeSettings(parseSettings({}).settings)
+const rows = describeSettings(parseSettings({}, { registry: jobRegistry }), jobRegistry)
 const show = (v) => (v === null ? '' : Array.isArray(v) ? (v.length ? v.join(',') : '') : `\`${v}\``)
 const table = [
   '| variable | default | meaning |',

@@ -3,7 +3,7 @@
  * "false" is false, "abc" is not a number, and every message says what was expected.
  */
 import { z } from 'zod'
-import { validateCron } from './scheduler/cron.js'
+import { validateCron } from './cron.js'
 
 const TRUE = new Set(['true', '1', 'yes', 'on'])
 const FALSE = new Set(['false', '0', 'no', 'off'])

@@ -1,7 +1,7 @@
 /**
- * The one reader of the environment: a zod schema of AIZK_* settings with the spec's defaults.
- * Scheduled jobs add their `<name>Cron` / `<name>Enabled` pair through `registerSettings`, so a
- * job module's settings are validated with the rest and every problem is reported at once.
+ * The zod schema of AIZK_* settings with the spec's defaults, parsed once into one frozen object.
+ * Only the CLI's entry points hand it the environment (docs/architecture.md#settings); the job
+ * registry adds the settings its jobs declare (a scheduled job's `<name>Cron` / `<name>Enabled`).
  */
 import { z } from 'zod'
 import { ConfigError } from './errors.js'
@@ -115,33 +115,31 @@ const coreShape = {
 }
 
 type ShapeOf<T> = { [K in keyof T]: z.ZodTypeAny }
-/** Checks across settings (one job's setting needing another); each returns its problems. */
-const settingChecks: ((settings: Settings) => string[])[] = []
-const extraShape: Record<string, z.ZodTypeAny> = {}
-const secretKeys = new Set<string>(['databaseUrl', 'appDatabaseUrl'])
+const CORE_SECRETS = new Set<string>(['databaseUrl', 'appDatabaseUrl'])
 
 export type CoreSettings = z.output<z.ZodObject<typeof coreShape>>
-/** Core settings plus whatever job modules registered (`<name>Cron`, `<name>Enabled`, ...). */
-export type Settings = CoreSettings & Record<string, unknown>
+/** Core settings plus the ones the registry's jobs declared (`<name>Cron`, `<name>Enabled`, ...). */
+export type Settings = Readonly<CoreSettings & Record<string, unknown>>
 
-/** Add settings (a job module's cron and enabled pair). Re-registering the same key is an error. */
-export function registerSettings(shape: Record<string, z.ZodTypeAny>, opts: { secret?: string[] } = {}): void {
-  for (const [key, schema] of Object.entries(shape)) {
-    if (key in coreShape || key in extraShape) throw new Error(`setting ${key} is registered twice`)
-    extraShape[key] = schema
-  }
-  for (const key of opts.secret ?? []) secretKeys.add(key)
-  cached = undefined
+/** What a job registry adds to the schema: the settings its jobs declared, and their checks. */
+export interface SettingsSource {
+  settingsShape(): Readonly<Record<string, z.ZodTypeAny>>
+  /** Checks across settings (one job's setting needing another); each returns its problems. */
+  settingsChecks(): readonly ((settings: Settings) => string[])[]
+  secretSettings(): ReadonlySet<string>
 }
 
-/** Add a check across settings, run after the schema parsed (a job module registers its own). */
-export function registerSettingsCheck(check: (settings: Settings) => string[]): void {
-  settingChecks.push(check)
-  cached = undefined
+export interface ParseOptions {
+  /** The registry whose jobs' settings join the schema; without it, only the core settings. */
+  registry?: SettingsSource
+  /** Values given another way than a variable (worker flags), by key: they win over the variable. */
+  overrides?: Readonly<Record<string, unknown>>
+  /** How an override was given, for messages: `{ heartbeatTimeoutSeconds: '--heartbeat-timeout' }`. */
+  sources?: Readonly<Record<string, string>>
 }
 
-export function isSecretSetting(key: string): boolean {
-  return secretKeys.has(key) || /(password|secret|apikey|token)/i.test(key)
+export function isSecretSetting(key: string, registry?: SettingsSource): boolean {
+  return CORE_SECRETS.has(key) || registry?.secretSettings().has(key) === true || /(password|secret|apikey|token)/i.test(key)
 }
 
 /** camelCase key -> AIZK_SCREAMING_SNAKE variable. */
@@ -152,44 +150,51 @@ export function envName(key: string): string {
 /** Variables oclif reads itself under the bin's prefix; allowed, never reported as unknown. */
 const OCLIF_RESERVED = new Set(['DEBUG', 'DATA_DIR', 'CONFIG_DIR', 'CACHE_DIR', 'SHELL', 'REDIRECTED', 'CLI_ASCII', 'TEST_DATABASE_URL'])
 
-export interface LoadedSettings {
-  settings: Settings
-  unknown: string[]
+function fullShape(registry?: SettingsSource): ShapeOf<CoreSettings & Record<string, unknown>> {
+  const extra = registry?.settingsShape() ?? {}
+  for (const key of Object.keys(extra)) if (key in coreShape) throw new ConfigError([`${envName(key)}: declared by a job but is a core setting`])
+  return { ...coreShape, ...extra } as ShapeOf<CoreSettings & Record<string, unknown>>
 }
 
-function fullShape(): ShapeOf<Settings> {
-  return { ...coreShape, ...extraShape } as ShapeOf<Settings>
-}
-
-export function parseSettings(env: NodeJS.ProcessEnv = process.env): LoadedSettings {
-  const shape = fullShape()
-  const input: Record<string, string> = {}
-  const known = new Set<string>()
+/**
+ * The one pass over the environment: variables, then overrides on top, through one zod schema;
+ * every problem is reported at once (ConfigError, exit 3). The result is frozen: whoever needs a
+ * different value passes an override here instead of editing a copy.
+ */
+export function parseSettings(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): Settings {
+  const shape = fullShape(opts.registry)
+  const input: Record<string, unknown> = {}
   for (const key of Object.keys(shape)) {
-    const name = envName(key)
-    known.add(name)
-    const value = env[name]
+    const value = env[envName(key)]
     if (value !== undefined) input[key] = value
   }
+  for (const [key, value] of Object.entries(opts.overrides ?? {})) if (value !== undefined) input[key] = value
+  const given = (key: string) => opts.overrides?.[key] !== undefined && opts.sources?.[key]
+  const nameOf = (key: string) => (given(key) ? `${opts.sources?.[key]} (${envName(key)})` : envName(key))
   const result = z.object(shape).safeParse(input)
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '')
       const message = issue.code === 'invalid_type' && issue.received === 'undefined' ? 'is required' : issue.message
-      return `${envName(key)}: ${message}`
+      return `${nameOf(key)}: ${message}`
     })
     throw new ConfigError(problems)
   }
-  const settings = result.data as Settings
-  const crossProblems = settingChecks.flatMap((check) => check(settings))
+  const parsed = result.data as CoreSettings & Record<string, unknown>
+  // Derived once, after overrides: an explicit concurrency (variable or flag) always wins.
+  parsed.queueConcurrentTasks ??= parsed.queueBatchSize * 4
+  const settings: Settings = Object.freeze(parsed)
+  const crossProblems = (opts.registry?.settingsChecks() ?? []).flatMap((check) => check(settings))
   if (crossProblems.length) throw new ConfigError(crossProblems)
-  if (settings.queueConcurrentTasks === undefined) settings.queueConcurrentTasks = settings.queueBatchSize * 4
-  const crossed = heartbeatProblems(settings)
+  const crossed = heartbeatProblems(settings, { interval: nameOf('heartbeatIntervalSeconds'), timeout: nameOf('heartbeatTimeoutSeconds') })
   if (crossed.length) throw new ConfigError(crossed)
-  const unknown = Object.keys(env).filter(
-    (name) => name.startsWith('AIZK_') && !known.has(name) && !OCLIF_RESERVED.has(name.slice(5)),
-  )
-  return { settings, unknown }
+  return settings
+}
+
+/** AIZK_ variables in `env` that are no setting of the schema (typos), for a warning. */
+export function unknownSettingVariables(env: NodeJS.ProcessEnv, registry?: SettingsSource): string[] {
+  const known = new Set(Object.keys(fullShape(registry)).map(envName))
+  return Object.keys(env).filter((name) => name.startsWith('AIZK_') && !known.has(name) && !OCLIF_RESERVED.has(name.slice(5)))
 }
 
 /** Heartbeats a worker must send within the timeout, so one late heartbeat never looks like death. */
@@ -211,40 +216,30 @@ export function heartbeatProblems(
   ]
 }
 
-let cached: LoadedSettings | undefined
-
-/** The job modules to load, read before the full schema exists (their settings join it). */
-export function jobModulePaths(env: NodeJS.ProcessEnv = process.env): string[] {
+/** The job modules to load, read before the full schema exists (their jobs' settings join it). */
+export function jobModulePaths(env: NodeJS.ProcessEnv): string[] {
   return (env[envName('workerJobModules')] ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
 }
 
-/** The process's settings, parsed once (again only after a job module registers more). */
-export function loadSettings(): Settings {
-  cached ??= parseSettings(process.env)
-  return cached.settings
-}
-
-export function unknownSettingVariables(): string[] {
-  cached ??= parseSettings(process.env)
-  return cached.unknown
-}
-
 /** Effective settings with their variables, secrets masked, for `aizk settings`. */
-export function describeSettings(settings: Settings): { key: string; variable: string; value: unknown; default: unknown; description: string }[] {
-  const defaults = z.object(fullShape()).safeParse({})
+export function describeSettings(
+  settings: Settings,
+  registry?: SettingsSource,
+): { key: string; variable: string; value: unknown; default: unknown; description: string }[] {
+  const defaults = z.object(fullShape(registry)).safeParse({})
   const defaultValues = defaults.success ? (defaults.data as Record<string, unknown>) : {}
-  return Object.keys(fullShape())
+  return Object.keys(fullShape(registry))
     .sort()
     .map((key) => {
       const value = settings[key]
       return {
         key,
         variable: envName(key),
-        value: isSecretSetting(key) && value !== undefined ? maskSecret(String(value)) : (value ?? null),
-        default: isSecretSetting(key) ? null : (defaultValues[key] ?? null),
+        value: isSecretSetting(key, registry) && value !== undefined ? maskSecret(String(value)) : (value ?? null),
+        default: isSecretSetting(key, registry) ? null : (defaultValues[key] ?? null),
         description: describeSetting(key) ?? '',
       }
     })

@@ -6,8 +6,8 @@
 import { Command, Flags, Errors } from '@oclif/core'
 import type { Database, OpenOptions } from '../db/database.js'
 import { AizkError, ExitCode } from '../errors.js'
-import { loadSettings, type Settings, unknownSettingVariables } from '../settings.js'
-import { loadJobModules } from '../jobs/load.js'
+import type { ParseOptions, Settings } from '../settings.js'
+import { loadCliSettings } from './load-settings.js'
 
 export abstract class AizkCommand extends Command {
   static override baseFlags = {
@@ -21,15 +21,14 @@ export abstract class AizkCommand extends Command {
     return this.argv.includes('--json')
   }
 
-  /** Job modules register their settings first, so settings are validated all together. */
-  protected async settings(): Promise<Settings> {
+  /** Job modules register their settings first, so settings are validated all together. The first call's overrides win. */
+  protected async settings(opts: Omit<ParseOptions, 'registry'> = {}): Promise<Settings> {
     if (this.settingsCache) return this.settingsCache
-    await loadJobModules()
-    this.settingsCache = loadSettings()
-    const unknown = unknownSettingVariables()
-    if (unknown.length) {
+    const { settings, unknown } = await loadCliSettings(process.env, opts)
+    this.settingsCache = settings
+    for (const name of unknown) {
       const chalk = await loadChalk()
-      for (const name of unknown) this.logToStderr(chalk.yellow(`aizk: warning: ${name} is not an aizk setting (see \`aizk settings\`)`))
+      this.logToStderr(chalk.yellow(`aizk: warning: ${name} is not an aizk setting (see \`aizk settings\`)`))
     }
     return this.settingsCache
   }
@@ -64,6 +63,8 @@ export abstract class AizkCommand extends Command {
       exitCode = err.exitCode
       code = err.code
       hint = err.hint
+      // A flag builder's error (src/cli/flags.ts) comes wrapped by oclif's parser: keep its own words.
+      message = message.replace(/^Parsing --\S+ \n\t/, '').replace(/\nSee more help with --help$/, '')
     } else if (err.oclif?.exit !== undefined) {
       // oclif's own parse errors: unknown flag, missing argument, bad option value.
       exitCode = ExitCode.usage

@@ -10,10 +10,11 @@ import type { Hook } from '@oclif/core'
 
 const hook: Hook.Init = async ({ id, config }) => {
   if (!id?.startsWith('autocomplete')) return
-  const { loadJobModules } = await import('../jobs/load.js')
+  const { loadJobModules } = await import('../app/load-job-modules.js')
   const { jobRegistry } = await import('../jobs/registry.js')
+  const { jobModulePaths } = await import('../settings.js')
   try {
-    await loadJobModules()
+    await loadJobModules(jobModulePaths(process.env))
   } catch {
     // A broken job module leaves aizk's own entrypoints to complete.
   }

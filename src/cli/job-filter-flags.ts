@@ -7,7 +7,8 @@ import { Flags } from '@oclif/core'
 import type { JobFilter } from '../queue/job-filter.js'
 import { parseDuration } from './duration.js'
 import { checkEntrypointName } from './entrypoints.js'
-import { jobId, positiveInt } from './numbers.js'
+import { wholeFlag } from './flags.js'
+import { jobId } from './numbers.js'
 import { UsageError } from '../errors.js'
 
 /** `rows`: what the command acts on, as in "Only this held job id". */
@@ -16,7 +17,7 @@ export function jobFilterFlags(rows: string, limitDefault: string) {
     entrypoint: Flags.string({ char: 'e', description: 'Only this entrypoint (repeatable).', multiple: true }),
     id: Flags.string({ description: `Only this ${rows} job id (repeatable).`, multiple: true }),
     'older-than': Flags.string({ description: `Only ${rows} jobs unchanged for at least this long (30m, 2h, 7d).` }),
-    limit: Flags.integer({ char: 'n', description: `At most this many jobs (default: ${limitDefault}).` }),
+    limit: wholeFlag({ char: 'n', description: `At most this many jobs (default: ${limitDefault}).`, example: '--limit 100' }),
     'dry-run': Flags.boolean({ description: 'List what would be done; change nothing.', default: false }),
   }
 }
@@ -30,7 +31,7 @@ export interface JobFilterFlagValues {
 
 /** The filter and limit the flags ask for; a usage error (exit 2) on anything malformed. */
 export function readJobFilter(flags: JobFilterFlagValues): { filter: JobFilter; ids: string[]; limit: number | undefined } {
-  const limit = positiveInt(flags.limit, '--limit', '--limit 100')
+  const limit = flags.limit
   for (const ep of flags.entrypoint ?? []) checkEntrypointName(ep)
   const ids = (flags.id ?? []).map((id) => jobId(id))
   let olderThanSeconds: number | undefined

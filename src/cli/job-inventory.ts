@@ -4,6 +4,7 @@
  * needs no database). Also what `status` needs to know about a job by entrypoint.
  */
 import { jobRegistry } from '../jobs/registry.js'
+import { concurrencyLimitOf } from '../jobs/queue-job.js'
 import { isScheduledJobClass } from '../jobs/scheduled-job.js'
 import type { Settings } from '../settings.js'
 import type { StatsOptions } from '../queue/stats.js'
@@ -30,7 +31,7 @@ export function jobInventory(settings: Settings, now = new Date()): InventoryRow
       className: job.name,
       kind: job.kind,
       priority: job.priority,
-      concurrencyLimit: job.concurrencyLimit,
+      concurrencyLimit: concurrencyLimitOf(job, settings),
       maxAttempts: job.maxAttempts,
       cron: s?.cron ?? null,
       cronEntrypoint: s?.cronEntrypoint ?? null,
@@ -50,7 +51,7 @@ export function statsJobHooks(settings: Settings): Pick<StatsOptions, 'jobInfo' 
   return {
     jobInfo: (ep) => {
       const job = jobRegistry.get(ep)
-      return job ? { concurrencyLimit: job.concurrencyLimit } : undefined
+      return job ? { concurrencyLimit: concurrencyLimitOf(job, settings) } : undefined
     },
     scheduleEnabled: (cronEp) => byCron.get(cronEp),
   }

@@ -1,19 +1,5 @@
-/** Flag values that must be positive whole numbers or job ids, checked with a useful message. */
+/** Job ids given as flag values, checked with a useful message (numbers: src/cli/flags.ts). */
 import { UsageError } from '../errors.js'
-
-export function positiveInt(value: number | undefined, flag: string, example: string): number | undefined {
-  if (value === undefined) return undefined
-  if (!Number.isInteger(value) || value < 1) {
-    throw new UsageError(`${flag} must be a whole number of at least 1, got ${value}`, `for example ${example}`)
-  }
-  return value
-}
-
-export function nonNegativeNumber(value: number | undefined, flag: string, example: string): number | undefined {
-  if (value === undefined) return undefined
-  if (!Number.isFinite(value) || value < 0) throw new UsageError(`${flag} must be a number >= 0, got ${value}`, `for example ${example}`)
-  return value
-}
 
 /** A job id (a positive bigint) given as text. */
 export function jobId(text: string, flag = '--id'): string {

@@ -1,5 +1,5 @@
 /** Text for the jobs a discard or cancel removed (or would): a table of the first 50 and a summary line. */
-import { renderTable } from './table.js'
+import { renderTable } from '../ui/table.js'
 
 export function renderJobList(rows: { id: string; entrypoint: string; attempts?: number; cycles?: number }[], summary: string): string {
   const shown = rows.slice(0, 50)

@@ -5,14 +5,15 @@
  * 'worker:stopped' are shown too. Lives with the CLI, not in src/worker: it imports ink.
  */
 import { canDrawLive } from './terminal.js'
+import { concurrencyLimitOf } from '../jobs/queue-job.js'
 import { jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
-import type { WorkerEvents } from '../worker/events.js'
+import type { WorkerEvents } from '../events.js'
 import { attachJsonLines } from '../worker/log-lines.js'
 
 export interface WorkerOutputsOptions {
   events: WorkerEvents
-  settings: Pick<Settings, 'workerOutput' | 'workerLogJobs'>
+  settings: Pick<Settings, 'workerOutput' | 'workerLogJobs'> & Readonly<Record<string, unknown>>
   stdout?: NodeJS.WriteStream
   /** Default: stdout is a terminal and no CI variable is set (canDrawLive). */
   isTTY?: boolean
@@ -34,7 +35,10 @@ export async function attachWorkerOutputs(opts: WorkerOutputsOptions): Promise<W
   const tty = opts.isTTY ?? canDrawLive(stdout)
   const mode = settings.workerOutput === 'auto' || settings.workerOutput === undefined ? (tty ? 'view' : 'json') : settings.workerOutput
   if (mode === 'view') {
-    const limitOf = opts.limitOf ?? ((ep: string) => jobRegistry.get(ep)?.concurrencyLimit ?? 0)
+    const limitOf = opts.limitOf ?? ((ep: string) => {
+      const job = jobRegistry.get(ep)
+      return job ? concurrencyLimitOf(job, settings) : 0
+    })
     // ink and react load only when the view is drawn: JSON lines never pay for them. React's
     // development build costs several times the production one per frame: use the latter
     // unless NODE_ENV asks otherwise (it is read once, when react first loads).

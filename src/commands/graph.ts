@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
-import { renderTable } from '../cli/table.js'
+import { renderTable } from '../ui/table.js'
 import { UsageError } from '../errors.js'
 import { readGraph } from '../graph/read-graph.js'
 import { readMaintenance } from '../graph/read-maintenance.js'

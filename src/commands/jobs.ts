@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
-import { formatRelative } from '../cli/format.js'
+import { formatRelative } from '../ui/format.js'
 import { jobInventory } from '../cli/job-inventory.js'
-import { renderTable } from '../cli/table.js'
+import { renderTable } from '../ui/table.js'
 
 export default class Jobs extends AizkCommand {
   static override summary = 'List the job inventory: entrypoint, kind, priority, concurrency, attempts, cron, next fire.'

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
+import { daysFlag, wholeFlag } from '../cli/flags.js'
 import { AizkCommand } from '../cli/base-command.js'
 import { confirm, isInteractive } from '../cli/confirm.js'
-import { formatBytes } from '../cli/format.js'
-import { positiveInt } from '../cli/numbers.js'
+import { formatBytes } from '../ui/format.js'
 import { createProgress } from '../cli/progress.js'
 import { UsageError } from '../errors.js'
 import { countPrunable, logSize, pruneLog, reclaimLog } from '../queue/prune.js'
@@ -25,25 +25,20 @@ export default class Prune extends AizkCommand {
     { command: '<%= config.bin %> prune --json', description: 'Print {"deleted", "batches", ...} as JSON.' },
   ]
   static override flags = {
-    'retention-days': Flags.string({ description: 'Keep this many days of history (default: AIZK_CLEANUP_LOG_RETENTION_DAYS, 7).' }),
-    batch: Flags.integer({ description: 'Rows per delete batch (default: AIZK_CLEANUP_LOG_DELETE_BATCH, 10000).' }),
+    'retention-days': daysFlag({ description: 'Keep this many days of history (default: AIZK_CLEANUP_LOG_RETENTION_DAYS, 7).', example: '--retention-days 7 (or 0.5 for twelve hours)' }),
+    batch: wholeFlag({ description: 'Rows per delete batch (default: AIZK_CLEANUP_LOG_DELETE_BATCH, 10000).', example: '--batch 10000' }),
     'dry-run': Flags.boolean({ description: 'Count what would be deleted; change nothing.', default: false }),
     vacuum: Flags.boolean({ description: 'VACUUM (ANALYZE) the log after the drain (--no-vacuum skips it).', default: true, allowNo: true }),
     reclaim: Flags.boolean({ description: 'Rewrite the log afterwards to return disk (ACCESS EXCLUSIVE lock; asks first).', default: false }),
     yes: Flags.boolean({ char: 'y', description: 'Do not ask before --reclaim (needed without a terminal).', default: false }),
-    'lock-timeout': Flags.integer({ description: 'Seconds --reclaim waits for its lock before giving up with exit 6 (default 10).', default: 10 }),
+    'lock-timeout': wholeFlag({ description: 'Seconds --reclaim waits for its lock before giving up with exit 6 (default 10).', example: '--lock-timeout 30', min: 0, default: 10 }),
   }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Prune)
     const settings = await this.settings()
-    const rd = flags['retention-days']
-    if (rd !== undefined && !/^\d+(\.\d+)?$/.test(rd.trim())) {
-      throw new UsageError(`--retention-days must be a number of days >= 0, got "${rd}"`, 'for example --retention-days 7 (or 0.5 for twelve hours)')
-    }
-    const retentionDays = rd === undefined ? settings.cleanupLogRetentionDays : Number(rd)
-    const batch = positiveInt(flags.batch, '--batch', '--batch 10000') ?? settings.cleanupLogDeleteBatch
-    if (flags['lock-timeout'] < 0) throw new UsageError('--lock-timeout must be >= 0', 'for example --lock-timeout 30')
+    const retentionDays = flags['retention-days'] ?? settings.cleanupLogRetentionDays
+    const batch = flags.batch ?? settings.cleanupLogDeleteBatch
     if (flags.reclaim && !flags['dry-run'] && !flags.yes) {
       if (!isInteractive() || flags.json) {
         throw new UsageError(`--reclaim needs --yes without a terminal: ${RECLAIM_WARNING}`, 'run it in a quiet moment with --reclaim --yes')
@@ -76,12 +71,7 @@ export default class Prune extends AizkCommand {
     let reclaim: Awaited<ReturnType<typeof reclaimLog>> | null = null
     if (flags.reclaim) {
       if (!flags.json) this.logToStderr(`rewriting pgqueuer_log (exclusive lock) ...`)
-      const client = await db.pool.connect()
-      try {
-        reclaim = await reclaimLog(client, { lockTimeoutMs: flags['lock-timeout'] * 1000 })
-      } finally {
-        client.release()
-      }
+      reclaim = await reclaimLog(db.pool, { lockTimeoutMs: flags['lock-timeout'] * 1000 })
     }
     if (flags.json) {
       this.printJson({ dryRun: false, retentionDays, batch, ...result, reclaim })

@@ -1,15 +1,14 @@
 import { Flags } from '@oclif/core'
+import { wholeFlag } from '../cli/flags.js'
 import { AizkCommand } from '../cli/base-command.js'
 import { ask, isInteractive } from '../cli/confirm.js'
 import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
 import { createProgress } from '../cli/progress.js'
-import { renderTable } from '../cli/table.js'
-import { NotFoundError, UsageError } from '../errors.js'
-import { inWindows } from '../queue/job-filter.js'
-import { countHeld, idsNotHeld, type RequeuedJob, requeueFailed } from '../queue/requeue.js'
+import { renderTable } from '../ui/table.js'
+import { NotFoundError } from '../errors.js'
+import { countHeld, idsNotHeld, REQUEUE_WINDOW, type RequeuedJob, requeueFailed, requeueHeld } from '../queue/requeue.js'
 
 /** Rows moved per statement: big requeues go in windows so progress shows and locks stay short. */
-const CHUNK = 1000
 
 export default class Requeue extends AizkCommand {
   static override summary = 'Put held jobs (status failed) back in the queue, oldest first.'
@@ -27,7 +26,7 @@ export default class Requeue extends AizkCommand {
   ]
   static override flags = {
     ...jobFilterFlags('held', 'AIZK_REQUEUE_DEFAULT_LIMIT, 1000'),
-    'max-cycles': Flags.integer({ description: 'Skip jobs whose terminal cycles already reached this (default: no cap).' }),
+    'max-cycles': wholeFlag({ description: 'Skip jobs whose terminal cycles already reached this (default: no cap).', example: '--max-cycles 3, or leave it out for no cap' }),
     yes: Flags.boolean({ char: 'y', description: 'Go past the default window without asking.', default: false }),
   }
 
@@ -35,9 +34,6 @@ export default class Requeue extends AizkCommand {
     const { flags } = await this.parse(Requeue)
     const settings = await this.settings()
     const { filter: base, ids, limit: limitFlag } = readJobFilter(flags)
-    if (flags['max-cycles'] !== undefined && (!Number.isInteger(flags['max-cycles']) || flags['max-cycles'] < 1)) {
-      throw new UsageError(`--max-cycles must be a whole number of at least 1, got ${flags['max-cycles']}`, 'for example --max-cycles 3, or leave it out for no cap')
-    }
     const filter = { ...base, maxCycles: flags['max-cycles'] }
     const db = await this.database()
 
@@ -70,8 +66,8 @@ export default class Requeue extends AizkCommand {
     if (flags['dry-run']) {
       requeued = limit > 0 ? await requeueFailed(db.pool, { ...filter, limit, dryRun: true }) : []
     } else if (limit > 0) {
-      const progress = limit > CHUNK && !flags.json ? createProgress('requeue') : null
-      requeued = await inWindows(limit, CHUNK, (n, afterId) => requeueFailed(db.pool, { ...filter, limit: n, afterId }), (done) => progress?.update(done, limit))
+      const progress = limit > REQUEUE_WINDOW && !flags.json ? createProgress('requeue') : null
+      requeued = await requeueHeld(db.pool, { ...filter, limit, onProgress: (done) => progress?.update(done, limit) })
       progress?.done()
     }
     const remaining = flags['dry-run'] ? matching : Math.max(0, matching - requeued.length)

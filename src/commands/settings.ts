@@ -1,4 +1,5 @@
 import { AizkCommand } from '../cli/base-command.js'
+import { jobRegistry } from '../jobs/registry.js'
 import { describeSettings } from '../settings.js'
 
 export default class SettingsCommand extends AizkCommand {
@@ -11,7 +12,7 @@ export default class SettingsCommand extends AizkCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(SettingsCommand)
-    const rows = describeSettings(await this.settings())
+    const rows = describeSettings(await this.settings(), jobRegistry)
     if (flags.json) {
       this.printJson({ settings: Object.fromEntries(rows.map((r) => [r.key, { variable: r.variable, value: r.value, default: r.default }])) })
       return

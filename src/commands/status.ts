@@ -1,8 +1,10 @@
 import { canDrawLive } from '../cli/terminal.js'
 import { Flags } from '@oclif/core'
+import { wholeFlag } from '../cli/flags.js'
 import { AizkCommand } from '../cli/base-command.js'
 import { statsJobHooks } from '../cli/job-inventory.js'
-import { UnhealthyError, UsageError } from '../errors.js'
+import { countIntegrityFailures } from '../content/integrity.js'
+import { UnhealthyError } from '../errors.js'
 import { queueStats, type StatsOptions } from '../queue/stats.js'
 import { memoryBacklog } from '../scope/memory-backlog.js'
 import { renderTextFrame } from '../ui/status/text-frame.js'
@@ -23,8 +25,8 @@ export default class Status extends AizkCommand {
   static override flags = {
     once: Flags.boolean({ description: 'Print one plain-text frame and exit.', default: false }),
     check: Flags.boolean({ description: 'Exit 7 when unhealthy, printing why; 0 when healthy.', default: false }),
-    'max-held': Flags.integer({ description: 'Held jobs tolerated by --check (default: AIZK_STATUS_HELD_THRESHOLD, 0).' }),
-    interval: Flags.integer({ description: 'Seconds between dashboard refreshes (default 1).', default: 1 }),
+    'max-held': wholeFlag({ description: 'Held jobs tolerated by --check (default: AIZK_STATUS_HELD_THRESHOLD, 0).', example: '--max-held 100', min: 0 }),
+    interval: wholeFlag({ description: 'Seconds between dashboard refreshes (default 1).', example: '--interval 2', default: 1 }),
     'include-foreign-schedules': Flags.boolean({
       description: "--check also judges schedules aizk does not own (not aizk_cron_*, e.g. PgQueuer's) as overdue.",
       default: false,
@@ -34,10 +36,6 @@ export default class Status extends AizkCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Status)
     const settings = await this.settings()
-    if (flags['max-held'] !== undefined && flags['max-held'] < 0) {
-      throw new UsageError(`--max-held must be >= 0, got ${flags['max-held']}`, 'for example --max-held 100')
-    }
-    if (flags.interval < 1) throw new UsageError(`--interval must be at least 1 second, got ${flags.interval}`, 'for example --interval 2')
     const db = await this.database({ poolSize: 4, applicationName: 'aizk status' })
     const opts: StatsOptions = {
       heartbeatTimeoutSeconds: settings.heartbeatTimeoutSeconds,
@@ -46,6 +44,7 @@ export default class Status extends AizkCommand {
       heldThreshold: flags['max-held'] ?? settings.statusHeldThreshold,
       timezone: settings.timezone,
       ...statsJobHooks(settings),
+      integrity: countIntegrityFailures,
     }
     const load = async () => ({ ...(await queueStats(db.pool, opts)), memory: await memoryBacklog(db.pool, settings) })
 

@@ -1,10 +1,9 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { attachWorkerOutputs } from '../cli/worker-outputs.js'
-import { ConfigError, UsageError } from '../errors.js'
-import { heartbeatProblems } from '../settings.js'
-import { WorkerEvents } from '../worker/events.js'
-import { startWorker } from '../worker/run-worker.js'
+import { secondsFlag } from '../cli/flags.js'
+import { WorkerEvents } from '../events.js'
+import { startWorker } from '../app/run-worker.js'
 
 export default class WorkerCommand extends AizkCommand {
   static override summary = 'Run the worker: pick, run and finish queued jobs until SIGTERM.'
@@ -23,32 +22,29 @@ export default class WorkerCommand extends AizkCommand {
     concurrency: Flags.integer({ description: 'Jobs running at once (AIZK_QUEUE_CONCURRENT_TASKS, 4 x batch size).', min: 1 }),
     entrypoint: Flags.string({ description: 'Only these entrypoints; repeatable (AIZK_WORKER_ENTRYPOINTS).', multiple: true }),
     scheduler: Flags.boolean({ description: 'Run the cron scheduler in this process (AIZK_WORKER_NO_SCHEDULER).', allowNo: true }),
-    'heartbeat-timeout': Flags.string({ description: 'Seconds after which a silent pick is re-picked by another worker (AIZK_HEARTBEAT_TIMEOUT_SECONDS, 30).' }),
-    'shutdown-timeout': Flags.string({ description: 'Seconds running jobs get to finish on SIGTERM (AIZK_SHUTDOWN_TIMEOUT_SECONDS, 25).' }),
+    'heartbeat-timeout': secondsFlag({ description: 'Seconds after which a silent pick is re-picked by another worker (AIZK_HEARTBEAT_TIMEOUT_SECONDS, 30).', example: '--heartbeat-timeout 60' }),
+    'shutdown-timeout': secondsFlag({ description: 'Seconds running jobs get to finish on SIGTERM (AIZK_SHUTDOWN_TIMEOUT_SECONDS, 25).', example: '--shutdown-timeout 50' }),
     'health-port': Flags.integer({ description: 'Serve /livez, /readyz and /metrics on this port (AIZK_WORKER_HEALTH_PORT).', min: 0, max: 65535 }),
   }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(WorkerCommand)
-    const base = await this.settings()
-    const settings = { ...base }
-    if (flags['batch-size'] !== undefined) {
-      const defaultConcurrency = base.queueConcurrentTasks === base.queueBatchSize * 4
-      settings.queueBatchSize = flags['batch-size']
-      if (defaultConcurrency) settings.queueConcurrentTasks = flags['batch-size'] * 4
-    }
-    if (flags.concurrency !== undefined) settings.queueConcurrentTasks = flags.concurrency
-    if (flags.entrypoint?.length) settings.workerEntrypoints = flags.entrypoint.flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean)
-    if (flags.scheduler !== undefined) settings.workerNoScheduler = !flags.scheduler
-    if (flags['heartbeat-timeout'] !== undefined) settings.heartbeatTimeoutSeconds = seconds('--heartbeat-timeout', flags['heartbeat-timeout'])
-    if (flags['shutdown-timeout'] !== undefined) settings.shutdownTimeoutSeconds = seconds('--shutdown-timeout', flags['shutdown-timeout'])
-    if (flags['health-port'] !== undefined) settings.workerHealthPort = flags['health-port']
-    const crossed = heartbeatProblems(settings, {
-      interval: 'AIZK_HEARTBEAT_INTERVAL_SECONDS',
-      timeout: flags['heartbeat-timeout'] === undefined ? 'AIZK_HEARTBEAT_TIMEOUT_SECONDS' : '--heartbeat-timeout (AIZK_HEARTBEAT_TIMEOUT_SECONDS)',
+    const entrypoints = flags.entrypoint?.flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean)
+    // Flags are overrides of the one settings pass: AIZK_QUEUE_CONCURRENT_TASKS stays when only
+    // --batch-size is given, and a value out of range is reported with the variables (exit 3).
+    const settings = await this.settings({
+      overrides: {
+        queueBatchSize: flags['batch-size'],
+        queueConcurrentTasks: flags.concurrency,
+        workerEntrypoints: entrypoints?.length ? entrypoints : undefined,
+        workerNoScheduler: flags.scheduler === undefined ? undefined : !flags.scheduler,
+        heartbeatTimeoutSeconds: flags['heartbeat-timeout'],
+        shutdownTimeoutSeconds: flags['shutdown-timeout'],
+        workerHealthPort: flags['health-port'],
+        workerOutput: flags.json ? 'json' : undefined,
+      },
+      sources: { heartbeatTimeoutSeconds: '--heartbeat-timeout' },
     })
-    if (crossed.length) throw new ConfigError(crossed)
-    if (flags.json) settings.workerOutput = 'json'
 
     const events = new WorkerEvents()
     // The live view on a terminal, JSON lines elsewhere; closed after the drain so it shows it.
@@ -73,10 +69,4 @@ export default class WorkerCommand extends AizkCommand {
     // released jobs' side effects) alive, so end now, exit 0 (docs/worker-faults.md).
     this.exit(0)
   }
-}
-
-function seconds(flag: string, value: string): number {
-  const n = Number(value)
-  if (!Number.isFinite(n) || n < 0) throw new UsageError(`${flag} expects a number of seconds, got "${value}"`)
-  return n
 }

@@ -15,7 +15,7 @@ export interface Original {
 export interface ConvertSettings {
   doclingUrl?: string
   doclingApiKey?: string
-  doclingTimeoutSeconds?: number
+  doclingTimeoutSeconds: number
 }
 
 export async function convertToMarkdown(original: Original, settings: ConvertSettings, signal?: AbortSignal): Promise<string> {
@@ -33,7 +33,7 @@ export async function convertToMarkdown(original: Original, settings: ConvertSet
   return convertWithDocling(original.bytes, original.filename ?? 'original', original.mediaType ?? 'application/octet-stream', {
     url: settings.doclingUrl,
     apiKey: settings.doclingApiKey,
-    timeoutMs: (settings.doclingTimeoutSeconds ?? 300) * 1000,
+    timeoutMs: settings.doclingTimeoutSeconds * 1000,
     signal,
   })
 }

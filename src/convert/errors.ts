@@ -1,6 +1,6 @@
 /** Why a conversion failed: a retryable hiccup, or a condition that no retry will change. */
 
-import { PermanentJobError } from '../jobs/permanent-error.js'
+import { PermanentJobError } from '../permanent-error.js'
 
 export { PermanentJobError }
 

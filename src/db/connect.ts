@@ -34,6 +34,20 @@ export function describeUrl(url: string): string {
 }
 
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', '57P03'])
+/** Codes of a link that dropped after it was up: the server shut down, a socket broke. */
+const LOST_CODES = new Set(['EPIPE', '57P01', '57P02', '08000', '08003', '08006'])
+
+/**
+ * Whether `err` says the server is unreachable or the link dropped (not an SQL error): the one
+ * classifier, for connecting (is it worth waiting?) and for a running worker (an outage, not a bug).
+ */
+export function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code ?? ''
+  if (CONNECT_CODES.has(code) || LOST_CODES.has(code)) return true
+  // Any other SQLSTATE is the server answering (a statement timeout, a constraint): not an outage.
+  if (/^[0-9A-Z]{5}$/.test(code)) return false
+  return /timeout|terminat|connect|closed|ended|starting up|shutting down/i.test(errorMessage(err))
+}
 
 /** Turn a connection-time failure into the operator-facing DatabaseError. */
 export function connectionError(err: unknown, url: string): DatabaseError {
@@ -46,7 +60,7 @@ export function connectionError(err: unknown, url: string): DatabaseError {
   if (code === '28P01' || code === '28000') {
     return new DatabaseError(`authentication failed at ${where}: ${errorMessage(err)}`, 'check the user and password in AIZK_DATABASE_URL')
   }
-  const reachable = CONNECT_CODES.has(code) || /timeout|terminated|connect|starting up|shutting down/i.test(errorMessage(err))
+  const reachable = isConnectionError(err)
   return new DatabaseError(
     `cannot reach PostgreSQL at ${where}: ${errorMessage(err)}`,
     reachable
@@ -62,15 +76,18 @@ export interface PoolOptions {
   applicationName?: string
 }
 
+const clientConfigs = new WeakMap<pg.Pool, pg.ClientConfig>()
+
+/** The connection settings a pool from `createPool` was opened with (for a client of its own, the LISTEN one). */
+export function clientConfigOf(pool: pg.Pool): pg.ClientConfig | undefined {
+  return clientConfigs.get(pool)
+}
+
 /** A pool whose idle-client errors (a restarted server) are reported, never thrown. */
 export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: opts.max ?? 10,
-    application_name: opts.applicationName ?? 'aizk',
-    connectionTimeoutMillis: 10_000,
-    idleTimeoutMillis: 30_000,
-  })
+  const client: pg.ClientConfig = { connectionString: url, application_name: opts.applicationName ?? 'aizk', connectionTimeoutMillis: 10_000 }
+  const pool = new pg.Pool({ ...client, max: opts.max ?? 10, idleTimeoutMillis: 30_000 })
+  clientConfigs.set(pool, client)
   pool.on('error', () => {
     // An idle client lost its connection (server restart); the pool replaces it on next use.
   })

@@ -7,6 +7,7 @@ import type pg from 'pg'
 import { DatabaseError } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { attachAppLogin, checkAppLogin } from './app-login.js'
+import { enableLogParity } from './log-parity.js'
 import { checkConnection, connectionError, createPool, type DatabaseTarget, resolveDatabase } from './connect.js'
 import { migrate, schemaState } from './migrate.js'
 
@@ -28,6 +29,7 @@ export async function openDatabase(settings: Settings, opts: OpenOptions = {}): 
   const target = await resolveDatabase(settings, opts.log)
   const pool = createPool(target.url, { max: opts.poolSize, applicationName: opts.applicationName })
   const app = settings.appDatabaseUrl ? createPool(settings.appDatabaseUrl, { max: opts.poolSize, applicationName: opts.applicationName }) : undefined
+  if (settings.queueLogParity) for (const p of [pool, app]) if (p) enableLogParity(p)
   const close = async () => {
     await Promise.all([pool.end(), app?.end()])
   }

@@ -3,7 +3,7 @@
  * Transport failures and 5xx/429 answers throw plain errors (the queue retries them with
  * backoff); a 4xx that no retry can mend throws PermanentJobError so the job is held at once.
  */
-import { PermanentJobError } from '../jobs/permanent-error.js'
+import { PermanentJobError } from '../permanent-error.js'
 
 export interface LlmSettings {
   llmUrl?: string

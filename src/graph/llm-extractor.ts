@@ -4,7 +4,7 @@
  * `llmMaxAttempts` times, then the job is held with the model's last text in the error.
  * Nothing is written from an answer that failed validation.
  */
-import { PermanentJobError } from '../jobs/permanent-error.js'
+import { PermanentJobError } from '../permanent-error.js'
 import { type Extraction, type Extractor, extractionSchema } from './extraction.js'
 import { type ChatMessage, chatCompletion, type LlmSettings } from './llm-client.js'
 

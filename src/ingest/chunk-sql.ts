@@ -1,6 +1,7 @@
 /** SQL on the chunk table, on the caller's client (inside User.system(scopes)). */
 import type { Queryable } from '../db/queryable.js'
 import type { Chunk } from '../chunking/index.js'
+import { dropQueuedJobs } from '../queue/remove-jobs.js'
 import { CHUNK_PROJECTION_ENTRYPOINT } from './projection.js'
 
 export interface StoredChunk {
@@ -24,13 +25,7 @@ export async function replaceChunks(
   vectors: (number[] | null)[],
 ): Promise<StoredChunk[]> {
   const old = await db.query<{ id: string }>('DELETE FROM chunk WHERE artifact_id = $1 RETURNING id::text AS id', [artifactId])
-  if (old.rows.length) {
-    // Through a function: the app role may not delete queue rows itself (docs/security.md).
-    await db.query('SELECT aizk_drop_queued_jobs($1, $2::text[])', [
-      CHUNK_PROJECTION_ENTRYPOINT,
-      old.rows.map((r) => r.id),
-    ])
-  }
+  await dropQueuedJobs(db, CHUNK_PROJECTION_ENTRYPOINT, old.rows.map((r) => r.id))
   if (chunks.length === 0) return []
   const { rows } = await db.query<{ id: string; ordinal: number }>(
     `INSERT INTO chunk (scopes, artifact_id, source, ordinal, text, heading, char_start, char_end, embedding)

@@ -9,10 +9,10 @@ import type pg from 'pg'
 import { type ContentSettings, planOriginal, storeOriginal } from '../content/store.js'
 import { mediaTypeFor, normalizeMediaType } from '../convert/media-type.js'
 import { UsageError } from '../errors.js'
-import { DoclingConversionJob } from '../jobs/inventory/docling-conversion-job.js'
 import { normalizeScopes } from '../scope/scope-set.js'
 import { type IdentitySettings, User } from '../scope/user.js'
 import { insertArtifact } from './artifact-sql.js'
+import { enqueueConversion } from './entrypoints.js'
 
 export interface IngestInput {
   bytes: Buffer
@@ -48,7 +48,7 @@ export async function ingestOriginal(pool: pg.Pool, settings: ContentSettings & 
     const stored = await storeOriginal(db, settings, input.bytes)
     let jobId: string | false = false
     if (artifact.inserted) {
-      jobId = await DoclingConversionJob.enqueue(db, { artifactId: artifact.id, scopes }, { dedupeKey: stored.contentId })
+      jobId = await enqueueConversion(db, { artifactId: artifact.id, scopes }, stored.contentId)
     }
     return {
       artifactId: artifact.id,

@@ -4,7 +4,7 @@
  * then these jobs wait in the queue, and nothing here pretends to do their work.
  */
 import type { Queryable } from '../db/queryable.js'
-import { JobPriority } from '../jobs/priority.js'
+import { JobPriority } from '../queue/priority.js'
 import { enqueueMany } from '../queue/enqueue.js'
 
 export const CHUNK_PROJECTION_ENTRYPOINT = 'aizk_build_graph_chunk'

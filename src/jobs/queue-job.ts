@@ -7,6 +7,7 @@ import { z } from 'zod'
 import type { Queryable } from '../db/queryable.js'
 import { type EnqueueOptions, enqueue, enqueueMany } from '../queue/enqueue.js'
 import { PayloadError } from '../queue/payload.js'
+import type { Settings } from '../settings.js'
 
 export type JobKind = 'on-write' | 'scoped' | 'system'
 
@@ -30,6 +31,8 @@ export interface JobContext {
   signal: AbortSignal
   /** The worker's pool (the owner login); scoped work goes through the scope module. */
   pool: import('pg').Pool
+  /** The worker's settings: the environment with its flags on top, parsed once. */
+  settings: Settings
   /** Say what the run decided (a gate's skip, counts): shown on the job's completed event. */
   report?(detail: Record<string, unknown>): void
 }
@@ -39,6 +42,7 @@ export interface JobClass {
   readonly payload: z.ZodTypeAny
   readonly priority: number
   readonly concurrencyLimit: number
+  readonly concurrencySetting?: string
   readonly maxAttempts: number
   readonly payloadFormat: PayloadFormat
   readonly kind: JobKind
@@ -53,6 +57,8 @@ export abstract class QueueJob<P = unknown> {
   static priority = 0
   /** 0 = unbounded; otherwise a global limit across every worker. */
   static concurrencyLimit = 0
+  /** A setting whose value is the limit instead (a number setting's key, e.g. 'doclingConcurrency'). */
+  static concurrencySetting?: string
   static maxAttempts = 5
   static payloadFormat: PayloadFormat = 'json'
   static kind: JobKind = 'on-write'
@@ -80,4 +86,10 @@ export function validatePayload(job: Pick<JobClass, 'payload' | 'entrypoint'>, p
   const result = job.payload.safeParse(payload)
   if (!result.success) throw PayloadError.fromZod(job.entrypoint, result.error)
   return result.data
+}
+
+/** A job's concurrency limit under these settings: its setting's value when it names one. */
+export function concurrencyLimitOf(job: Pick<JobClass, 'concurrencyLimit' | 'concurrencySetting'>, settings: Readonly<Record<string, unknown>>): number {
+  const value = job.concurrencySetting === undefined ? undefined : settings[job.concurrencySetting]
+  return typeof value === 'number' ? value : job.concurrencyLimit
 }

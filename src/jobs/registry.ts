@@ -1,9 +1,11 @@
 /**
  * The job registry: every job class the process knows, checked when it registers. Job modules
  * are discovered, not listed: `registerModule` registers every concrete job class a module
- * exports, so adding a job means exporting a subclass.
+ * exports, so adding a job means exporting a subclass. The registry also owns the settings its
+ * jobs declare (`declareSettings`): it is the `registry` that `parseSettings` adds to the schema.
  */
 import { z } from 'zod'
+import type { Settings, SettingsSource } from '../settings.js'
 import { QueueJob, type JobClass } from './queue-job.js'
 
 export class JobDeclarationError extends Error {}
@@ -36,8 +38,19 @@ export function checkDeclaration(job: JobClass): void {
   if (typeof job.prototype.handle !== 'function') throw new JobDeclarationError(`${where}: handle() is not implemented`)
 }
 
-export class JobRegistry {
+/** Settings a job class declares: zod fields by key, a check across settings, the secret keys. */
+export interface DeclaredSettings {
+  shape: Record<string, z.ZodTypeAny>
+  check?: (settings: Settings) => string[]
+  secret?: string[]
+}
+
+export class JobRegistry implements SettingsSource {
   private readonly jobs = new Map<string, JobClass>()
+  private readonly shape: Record<string, z.ZodTypeAny> = {}
+  private readonly owners = new Map<string, JobClass>()
+  private readonly checks: ((settings: Settings) => string[])[] = []
+  private readonly secrets = new Set<string>()
 
   register(job: JobClass): JobClass {
     const existing = this.jobs.get(job.entrypoint)
@@ -46,11 +59,36 @@ export class JobRegistry {
     if (existing) {
       throw new JobDeclarationError(`entrypoint ${job.entrypoint} is declared twice: by ${existing.name} and by ${job.name}`)
     }
-    // A job kind may finish its declaration here: a scheduled job adds its cron/enabled settings.
-    const finish = (job as { onRegister?: () => void }).onRegister
-    finish?.call(job)
+    // A job kind may declare settings: a scheduled job its cron/enabled pair.
+    const declared = (job as { declareSettings?: () => DeclaredSettings }).declareSettings?.call(job)
+    if (declared) this.addSettings(job, declared)
     this.jobs.set(job.entrypoint, job)
     return job
+  }
+
+  private addSettings(job: JobClass, declared: DeclaredSettings): void {
+    for (const key of Object.keys(declared.shape)) {
+      const owner = this.owners.get(key)
+      if (owner) throw new JobDeclarationError(`${job.name} (${job.entrypoint}): setting ${key} is already declared by ${owner.name}`)
+    }
+    for (const [key, schema] of Object.entries(declared.shape)) {
+      this.shape[key] = schema
+      this.owners.set(key, job)
+    }
+    if (declared.check) this.checks.push(declared.check)
+    for (const key of declared.secret ?? []) this.secrets.add(key)
+  }
+
+  settingsShape(): Readonly<Record<string, z.ZodTypeAny>> {
+    return this.shape
+  }
+
+  settingsChecks(): readonly ((settings: Settings) => string[])[] {
+    return this.checks
+  }
+
+  secretSettings(): ReadonlySet<string> {
+    return this.secrets
   }
 
   /** Register every concrete job class among a module's exports. */

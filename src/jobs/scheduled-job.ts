@@ -14,16 +14,15 @@ import type pg from 'pg'
 import { z } from 'zod'
 import { normalizeScopes } from '../scope/scope-set.js'
 import { User } from '../scope/user.js'
-import { nextFireAfter, toPgqueuerExpression, validateCron } from '../scheduler/cron.js'
-import { loadSettings, registerSettings, type Settings } from '../settings.js'
+import { nextFireAfter, toPgqueuerExpression, validateCron } from '../cron.js'
+import type { Settings } from '../settings.js'
 import { boolSetting, cronSetting } from '../settings-types.js'
-import { JobPriority } from './priority.js'
+import { JobPriority } from '../queue/priority.js'
 import { type JobContext, type JobKind, QueueJob } from './queue-job.js'
-import { JobDeclarationError } from './registry.js'
+import { type DeclaredSettings, JobDeclarationError } from './registry.js'
 
-export interface ScheduledContext extends JobContext {
-  settings: Settings
-}
+/** A scheduled job's context: the worker's (settings included). */
+export type ScheduledContext = JobContext
 
 export interface ScopedContext extends ScheduledContext {
   /** The pass's client, inside User.system(scopes): row security decides every row it touches. */
@@ -44,8 +43,6 @@ export function deriveJobName(className: string): string {
 export function camelName(jobName: string): string {
   return jobName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase())
 }
-
-const settingOwners = new Map<string, unknown>()
 
 export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
   static override priority: number = JobPriority.maintenance
@@ -73,29 +70,29 @@ export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
   }
 
   /** The effective cron expression (cron-parser syntax), or 'off'. */
-  static cron(settings: Readonly<Record<string, unknown>> = loadSettings()): string {
+  static cron(settings: Readonly<Record<string, unknown>>): string {
     const value = settings[this.settingKeys.cron]
     return typeof value === 'string' ? value : this.defaultCron
   }
 
-  static enabled(settings: Readonly<Record<string, unknown>> = loadSettings()): boolean {
+  static enabled(settings: Readonly<Record<string, unknown>>): boolean {
     const value = settings[this.settingKeys.enabled]
     return (typeof value === 'boolean' ? value : this.defaultEnabled) && this.cron(settings) !== 'off'
   }
 
   /** Whether the scheduler fires it: enabled with a cron (an enabled job may be queued only by others). */
-  static fires(settings: Readonly<Record<string, unknown>> = loadSettings()): boolean {
+  static fires(settings: Readonly<Record<string, unknown>>): boolean {
     return this.enabled(settings) && this.cron(settings) !== 'off'
   }
 
   /** The next fire after `from`, or null when the job is disabled or has no cron. */
-  static nextFire(settings: Settings = loadSettings(), from: Date = new Date()): Date | null {
+  static nextFire(settings: Settings, from: Date = new Date()): Date | null {
     if (!this.fires(settings)) return null
     return nextFireAfter(this.cron(settings), from, { timezone: settings.timezone })
   }
 
   /** What `aizk jobs` shows for a scheduled job. */
-  static describe(settings: Settings = loadSettings(), from: Date = new Date()) {
+  static describe(settings: Settings, from: Date = new Date()) {
     return {
       name: this.jobName,
       kind: this.kind,
@@ -108,8 +105,8 @@ export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
     }
   }
 
-  /** Called by the registry when the class registers: checks the default, adds the two settings. */
-  static onRegister(): void {
+  /** Called by the registry when the class registers: checks the default, declares the two settings. */
+  static declareSettings(): DeclaredSettings {
     const where = `${this.name} (${this.jobName})`
     if (typeof this.defaultCron !== 'string') throw new JobDeclarationError(`${where}: static defaultCron is not declared`)
     if (this.defaultCron !== 'off') {
@@ -121,11 +118,7 @@ export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
       }
     }
     const { cron, enabled } = this.settingKeys
-    const owner = settingOwners.get(cron)
-    if (owner === this) return
-    if (owner) throw new JobDeclarationError(`${where}: another scheduled job already derives the name ${this.jobName}`)
-    registerSettings({ [cron]: cronSetting(this.defaultCron), [enabled]: boolSetting(this.defaultEnabled) })
-    settingOwners.set(cron, this)
+    return { shape: { [cron]: cronSetting(this.defaultCron), [enabled]: boolSetting(this.defaultEnabled) } }
   }
 }
 
@@ -156,9 +149,8 @@ export abstract class ScopedScheduledJob extends ScheduledJob<{ scopes: string[]
   abstract execute(scopes: readonly string[], ctx: ScopedContext): Promise<void>
 
   async handle(payload: { scopes: string[] }, ctx: JobContext): Promise<void> {
-    const settings = loadSettings()
-    const user = User.system(payload.scopes, settings)
-    await user.transaction(ctx.pool, (db) => this.execute(user.write, extendContext(ctx, { settings, db, user })))
+    const user = User.system(payload.scopes, ctx.settings)
+    await user.transaction(ctx.pool, (db) => this.execute(user.write, extendContext(ctx, { db, user })))
   }
 }
 
@@ -177,7 +169,7 @@ export abstract class SystemScheduledJob extends ScheduledJob<Record<string, nev
   abstract execute(ctx: ScheduledContext): Promise<void>
 
   async handle(_payload: unknown, ctx: JobContext): Promise<void> {
-    await this.execute(extendContext(ctx, { settings: loadSettings() }))
+    await this.execute(ctx)
   }
 }
 

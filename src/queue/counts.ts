@@ -7,6 +7,7 @@
  */
 import type pg from 'pg'
 import type { Queryable } from '../db/queryable.js'
+import { withTransaction } from '../db/sql/transaction.js'
 
 /** Advisory lock keys (arbitrary, stable): one per compaction. */
 const COUNTS_LOCK = 0x61697a6b01
@@ -33,29 +34,13 @@ export async function readCounts(db: Queryable): Promise<CountRow[]> {
   return rows.map((r) => ({ entrypoint: r.entrypoint, priority: r.priority, status: r.status, n: Number(r.n) }))
 }
 
-/** Needs a session of its own for the transaction: a pool, or a client outside a transaction. */
-async function inTransaction<T>(db: pg.Pool | pg.ClientBase, fn: (c: pg.ClientBase) => Promise<T>): Promise<T> {
-  const pooled = 'connect' in db && 'totalCount' in db
-  const client = pooled ? await (db as pg.Pool).connect() : (db as pg.ClientBase)
-  try {
-    await client.query('BEGIN')
-    const out = await fn(client)
-    await client.query('COMMIT')
-    return out
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {})
-    throw err
-  } finally {
-    if (pooled) (client as pg.PoolClient).release()
-  }
-}
 
 /**
  * Fold the deltas into the base table. Returns how many delta rows were folded, or null when
  * another compactor holds the lock (it is doing the same work; nobody waits).
  */
 export async function compactCounts(db: pg.Pool | pg.ClientBase): Promise<number | null> {
-  return inTransaction(db, async (c) => {
+  return withTransaction(db, async (c) => {
     const { rows } = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [COUNTS_LOCK])
     if (!rows[0].ok) return null
     const res = await c.query<{ folded: string }>(
@@ -80,7 +65,7 @@ export async function compactCounts(db: pg.Pool | pg.ClientBase): Promise<number
  */
 export async function compactThroughput(db: pg.Pool | pg.ClientBase, opts: { keepSeconds?: number } = {}): Promise<number | null> {
   const keep = opts.keepSeconds ?? 3600
-  return inTransaction(db, async (c) => {
+  return withTransaction(db, async (c) => {
     const { rows } = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [THROUGHPUT_LOCK])
     if (!rows[0].ok) return null
     const trimmed = await c.query('DELETE FROM aizk_throughput WHERE second < now() - make_interval(secs => $1::float8)', [keep])

@@ -73,7 +73,7 @@ const INSERT_MANY_LOGGED = withLogRows(`${INSERT_MANY}, priority, entrypoint`, '
 /** Enqueue one job. Returns its id (a bigint as a string), or false when its key is live. */
 export async function enqueue(db: Queryable, item: EnqueueItem, opts: EnqueueLogOption = {}): Promise<string | false> {
   checkDedupeKey(item.dedupeKey)
-  const logged = opts.logQueued ?? queueLogParity()
+  const logged = opts.logQueued ?? queueLogParity(db)
   const { rows } = await db.query<{ id: string }>({
     name: logged ? 'aizk_enqueue_one_logged' : 'aizk_enqueue_one',
     text: logged ? INSERT_ONE_LOGGED : INSERT_ONE,
@@ -93,7 +93,7 @@ export async function enqueue(db: Queryable, item: EnqueueItem, opts: EnqueueLog
 export async function enqueueMany(db: Queryable, items: EnqueueItem[], opts: EnqueueLogOption = {}): Promise<(string | false)[]> {
   if (items.length === 0) return []
   for (const item of items) checkDedupeKey(item.dedupeKey)
-  const logged = opts.logQueued ?? queueLogParity()
+  const logged = opts.logQueued ?? queueLogParity(db)
   const { rows } = await db.query<{ id: string; dedupe_key: string | null }>({
     name: logged ? 'aizk_enqueue_many_logged' : 'aizk_enqueue_many',
     text: logged ? INSERT_MANY_LOGGED : INSERT_MANY,

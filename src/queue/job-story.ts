@@ -5,6 +5,7 @@
  * until pruned. Reads are index probes: pgqueuer's primary key and pgqueuer_log (job_id, created).
  */
 import type { Queryable } from '../db/queryable.js'
+import { readWorkerRow } from '../db/sql/aizk-worker.js'
 import { CYCLES_SQL } from './requeue.js'
 import type { TracebackRecord } from './retry.js'
 
@@ -114,12 +115,7 @@ export async function readJobStory(db: Queryable, id: string, heartbeatTimeoutSe
 }
 
 async function readHolder(db: Queryable, queueManagerId: string, timeoutSeconds: number): Promise<StoryHolder> {
-  const { rows } = await db.query<{ host: string; pid: number; version: string; started: Date; age: number }>(
-    `SELECT host, pid, version, started, extract(epoch FROM now() - heartbeat)::float8 AS age
-       FROM aizk_worker WHERE queue_manager_id = $1::uuid`,
-    [queueManagerId],
-  )
-  const w = rows[0]
+  const w = await readWorkerRow(db, queueManagerId)
   if (!w) return { queueManagerId, registered: false, host: null, pid: null, version: null, started: null, heartbeatAgeSeconds: null, alive: null }
   return {
     queueManagerId,

@@ -3,13 +3,11 @@
  * only with AIZK_QUEUE_LOG_PARITY (docs/pgqueuer-interop.md has the measured cost). This wraps
  * an INSERT or UPDATE ... RETURNING id, priority, entrypoint so it also logs each row it returns.
  */
-import { loadSettings } from '../settings.js'
+import { writesLogParity } from '../db/log-parity.js'
 
-/** The process's setting, read once. */
-let cached: boolean | undefined
-export function queueLogParity(): boolean {
-  cached ??= loadSettings().queueLogParity === true
-  return cached
+/** Whether `db` writes parity rows: set on the pools `openDatabase` opened with the setting on. */
+export function queueLogParity(db: object): boolean {
+  return writesLogParity(db)
 }
 
 /**

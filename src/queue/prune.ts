@@ -120,9 +120,20 @@ export interface ReclaimResult {
  * Rewrite the log (VACUUM FULL) to hand its free space back to the operating system. It takes
  * an ACCESS EXCLUSIVE lock: workers writing log rows wait until it ends. `lockTimeoutMs` bounds
  * the wait for the lock itself (exit 6 when another session holds the table that long).
- * Needs one session, outside a transaction: pass a client, not a pool.
+ * Needs one session outside a transaction: a pool (a connection of its own is taken and
+ * returned) or a client.
  */
-export async function reclaimLog(client: pg.ClientBase, opts: { lockTimeoutMs?: number } = {}): Promise<ReclaimResult> {
+export async function reclaimLog(db: pg.Pool | pg.ClientBase, opts: { lockTimeoutMs?: number } = {}): Promise<ReclaimResult> {
+  // The rewrite's lock_timeout is a session setting: on a connection of its own, never a shared one's.
+  if ('totalCount' in db) {
+    const client = await db.connect()
+    try {
+      return await reclaimLog(client, opts)
+    } finally {
+      client.release()
+    }
+  }
+  const client = db
   const started = Date.now()
   const before = await logSize(client)
   await client.query(`SET lock_timeout = ${Math.max(0, Math.floor(opts.lockTimeoutMs ?? 10_000))}`)

@@ -86,3 +86,15 @@ export function discardHeld(db: Queryable, opts: RemoveOptions): Promise<Removed
 export function cancelQueued(db: Queryable, opts: RemoveOptions): Promise<RemovedJob[]> {
   return remove(db, CANCEL, opts)
 }
+
+/**
+ * Drop the queued jobs of `entrypoint` whose dedupe key is among `keys` (work that became moot,
+ * such as the projections of chunks just replaced), in the caller's transaction. Through the
+ * SECURITY DEFINER function aizk_drop_queued_jobs: the app role may not delete queue rows itself
+ * (docs/security.md). Returns how many were dropped.
+ */
+export async function dropQueuedJobs(db: Queryable, entrypoint: string, keys: readonly string[]): Promise<number> {
+  if (keys.length === 0) return 0
+  const { rows } = await db.query<{ n: string }>('SELECT aizk_drop_queued_jobs($1, $2::text[]) AS n', [entrypoint, keys])
+  return Number(rows[0].n)
+}

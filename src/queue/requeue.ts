@@ -5,7 +5,7 @@
  * notifies `ch_pgqueuer` itself: PgQueuer's statement trigger never notifies on UPDATE.
  */
 import type { Queryable } from '../db/queryable.js'
-import { countMatching, filterParams, filterSql, idsNotIn, type JobFilter } from './job-filter.js'
+import { countMatching, filterParams, filterSql, idsNotIn, inWindows, type JobFilter } from './job-filter.js'
 import { queueLogParity } from './log-parity.js'
 
 export interface RequeueOptions extends JobFilter {
@@ -87,7 +87,7 @@ function params(opts: RequeueOptions): unknown[] {
 export async function requeueFailed(db: Queryable, opts: RequeueOptions): Promise<RequeuedJob[]> {
   const { rows } = opts.dryRun
     ? await db.query<RequeuedJob>(PREVIEW, params(opts))
-    : await db.query<RequeuedJob>(REQUEUE, [...params(opts), opts.logQueued ?? queueLogParity()])
+    : await db.query<RequeuedJob>(REQUEUE, [...params(opts), opts.logQueued ?? queueLogParity(db)])
   return rows.map((r) => ({ id: String(r.id), entrypoint: r.entrypoint, cycles: Number(r.cycles) }))
 }
 
@@ -105,4 +105,19 @@ export async function countHeld(db: Queryable, opts: Omit<RequeueOptions, 'limit
 /** The ids among `ids` that are not held jobs (missing, or in another status). */
 export function idsNotHeld(db: Queryable, ids: string[]): Promise<{ id: string; status: string | null }[]> {
   return idsNotIn(db, ids, ['failed'])
+}
+
+/** Rows per statement of `requeueHeld`: each window is a short statement, and progress shows between them. */
+export const REQUEUE_WINDOW = 1000
+
+/**
+ * Requeue up to `limit` held jobs of the filter, oldest first, one window of REQUEUE_WINDOW rows
+ * per statement, each starting after the last id of the one before (the paging `aizk requeue` uses).
+ */
+export async function requeueHeld(
+  db: Queryable,
+  opts: Omit<RequeueOptions, 'afterId' | 'dryRun'> & { onProgress?: (done: number) => void },
+): Promise<RequeuedJob[]> {
+  const { onProgress, limit, ...filter } = opts
+  return inWindows(limit, REQUEUE_WINDOW, (n, afterId) => requeueFailed(db, { ...filter, limit: n, afterId }), onProgress)
 }

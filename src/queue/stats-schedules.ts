@@ -4,6 +4,7 @@
  */
 import { CronExpressionParser } from 'cron-parser'
 import type { Queryable } from '../db/queryable.js'
+import { readScheduleRows } from '../db/sql/pgqueuer-schedules.js'
 
 export interface ScheduleInfo {
   entrypoint: string
@@ -58,21 +59,7 @@ export function nextFire(expression: string, tz = 'UTC', from = new Date()): Dat
 }
 
 export async function readSchedules(db: Queryable, tz = 'UTC'): Promise<ScheduleInfo[]> {
-  const { rows } = await db.query<{
-    entrypoint: string
-    expression: string
-    status: string | null
-    next_run: Date
-    last_run: Date | null
-    since: number
-    now: Date
-  }>(
-    `SELECT entrypoint, expression, status::text AS status, next_run, last_run,
-            extract(epoch FROM now() - coalesce(last_run, created))::float8 AS since, now() AS now
-       FROM pgqueuer_schedules
-      ORDER BY next_run, entrypoint
-      LIMIT 1000`,
-  )
+  const rows = await readScheduleRows(db)
   return rows.map((r) => {
     const period = cronPeriodSeconds(r.expression, tz, r.last_run ?? r.now)
     return {

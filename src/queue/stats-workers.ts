@@ -5,9 +5,8 @@
  * worker's by the heartbeat timeout, a foreign one's by the longer foreign timeout.
  */
 import type { Queryable } from '../db/queryable.js'
+import { PICKED_CAP, readWorkerRows } from '../db/sql/aizk-worker.js'
 
-/** Picks counted per worker at most (a worker holds at most its concurrency; keeps the probe bounded). */
-export const PICKED_CAP = 1000
 
 export interface WorkerInfo {
   queueManagerId: string
@@ -42,28 +41,7 @@ export interface StalePick {
 }
 
 export async function readWorkers(db: Queryable, timeoutSeconds: number): Promise<WorkerInfo[]> {
-  const { rows } = await db.query<{
-    queue_manager_id: string
-    host: string
-    pid: number
-    version: string
-    entrypoints: string[]
-    started: Date
-    heartbeat: Date
-    age: number
-    picked: string | null
-  }>(
-    `SELECT w.queue_manager_id::text, w.host, w.pid, w.version, w.entrypoints, w.started, w.heartbeat,
-            extract(epoch FROM now() - w.heartbeat)::float8 AS age, p.n::text AS picked
-       FROM aizk_worker w
-       LEFT JOIN LATERAL (
-         SELECT count(*) AS n FROM (
-           SELECT 1 FROM pgqueuer WHERE queue_manager_id = w.queue_manager_id AND status = 'picked' LIMIT ${PICKED_CAP}
-         ) capped
-       ) p ON true
-      ORDER BY w.started, w.queue_manager_id
-      LIMIT 500`,
-  )
+  const rows = await readWorkerRows(db)
   return rows.map((r) => ({
     queueManagerId: r.queue_manager_id,
     host: r.host,

@@ -6,8 +6,7 @@
  */
 import type pg from 'pg'
 import type { Queryable } from '../db/queryable.js'
-import type { MemoryBacklog } from '../scope/memory-backlog.js'
-import { countIntegrityFailures, type IntegrityFailures } from '../content/integrity.js'
+import { withTransaction } from '../db/sql/transaction.js'
 import { compactCounts, compactThroughput, readCounts, readThroughput, type ThroughputStats } from './counts.js'
 import { listPaused, type PausedEntrypoint } from './pause.js'
 import { type LogSize, logSize } from './prune.js'
@@ -47,7 +46,13 @@ export interface HealthProblem {
   message: string
 }
 
-export interface QueueStats {
+export interface IntegrityCounts {
+  mismatch: number
+  missing: number
+}
+
+/** `Memory`: what the caller adds about the memory graph (the status command: its backlog). */
+export interface QueueStats<Memory = never> {
   generatedAt: string
   totals: { queued: number; picked: number; held: number }
   entrypoints: EntrypointStats[]
@@ -60,11 +65,11 @@ export interface QueueStats {
   /** Paused entrypoints (`aizk pause`), whether or not they have rows. */
   paused: PausedEntrypoint[]
   log: LogSize
-  /** Artifacts whose stored original failed re-verification (ArtifactIntegrityJob). */
-  integrity: IntegrityFailures
+  /** Artifacts whose stored original failed re-verification (ArtifactIntegrityJob), as `StatsOptions.integrity` counted them. */
+  integrity: IntegrityCounts
   health: { healthy: boolean; problems: HealthProblem[] }
   /** The memory graph's backlog and growth-gate decisions, when the caller read them. */
-  memory?: MemoryBacklog
+  memory?: Memory
 }
 
 export interface StatsOptions {
@@ -81,6 +86,8 @@ export interface StatsOptions {
   /** Whether a schedule's job is enabled; a disabled one is never overdue. Undefined = unknown. */
   scheduleEnabled?: (cronEntrypoint: string) => boolean | undefined
   heldLimit?: number
+  /** Counts artifacts that failed re-verification, in the stats' snapshot; unset, both are 0. */
+  integrity?: (db: Queryable) => Promise<IntegrityCounts>
   /** Fold count deltas and trim throughput first (needs a pool or a free client). Default true. */
   compact?: boolean
 }
@@ -153,19 +160,7 @@ export async function queueStats(db: pg.Pool, opts: StatsOptions): Promise<Queue
       await compactThroughput(db)
     }
   }
-  const client = await db.connect()
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
-    await client.query('SET LOCAL jit = off')
-    const stats = await readStats(client, opts)
-    await client.query('COMMIT')
-    return stats
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {})
-    throw err
-  } finally {
-    client.release()
-  }
+  return withTransaction(db, (client) => readStats(client, opts), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL jit = off')
 }
 
 async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats> {
@@ -207,7 +202,7 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
   const foreignWorkers = await readForeignWorkers(db)
   const schedules = await readSchedules(db, opts.timezone)
   const log = await logSize(db)
-  const integrity = await countIntegrityFailures(db)
+  const integrity = opts.integrity ? await opts.integrity(db) : { mismatch: 0, missing: 0 }
   const paused = await listPaused(db)
   for (const p of paused) {
     const e = byEp.get(p.entrypoint)

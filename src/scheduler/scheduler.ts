@@ -9,10 +9,11 @@ import { errorMessage } from '../errors.js'
 import { isScheduledJobClass, type ScheduledJobClass } from '../jobs/scheduled-job.js'
 import type { JobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
-import type { WorkerEvents } from '../worker/events.js'
-import { nextFireAfter, toPgqueuerExpression } from './cron.js'
+import { withTransaction } from '../db/sql/transaction.js'
+import type { WorkerEvents } from '../events.js'
+import { nextFireAfter, toPgqueuerExpression } from '../cron.js'
 import { fanOut, type FanOutResult } from './fan-out.js'
-import * as sql from './schedules-sql.js'
+import * as sql from '../db/sql/pgqueuer-schedules.js'
 
 export interface SchedulerOptions {
   pool: pg.Pool
@@ -182,23 +183,15 @@ export class Scheduler {
   /** Lock due rows, advance their next_run and flip them to picked, in one transaction. */
   private async claim(): Promise<(sql.DueSchedule & { entry: Entry; advancedTo: Date })[]> {
     if (this.entries.length === 0) return []
-    const client = await this.opts.pool.connect()
-    try {
-      await client.query('BEGIN')
+    return withTransaction(this.opts.pool, async (client) => {
       const due = await sql.lockDueSchedules(client, this.entries, this.opts.staleAfterSeconds)
       const claimed = due.flatMap((row) => {
         const entry = this.byKey.get(keyOf(row))
         return entry ? [{ ...row, entry, advancedTo: this.advance(entry, row) }] : []
       })
       await sql.markSchedulesPicked(client, claimed.map((c) => ({ id: c.id, nextRun: c.advancedTo })))
-      await client.query('COMMIT')
       return claimed
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw err
-    } finally {
-      client.release()
-    }
+    })
   }
 
   /**

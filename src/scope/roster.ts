@@ -12,7 +12,7 @@ const ROSTER_SQL = `
   ORDER BY scopes`
 
 /** Distinct sorted scope sets, sorted (as PostgreSQL orders uuid[]). */
-export async function scopeRoster(pool: pg.Pool, settings?: IdentitySettings): Promise<string[][]> {
+export async function scopeRoster(pool: pg.Pool, settings: IdentitySettings): Promise<string[][]> {
   return User.system([], settings).owner(pool, async (client) => {
     const { rows } = await client.query<{ scopes: string[] }>({ name: 'aizk_scope_roster', text: ROSTER_SQL })
     return rows.map((r) => r.scopes).filter((s) => s.length > 0)

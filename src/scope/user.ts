@@ -7,8 +7,9 @@
  */
 import type pg from 'pg'
 import { appLoginOf } from '../db/app-login.js'
+import { withTransaction } from '../db/sql/transaction.js'
 import { OwnerAccessError } from '../errors.js'
-import { loadSettings, type Settings } from '../settings.js'
+import type { Settings } from '../settings.js'
 import { normalizeScopes, type ScopeSet, sameScopes, scopeArrayLiteral } from './scope-set.js'
 
 export { OwnerAccessError } from '../errors.js'
@@ -25,7 +26,7 @@ export class User {
   ) {}
 
   /** The system user acting for exactly `scopes`; an empty set is the system's own private scope. */
-  static system(scopes: Iterable<string> = [], settings: IdentitySettings = loadSettings()): User {
+  static system(scopes: Iterable<string>, settings: IdentitySettings): User {
     let set = normalizeScopes(scopes)
     if (set.length === 0) set = normalizeScopes([settings.systemUserId])
     return new User(Object.freeze(set), Object.freeze([...set]), settings)
@@ -57,11 +58,9 @@ export class User {
         `BEGIN; SELECT set_config('aizk.read_scopes', '${read}', true), set_config('aizk.write_scopes', '${write}', true), ` +
         `set_config('aizk.scope_proof', aizk_scope_proof('${read}', '${write}', pg_backend_pid(), transaction_timestamp()), true); ` +
         `SET LOCAL ROLE "${role}"`
-      return runInTransaction(pool, (c) => c.query(setup), fn)
+      return withTransaction(pool, fn, setup)
     }
-    return runInTransaction(
-      app,
-      async (c) => {
+    return withTransaction(app, fn, async (c) => {
         // The start time as ISO 8601 with microseconds: exact, whatever either session's DateStyle.
         const results = (await c.query(
           `BEGIN; SET LOCAL ROLE "${role}"; SELECT pg_backend_pid() AS pid, to_char(transaction_timestamp(), 'YYYY-MM-DD"T"HH24:MI:SS.USOF') AS started`,
@@ -75,9 +74,7 @@ export class User {
           "SELECT set_config('aizk.read_scopes', $1, true), set_config('aizk.write_scopes', $2, true), set_config('aizk.scope_proof', $3, true)",
           [read, write, rows[0].proof],
         )
-      },
-      fn,
-    )
+    })
   }
 
   /** The owner connection (row security off), read-only. Refused unless this is the system user. */
@@ -88,31 +85,6 @@ export class User {
         'run scoped work inside User.system(scopes).transaction(...)',
       )
     }
-    return runInTransaction(pool, (c) => c.query('BEGIN READ ONLY'), fn)
-  }
-}
-
-async function runInTransaction<T>(
-  pool: pg.Pool,
-  begin: (client: pg.PoolClient) => Promise<unknown>,
-  fn: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await pool.connect()
-  let broken: Error | undefined
-  try {
-    await begin(client)
-    const result = await fn(client)
-    await client.query('COMMIT')
-    return result
-  } catch (err) {
-    try {
-      await client.query('ROLLBACK')
-    } catch (rollbackErr) {
-      // A connection that cannot roll back must not return to the pool with our role on it.
-      broken = rollbackErr as Error
-    }
-    throw err
-  } finally {
-    client.release(broken)
+    return withTransaction(pool, fn, 'BEGIN READ ONLY')
   }
 }

@@ -6,8 +6,8 @@
 import type pg from 'pg'
 import { errorMessage } from '../errors.js'
 import { compactCounts, compactThroughput } from '../queue/counts.js'
-import type { WorkerEvents } from './events.js'
-import type { WorkerService } from './worker.js'
+import type { WorkerEvents } from '../events.js'
+import type { WorkerService } from './worker-options.js'
 
 const COUNTS_EVERY_MS = 10_000
 const THROUGHPUT_EVERY_MS = 15_000

@@ -9,12 +9,12 @@ import type pg from 'pg'
 import type { JobClass, JobContext, QueueJob } from '../jobs/queue-job.js'
 import { retryDelayMs } from '../queue/backoff.js'
 import { decodePayload, PayloadError } from '../queue/payload.js'
-import { isPermanentError } from '../jobs/permanent-error.js'
+import { isPermanentError } from '../permanent-error.js'
 import { cancelRequested } from '../queue/cancel-request.js'
 import type { PickedJob } from '../queue/pick.js'
 import type { LastError, TracebackRecord } from '../queue/retry.js'
 import type { Settings } from '../settings.js'
-import type { WorkerEventMap, WorkerEventName, WorkerEvents } from './events.js'
+import type { WorkerEventMap, WorkerEventName, WorkerEvents } from '../events.js'
 import type { OutcomeBuffer } from './outcomes.js'
 
 export class JobTimeoutError extends Error {
@@ -47,6 +47,7 @@ class RunContext implements JobContext {
   constructor(
     private readonly run: Running,
     readonly pool: pg.Pool,
+    readonly settings: Settings,
   ) {}
   get jobId() {
     return this.run.job.id
@@ -74,7 +75,7 @@ export interface ExecutorOptions {
   pool: pg.Pool
   events: WorkerEvents
   outcomes: OutcomeBuffer
-  settings: Pick<Settings, 'retryBaseSeconds' | 'retryMaxSeconds' | 'jobTimeoutSeconds'>
+  settings: Settings
   jobs: Map<string, JobClass>
   /** Called whenever a job leaves the running set (a slot is free). */
   onSlotFree: () => void
@@ -132,7 +133,7 @@ export class Executor {
       const raw = cls.payloadFormat === 'bytes' ? job.payload : decodePayload(job.entrypoint, job.payload)
       const parsed = cls.payload.safeParse(raw)
       if (!parsed.success) throw PayloadError.fromZod(job.entrypoint, parsed.error)
-      promise = handler.handle(parsed.data, new RunContext(run, this.o.pool))
+      promise = handler.handle(parsed.data, new RunContext(run, this.o.pool, this.o.settings))
     } catch (err) {
       this.settle(run, err)
       return true
@@ -261,12 +262,9 @@ export class Executor {
     this.sweeper = undefined
   }
 
+  /** Listener errors are the emitter's to contain (events.ts): they never change an outcome. */
   private emit<K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]): void {
-    try {
-      this.o.events.emit(name, payload)
-    } catch {
-      // A listener's bug must not change a job's outcome.
-    }
+    this.o.events.emit(name, payload)
   }
 }
 

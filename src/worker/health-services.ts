@@ -1,11 +1,11 @@
 /**
  * The worker's health port as services the worker starts and stops with itself: the HTTP server
  * of health.ts with the Prometheus metrics of metrics.ts behind /metrics. None without a port.
- * Used by run-worker.ts's buildServices: `...(await healthServices({ probe: worker, pool, settings, events, log }))`.
+ * Used by src/app/run-worker.ts's buildServices: `...(await healthServices({ probe: worker, pool, settings, events, log }))`.
  */
 import type pg from 'pg'
 import type { Settings } from '../settings.js'
-import type { WorkerEvents } from './events.js'
+import type { WorkerEvents } from '../events.js'
 import type { HealthService, WorkerProbe } from './health.js'
 import type { WorkerMetrics } from './metrics.js'
 

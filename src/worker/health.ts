@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import type pg from 'pg'
 import { ConflictError, errorMessage } from '../errors.js'
 import { schemaState } from '../db/migrate.js'
-import type { WorkerEvents } from './events.js'
+import type { WorkerEvents } from '../events.js'
 import type { WorkerMetrics } from './metrics.js'
 
 /** What health needs to know about the running worker. */

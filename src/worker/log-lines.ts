@@ -5,7 +5,7 @@
  * (AIZK_WORKER_LOG_JOBS=false): batch, worker, database and schedule lines remain, and so do
  * held and recovered jobs, which are rare and need an operator's eye.
  */
-import type { WorkerEventMap, WorkerEventName, WorkerEvents } from './events.js'
+import type { WorkerEventMap, WorkerEventName, WorkerEvents } from '../events.js'
 
 export interface JsonLinesOptions {
   /** Where output goes; called with one or more whole lines, each ending in a newline. */
@@ -23,6 +23,7 @@ const EVENTS: Record<WorkerEventName, 'job' | 'always'> = {
   'worker:stopping': 'always',
   'worker:stopped': 'always',
   'worker:error': 'always',
+  'outcomes:written': 'job',
   'db:lost': 'always',
   'db:reconnected': 'always',
   'batch:picked': 'always',

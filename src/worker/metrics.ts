@@ -7,7 +7,7 @@ import client from 'prom-client'
 import type { Queryable } from '../db/queryable.js'
 import { countIntegrityFailures } from '../content/integrity.js'
 import { readCounts } from '../queue/counts.js'
-import type { WorkerEvents } from './events.js'
+import type { WorkerEvents } from '../events.js'
 
 export interface WorkerMetricsOptions {
   events: WorkerEvents

@@ -11,6 +11,15 @@ import { completeJobs } from '../queue/complete.js'
 import { type HoldItem, holdJobs, type OutcomeOptions, type RetryItem, releaseJobs, retryJobs } from '../queue/retry.js'
 
 const MAX_PER_STATEMENT = 4096
+
+/** What one write committed, per kind of outcome. */
+export interface OutcomeCounts {
+  completed: number
+  retried: number
+  held: number
+  released: number
+  canceled: number
+}
 /** Flushes in flight at once: one writes while the next batch gathers behind it. */
 const MAX_FLUSHES = 2
 /**
@@ -38,6 +47,8 @@ export class OutcomeBuffer {
 
   /** While true, completions wait a moment for the next pick to carry them (see takeCompletes). */
   carrierActive: () => boolean = () => false
+  /** Told of every committed write, with what it wrote. */
+  onWritten: (written: OutcomeCounts) => void = () => {}
 
   constructor(
     private readonly pool: pg.Pool,
@@ -157,6 +168,9 @@ export class OutcomeBuffer {
     requeue(2, holds, this.holds)
     requeue(3, releases, this.releases)
     requeue(4, cancels, this.cancels)
+    const count = (index: number, items: unknown[]) => (results[index].status === 'fulfilled' ? items.length : 0)
+    const written = { completed: count(0, completes), retried: count(1, retries), held: count(2, holds), released: count(3, releases), canceled: count(4, cancels) }
+    if (written.completed + written.retried + written.held + written.released + written.canceled > 0) this.onWritten(written)
     if (failed) this.failures++
     else if (this.failures > 0) {
       this.failures = 0

@@ -1,20 +1,10 @@
 /**
- * The worker's row in `aizk_worker`
- * (docs/pgqueuer-contract.md#what-aizk-adds-beside-pgqueuers-tables): inserted on start,
- * heartbeated with its picks (src/queue/heartbeat.ts), deleted on a clean exit, so `aizk status`
- * shows who is alive.
+ * What a worker writes into its `aizk_worker` row (the SQL is src/db/sql/aizk-worker.ts): its
+ * host, pid, aizk's version and the entrypoints it binds.
  */
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
-import type { Queryable } from '../db/queryable.js'
-
-export interface WorkerRegistration {
-  queueManagerId: string
-  host: string
-  pid: number
-  version: string
-  entrypoints: string[]
-}
+import type { WorkerRegistration } from '../db/sql/aizk-worker.js'
 
 let cachedVersion: string | undefined
 
@@ -32,17 +22,4 @@ export function aizkVersion(): string {
 
 export function describeWorker(queueManagerId: string, entrypoints: string[]): WorkerRegistration {
   return { queueManagerId, host: os.hostname(), pid: process.pid, version: aizkVersion(), entrypoints }
-}
-
-export async function registerWorker(db: Queryable, w: WorkerRegistration): Promise<void> {
-  await db.query(
-    `INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints)
-     VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (queue_manager_id) DO UPDATE SET heartbeat = now()`,
-    [w.queueManagerId, w.host, w.pid, w.version, w.entrypoints],
-  )
-}
-
-export async function deregisterWorker(db: Queryable, queueManagerId: string): Promise<void> {
-  await db.query('DELETE FROM aizk_worker WHERE queue_manager_id = $1', [queueManagerId])
 }

@@ -1,104 +1,49 @@
 /**
- * The worker loop: pick a batch (one round trip), hand each job to the executor, pick again
- * while batches come back full, else sleep until a NOTIFY or a jittered poll. Outcomes are
- * written in batches (outcomes.ts); one statement per heartbeat interval keeps every pick and
- * the worker's row alive. `stop()` stops picking, lets running jobs finish within the timeout,
- * releases the rest to `queued` without counting an attempt, and deregisters.
+ * The worker: binds the registry's jobs, and runs the pick loop (pick-loop.ts), the executor,
+ * outcome batching (outcomes.ts), one heartbeat statement per interval for everything it holds,
+ * the LISTEN link and its services. `stop()` stops picking, lets running jobs finish within the
+ * timeout, releases the rest to `queued` without counting an attempt, and deregisters.
  */
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
-import { isScheduledJobClass } from '../jobs/scheduled-job.js'
+import { clientConfigOf } from '../db/connect.js'
+import { deregisterWorker, heartbeat, registerWorker } from '../db/sql/aizk-worker.js'
 import { UsageError } from '../errors.js'
-import type { JobClass } from '../jobs/queue-job.js'
-import type { JobRegistry } from '../jobs/registry.js'
-import { heartbeat } from '../queue/heartbeat.js'
+import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
 import { QueueListener } from '../queue/listen.js'
-import { type PickedJob, type PickPlan, pickJobs, pickOptionsFrom, planPick } from '../queue/pick.js'
+import { type PickPlan, pickOptionsFrom, planPick } from '../queue/pick.js'
 import { hasSlotColumn } from '../queue/retry.js'
-import type { Settings } from '../settings.js'
-import { WorkerEvents } from './events.js'
+import { bindJobs } from './bind-jobs.js'
+import { DatabaseHealth } from './db-health.js'
+import { WorkerEvents } from '../events.js'
 import { Executor } from './executor.js'
 import { OutcomeBuffer } from './outcomes.js'
 import { PauseControl } from './pause-control.js'
-import { fanOutScopes } from './fan-out-scopes.js'
-import { deregisterWorker, describeWorker, registerWorker } from './registration.js'
-
-export interface WorkerService {
-  start(): Promise<void> | void
-  stop(): Promise<void>
-}
-
-export type WorkerSettings = Pick<
-  Settings,
-  | 'heartbeatIntervalSeconds'
-  | 'heartbeatTimeoutSeconds'
-  | 'pollIntervalSeconds'
-  | 'retryBaseSeconds'
-  | 'retryMaxSeconds'
-  | 'jobTimeoutSeconds'
-> &
-  Partial<Pick<Settings, 'completionFlushMs' | 'foreignHeartbeatTimeoutSeconds' | 'queueLogParity'>>
-
-export interface WorkerOptions {
-  pool: pg.Pool
-  registry: JobRegistry
-  settings: WorkerSettings
-  events?: WorkerEvents
-  /** Only these entrypoints (each must have a handler); default every registered job. */
-  entrypoints?: string[]
-  batchSize: number
-  concurrency: number
-  services?: WorkerService[]
-}
+import { PickLoop } from './pick-loop.js'
+import type { WorkerOptions, WorkerService } from './worker-options.js'
+import { describeWorker } from './registration.js'
 
 export class Worker {
   readonly queueManagerId = randomUUID()
   readonly events: WorkerEvents
-  private readonly jobs = new Map<string, JobClass>()
-  private readonly batchSize: number
-  private readonly concurrency: number
-  private readonly minPick: number
+  private readonly jobs: Map<string, JobClass>
+  private readonly health: DatabaseHealth
   private plan!: PickPlan
   private pauses!: PauseControl
-  private executor!: Executor
-  private outcomes!: OutcomeBuffer
+  private executor: Executor | undefined
+  private outcomes: OutcomeBuffer | undefined
+  private picker: PickLoop | undefined
   private listener: QueueListener | undefined
   private heartbeatTimer: NodeJS.Timeout | undefined
-  private loop: Promise<void> | undefined
-  private stopping = false
   private stopped: Promise<void> | undefined
-  private wakePending = false
-  private busy = false
-  private waiter: (() => void) | undefined
-  private secondaryWaiter: (() => void) | undefined
-  private lastStaleCheck = 0
-  private dbDownSince = 0
+  private readonly services: WorkerService[] = []
   private startedServices: WorkerService[] = []
-  private turnAt = 0
-  private hasLimits = false
-  /** Slots promised to picks still in flight, so concurrent pickers never overshoot. */
-  private reserved = 0
-  private readonly extraServices: WorkerService[] = []
 
   constructor(private readonly o: WorkerOptions) {
     this.events = o.events ?? new WorkerEvents()
-    this.batchSize = Math.max(1, o.batchSize)
-    this.concurrency = Math.max(1, o.concurrency)
-    this.minPick = Math.max(1, Math.floor(Math.min(this.batchSize, this.concurrency) / 2))
-    const wanted = o.entrypoints?.length ? o.entrypoints : undefined
-    for (const cls of o.registry.all()) {
-      if (wanted && !wanted.includes(cls.entrypoint)) continue
-      // A disabled scheduled pass is not bound unless asked for by name.
-      if (!wanted && isScheduledJobClass(cls) && !cls.enabled(o.settings)) continue
-      this.jobs.set(cls.entrypoint, cls)
-    }
-    const unknown = (wanted ?? []).filter((e) => !o.registry.get(e))
-    if (unknown.length) {
-      throw new UsageError(
-        `no job with a handler for entrypoint ${unknown.join(', ')} in this worker`,
-        `known entrypoints: ${o.registry.entrypoints().join(', ') || '(none)'}; name job modules in AIZK_WORKER_JOB_MODULES`,
-      )
-    }
+    this.health = new DatabaseHealth(this.events, () => this.picker?.wake(true))
+    this.jobs = bindJobs(o.registry, o.settings, o.entrypoints)
+    this.services.push(...(o.services ?? []))
   }
 
   get entrypoints(): string[] {
@@ -107,12 +52,12 @@ export class Worker {
 
   /** True once the worker stopped picking to shut down (health's /readyz). */
   get draining(): boolean {
-    return this.stopping
+    return this.stopped !== undefined
   }
 
   /** Date.now() of the loop's last turn, 0 before the first (health's /livez). */
   get lastTurnAt(): number {
-    return this.turnAt
+    return this.picker?.turnAt ?? 0
   }
 
   get inFlight(): number {
@@ -121,86 +66,74 @@ export class Worker {
 
   /** Add a service (scheduler, health server) to start and stop with the worker; before start(). */
   use(service: WorkerService): this {
-    if (this.loop) throw new Error('Worker.use() after start()')
-    this.extraServices.push(service)
+    if (this.picker) throw new Error('Worker.use() after start()')
+    this.services.push(service)
     return this
   }
 
   async start(): Promise<void> {
-    const { pool } = this.o
-    this.pauses = new PauseControl(pool, this.entrypoints, (name, payload) => this.emit(name, payload), () => {
+    const { pool, settings } = this.o
+    const batchSize = Math.max(1, this.o.batchSize)
+    const concurrency = Math.max(1, this.o.concurrency)
+    this.pauses = new PauseControl(pool, this.entrypoints, (name, payload) => this.events.emit(name, payload), () => {
       this.replan()
-      this.wake(true)
+      this.picker?.wake(true)
     })
     await this.pauses.load()
     this.replan()
-    this.hasLimits = [...this.jobs.values()].some((j) => j.concurrencyLimit > 0)
-    const hasSlot = await hasSlotColumn(pool)
-    this.outcomes = new OutcomeBuffer(
-      pool,
-      this.queueManagerId,
-      { hasSlot },
-      (where, err) => this.dbError(where, err),
-      () => this.dbRecovered(),
-      this.o.settings.completionFlushMs,
-    )
-    this.outcomes.carrierActive = () => this.busy && !this.stopping
-    this.executor = new Executor({
-      pool,
-      events: this.events,
-      outcomes: this.outcomes,
-      settings: this.o.settings,
-      jobs: this.jobs,
-      onSlotFree: () => {
-        if (this.waiter && this.concurrency - this.executor.size - this.reserved >= this.minPick) this.wake(false)
-      },
-    })
+    const hasLimits = [...this.jobs.values()].some((j) => concurrencyLimitOf(j, settings) > 0)
+    const outcomes = new OutcomeBuffer(pool, this.queueManagerId, { hasSlot: await hasSlotColumn(pool) }, (where, err) => this.health.error(where, err), () => this.health.recovered(), settings.completionFlushMs)
+    outcomes.carrierActive = () => (this.picker?.busy ?? false) && !this.draining
+    outcomes.onWritten = (written) => this.events.emit('outcomes:written', written)
+    const executor = new Executor({ pool, events: this.events, outcomes, settings, jobs: this.jobs, onSlotFree: () => this.picker?.slotFreed() })
+    const picker = new PickLoop({ pool, settings, events: this.events, health: this.health, jobs: this.jobs, plan: () => this.plan, batchSize, concurrency }, executor, outcomes)
+    this.outcomes = outcomes
+    this.executor = executor
+    this.picker = picker
     const registration = describeWorker(this.queueManagerId, this.entrypoints)
     await registerWorker(pool, registration)
-    this.listener = new QueueListener(connectionConfig(pool), {
+    this.listener = new QueueListener(this.listenConfig(), {
       // A completion anywhere may free a slot of a global limit: only then is a DELETE news.
       onWake: (kind) => {
-        if (kind === 'work' || this.hasLimits) this.wake(true)
+        if (kind === 'work' || hasLimits) picker.wake(true)
       },
       // Notifications sent while LISTEN was down are lost: poll again once it is back.
       onConnected: ({ reconnect }) => {
-        if (reconnect) {
-          this.dbRecovered()
-          this.refreshPauses()
-          this.wake(true)
-        }
+        if (!reconnect) return
+        this.health.recovered()
+        this.refreshPauses()
+        picker.wake(true)
       },
-      onLost: (error) => this.dbLost(error),
-      onCancel: (ids) => this.executor.requestCancel(ids),
+      onLost: (error) => this.health.lost(error),
+      onCancel: (ids) => executor.requestCancel(ids),
       onControl: () => this.refreshPauses(),
     })
     await this.listener.start()
-    const hbMs = this.o.settings.heartbeatIntervalSeconds * 1000
-    this.heartbeatTimer = setInterval(() => {
-      heartbeat(pool, this.queueManagerId).then(
-        (beat) => {
-          if (beat.cancelRequested.length) this.executor.requestCancel(beat.cancelRequested)
-          if (!this.pauses.matches(beat.paused)) this.refreshPauses()
-        },
-        (err) => this.dbError('heartbeat', err),
-      )
-    }, hbMs)
-    this.emit('worker:started', {
-      queueManagerId: this.queueManagerId,
-      entrypoints: this.entrypoints,
-      batchSize: this.batchSize,
-      concurrency: this.concurrency,
-      pid: registration.pid,
-      host: registration.host,
-    })
+    this.heartbeatTimer = setInterval(() => this.beat(), settings.heartbeatIntervalSeconds * 1000)
+    this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, batchSize, concurrency, pid: registration.pid, host: registration.host })
     this.pauses.announce()
-    for (const service of [...(this.o.services ?? []), ...this.extraServices]) {
+    for (const service of this.services) {
       await service.start()
       this.startedServices.push(service)
     }
-    // Two pickers: while one waits on its round trip the other's batch runs, so a busy queue
-    // keeps the server and the handlers busy at once. SKIP LOCKED keeps their picks disjoint.
-    this.loop = Promise.all([this.pickLoop(0), this.pickLoop(1)]).then(() => {})
+    picker.start()
+  }
+
+  private listenConfig(): pg.ClientConfig {
+    const config = this.o.listen ?? clientConfigOf(this.o.pool)
+    if (!config) throw new UsageError('the worker needs its LISTEN connection', 'pass `listen` (a pg client config), or a pool from openDatabase')
+    return config
+  }
+
+  /** One statement for the worker's row and every pick it holds; it also brings cancels and pauses whose NOTIFY was lost. */
+  private beat(): void {
+    heartbeat(this.o.pool, this.queueManagerId).then(
+      (beat) => {
+        if (beat.cancelRequested.length) this.executor?.requestCancel(beat.cancelRequested)
+        if (!this.pauses.matches(beat.paused)) this.refreshPauses()
+      },
+      (err) => this.health.error('heartbeat', err),
+    )
   }
 
   /** The pick asks only for entrypoints that are not paused (aizk_pick itself knows nothing of pauses). */
@@ -208,163 +141,13 @@ export class Worker {
     const active = [...this.jobs.values()].filter((j) => !this.pauses.isPaused(j.entrypoint))
     this.plan = planPick(
       this.queueManagerId,
-      active.map((j) => ({ entrypoint: j.entrypoint, concurrencyLimit: j.concurrencyLimit })),
+      active.map((j) => ({ entrypoint: j.entrypoint, concurrencyLimit: concurrencyLimitOf(j, this.o.settings) })),
       pickOptionsFrom(this.o.settings),
     )
   }
 
   private refreshPauses(): void {
-    this.pauses.refresh().catch((err) => this.dbError('pause', err))
-  }
-
-  /** Wake the loop: `work` when new work may be ready (NOTIFY), false when only a slot freed. */
-  private wake(work: boolean): void {
-    if (work) this.wakePending = true
-    const w = this.waiter
-    this.waiter = undefined
-    w?.()
-  }
-
-  private sleep(ms: number, index = 0): Promise<void> {
-    if (index > 0) return this.sleepSecondary(ms)
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiter = undefined
-        resolve()
-      }, ms)
-      this.waiter = () => {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-  }
-
-  private sleepSecondary(ms = 1000): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.secondaryWaiter = undefined
-        resolve()
-      }, ms)
-      this.secondaryWaiter = () => {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-  }
-
-  private wakeSecondary(): void {
-    const w = this.secondaryWaiter
-    this.secondaryWaiter = undefined
-    w?.()
-  }
-
-  private pollDelayMs(): number {
-    return this.o.settings.pollIntervalSeconds * 1000 * (0.5 + Math.random())
-  }
-
-  private staleSecondsIfDue(): number {
-    const timeout = this.o.settings.heartbeatTimeoutSeconds
-    const now = Date.now()
-    if (now - this.lastStaleCheck < Math.min(5000, (timeout * 1000) / 2)) return 0
-    this.lastStaleCheck = now
-    return timeout
-  }
-
-  private async pickLoop(index: number): Promise<void> {
-    let failures = 0
-    while (!this.stopping) {
-      this.turnAt = Date.now()
-      // The second picker only works while batches come back full.
-      if (index > 0 && !this.busy) {
-        await this.sleepSecondary()
-        continue
-      }
-      const capacity = this.concurrency - this.executor.size - this.reserved
-      if (capacity < this.minPick) {
-        await this.sleep(this.pollDelayMs(), index)
-        continue
-      }
-      const want = Math.min(this.batchSize, capacity)
-      this.wakePending = false
-      this.reserved += want
-      let jobs: PickedJob[]
-      const t0 = Date.now()
-      const done = this.outcomes.takeCompletes()
-      try {
-        jobs = await pickJobs(this.o.pool, this.plan, want, index === 0 ? this.staleSecondsIfDue() : 0, done)
-        failures = 0
-        if (this.dbDownSince) this.dbRecovered()
-      } catch (err) {
-        if (done.length) this.outcomes.returnCompletes(done)
-        this.dbError('pick', err)
-        failures++
-        await this.sleep(Math.min(5000, 100 * 2 ** Math.min(failures, 6)), index)
-        continue
-      } finally {
-        this.reserved -= want
-      }
-      if (jobs.length) this.dispatch(jobs, Date.now() - t0)
-      const full = jobs.length === want
-      if (index === 0 && full !== this.busy) {
-        this.busy = full
-        if (full) this.wakeSecondary()
-      }
-      if (full || this.wakePending) continue
-      await this.sleep(this.pollDelayMs(), index)
-    }
-  }
-
-  private dispatch(jobs: PickedJob[], ms: number): void {
-    const events = this.events
-    if (events.wants('batch:picked')) {
-      const byEntrypoint: Record<string, number> = {}
-      for (const j of jobs) byEntrypoint[j.entrypoint] = (byEntrypoint[j.entrypoint] ?? 0) + 1
-      this.emit('batch:picked', { count: jobs.length, byEntrypoint, ms })
-    }
-    const perJob = events.wants('job:picked')
-    const recovered = events.wants('job:recovered')
-    const now = Date.now()
-    for (const job of jobs) {
-      if (job.recovered && recovered) this.emit('job:recovered', { jobId: job.id, entrypoint: job.entrypoint, attempts: job.attempts })
-      const scopes = fanOutScopes(job, this.jobs.get(job.entrypoint))
-      if (perJob) {
-        this.emit('job:picked', {
-          jobId: job.id,
-          entrypoint: job.entrypoint,
-          priority: job.priority,
-          attempts: job.attempts,
-          waitMs: Math.max(0, now - job.readyAtMs),
-          ...(scopes ? { scopes } : {}),
-        })
-      }
-      if (!this.executor.execute(job, scopes)) {
-        this.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
-      }
-    }
-  }
-
-  private dbError(where: string, err: unknown): void {
-    const message = err instanceof Error ? err.message : String(err)
-    if (isConnectionError(err)) {
-      this.dbLost(message)
-    } else {
-      this.emit('worker:error', { where, error: message })
-    }
-  }
-
-  /** One 'db:lost' per outage, whichever connection noticed first. */
-  private dbLost(message: string): void {
-    if (this.dbDownSince) return
-    this.dbDownSince = Date.now()
-    this.emit('db:lost', { error: message })
-  }
-
-  private dbRecovered(): void {
-    if (!this.dbDownSince) return
-    const downMs = Date.now() - this.dbDownSince
-    this.dbDownSince = 0
-    this.emit('db:reconnected', { downMs })
-    this.wake(true)
+    this.pauses.refresh().catch((err) => this.health.error('pause', err))
   }
 
   /** Stop picking, drain within `timeoutMs`, release what is still running, deregister. */
@@ -375,64 +158,36 @@ export class Worker {
 
   private async shutdown(timeoutMs: number, reason: string): Promise<void> {
     const deadline = Date.now() + timeoutMs
-    this.stopping = true
-    this.emit('worker:stopping', { reason, inFlight: this.inFlight })
-    this.wake(false)
-    this.wakeSecondary()
-    await this.loop
+    const { executor, outcomes, picker } = this
+    this.events.emit('worker:stopping', { reason, inFlight: this.inFlight })
+    await picker?.stop()
     for (const service of this.startedServices.splice(0).reverse()) {
-      await service.stop().catch((err) => this.dbError('service', err))
+      await service.stop().catch((err) => this.health.error('service', err))
     }
-    const before = this.executor ? this.executor.finishedCount : 0
-    while (this.executor && this.executor.size > 0 && Date.now() < deadline) {
-      await new Promise<void>((resolve) => {
-        this.waiter = resolve
-        setTimeout(resolve, Math.min(100, Math.max(1, deadline - Date.now()))).unref()
-      })
+    const before = executor?.finishedCount ?? 0
+    while (picker && executor && executor.size > 0 && Date.now() < deadline) {
+      await picker.waitForSlot(Math.min(100, Math.max(1, deadline - Date.now())))
     }
-    const completedInTime = this.executor ? this.executor.finishedCount - before : 0
-    const released = this.executor?.releaseAll() ?? 0
-    this.executor?.close()
+    const completedInTime = (executor?.finishedCount ?? 0) - before
+    const released = executor?.releaseAll() ?? 0
+    executor?.close()
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer)
-    if (this.outcomes) {
+    if (outcomes) {
       // Keep trying past the drain deadline a little: what is not written stays picked and is
       // recovered after the heartbeat timeout, so give up only when the database is gone.
-      await this.outcomes.drain(Math.max(deadline, Date.now() + 5000)).catch((err) => this.dbError('shutdown', err))
+      await outcomes.drain(Math.max(deadline, Date.now() + 5000)).catch((err) => this.health.error('shutdown', err))
       // A released handler that finishes later must not start writes (and retry timers) on a
       // pool that is about to close: that kept stopped workers alive.
-      this.outcomes.close()
+      outcomes.close()
     }
-    await deregisterWorker(this.o.pool, this.queueManagerId).catch((err) => this.dbError('deregister', err))
+    await deregisterWorker(this.o.pool, this.queueManagerId).catch((err) => this.health.error('deregister', err))
     await this.listener?.stop()
-    this.emit('worker:stopped', { released, completedInTime })
+    this.events.emit('worker:stopped', { released, completedInTime })
   }
 
   /** Resolves when the worker has stopped (after `stop()`). */
   async finished(): Promise<void> {
-    await this.loop
+    await this.picker?.finished
     await this.stopped
   }
-
-  private emit<K extends keyof import('./events.js').WorkerEventMap>(name: K, payload: import('./events.js').WorkerEventMap[K]): void {
-    try {
-      this.events.emit(name, payload)
-    } catch {
-      // A listener's bug must not stop the loop.
-    }
-  }
-}
-
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08003', '08006'])
-
-function isConnectionError(err: unknown): boolean {
-  const code = (err as { code?: string })?.code
-  if (code && CONNECTION_CODES.has(code)) return true
-  return /terminat|connect|closed|ended/i.test(err instanceof Error ? err.message : String(err))
-}
-
-/** The pool's connection settings, for the LISTEN client. */
-function connectionConfig(pool: pg.Pool): pg.ClientConfig {
-  const options = (pool as unknown as { options: pg.PoolConfig }).options
-  const { max: _max, idleTimeoutMillis: _idle, ...client } = options as pg.PoolConfig & Record<string, unknown>
-  return client as pg.ClientConfig
 }

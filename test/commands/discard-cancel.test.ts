@@ -8,7 +8,7 @@ import { describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { binPath, cleanEnv, runCli } from '../helpers/cli.js'
 import { runInPty, stripAnsi } from '../helpers/pty.js'
-import { until } from '../worker/spawn-worker.js'
+import { waitFor } from '../helpers/wait-for.js'
 import { cliEnv } from './support/env.js'
 import { insertHeld, insertQueued } from './support/queue-rows.js'
 import { workerFixture } from './support/worker-fixture.js'
@@ -132,7 +132,7 @@ describe('aizk discard', () => {
     for (const [answer, left] of [['n', 2], ['y', 0]] as const) {
       const pty = runInPty([process.execPath, binPath, 'discard'], { env: cleanEnv(fx.env) })
       try {
-        await until('the question', async () => /Delete 2 held job\(s\) for good\? \[y\/N\]/.test(stripAnsi(pty.output())))
+        await waitFor('the question', async () => /Delete 2 held job\(s\) for good\? \[y\/N\]/.test(stripAnsi(pty.output())))
         pty.child.stdin?.write(`${answer}\r`)
         assert.equal(await pty.exited, 0, pty.output())
       } finally {
@@ -179,7 +179,7 @@ describe('aizk cancel', () => {
     const worker = fx.spawnWorker(['--entrypoint', 'test_cancelable', '--entrypoint', 'test_record'])
     const id = String(await enqueue(fx.db.pool, { entrypoint: 'test_cancelable', payload: {} }))
     await worker.waitFor((e) => e.event === 'job:picked' && e.jobId === id, 'the pick')
-    await until('the handler to start', async () => (await fx.db.pool.query('SELECT 1 FROM test_runs WHERE job_id = $1', [id])).rowCount === 1)
+    await waitFor('the handler to start', async () => (await fx.db.pool.query('SELECT 1 FROM test_runs WHERE job_id = $1', [id])).rowCount === 1)
     const started = await worker.waitFor((e) => e.event === 'worker:started', 'start')
     const res = await runCli(['cancel', '--id', id, '--running', '--yes', '--json'], { env: fx.env })
     assert.equal(res.code, 0, res.stderr)
@@ -189,7 +189,7 @@ describe('aizk cancel', () => {
     await worker.waitFor((e) => e.event === 'job:cancel-requested' && e.jobId === id, 'the request')
     const canceled = await worker.waitFor((e) => e.event === 'job:canceled' && e.jobId === id, 'the cancel')
     assert.equal(canceled.ran, true)
-    await until('the row to leave', async () => (await fx.db.pool.query('SELECT 1 FROM pgqueuer WHERE id = $1', [id])).rowCount === 0)
+    await waitFor('the row to leave', async () => (await fx.db.pool.query('SELECT 1 FROM pgqueuer WHERE id = $1', [id])).rowCount === 0)
     const notes = (await fx.db.pool.query('SELECT note FROM test_runs WHERE job_id = $1 ORDER BY seq', [id])).rows.map((r) => r.note)
     assert.deepEqual(notes, ['start', 'aborted: JobCanceledError: an operator canceled this job'])
     const log = await logOf(id)
@@ -198,7 +198,7 @@ describe('aizk cancel', () => {
     assert.equal(log[0].traceback.additional_context.whileRunning, true)
     // The worker goes on: the next job runs.
     await enqueue(fx.db.pool, { entrypoint: 'test_record', payload: { tag: 'after' } })
-    await until('the next job', async () => (await fx.db.pool.query(`SELECT 1 FROM test_runs WHERE note = 'after'`)).rowCount === 1)
+    await waitFor('the next job', async () => (await fx.db.pool.query(`SELECT 1 FROM test_runs WHERE note = 'after'`)).rowCount === 1)
   })
 
   it('a request whose NOTIFY never came reaches the worker through its heartbeat', async () => {
@@ -208,7 +208,7 @@ describe('aizk cancel', () => {
     // Mark the row as `aizk cancel --running` does, but send no notification.
     await fx.db.pool.query(`UPDATE pgqueuer SET headers = '{"aizk":{"cancelRequestedAt":"2026-01-01T00:00:00Z"}}' WHERE id = $1`, [id])
     await worker.waitFor((e) => e.event === 'job:canceled' && e.jobId === id, 'the cancel')
-    await until('the log row', async () => (await logOf(id)).length === 1)
+    await waitFor('the log row', async () => (await logOf(id)).length === 1)
     assert.equal((await logOf(id))[0].status, 'canceled')
   })
 
@@ -222,7 +222,7 @@ describe('aizk cancel', () => {
     const worker = fx.spawnWorker(['--entrypoint', 'test_cancelable'])
     const canceled = await worker.waitFor((e) => e.event === 'job:canceled' && e.jobId === rows[0].id, 'the cancel')
     assert.equal(canceled.ran, false)
-    await until('the log row', async () => (await logOf(rows[0].id)).length === 1)
+    await waitFor('the log row', async () => (await logOf(rows[0].id)).length === 1)
     assert.match((await logOf(rows[0].id))[0].traceback.exception_message, /by ops@host$/)
     assert.equal((await fx.db.pool.query('SELECT count(*)::int AS n FROM test_runs')).rows[0].n, 0)
   })

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { runCli } from '../helpers/cli.js'
-import { TEST_JOBS, until } from '../worker/spawn-worker.js'
+import { waitFor } from '../helpers/wait-for.js'
+import { TEST_JOBS } from '../worker/spawn-worker.js'
 import { workerFixture } from './support/worker-fixture.js'
 
 const fx = workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }), truncate: ['aizk_entrypoint_pause'] })
@@ -19,7 +20,7 @@ const statusOf = async (id: string) => (await fx.db.pool.query('SELECT status::t
 /** Enqueue a marker (test_sleep, priority 0) and wait until it ran. */
 async function runMarker(): Promise<void> {
   const id = String(await enqueue(fx.db.pool, { entrypoint: 'test_sleep', payload: { ms: 0 } }))
-  await until('the marker to run', async () => (await fx.db.pool.query('SELECT 1 FROM pgqueuer_log WHERE job_id = $1', [id])).rowCount === 1)
+  await waitFor('the marker to run', async () => (await fx.db.pool.query('SELECT 1 FROM pgqueuer_log WHERE job_id = $1', [id])).rowCount === 1)
 }
 
 describe('aizk pause and resume', () => {
@@ -53,7 +54,7 @@ describe('aizk pause and resume', () => {
     assert.equal(resumed.code, 0, resumed.stderr)
     assert.deepEqual(JSON.parse(resumed.stdout), { entrypoint: 'test_record', paused: false, changed: true, pausedSince: doc.pausedAt })
     for (const w of [a, b]) await w.waitFor((x) => x.event === 'entrypoint:resumed' && x.entrypoint === 'test_record', 'the resume event')
-    await until('the paused job to run', async () => (await statusOf(held)) === 'gone')
+    await waitFor('the paused job to run', async () => (await statusOf(held)) === 'gone')
     const text = await runCli(['resume', 'test_record'], { env: fx.env })
     assert.equal(text.code, 0, text.stderr)
     assert.match(text.stdout, /test_record was not paused/)
@@ -76,7 +77,7 @@ describe('aizk pause and resume', () => {
     await runMarker()
     assert.equal(await statusOf(held), 'queued')
     assert.equal((await runCli(['resume', 'test_record'], { env: fx.env })).code, 0)
-    await until('the job to run', async () => (await statusOf(held)) === 'gone')
+    await waitFor('the job to run', async () => (await statusOf(held)) === 'gone')
   })
 
   it('status shows paused entrypoints in text and JSON', async () => {

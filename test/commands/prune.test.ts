@@ -5,6 +5,7 @@ import { binPath, cleanEnv, runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { cliEnv } from './support/env.js'
 import { insertLog } from './support/queue-rows.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 let db: TestDatabase
 let env: Record<string, string>
@@ -23,14 +24,6 @@ beforeEach(async () => {
 async function logRows(): Promise<number> {
   const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM pgqueuer_log')
   return rows[0].n
-}
-
-async function waitFor(cond: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs
-  while (!(await cond())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
 }
 
 describe('aizk prune', () => {
@@ -122,7 +115,7 @@ describe('aizk prune', () => {
         const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM pgqueuer_log WHERE entrypoint = 'cli_noop'`)
         return rows[0].n
       }
-      await waitFor(async () => (await completed()) > 0, `the worker to complete a job\n${workerOut}`)
+      await waitFor(`the worker to complete a job\n${workerOut}`, async () => (await completed()) > 0)
       const beforePrune = await completed()
       const res = await runCli(['prune', '--batch', '10000'], { env, timeoutMs: 240_000 })
       const duringPrune = (await completed()) - beforePrune

@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { runInPty, stripAnsi } from '../helpers/pty.js'
 import { cliEnv } from './support/env.js'
 import { insertHeld } from './support/queue-rows.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 let db: TestDatabase
 let env: Record<string, string>
@@ -141,7 +142,7 @@ describe('aizk requeue', () => {
     await insertHeld(db.pool, 'cli_noop', 8)
     const pty = runInPty([process.execPath, binPath, 'requeue'], { env: cleanEnv(env) })
     try {
-      await waitFor(() => /Requeue all 8 \(a\), the oldest 5 \(w\), or none \(N\)\?/.test(stripAnsi(pty.output())))
+      await waitFor('the prompt', () => /Requeue all 8 \(a\), the oldest 5 \(w\), or none \(N\)\?/.test(stripAnsi(pty.output())))
       pty.child.stdin?.write('a\r')
       assert.equal(await pty.exited, 0, pty.output())
       assert.match(stripAnsi(pty.output()), /requeued 8 job\(s\)/)
@@ -152,10 +153,3 @@ describe('aizk requeue', () => {
   })
 })
 
-async function waitFor(cond: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs
-  while (!cond()) {
-    if (Date.now() > until) throw new Error('timed out waiting for the prompt')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}

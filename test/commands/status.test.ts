@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { lastFrameOf, runInPty, stripAnsi } from '../helpers/pty.js'
 import { cliEnv } from './support/env.js'
 import { insertHeld, insertQueued } from './support/queue-rows.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 let db: TestDatabase
 let env: Record<string, string>
@@ -105,21 +106,22 @@ describe('aizk status', () => {
     await seed()
     const pty = runInPty([process.execPath, binPath, 'status'], { env: cleanEnv(env), cols: 140, rows: 60 })
     try {
-      await waitFor(() => /▸ Jobs \(2\)/.test(stripAnsi(pty.output())), pty.output)
+      await waitFor('the terminal', () => /▸ Jobs \(2\)/.test(stripAnsi(pty.output())), { timeoutMs: 20_000, detail: () => `the terminal shows:\n${stripAnsi(pty.output()).slice(-3000)}` })
       const frame = lastFrameOf(pty.output(), 'aizk status')
       assert.match(frame, /queued 13 · picked 2 · held 2/)
       assert.match(frame, /cli_strict\s+42\s+10\s+2\/3/)
       assert.match(frame, /TypeError: boom/)
       assert.match(frame, /host-a/)
       // Keys sent in a burst all count (issue 16): three tabs in one write, jobs -> schedules.
+      const shows = { timeoutMs: 20_000, detail: () => `the terminal shows:\n${stripAnsi(pty.output()).slice(-3000)}` }
       pty.child.stdin?.write('\t\t\t')
-      await waitFor(() => /▸ Schedules/.test(lastFrameOf(pty.output(), 'aizk status')), pty.output)
+      await waitFor('the schedules tab', () => /▸ Schedules/.test(lastFrameOf(pty.output(), 'aizk status')), shows)
       // A tab (wrapping to jobs) and a right arrow in one write: held.
       pty.child.stdin?.write('\t\u001b[C')
-      await waitFor(() => /▸ Held \(2\)/.test(lastFrameOf(pty.output(), 'aizk status')), pty.output)
+      await waitFor('the held tab', () => /▸ Held \(2\)/.test(lastFrameOf(pty.output(), 'aizk status')), shows)
       // A second refresh shows rows that arrived after the first frame.
       await insertQueued(db.pool, 'cli_noop', 100)
-      await waitFor(() => /queued 113 ·/.test(lastFrameOf(pty.output(), 'aizk status')), pty.output)
+      await waitFor('the terminal', () => /queued 113 ·/.test(lastFrameOf(pty.output(), 'aizk status')), { timeoutMs: 20_000, detail: () => `the terminal shows:\n${stripAnsi(pty.output()).slice(-3000)}` })
       pty.child.stdin?.write('q')
       assert.equal(await pty.exited, 0)
     } finally {
@@ -128,10 +130,3 @@ describe('aizk status', () => {
   })
 })
 
-async function waitFor(cond: () => boolean, output: () => string, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs
-  while (!cond()) {
-    if (Date.now() > until) throw new Error(`timed out; the terminal shows:\n${stripAnsi(output()).slice(-3000)}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}

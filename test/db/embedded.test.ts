@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { runCli } from '../helpers/cli.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 let dataDir: string
 let env: Record<string, string>
@@ -32,14 +33,6 @@ function alive(pid: number): boolean {
     return true
   } catch {
     return false
-  }
-}
-
-async function waitFor(cond: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 50))
   }
 }
 
@@ -89,7 +82,7 @@ describe('embedded PostgreSQL', () => {
   it('recovers after the server was killed (stale postmaster.pid)', async () => {
     const pid = postmasterPid()
     process.kill(pid, 'SIGKILL')
-    await waitFor(() => serverProcesses().length === 0)
+    await waitFor('the server', () => serverProcesses().length === 0)
     const res = await runCli(['install'], { env, timeoutMs: 120_000 })
     assert.equal(res.code, 0, res.stderr)
     assert.match(res.stderr, /started embedded/)

@@ -10,7 +10,7 @@ import pg from 'pg'
 import { retryDelayMs } from '../../src/queue/backoff.js'
 import { completeJobs } from '../../src/queue/complete.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { heartbeat } from '../../src/queue/heartbeat.js'
+import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
 import { hasSlotColumn, holdJobs, releaseJobs, retryJobs } from '../../src/queue/retry.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
@@ -163,7 +163,8 @@ describe('outcomes', () => {
       const [r1, r2] = await enqueueMany(db.pool, [{ entrypoint: 'r', headers: { mine: 1 } }, { entrypoint: 'r' }])
       const me = qm()
       await pickJobs(db.pool, plan(me, [['r', 0]]), 2, 0)
-      await db.pool.query("select pg_sleep(0.01)")
+      // A round trip on the listening connection delivers every NOTIFY committed before it.
+      await listener.query('select 1')
       payloads.length = 0
       assert.equal(await retryJobs(db.pool, me, [{ id: r1 as string, delayMs: 60_000, error: lastError('nope') }], { hasSlot: false }), 1)
       assert.equal(await releaseJobs(db.pool, me, [r2 as string], { hasSlot: false }), 1)

@@ -17,9 +17,10 @@ import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { corpusText } from '../graph/helpers/corpus.js'
 import { asSet, countVisible, graphSettings } from '../graph/helpers/graph.js'
-import { startWorker, type WorkerProcess, waitFor } from '../inventory/helpers/worker-process.js'
+import { startWorker, type WorkerProcess } from '../inventory/helpers/worker-process.js'
 import { A, type AppLogin, B, createAppLogin } from '../scope/app-login.js'
 import { type StandIn, startStandIn } from './helpers/stand-in.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const AB = [A, B]
 const SETS = [[A], [B], AB]

@@ -5,9 +5,6 @@
  * refresh, insights once per evidence (a planted contradiction with both claims), and no row of
  * one set readable by, or written for, another.
  */
-process.env.AIZK_COMMUNITIES_GROWTH_THRESHOLD = '3'
-process.env.AIZK_INSIGHT_TREND_RATIO = '1.5'
-
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { closeExtractionPool } from '../../src/graph/extract-pool.js'
@@ -17,7 +14,7 @@ import { rosterCounts } from '../../src/scope/roster-counts.js'
 import { memoryBacklog } from '../../src/scope/memory-backlog.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { corpusText } from '../graph/helpers/corpus.js'
-import { addDocument, asSet, countVisible, jobContext, projectAs } from '../graph/helpers/graph.js'
+import { addDocument, asSet, countVisible, graphSettings, jobContext, projectAs } from '../graph/helpers/graph.js'
 import { A, type AppLogin, B, createAppLogin, identity } from '../scope/app-login.js'
 
 const AB = [A, B]
@@ -31,10 +28,12 @@ Mary Somerville taught Ada Lovelace. Mary Somerville knew Charles Babbage.`
 
 let db: TestDatabase
 let app: AppLogin
+/** What the passes' handlers get as the worker's settings. */
+const settings = graphSettings({ AIZK_COMMUNITIES_GROWTH_THRESHOLD: '3', AIZK_INSIGHT_TREND_RATIO: '1.5' })
 
 async function run(Job: typeof CommunitiesJob | typeof InsightJob | typeof ProfileRefreshJob, scopes: string[]): Promise<Record<string, unknown>> {
   let detail: Record<string, unknown> = {}
-  const ctx = { ...jobContext(app.scoped, Job.entrypoint), report: (d: Record<string, unknown>) => (detail = { ...detail, ...d }) }
+  const ctx = { ...jobContext(app.scoped, Job.entrypoint, settings), report: (d: Record<string, unknown>) => (detail = { ...detail, ...d }) }
   await (new Job() as ScopedScheduledJob).handle({ scopes }, ctx)
   return detail
 }

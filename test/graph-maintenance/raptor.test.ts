@@ -10,6 +10,7 @@ import { writeDocument } from '../../src/graph/write-memory.js'
 import { buildRaptor } from '../../src/graph/raptor/build-raptor.js'
 import { embedChunkTexts } from '../../src/embedding/embed-chunks.js'
 import { RaptorJob } from '../../src/jobs/inventory/index.js'
+import { jobRegistry } from '../../src/jobs/registry.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
 import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
@@ -71,9 +72,8 @@ before(async () => {
     AIZK_LLM_URL: `${api.url}/v1`,
     AIZK_LLM_MODEL: 'stand-in',
   }
-  // The job reads the process's settings, as it would in a worker.
-  Object.assign(process.env, env)
-  settings = parseSettings(process.env).settings
+  // The job reads the worker's settings from its context (RAPTOR's own pair from the registry).
+  settings = parseSettings(env, { registry: jobRegistry })
 })
 after(async () => {
   await api.close()
@@ -90,7 +90,7 @@ describe('RAPTOR', () => {
     const chatsBefore = api.chats
     const embeddedBefore = api.embedded
     let detail: Record<string, unknown> = {}
-    await new RaptorJob().handle({ scopes: [A] }, { ...jobContext(app.scoped, RaptorJob.entrypoint), report: (d) => (detail = d) })
+    await new RaptorJob().handle({ scopes: [A] }, { ...jobContext(app.scoped, RaptorJob.entrypoint, settings), report: (d) => (detail = d) })
     const nodes = await tree([A])
     assert.ok(nodes.length > 0)
     const levels = [...new Set(nodes.map((n) => n.level))]
@@ -115,9 +115,9 @@ describe('RAPTOR', () => {
   it('replaces the tree whole, and keeps each set to its own chunks', async () => {
     const first = await tree([A])
     await seed([B], 'tutorial/datastructures.rst.txt')
-    await new RaptorJob().handle({ scopes: [B] }, jobContext(app.scoped, RaptorJob.entrypoint))
+    await new RaptorJob().handle({ scopes: [B] }, jobContext(app.scoped, RaptorJob.entrypoint, settings))
     assert.deepEqual(await tree([A]), first, "{B}'s pass leaves {A}'s tree alone")
-    await new RaptorJob().handle({ scopes: [A] }, jobContext(app.scoped, RaptorJob.entrypoint))
+    await new RaptorJob().handle({ scopes: [A] }, jobContext(app.scoped, RaptorJob.entrypoint, settings))
     const second = await tree([A])
     assert.equal(second.length, first.length)
     assert.ok(second.every((n) => !first.some((f) => f.id === n.id)), 'the old tree is gone')

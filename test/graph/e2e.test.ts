@@ -14,10 +14,11 @@ import { after, before, describe, it } from 'node:test'
 import { writeDocument, writeSessionItem } from '../../src/graph/write-memory.js'
 import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { startWorker, type WorkerProcess, waitFor } from '../inventory/helpers/worker-process.js'
+import { startWorker, type WorkerProcess } from '../inventory/helpers/worker-process.js'
 import { A, type AppLogin, B, createAppLogin } from '../scope/app-login.js'
 import { corpusText } from './helpers/corpus.js'
 import { asSet, countVisible, graphSettings } from './helpers/graph.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const SETS = [[A], [B], [A, B]]
 const GRAPH_TABLES = ['entity', 'claim', 'claim_source', 'mention', 'profile']

@@ -8,14 +8,15 @@ import { describe, it } from 'node:test'
 import { runCli } from '../helpers/cli.js'
 import type { TestDatabase } from '../helpers/db.js'
 import { idsOf, pgq, pgqEnqueue } from './support/pgqueuer.js'
-import { eventually, interopFile } from './support/scenario.js'
+import { interopFile } from './support/scenario.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, pgqWorker } = interopFile()
 
 /** A PgQueuer worker that fails every job with on_failure="hold", until `ids` are held. */
 async function holdWithPgQueuer(db: TestDatabase, entrypoint: string, ids: string[]) {
   const w = pgqWorker(db, [entrypoint], { fail: true, hold: true })
-  await eventually(`PgQueuer to hold ${ids.join(',')}`, async () => {
+  await waitFor(`PgQueuer to hold ${ids.join(',')}`, async () => {
     const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer where status = 'failed' and id = any($1::bigint[])", [ids])
     return rows[0].n === ids.length
   })

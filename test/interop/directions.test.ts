@@ -5,7 +5,8 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
-import { eventually, interopFile, runsOf } from './support/scenario.js'
+import { interopFile, runsOf } from './support/scenario.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 
@@ -19,7 +20,7 @@ describe('PgQueuer 1.3.2 and aizk, both directions', () => {
     assert.deepEqual(runs.map((r) => r.job_id).sort(), [...ids].sort(), 'each job ran once')
     assert.deepEqual(runs.map((r) => JSON.parse(r.payload_json!).n).sort(), [0, 1, 2, 3, 4])
     // aizk completes in batches (with its next pick): wait for the rows to leave and the log rows.
-    await eventually('the completions to be written', async () => {
+    await waitFor('the completions to be written', async () => {
       const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer_log where status = 'successful' and job_id = any($1::bigint[])", [ids])
       return rows[0].n === 5
     })
@@ -38,7 +39,7 @@ describe('PgQueuer 1.3.2 and aizk, both directions', () => {
       starts.map((e) => JSON.parse(Buffer.from(String(e.payload_hex), 'hex').toString('utf8')).n).sort(),
       [0, 1, 2],
     )
-    await eventually('PgQueuer to log the completions', async () => {
+    await waitFor('PgQueuer to log the completions', async () => {
       const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer_log where status = 'successful' and job_id = any($1::bigint[])", [ids])
       return rows[0].n === 3
     })

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { pgq, pgqOne } from './support/pgqueuer.js'
-import { eventually, interopFile, runsOf } from './support/scenario.js'
+import { interopFile, runsOf } from './support/scenario.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker } = interopFile()
 
@@ -16,7 +17,7 @@ describe('held dedupe keys and PgQueuer', () => {
     const id = (await enqueue(db.pool, { entrypoint: 'interop_hold', payload: { first: true }, dedupeKey: 'held-key' })) as string
     const w = aizkWorker(db, ['interop_hold'])
     await w.waitFor((e) => e.event === 'job:held' && e.jobId === id, 'the hold')
-    await eventually('the hold to be written', async () => (await db.pool.query('select status from pgqueuer where id = $1', [id])).rows[0]?.status === 'failed')
+    await waitFor('the hold to be written', async () => (await db.pool.query('select status from pgqueuer where id = $1', [id])).rows[0]?.status === 'failed')
 
     const raised = await pgqOne(db.url, ['enqueue', 'interop_hold', '--payload-hex', '7b7d', '--dedupe-key', 'held-key'])
     assert.equal(raised.event, 'duplicate')
@@ -25,7 +26,7 @@ describe('held dedupe keys and PgQueuer', () => {
     assert.deepEqual(skipped.ids, [null])
 
     await pgq(db.url, ['requeue', id])
-    await eventually('aizk to run the requeued job again', async () => (await runsOf(db.pool, 'interop_hold')).length === 2)
+    await waitFor('aizk to run the requeued job again', async () => (await runsOf(db.pool, 'interop_hold')).length === 2)
     const runs = await runsOf(db.pool, 'interop_hold')
     assert.deepEqual(runs.map((r) => r.job_id), [id, id])
   })

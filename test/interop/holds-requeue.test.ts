@@ -9,7 +9,8 @@ import { enqueue } from '../../src/queue/enqueue.js'
 import { runCli } from '../helpers/cli.js'
 import type { TestDatabase } from '../helpers/db.js'
 import { idsOf, pgqEnqueue, pgqOne } from './support/pgqueuer.js'
-import { eventually, interopFile } from './support/scenario.js'
+import { interopFile } from './support/scenario.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 
@@ -21,7 +22,7 @@ describe('holds both ways and requeue', () => {
     const [id] = idsOf(await pgqEnqueue(db.url, 'py_flaky', [{ json: { n: 1 } }])) as string[]
     const failing = pgqWorker(db, ['py_flaky'], { fail: true, hold: true })
     await failing.waitFor((e) => e.event === 'fail' && String(e.id) === id, 'the failure')
-    await eventually('PgQueuer to hold the job', async () => (await db.pool.query('select status from pgqueuer where id = $1', [id])).rows[0]?.status === 'failed')
+    await waitFor('PgQueuer to hold the job', async () => (await db.pool.query('select status from pgqueuer where id = $1', [id])).rows[0]?.status === 'failed')
     await failing.stop()
 
     const status = await cli(db, ['status', '--json'])
@@ -35,7 +36,7 @@ describe('holds both ways and requeue', () => {
     const waiting = pgqWorker(db, ['py_flaky'], { poll: 600 })
     await waiting.queueManagerId
     // Its first dequeue found nothing: its last statement, before it waits, is the queued-work probe.
-    await eventually('PgQueuer to wait for a notification', async () => {
+    await waitFor('PgQueuer to wait for a notification', async () => {
       const { rows } = await db.pool.query(
         "select 1 from pg_stat_activity where datname = current_database() and state = 'idle' and query like '%AS queued_work%'",
       )
@@ -52,7 +53,7 @@ describe('holds both ways and requeue', () => {
     const id = (await enqueue(db.pool, { entrypoint: 'interop_hold', payload: { x: 1 } })) as string
     const w = aizkWorker(db, ['interop_hold'])
     await w.waitFor((e) => e.event === 'job:held' && e.jobId === id, 'the hold')
-    await eventually('the hold to be written', async () => (await db.pool.query('select status from pgqueuer where id = $1', [id])).rows[0]?.status === 'failed')
+    await waitFor('the hold to be written', async () => (await db.pool.query('select status from pgqueuer where id = $1', [id])).rows[0]?.status === 'failed')
     const log = await pgqOne(db.url, ['log', id])
     const failed = (log.rows as { status: string; traceback: Record<string, unknown> | null }[]).find((r) => r.status === 'failed')
     assert.ok(failed, 'PgQueuer reads a failed log row for the job')

@@ -8,7 +8,8 @@ import { describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
 import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
-import { eventually, interopFile, runsOf } from './support/scenario.js'
+import { interopFile, runsOf } from './support/scenario.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 
@@ -21,7 +22,7 @@ describe('global limits beside PgQueuer workers', () => {
     for (const id of first) await py.waitFor((e) => e.event === 'start' && String(e.id) === id, `PgQueuer start of ${id}`)
     await enqueueMany(db.pool, [1, 2, 3, 4].map(() => ({ entrypoint: 'interop_limited', payload: { ms: 500 } })))
     aizkWorker(db, ['interop_limited'])
-    await eventually('every job to run', async () => (await db.pool.query('select count(*)::int as n from pgqueuer')).rows[0].n === 0, 90_000)
+    await waitFor('every job to run', async () => (await db.pool.query('select count(*)::int as n from pgqueuer')).rows[0].n === 0, 90_000)
     const firstEnd = Math.min(...py.events.filter((e) => e.event === 'end').map((e) => Number(e.at) * 1000))
     const aizkRuns = await runsOf(db.pool, 'interop_limited')
     for (const r of aizkRuns) {
@@ -39,7 +40,7 @@ describe('global limits beside PgQueuer workers', () => {
       await foreign.query('begin')
       await foreign.query("update pgqueuer set status = 'picked', queue_manager_id = $2, heartbeat = now() where id = $1", [ids[0], randomUUID()])
       const pick = pickJobs(db.pool, planPick(randomUUID(), [{ entrypoint: 'interop_limited', concurrencyLimit: 1 }]), 10, 0)
-      await eventually('the aizk pick to wait for the lock', async () => {
+      await waitFor('the aizk pick to wait for the lock', async () => {
         const { rows } = await db.pool.query("select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'")
         return rows.length > 0
       })

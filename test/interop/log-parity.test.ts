@@ -9,7 +9,8 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { runCli } from '../helpers/cli.js'
 import type { TestDatabase } from '../helpers/db.js'
 import { pgqOne } from './support/pgqueuer.js'
-import { eventually, interopFile } from './support/scenario.js'
+import { interopFile } from './support/scenario.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker } = interopFile()
 
@@ -22,7 +23,7 @@ describe('AIZK_QUEUE_LOG_PARITY and PgQueuer', () => {
     const queued = await pgqOne(db.url, ['job-status', ...ids])
     assert.deepEqual(queued.statuses, Object.fromEntries(ids.map((id) => [id, 'queued'])))
     aizkWorker(db, ['interop_json'], { AIZK_QUEUE_LOG_PARITY: 'true' })
-    await eventually('the completions to be written', async () => {
+    await waitFor('the completions to be written', async () => {
       const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer_log where status = 'successful' and job_id = any($1::bigint[])", [ids])
       return rows[0].n === 3
     })

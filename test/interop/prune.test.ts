@@ -6,7 +6,8 @@ import { describe, it } from 'node:test'
 import { runCli } from '../helpers/cli.js'
 import type { TestDatabase } from '../helpers/db.js'
 import { idsOf, pgqEnqueue, pgqOne } from './support/pgqueuer.js'
-import { eventually, interopFile } from './support/scenario.js'
+import { interopFile } from './support/scenario.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, pgqWorker } = interopFile()
 
@@ -18,7 +19,7 @@ describe("aizk prune on PgQueuer's log", () => {
     const ids = idsOf(await pgqEnqueue(db.url, 'py_done', [1, 2, 3].map((n) => ({ json: { n } })))) as string[]
     const w = pgqWorker(db, ['py_done'])
     for (const id of ids) await w.waitFor((e) => e.event === 'end' && String(e.id) === id, `PgQueuer end of ${id}`)
-    await eventually('PgQueuer to log the completions', async () => {
+    await waitFor('PgQueuer to log the completions', async () => {
       const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer_log where status = 'successful'")
       return rows[0].n === 3
     })

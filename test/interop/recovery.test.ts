@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
-import { eventually, interopFile, runsOf } from './support/scenario.js'
+import { interopFile, runsOf } from './support/scenario.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 
@@ -21,7 +22,7 @@ describe('recovery beside PgQueuer workers', () => {
     await aizk.waitFor((e) => e.event === 'worker:started', 'the aizk worker')
     // While PgQueuer runs, the row's heartbeat grows older than 1.5 s several times over.
     await py.waitFor((e) => e.event === 'end' && String(e.id) === id, 'the PgQueuer end', 60_000)
-    await eventually('PgQueuer to log the completion', async () => {
+    await waitFor('PgQueuer to log the completion', async () => {
       const { rows } = await db.pool.query("select 1 from pgqueuer_log where job_id = $1 and status = 'successful'", [id])
       return rows.length > 0
     })

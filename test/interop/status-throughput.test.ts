@@ -8,7 +8,8 @@ import { describe, it } from 'node:test'
 import { runCli } from '../helpers/cli.js'
 import type { TestDatabase } from '../helpers/db.js'
 import { idsOf, pgq, pgqEnqueue } from './support/pgqueuer.js'
-import { eventually, interopFile } from './support/scenario.js'
+import { interopFile } from './support/scenario.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, pgqWorker } = interopFile()
 
@@ -26,7 +27,7 @@ describe("aizk status over PgQueuer's rows", () => {
     const done = idsOf(await pgqEnqueue(db.url, 'py_ok', Array.from({ length: 10 }, (_, n) => ({ json: { n } })))) as string[]
     pgqWorker(db, ['py_held'], { fail: true, hold: true, batchSize: 20 })
     pgqWorker(db, ['py_ok'], { batchSize: 10 })
-    await eventually('PgQueuer to finish all 30', async () => {
+    await waitFor('PgQueuer to finish all 30', async () => {
       const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer_log where status in ('failed', 'successful') and job_id = any($1::bigint[])", [[...held, ...done]])
       return rows[0].n === 30
     }, 90_000)
@@ -43,7 +44,7 @@ describe("aizk status over PgQueuer's rows", () => {
     const qm = await py.queueManagerId
     const [id] = idsOf(await pgqEnqueue(db.url, 'py_long', [{ json: {} }])) as string[]
     await py.waitFor((e) => e.event === 'start' && String(e.id) === id, 'the PgQueuer start')
-    await eventually('the pick heartbeat to be older than 1 s', async () => {
+    await waitFor('the pick heartbeat to be older than 1 s', async () => {
       const { rows } = await db.pool.query("select 1 from pgqueuer where id = $1 and heartbeat < now() - interval '1 second'", [id])
       return rows.length > 0
     })

@@ -29,9 +29,9 @@ describe('native conversion', () => {
   })
 
   it('keeps Markdown and text as written, normalizing line endings and a BOM', async () => {
-    const md = await convertToMarkdown({ bytes: Buffer.from('\uFEFF# Hi\r\n\r\nthere'), filename: 'a.md', mediaType: null }, {})
+    const md = await convertToMarkdown({ bytes: Buffer.from('\uFEFF# Hi\r\n\r\nthere'), filename: 'a.md', mediaType: null }, { doclingTimeoutSeconds: 300 })
     assert.equal(md, '# Hi\n\nthere\n')
-    const txt = await convertToMarkdown({ bytes: Buffer.from('plain\ntext\n'), filename: 'notes.txt', mediaType: 'text/plain' }, {})
+    const txt = await convertToMarkdown({ bytes: Buffer.from('plain\ntext\n'), filename: 'notes.txt', mediaType: 'text/plain' }, { doclingTimeoutSeconds: 300 })
     assert.equal(txt, 'plain\ntext\n')
   })
 
@@ -44,7 +44,7 @@ describe('native conversion', () => {
   })
 
   it('with no Docling service, a PDF fails permanently naming the setting', async () => {
-    await assert.rejects(convertToMarkdown({ bytes: Buffer.from('%PDF-1.4'), filename: 'r.pdf', mediaType: 'application/pdf' }, {}), (err) => {
+    await assert.rejects(convertToMarkdown({ bytes: Buffer.from('%PDF-1.4'), filename: 'r.pdf', mediaType: 'application/pdf' }, { doclingTimeoutSeconds: 300 }), (err) => {
       assert.ok(err instanceof ConverterMissingError)
       assert.ok(err instanceof PermanentJobError)
       assert.match(err.message, /AIZK_DOCLING_URL/)
@@ -62,7 +62,7 @@ describe('docling-serve client', () => {
 
   it('uploads the file as multipart `files` with to_formats=md and reads document.md_content', async () => {
     const bytes = Buffer.from('%PDF-1.4 fake pdf bytes')
-    const md = await convertToMarkdown({ bytes, filename: 'report.pdf', mediaType: 'application/pdf' }, { doclingUrl: docling.url, doclingApiKey: 'k1' })
+    const md = await convertToMarkdown({ bytes, filename: 'report.pdf', mediaType: 'application/pdf' }, { doclingTimeoutSeconds: 300, doclingUrl: docling.url, doclingApiKey: 'k1' })
     assert.match(md, /^# report\.pdf/)
     assert.match(md, new RegExp(`${bytes.length} bytes`))
     const req = docling.seen.at(-1)
@@ -76,20 +76,20 @@ describe('docling-serve client', () => {
 
   it('a wrong key is a permanent failure; a 5xx or unreachable service is retryable', async () => {
     const original = { bytes: Buffer.from('x'), filename: 'a.docx', mediaType: null }
-    await assert.rejects(convertToMarkdown(original, { doclingUrl: docling.url, doclingApiKey: 'nope' }), PermanentJobError)
+    await assert.rejects(convertToMarkdown(original, { doclingTimeoutSeconds: 300, doclingUrl: docling.url, doclingApiKey: 'nope' }), PermanentJobError)
     const broken = await startFakeDocling({ fail: 'http500' })
     try {
-      await assert.rejects(convertToMarkdown(original, { doclingUrl: broken.url }), (err) => err instanceof DoclingError && !(err instanceof PermanentJobError))
+      await assert.rejects(convertToMarkdown(original, { doclingTimeoutSeconds: 300, doclingUrl: broken.url }), (err) => err instanceof DoclingError && !(err instanceof PermanentJobError))
     } finally {
       await broken.close()
     }
-    await assert.rejects(convertToMarkdown(original, { doclingUrl: broken.url }), DoclingError)
+    await assert.rejects(convertToMarkdown(original, { doclingTimeoutSeconds: 300, doclingUrl: broken.url }), DoclingError)
   })
 
   it('status failure from docling-serve is permanent', async () => {
     const failing = await startFakeDocling({ fail: 'failure' })
     try {
-      await assert.rejects(convertToMarkdown({ bytes: Buffer.from('x'), filename: 'a.pdf', mediaType: null }, { doclingUrl: failing.url }), /status failure/)
+      await assert.rejects(convertToMarkdown({ bytes: Buffer.from('x'), filename: 'a.pdf', mediaType: null }, { doclingTimeoutSeconds: 300, doclingUrl: failing.url }), /status failure/)
     } finally {
       await failing.close()
     }

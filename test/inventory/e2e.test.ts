@@ -16,7 +16,8 @@ import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
 import { runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { startWorker, type WorkerProcess, waitFor } from './helpers/worker-process.js'
+import { startWorker, type WorkerProcess } from './helpers/worker-process.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const S1 = '55555555-5555-4555-8555-555555555555'
 const S2 = '66666666-6666-4666-8666-666666666666'
@@ -40,7 +41,7 @@ async function q<T = Record<string, unknown>>(sql: string, params: unknown[] = [
 
 /** One cron tick of a pass, and wait until the worker has run every job it fanned out. */
 async function tick(job: ScheduledJobClass): Promise<void> {
-  await fanOut(job, db.pool, parseSettings({}).settings)
+  await fanOut(job, db.pool, parseSettings({}))
   await waitFor(`${job.entrypoint} drained`, async () => (await q('select 1 from pgqueuer where entrypoint = $1 limit 1', [job.entrypoint])).length === 0)
 }
 
@@ -77,7 +78,7 @@ describe('inventory end to end', () => {
     assert.equal(bad.code, 2)
 
     // A crashed hand-off: an artifact pending with no live conversion job.
-    const settings = parseSettings({}).settings
+    const settings = parseSettings({})
     const orphan = await ingestOriginal(db.pool, settings, { bytes: Buffer.from('# Orphan\n\nleft pending\n'), filename: 'orphan.md', scopes: [S2] })
     await db.pool.query('delete from pgqueuer where id = $1', [orphan.conversionJobId])
     // An original whose stored bytes rot (same length, different bytes).

@@ -27,7 +27,7 @@ const ctxOf = (s: Settings) => ({ pool: db.pool, settings: s, signal: new AbortC
 before(async () => {
   db = await createTestDatabase()
   dir = await mkdtemp(path.join(os.tmpdir(), 'aizk-maint-'))
-  settings = parseSettings({ AIZK_CONTENT_STORE_DIR: path.join(dir, 'store') }).settings
+  settings = parseSettings({ AIZK_CONTENT_STORE_DIR: path.join(dir, 'store') })
 })
 after(async () => {
   await db.drop()

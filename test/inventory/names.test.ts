@@ -22,8 +22,8 @@ import {
 } from '../../src/jobs/inventory/index.js'
 import { jobRegistry } from '../../src/jobs/registry.js'
 import { CHUNK_PROJECTION_ENTRYPOINT } from '../../src/ingest/projection.js'
-import { z } from 'zod'
-import { parseSettings, registerSettings } from '../../src/settings.js'
+import { parseSettings } from '../../src/settings.js'
+import { concurrencyLimitOf } from '../../src/jobs/queue-job.js'
 
 // The names stored in the database are a contract (docs/job-inventory.md): a rename fails here.
 describe('inventory names', () => {
@@ -98,33 +98,21 @@ describe('inventory names', () => {
       assert.ok(jobRegistry.get(ep), `${ep} is not registered`)
     }
     assert.equal(jobRegistry.get('aizk_build_graph_chunk'), ChunkProjectionJob)
-    const { settings } = parseSettings({ AIZK_BACKUP_ENABLED: 'true', AIZK_DOCLING_CONCURRENCY: '2' })
+    const settings = parseSettings({ AIZK_BACKUP_ENABLED: 'true', AIZK_DOCLING_CONCURRENCY: '2' }, { registry: jobRegistry })
     assert.equal(settings.decayHalfLifeDays, 90)
     assert.equal(settings.graphBuildConcurrency, 4)
     assert.equal(BackupJob.enabled(settings), true)
-    assert.equal(BackupJob.enabled(parseSettings({}).settings), false)
+    assert.equal(BackupJob.enabled(parseSettings({}, { registry: jobRegistry })), false)
     assert.equal(settings.chunkDispatchBatch, 512)
     assert.equal(settings.chunkRecoveryBatch, 512)
     assert.equal(settings.chunkRecoveryMaxCycles, 3)
   })
 
-  it('reads the conversion limits from doclingConcurrency when the worker asks', () => {
-    const saved = process.env.AIZK_DOCLING_CONCURRENCY
-    const savedGraph = process.env.AIZK_GRAPH_BUILD_CONCURRENCY
-    process.env.AIZK_DOCLING_CONCURRENCY = '7'
-    process.env.AIZK_GRAPH_BUILD_CONCURRENCY = '3'
-    try {
-      // Registering a setting drops the parsed-settings cache, so the next read sees the env.
-      registerSettings({ namesTestProbe: z.string().optional() })
-      assert.equal(DoclingConversionJob.concurrencyLimit, 7)
-      assert.equal(MarkdownReindexJob.concurrencyLimit, 7)
-      assert.equal(ChunkProjectionJob.concurrencyLimit, 3, 'the projection limit is graphBuildConcurrency')
-    } finally {
-      if (savedGraph === undefined) delete process.env.AIZK_GRAPH_BUILD_CONCURRENCY
-      else process.env.AIZK_GRAPH_BUILD_CONCURRENCY = savedGraph
-      if (saved === undefined) delete process.env.AIZK_DOCLING_CONCURRENCY
-      else process.env.AIZK_DOCLING_CONCURRENCY = saved
-      registerSettings({ namesTestProbe2: z.string().optional() })
-    }
+  it('reads the conversion limits from doclingConcurrency under the settings the worker runs with', () => {
+    const settings = parseSettings({ AIZK_DOCLING_CONCURRENCY: '7', AIZK_GRAPH_BUILD_CONCURRENCY: '3' })
+    assert.equal(concurrencyLimitOf(DoclingConversionJob, settings), 7)
+    assert.equal(concurrencyLimitOf(MarkdownReindexJob, settings), 7)
+    assert.equal(concurrencyLimitOf(ChunkProjectionJob, settings), 3, 'the projection limit is graphBuildConcurrency')
+    assert.equal(concurrencyLimitOf(DoclingConversionJob, parseSettings({})), 4)
   })
 })

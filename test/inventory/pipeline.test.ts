@@ -21,7 +21,7 @@ let embeddings: FakeServer & { batches: number[] }
 before(async () => {
   db = await createTestDatabase()
   embeddings = await startFakeEmbeddings()
-  settings = parseSettings({ AIZK_CHUNK_MAX_CHARS: '300', AIZK_CHUNK_OVERLAP_CHARS: '50' }).settings
+  settings = parseSettings({ AIZK_CHUNK_MAX_CHARS: '300', AIZK_CHUNK_OVERLAP_CHARS: '50' })
 })
 after(async () => {
   await embeddings.close()
@@ -212,7 +212,7 @@ describe('usage accounting', () => {
     assert.ok(await UsageAccountingJob.enqueueEvent(db.pool, payload))
     assert.equal(await UsageAccountingJob.enqueueEvent(db.pool, payload), false)
     const job = new UsageAccountingJob()
-    const ctx = { pool: db.pool, jobId: '1', entrypoint: 'aizk_usage_event', attempts: 0, headers: {}, signal: new AbortController().signal }
+    const ctx = { pool: db.pool, jobId: '1', entrypoint: 'aizk_usage_event', attempts: 0, headers: {}, signal: new AbortController().signal, settings }
     const parsed = UsageAccountingJob.payload.parse(payload)
     await job.handle(parsed, ctx)
     await job.handle(parsed, ctx)

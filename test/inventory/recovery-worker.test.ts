@@ -11,7 +11,8 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { startWorker, type WorkerProcess, waitFor } from './helpers/worker-process.js'
+import { startWorker, type WorkerProcess } from './helpers/worker-process.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 let db: TestDatabase
 let worker: WorkerProcess | undefined
@@ -41,7 +42,7 @@ describe('ChunkRecoveryJob through a worker', () => {
         )
       ).rows
     const allHeld = () => waitFor('both projections held', async () => (await rows()).every((r) => r.status === 'failed'))
-    const settings = parseSettings({}).settings
+    const settings = parseSettings({})
     await allHeld()
     for (let cycle = 1; cycle <= 5; cycle++) {
       await fanOut(ChunkRecoveryJob, db.pool, settings)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { fromPgqueuerExpression, nextFireAfter, nextFires, toPgqueuerExpression, validateCron } from '../../src/scheduler/cron.js'
+import { fromPgqueuerExpression, nextFireAfter, nextFires, toPgqueuerExpression, validateCron } from '../../src/cron.js'
 
 describe('cron', () => {
   it('stores five fields as they are and six fields with the seconds last (croniter order)', () => {

@@ -5,6 +5,7 @@ import { JobRegistry } from '../../src/jobs/registry.js'
 import { type ScopedContext, ScopedScheduledJob, SystemScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { User } from '../../src/scope/user.js'
+import { parseSettings } from '../../src/settings.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { A, type AppLogin, B, C, createAppLogin, identity } from '../scope/app-login.js'
 
@@ -84,7 +85,7 @@ describe('fan-out', () => {
   })
 
   it('the queued item runs execute(scopes) inside User.system(scopes), through the app role', async () => {
-    const ctx = { jobId: '1', entrypoint: FanProbeJob.entrypoint, attempts: 0, headers: {}, signal: new AbortController().signal, pool: app.scoped } satisfies JobContext
+    const ctx = { jobId: '1', entrypoint: FanProbeJob.entrypoint, attempts: 0, headers: {}, signal: new AbortController().signal, pool: app.scoped, settings: parseSettings({}, { overrides: identity }) } satisfies JobContext
     const payload = FanProbeJob.payload.parse({ scopes: [B, A] })
     await new FanProbeJob().handle(payload, ctx)
     assert.equal(seen.length, 1)

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import * as inventory from '../../src/jobs/inventory/index.js'
-import { JobPriority } from '../../src/jobs/priority.js'
+import { JobPriority } from '../../src/queue/priority.js'
 import { isJobClass, JobDeclarationError, JobRegistry } from '../../src/jobs/registry.js'
 import {
   deriveJobName,
@@ -151,26 +151,29 @@ describe('a scheduled job registers its settings', () => {
       static override defaultCron = '*/5 * * * *'
       async execute() {}
     }
-    assert.equal('lateProbeCron' in parseSettings({}).settings, false)
-    new JobRegistry().register(LateProbeJob)
-    new JobRegistry().register(LateProbeJob) // a second registry: no double registration
-    const { settings } = parseSettings({})
+    const registry = new JobRegistry()
+    assert.equal('lateProbeCron' in parseSettings({}, { registry }), false)
+    registry.register(LateProbeJob)
+    registry.register(LateProbeJob) // the same class again: no double registration
+    new JobRegistry().register(LateProbeJob) // a second registry owns its own copy
+    const settings = parseSettings({}, { registry })
     assert.equal(settings.lateProbeCron, '*/5 * * * *')
     assert.equal(settings.lateProbeEnabled, true)
-    const off = parseSettings({ AIZK_LATE_PROBE_ENABLED: 'false' }).settings
+    const off = parseSettings({ AIZK_LATE_PROBE_ENABLED: 'false' }, { registry })
     assert.equal(LateProbeJob.enabled(off), false)
     assert.equal(LateProbeJob.nextFire(off), null)
-    assert.equal(LateProbeJob.enabled(parseSettings({ AIZK_LATE_PROBE_CRON: 'off' }).settings), false)
+    assert.equal(LateProbeJob.enabled(parseSettings({ AIZK_LATE_PROBE_CRON: 'off' }, { registry })), false)
   })
 
   it('an invalid cron is a configuration error (exit 3) naming the variable', () => {
-    new JobRegistry().register(NightlyDigestJob)
+    const registry = new JobRegistry()
+    registry.register(NightlyDigestJob)
     for (const bad of ['61 * * * *', '* * *', 'often']) {
-      assert.throws(() => parseSettings({ AIZK_NIGHTLY_DIGEST_CRON: bad }), /AIZK_NIGHTLY_DIGEST_CRON:/, bad)
+      assert.throws(() => parseSettings({ AIZK_NIGHTLY_DIGEST_CRON: bad }, { registry }), /AIZK_NIGHTLY_DIGEST_CRON:/, bad)
     }
     let caught: unknown
     try {
-      parseSettings({ AIZK_NIGHTLY_DIGEST_CRON: '61 * * * *', AIZK_QUEUE_BATCH_SIZE: 'x' })
+      parseSettings({ AIZK_NIGHTLY_DIGEST_CRON: '61 * * * *', AIZK_QUEUE_BATCH_SIZE: 'x' }, { registry })
     } catch (err) {
       caught = err
     }
@@ -196,15 +199,17 @@ describe('a scheduled job registers its settings', () => {
       static override defaultCron = '* * * * *'
       async execute() {}
     }
-    new JobRegistry().register(CommunitiesJob)
-    assert.throws(() => new JobRegistry().register(Twin), /already derives the name communities/)
+    const registry = new JobRegistry()
+    registry.register(CommunitiesJob)
+    assert.throws(() => registry.register(Twin), /aizk_task_communities is declared twice/)
   })
 
   it('nextFire reads the cron in UTC, or in AIZK_TIMEZONE', () => {
-    new JobRegistry().register(CommunitiesJob)
+    const registry = new JobRegistry()
+    registry.register(CommunitiesJob)
     const from = new Date('2024-01-01T00:00:00Z') // a Monday
-    assert.equal(CommunitiesJob.nextFire(parseSettings({}).settings, from)?.toISOString(), '2024-01-07T04:00:00.000Z')
-    const kolkata = parseSettings({ AIZK_TIMEZONE: 'Asia/Kolkata' }).settings
+    assert.equal(CommunitiesJob.nextFire(parseSettings({}, { registry }), from)?.toISOString(), '2024-01-07T04:00:00.000Z')
+    const kolkata = parseSettings({ AIZK_TIMEZONE: 'Asia/Kolkata' }, { registry })
     assert.equal(CommunitiesJob.nextFire(kolkata, from)?.toISOString(), '2024-01-06T22:30:00.000Z')
   })
 })

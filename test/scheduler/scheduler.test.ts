@@ -4,7 +4,7 @@ import { JobRegistry } from '../../src/jobs/registry.js'
 import { SystemScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { Scheduler } from '../../src/scheduler/scheduler.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
-import { WorkerEvents } from '../../src/worker/events.js'
+import { WorkerEvents } from '../../src/events.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 
 class MinutelyProbeJob extends SystemScheduledJob {
@@ -31,7 +31,7 @@ let settings: Settings
 
 before(async () => {
   registry.registerModule({ MinutelyProbeJob, SecondlyProbeJob, DormantProbeJob, WeeklyProbeJob })
-  settings = parseSettings({}).settings
+  settings = parseSettings({})
   db = await createTestDatabase()
 })
 after(async () => {

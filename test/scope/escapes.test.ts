@@ -150,7 +150,7 @@ describe('AIZK_APP_DATABASE_URL through the CLI', () => {
 })
 
 describe('content is stored only under the hash of its own bytes', () => {
-  const settings = { ...parseSettings({}).settings, ...identity }
+  const settings = { ...parseSettings({}), ...identity }
 
   it("a tenant cannot plant bytes under another file's hash, and the victim gets its own bytes", async () => {
     const victim = Buffer.from('# A private report\n\nonly tenant A wrote this.\n')

@@ -5,6 +5,7 @@ import type { QueueStats } from '../../src/queue/stats.js'
 import { StatusApp } from '../../src/ui/status/status-app.js'
 import { StatusDashboard } from '../../src/ui/status/status-dashboard.js'
 import { renderTextFrame } from '../../src/ui/status/text-frame.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const now = Date.parse('2026-11-29T12:00:00Z')
 
@@ -89,38 +90,38 @@ describe('status dashboard', () => {
     const app = render(<StatusApp load={load} intervalMs={20} onExit={() => {
       left = true
     }} />)
-    await until(() => /queued [2-9]/.test(app.lastFrame() ?? ''))
+    await waitFor('the frame', () => /queued [2-9]/.test(app.lastFrame() ?? ''))
     assert.match(app.lastFrame() ?? '', /▸ Jobs/)
     app.stdin.write('\t')
-    await until(() => /▸ Held/.test(app.lastFrame() ?? ''))
+    await waitFor('the frame', () => /▸ Held/.test(app.lastFrame() ?? ''))
     app.stdin.write('\u001b[C') // right arrow
-    await until(() => /▸ Workers/.test(app.lastFrame() ?? ''))
+    await waitFor('the frame', () => /▸ Workers/.test(app.lastFrame() ?? ''))
     app.stdin.write('\u001b[D') // left arrow
-    await until(() => /▸ Held/.test(app.lastFrame() ?? ''))
+    await waitFor('the frame', () => /▸ Held/.test(app.lastFrame() ?? ''))
     app.stdin.write('q')
-    await until(() => left)
+    await waitFor('the frame', () => left)
     app.unmount()
   })
 
   it('counts every key of a burst written at once', async () => {
     const app = render(<StatusApp load={async () => stats()} intervalMs={1000} />)
-    await until(() => /▸ Jobs/.test(app.lastFrame() ?? '') && /queued 1,500/.test(app.lastFrame() ?? ''))
+    await waitFor('the frame', () => /▸ Jobs/.test(app.lastFrame() ?? '') && /queued 1,500/.test(app.lastFrame() ?? ''))
     // Three Tab presses in one write: jobs -> held -> workers -> schedules.
     app.stdin.write('\t\t\t')
-    await until(() => /▸ Schedules/.test(app.lastFrame() ?? ''))
+    await waitFor('the frame', () => /▸ Schedules/.test(app.lastFrame() ?? ''))
     // Plain keys and escape sequences mixed in one write: tab wraps to jobs, right arrow to held.
     app.stdin.write('\t\u001b[C')
-    await until(() => /▸ Held/.test(app.lastFrame() ?? ''))
+    await waitFor('the frame', () => /▸ Held/.test(app.lastFrame() ?? ''))
     // Two tabs and a left arrow in one write: workers, schedules, back to workers.
     app.stdin.write('\t\t\u001b[D')
-    await until(() => /▸ Workers/.test(app.lastFrame() ?? ''))
+    await waitFor('the frame', () => /▸ Workers/.test(app.lastFrame() ?? ''))
     // A burst ending in q leaves.
     let left = false
     app.rerender(<StatusApp load={async () => stats()} intervalMs={1000} onExit={() => {
       left = true
     }} />)
     app.stdin.write('\tq')
-    await until(() => left)
+    await waitFor('the frame', () => left)
     app.unmount()
   })
 
@@ -155,10 +156,3 @@ describe('status dashboard', () => {
   })
 })
 
-async function until(cond: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}

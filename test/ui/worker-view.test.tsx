@@ -5,7 +5,8 @@ import { render } from 'ink-testing-library'
 import { createWorkerViewService } from '../../src/ui/worker/worker-view-service.js'
 import { WorkerViewStore } from '../../src/ui/worker/view-store.js'
 import { WorkerView } from '../../src/ui/worker/worker-view.js'
-import { WorkerEvents } from '../../src/worker/events.js'
+import { WorkerEvents } from '../../src/events.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 const QM = 'a7c1f0e2-1111-4000-8000-000000000001'
 const SCOPE = '5f0c2b1e-0000-4000-8000-000000000009'
@@ -185,7 +186,7 @@ describe('worker view', () => {
     await view.start()
     events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
     // A slow first frame (ink and React warming up) holds the next back by up to 5 s.
-    await until(() => writes > 0, 8000)
+    await waitFor('the frame', () => writes > 0, 8000)
     // ink finishes the frames it throttled (a few frame intervals at most).
     await new Promise((r) => setTimeout(r, 300))
     const settle = writes
@@ -194,7 +195,7 @@ describe('worker view', () => {
     assert.equal(writes, settle)
     events.emit('job:picked', { jobId: '1', entrypoint: 'ep', priority: 0, attempts: 0, waitMs: 0 })
     // The render budget may hold the next frame back for up to 5 s after a slow one.
-    await until(() => writes > settle, 8000)
+    await waitFor('the frame', () => writes > settle, 8000)
     await view.stop()
   })
 
@@ -221,10 +222,3 @@ describe('worker view', () => {
   })
 })
 
-async function until(cond: () => boolean, timeoutMs = 5000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}

@@ -1,12 +1,76 @@
 // The shape of the house, checked: the core never knows it is a CLI, and every command's flags
 // are shown in an example of its --help.
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { repoRoot } from '../helpers/cli.js'
 
-const CORE = ['db', 'queue', 'scope', 'jobs', 'scheduler', 'worker', 'content', 'ingest', 'convert', 'chunking', 'embedding', 'backup', 'usage']
+const CORE = ['db', 'queue', 'scope', 'jobs', 'scheduler', 'worker', 'app', 'content', 'ingest', 'convert', 'chunking', 'embedding', 'backup', 'usage', 'graph']
+
+/**
+ * Each part of src/ and its rank (docs/architecture.md#layers): a file may import from its own
+ * part or a lower rank, never a higher one. A new folder must be given its rank here.
+ */
+const RANK: Record<string, number> = {
+  errors: 0,
+  'permanent-error': 0,
+  settings: 0,
+  'settings-types': 0,
+  'settings-docs': 0,
+  cron: 0,
+  events: 0,
+  db: 1,
+  queue: 2,
+  scope: 3,
+  chunking: 4,
+  embedding: 4,
+  content: 4,
+  convert: 4,
+  usage: 4,
+  backup: 4,
+  graph: 5,
+  ingest: 5,
+  jobs: 6,
+  'jobs/inventory': 7,
+  scheduler: 8,
+  worker: 9,
+  app: 10,
+  ui: 11,
+  cli: 12,
+  commands: 13,
+  index: 14,
+}
+
+/** The part a file under src/ belongs to: its longest RANK key (a folder, or a top-level file). */
+function partOf(file: string): string {
+  const rel = path.relative(path.join(repoRoot, 'src'), file).replaceAll(path.sep, '/')
+  const keys = Object.keys(RANK).sort((a, b) => b.length - a.length)
+  return keys.find((k) => rel.startsWith(`${k}/`) || rel.replace(/\.tsx?$/, '') === k) ?? `(no rank) ${rel}`
+}
+
+/** Every relative import (static, re-export or dynamic) of a source file, resolved to a path. */
+function relativeImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  const specs = [...text.matchAll(/(?:^\s*(?:import|export)[^'"]*?from\s*|import\()\s*['"](\.[^'"]+)['"]/gm)].map((m) => m[1])
+  return specs.map((spec) => path.resolve(path.dirname(file), spec).replace(/\.js$/, '.ts'))
+}
+
+/** Upward imports among `files`: `from -> to` lines, empty when the layers point one way. */
+export function upwardImports(files: string[]): string[] {
+  const out: string[] = []
+  for (const file of files) {
+    const from = partOf(file)
+    for (const target of relativeImports(file)) {
+      const to = partOf(target)
+      if (to === from) continue
+      if (!(from in RANK) || !(to in RANK) || RANK[to] > RANK[from]) {
+        out.push(`${path.relative(repoRoot, file)} (${from}) imports ${path.relative(repoRoot, target)} (${to})`)
+      }
+    }
+  }
+  return out
+}
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -30,6 +94,21 @@ describe('architecture', () => {
       }
     }
     assert.deepEqual(offenders, [])
+  })
+
+  it('imports point down the layers: no file imports a part of higher rank', () => {
+    assert.deepEqual(upwardImports(sources(path.join(repoRoot, 'src'))), [])
+  })
+
+  it('the rank check fails on an upward import', () => {
+    const dir = mkdtempSync(path.join(repoRoot, 'src', 'queue', '.rank-probe-'))
+    try {
+      const probe = path.join(dir, 'probe.ts')
+      writeFileSync(probe, "import { Worker } from '../../worker/worker.js'\nexport const w = Worker\n")
+      assert.deepEqual(upwardImports([probe]), [`${path.relative(repoRoot, probe)} (queue) imports src/worker/worker.ts (worker)`])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('every flag of every command appears in one of its --help examples', () => {

@@ -2,11 +2,13 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { z } from 'zod'
 import { ConfigError } from '../../src/errors.js'
-import { envName, parseSettings, registerSettings } from '../../src/settings.js'
+import { type JobClass, QueueJob } from '../../src/jobs/queue-job.js'
+import { JobRegistry, jobRegistry } from '../../src/jobs/registry.js'
+import { envName, parseSettings, unknownSettingVariables } from '../../src/settings.js'
 
 describe('settings', () => {
   it('has the spec defaults', () => {
-    const { settings } = parseSettings({})
+    const settings = parseSettings({})
     assert.equal(settings.queueBatchSize, 64)
     assert.equal(settings.queueConcurrentTasks, 256)
     assert.equal(settings.doclingConcurrency, 4)
@@ -25,13 +27,27 @@ describe('settings', () => {
   })
 
   it('derives concurrent tasks from the batch size unless set', () => {
-    assert.equal(parseSettings({ AIZK_QUEUE_BATCH_SIZE: '10' }).settings.queueConcurrentTasks, 40)
-    assert.equal(parseSettings({ AIZK_QUEUE_BATCH_SIZE: '10', AIZK_QUEUE_CONCURRENT_TASKS: '7' }).settings.queueConcurrentTasks, 7)
+    assert.equal(parseSettings({ AIZK_QUEUE_BATCH_SIZE: '10' }).queueConcurrentTasks, 40)
+    assert.equal(parseSettings({ AIZK_QUEUE_BATCH_SIZE: '10', AIZK_QUEUE_CONCURRENT_TASKS: '7' }).queueConcurrentTasks, 7)
+  })
+
+  it('takes overrides (worker flags) in the same pass: a batch-size override keeps an explicit concurrency', () => {
+    assert.equal(parseSettings({}, { overrides: { queueBatchSize: 10 } }).queueConcurrentTasks, 40, 'derived after the override')
+    // 256 is also 4 x the default batch size: still an explicit value, kept.
+    const explicit = parseSettings({ AIZK_QUEUE_CONCURRENT_TASKS: '256' }, { overrides: { queueBatchSize: 10 } })
+    assert.equal(explicit.queueBatchSize, 10)
+    assert.equal(explicit.queueConcurrentTasks, 256, 'AIZK_QUEUE_CONCURRENT_TASKS is not overridden by --batch-size')
+    assert.equal(parseSettings({ AIZK_QUEUE_CONCURRENT_TASKS: '7' }, { overrides: { queueConcurrentTasks: 3 } }).queueConcurrentTasks, 3)
+    assert.throws(
+      () => parseSettings({}, { overrides: { heartbeatTimeoutSeconds: 0.2 }, sources: { heartbeatTimeoutSeconds: '--heartbeat-timeout' } }),
+      /--heartbeat-timeout \(AIZK_HEARTBEAT_TIMEOUT_SECONDS\) \(0.2\)/,
+    )
+    assert.ok(Object.isFrozen(explicit), 'the settings object is frozen')
   })
 
   it('coerces booleans explicitly: "false" is false', () => {
-    assert.equal(parseSettings({ AIZK_WORKER_NO_SCHEDULER: 'false' }).settings.workerNoScheduler, false)
-    assert.equal(parseSettings({ AIZK_WORKER_NO_SCHEDULER: 'TRUE' }).settings.workerNoScheduler, true)
+    assert.equal(parseSettings({ AIZK_WORKER_NO_SCHEDULER: 'false' }).workerNoScheduler, false)
+    assert.equal(parseSettings({ AIZK_WORKER_NO_SCHEDULER: 'TRUE' }).workerNoScheduler, true)
   })
 
   it('reports every problem at once, each naming its variable', () => {
@@ -52,24 +68,36 @@ describe('settings', () => {
   })
 
   it('lists unknown AIZK_ variables but allows the ones oclif reserves', () => {
-    const { unknown } = parseSettings({ AIZK_QUEUE_BATCHSIZE: '1', AIZK_DEBUG: '1' })
-    assert.deepEqual(unknown, ['AIZK_QUEUE_BATCHSIZE'])
+    assert.deepEqual(unknownSettingVariables({ AIZK_QUEUE_BATCHSIZE: '1', AIZK_DEBUG: '1' }), ['AIZK_QUEUE_BATCHSIZE'])
   })
 
-  it('takes settings registered by job modules, validated with the rest', () => {
-    registerSettings({ unitTestProbeCron: z.string().default('* * * * *') })
-    assert.equal(parseSettings({}).settings.unitTestProbeCron, '* * * * *')
+  it('takes the settings a registry\'s jobs declared, validated with the rest', () => {
+    const registry = new JobRegistry()
+    class UnitTestProbe {
+      static entrypoint = 'unit_test_probe'
+      static payload = z.any()
+      static priority = 0
+      static concurrencyLimit = 0
+      static maxAttempts = 1
+      static payloadFormat = 'json'
+      static declareSettings = () => ({ shape: { unitTestProbeCron: z.string().default('* * * * *') } })
+      async handle() {}
+    }
+    Object.setPrototypeOf(UnitTestProbe.prototype, QueueJob.prototype)
+    registry.register(UnitTestProbe as unknown as JobClass)
+    assert.equal(parseSettings({}, { registry }).unitTestProbeCron, '* * * * *')
+    assert.equal('unitTestProbeCron' in parseSettings({}), false, 'no global schema: another parse does not see it')
     assert.equal(envName('unitTestProbeCron'), 'AIZK_UNIT_TEST_PROBE_CRON')
-    assert.throws(() => registerSettings({ unitTestProbeCron: z.string() }), /registered twice/)
+    assert.deepEqual(unknownSettingVariables({ AIZK_UNIT_TEST_PROBE_CRON: 'x' }, registry), [])
   })
 })
 
 describe('settings documentation', () => {
   it('describes every setting, including each scheduled job pair', async () => {
-    const { loadJobModules } = await import('../../src/jobs/load.js')
+    const { loadJobModules } = await import('../../src/app/load-job-modules.js')
     const { describeSettings } = await import('../../src/settings.js')
     await loadJobModules()
-    const missing = describeSettings(parseSettings({}).settings).filter((r) => !r.description && !r.key.startsWith('unitTest'))
+    const missing = describeSettings(parseSettings({}, { registry: jobRegistry }), jobRegistry).filter((r) => !r.description && !r.key.startsWith('unitTest'))
     assert.deepEqual(missing.map((r) => r.key), [])
   })
 })
@@ -77,11 +105,11 @@ describe('settings documentation', () => {
 describe('README', () => {
   it('documents every setting in README.md and every command in docs/commands.md', async () => {
     const { readFileSync } = await import('node:fs')
-    const { loadJobModules } = await import('../../src/jobs/load.js')
+    const { loadJobModules } = await import('../../src/app/load-job-modules.js')
     const { describeSettings } = await import('../../src/settings.js')
     await loadJobModules()
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-    const undocumented = describeSettings(parseSettings({}).settings)
+    const undocumented = describeSettings(parseSettings({}, { registry: jobRegistry }), jobRegistry)
       .map((r) => r.variable)
       .filter((v) => !v.startsWith('AIZK_UNIT_TEST') && !readme.includes(`\`${v}\``))
     assert.deepEqual(undocumented, [])

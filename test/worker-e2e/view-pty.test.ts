@@ -4,7 +4,7 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { binPath, cleanEnv, repoRoot, runCli } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { lastFrameOf, runInPty, stripAnsi } from '../helpers/pty.js'
-import { workerEnv } from './worker-process.js'
+import { workerEnv } from '../helpers/worker-process.js'
 
 let db: TestDatabase
 before(async () => {

@@ -9,9 +9,10 @@ import { after, before, describe, it } from 'node:test'
 import { z } from 'zod'
 import { QueueJob } from '../../src/jobs/queue-job.js'
 import type { PickedJob } from '../../src/queue/pick.js'
-import { WorkerEvents } from '../../src/worker/events.js'
+import { WorkerEvents } from '../../src/events.js'
 import { Executor } from '../../src/worker/executor.js'
 import { OutcomeBuffer } from '../../src/worker/outcomes.js'
+import { parseSettings } from '../../src/settings.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 
 let db: TestDatabase
@@ -56,7 +57,7 @@ describe('executor faults', () => {
       pool: db.pool,
       events: new WorkerEvents(),
       outcomes,
-      settings: { retryBaseSeconds: 1, retryMaxSeconds: 1, jobTimeoutSeconds: 0 },
+      settings: parseSettings({}, { overrides: { retryBaseSeconds: 1, retryMaxSeconds: 1, jobTimeoutSeconds: 0 } }),
       jobs: new Map([['gated_probe', GatedJob]]),
       onSlotFree: () => {},
     })

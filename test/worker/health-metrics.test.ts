@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { WorkerEvents } from '../../src/worker/events.js'
+import { WorkerEvents } from '../../src/events.js'
 import { createHealthService, type HealthService } from '../../src/worker/health.js'
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/worker/metrics.js'
 import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../helpers/db.js'

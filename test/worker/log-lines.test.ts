@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { WorkerEvents } from '../../src/worker/events.js'
+import { WorkerEvents } from '../../src/events.js'
 import { attachJsonLines } from '../../src/worker/log-lines.js'
 
 function emitSome(events: WorkerEvents) {

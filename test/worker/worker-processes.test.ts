@@ -7,6 +7,7 @@ import { after, afterEach, before, describe, it } from 'node:test'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker } from './spawn-worker.js'
+import { waitFor } from '../helpers/wait-for.js'
 
 let db: TestDatabase
 let workers: SpawnedWorker[] = []
@@ -17,14 +18,6 @@ const start = (args: string[] = [], env: Record<string, string> = {}) => {
 }
 const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await db.pool.query(sql, params)).rows as T[]
 const one = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await q<T>(sql, params))[0]
-/** Poll a database condition (no fixed sleeps: it returns as soon as the condition holds). */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 before(async () => {
   db = await createTestDatabase()
@@ -40,11 +33,22 @@ after(async () => {
 })
 
 describe('aizk worker processes', () => {
+  it('hands its flags to job bodies as settings; --batch-size keeps an explicit AIZK_QUEUE_CONCURRENT_TASKS', async () => {
+    await enqueue(db.pool, { entrypoint: 'test_settings' })
+    // 256 is also 4 x the default batch size: the value the old derivation mistook for "unset".
+    const w = start(['--entrypoint', 'test_settings', '--batch-size', '3', '--heartbeat-timeout', '2'], { AIZK_QUEUE_CONCURRENT_TASKS: '256' })
+    await waitFor('the probe ran', async () => (await one<{ n: number }>('select count(*)::int n from test_runs'))!.n === 1)
+    const run = await one<{ note: string }>('select note from test_runs')
+    assert.deepEqual(JSON.parse(run!.note), { queueBatchSize: 3, queueConcurrentTasks: 256, heartbeatTimeoutSeconds: 2 })
+    w.kill('SIGTERM')
+    assert.equal((await w.exited).code, 0)
+  })
+
   it('runs jobs in priority order, then id order', async () => {
     const items = Array.from({ length: 40 }, (_, i) => ({ entrypoint: 'test_record', priority: (i * 7) % 10, payload: { tag: String(i) } }))
     await enqueueMany(db.pool, items)
     const w = start(['--entrypoint', 'test_record', '--concurrency', '1', '--batch-size', '8'])
-    await until('40 runs', async () => (await one<{ n: number }>('select count(*)::int n from pgqueuer_log'))!.n === 40)
+    await waitFor('40 runs', async () => (await one<{ n: number }>('select count(*)::int n from pgqueuer_log'))!.n === 40)
     const order = await q<{ id: string; priority: number }>(
       'select r.job_id as id, l.priority from test_runs r join pgqueuer_log l on l.job_id = r.job_id order by r.seq',
     )
@@ -76,7 +80,7 @@ describe('aizk worker processes', () => {
     })()
     for (let i = 0; i < 4; i++) start(['--entrypoint', 'test_limited', '--batch-size', '16'])
     try {
-      await until('all limited jobs done', async () => (await one<{ done: number }>("select done from test_counter where name = 'limited'"))!.done >= n, 180_000)
+      await waitFor('all limited jobs done', async () => (await one<{ done: number }>("select done from test_counter where name = 'limited'"))!.done >= n, 180_000)
     } finally {
       sampling = false
       await sampler
@@ -86,7 +90,7 @@ describe('aizk worker processes', () => {
     assert.ok(maxPicked <= 2, `sampled ${maxPicked} picked at once`)
     assert.ok(counter!.max_running <= 2, `${counter!.max_running} handlers ran at once`)
     assert.equal(counter!.max_running, 2, 'the limit was reached (the test can fail)')
-    await until('log rows', async () => (await one<{ n: number }>("select count(*)::int n from pgqueuer_log where status = 'successful'"))!.n === n)
+    await waitFor('log rows', async () => (await one<{ n: number }>("select count(*)::int n from pgqueuer_log where status = 'successful'"))!.n === n)
     const pickers = new Set(workers.flatMap((w) => (w.events.some((e) => e.event === 'job:completed') ? [w.child.pid] : [])))
     assert.ok(pickers.size >= 2, 'several workers shared the work')
   })
@@ -95,14 +99,14 @@ describe('aizk worker processes', () => {
     const id = await enqueue(db.pool, { entrypoint: 'test_slow_first', payload: {} })
     const a = start(['--entrypoint', 'test_slow_first'])
     await a.waitFor((e) => e.event === 'job:picked' && e.jobId === id, 'the first pick')
-    await until('the first run started', async () => (await q('select 1 from test_runs where job_id = $1', [id])).length === 1)
+    await waitFor('the first run started', async () => (await q('select 1 from test_runs where job_id = $1', [id])).length === 1)
     a.kill('SIGKILL')
     await a.exited
     const b = start(['--entrypoint', 'test_slow_first'])
     const recovered = await b.waitFor((e) => e.event === 'job:recovered' && e.jobId === id, 'the recovery')
     assert.equal(recovered.attempts, 1)
     await b.waitFor((e) => e.event === 'job:completed' && e.jobId === id, 'the completion')
-    await until('the log row', async () => (await q('select 1 from pgqueuer_log where job_id = $1', [id])).length > 0)
+    await waitFor('the log row', async () => (await q('select 1 from pgqueuer_log where job_id = $1', [id])).length > 0)
     const log = await q<{ status: string }>('select status from pgqueuer_log where job_id = $1', [id])
     assert.deepEqual(log, [{ status: 'successful' }])
     const runs = await q<{ attempts: number }>('select attempts from test_runs where job_id = $1 order by seq', [id])
@@ -118,11 +122,11 @@ describe('aizk worker processes', () => {
     const w = start(['--entrypoint', 'test_record'])
     const held = await w.waitFor((e) => e.event === 'job:held' && e.jobId === id, 'the hold')
     assert.equal(held.attempts, 5)
-    await until('the hold is written', async () => (await q("select 1 from pgqueuer where id = $1 and status = 'failed'", [id])).length === 1)
+    await waitFor('the hold is written', async () => (await q("select 1 from pgqueuer where id = $1 and status = 'failed'", [id])).length === 1)
     const row = await one<{ status: string; attempts: number; queue_manager_id: string | null }>('select status, attempts, queue_manager_id from pgqueuer where id = $1', [id])
     assert.deepEqual(row, { status: 'failed', attempts: 5, queue_manager_id: null })
     assert.equal((await q('select 1 from test_runs where job_id = $1', [id])).length, 0)
-    await until('the log row', async () => (await q('select 1 from pgqueuer_log where job_id = $1', [id])).length > 0)
+    await waitFor('the log row', async () => (await q('select 1 from pgqueuer_log where job_id = $1', [id])).length > 0)
     const log = await one<{ traceback: { exception_type: string } }>('select traceback from pgqueuer_log where job_id = $1', [id])
     assert.equal(log!.traceback.exception_type, 'WorkerDiedError')
   })
@@ -133,7 +137,7 @@ describe('aizk worker processes', () => {
     const retried = await w.waitFor((e) => e.event === 'job:retried' && e.jobId === id, 'a retry')
     assert.equal(retried.attempts, 1)
     await w.waitFor((e) => e.event === 'job:held' && e.jobId === id, 'the hold')
-    await until('the failed log row', async () => (await q('select 1 from pgqueuer_log where job_id = $1', [id])).length > 0)
+    await waitFor('the failed log row', async () => (await q('select 1 from pgqueuer_log where job_id = $1', [id])).length > 0)
     const runs = await q<{ attempts: number }>('select attempts from test_runs where job_id = $1 order by seq', [id])
     assert.deepEqual(runs.map((r) => r.attempts), [0, 1, 2])
     const row = await one<{ status: string; attempts: number; queue_manager_id: string | null; headers: { aizk: { lastError: { message: string; type: string } } } }>(
@@ -160,7 +164,7 @@ describe('aizk worker processes', () => {
     const id = await enqueue(db.pool, { entrypoint: 'test_strict', payload: { n: 'not a number' } })
     const w = start(['--entrypoint', 'test_strict'])
     await w.waitFor((e) => e.event === 'job:held' && e.jobId === id, 'the hold')
-    await until('the log row', async () => (await q('select 1 from pgqueuer_log where job_id = $1', [id])).length > 0)
+    await waitFor('the log row', async () => (await q('select 1 from pgqueuer_log where job_id = $1', [id])).length > 0)
     const row = await one<{ status: string; attempts: number }>('select status, attempts from pgqueuer where id = $1', [id])
     assert.deepEqual(row, { status: 'failed', attempts: 1 })
     assert.equal((await q('select 1 from test_runs where job_id = $1', [id])).length, 0)
@@ -177,12 +181,12 @@ describe('aizk worker processes', () => {
     await w.waitFor((e) => e.event === 'job:picked' && e.jobId === first, 'the pick')
     assert.equal(await enqueue(db.pool, { entrypoint: 'test_sleep', payload: { ms: 1 }, dedupeKey: 'k-live' }), false, 'picked')
     await w.waitFor((e) => e.event === 'job:completed' && e.jobId === first, 'the completion')
-    await until('the row is gone', async () => (await q('select 1 from pgqueuer where id = $1', [first])).length === 0)
+    await waitFor('the row is gone', async () => (await q('select 1 from pgqueuer where id = $1', [first])).length === 0)
     assert.ok(await enqueue(db.pool, { entrypoint: 'test_sleep', payload: { ms: 1 }, dedupeKey: 'k-live' }), 'after success')
 
     const failing = await enqueue(db.pool, { entrypoint: 'test_fail', payload: {}, dedupeKey: 'k-held' })
     await w.waitFor((e) => e.event === 'job:held' && e.jobId === failing, 'the hold')
-    await until('held in the table', async () => (await q("select 1 from pgqueuer where id = $1 and status = 'failed'", [failing])).length === 1)
+    await waitFor('held in the table', async () => (await q("select 1 from pgqueuer where id = $1 and status = 'failed'", [failing])).length === 1)
     assert.equal(await enqueue(db.pool, { entrypoint: 'test_fail', payload: {}, dedupeKey: 'k-held' }), false, 'held')
   })
 
@@ -193,7 +197,7 @@ describe('aizk worker processes', () => {
       { entrypoint: 'test_sleep', payload: { ms: 600_000 } },
     ])
     const w = start(['--entrypoint', 'test_sleep', '--shutdown-timeout', '2'])
-    await until('three runs started', async () => (await q('select 1 from test_runs')).length === 3)
+    await waitFor('three runs started', async () => (await q('select 1 from test_runs')).length === 3)
     w.kill('SIGTERM')
     const { code } = await w.exited
     assert.equal(code, 0, w.stderr())
@@ -215,7 +219,7 @@ describe('aizk worker processes', () => {
     })
     await w.waitFor((e) => e.event === 'job:picked' && e.jobId === hang, 'the hanging pick')
     await enqueueMany(db.pool, Array.from({ length: 20 }, (_, i) => ({ entrypoint: 'test_record', payload: { tag: String(i) } })))
-    await until('20 records', async () => (await q("select 1 from pgqueuer_log where entrypoint = 'test_record'")).length === 20)
+    await waitFor('20 records', async () => (await q("select 1 from pgqueuer_log where entrypoint = 'test_record'")).length === 20)
     assert.equal(w.events.some((e) => e.event === 'job:held' && e.jobId === hang), false, 'the hanging job was still running meanwhile')
     const held = await w.waitFor((e) => e.event === 'job:held' && e.jobId === hang, 'the timeout')
     assert.match(String(held.error), /did not finish within 2 s/)
@@ -230,7 +234,7 @@ describe('aizk worker processes', () => {
     await w.waitFor((e) => e.event === 'db:lost', 'the loss')
     await w.waitFor((e) => e.event === 'db:reconnected', 'the reconnect')
     const ids = await enqueueMany(db.pool, Array.from({ length: 5 }, (_, i) => ({ entrypoint: 'test_record', payload: { tag: String(i) } })))
-    await until('5 completions', async () => (await q("select 1 from pgqueuer_log where status = 'successful'")).length === 5)
+    await waitFor('5 completions', async () => (await q("select 1 from pgqueuer_log where status = 'successful'")).length === 5)
     const runs = await q<{ job_id: string }>('select job_id from test_runs order by job_id')
     assert.deepEqual(runs.map((r) => r.job_id), ids)
   })

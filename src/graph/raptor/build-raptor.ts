@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Queryable } from '../../db/queryable.js'
 import { embedTexts } from '../../embedding/embeddings-client.js'
-import { PermanentJobError } from '../../jobs/permanent-error.js'
+import { PermanentJobError } from '../../permanent-error.js'
 import type { Settings } from '../../settings.js'
 import { embeddedChunks, type NewRaptorNode, replaceRaptorNodes } from '../sql/raptor-sql.js'
 import { type RunTask, withThread } from '../cpu-thread.js'

@@ -12,7 +12,7 @@ export class ArtifactDispatchJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
-    const batch = Number(ctx.settings.artifactDispatchBatch ?? 512)
+    const batch = ctx.settings.artifactDispatchBatch
     const pending = await artifactsToDispatch(ctx.db, scopes, batch)
     if (pending.length === 0) return
     await DoclingConversionJob.enqueueMany(

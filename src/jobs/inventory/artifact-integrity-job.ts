@@ -34,8 +34,8 @@ export class ArtifactIntegrityJob extends SystemScheduledJob {
   async verify(ctx: Pick<ScheduledContext, 'pool' | 'settings' | 'signal'>): Promise<IntegrityReport> {
     const { integrityCandidates, verifyOriginal } = await import('../../content/integrity.js')
     const settings = ctx.settings as Settings
-    const limit = Number(settings.integrityBatch ?? 100)
-    const minAgeDays = Number(settings.integrityMinAgeDays ?? 30)
+    const limit = settings.integrityBatch
+    const minAgeDays = settings.integrityMinAgeDays
     const candidates: IntegrityCandidate[] = []
     for (const scopes of await scopeRoster(ctx.pool, settings)) {
       const user = User.system(scopes, settings)

@@ -16,7 +16,7 @@ export class BackupJob extends SystemScheduledJob {
     const result = await runBackup(ctx.pool, {
       url,
       dir: ctx.settings.backupDir as string | undefined,
-      keep: Number(ctx.settings.backupKeep ?? 7),
+      keep: ctx.settings.backupKeep,
       pgBin: ctx.settings.backupPgBin as string | undefined,
       signal: ctx.signal,
     })

@@ -19,6 +19,6 @@ export class ChunkDispatchJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
-    await enqueuePending(ctx.db, scopes, Number(ctx.settings.chunkDispatchBatch ?? 512))
+    await enqueuePending(ctx.db, scopes, ctx.settings.chunkDispatchBatch)
   }
 }

@@ -6,10 +6,8 @@
 import { z } from 'zod'
 import { CHUNK_PROJECTION_ENTRYPOINT } from '../../ingest/projection.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
-import { loadSettings } from '../../settings.js'
-import { JobPriority } from '../priority.js'
+import { JobPriority } from '../../queue/priority.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
-import { limitFromSetting } from './setting-limit.js'
 
 export const chunkRefPayload = z.object({
   chunkId: z.string().uuid(),
@@ -25,13 +23,12 @@ export class ChunkProjectionJob extends QueueJob<ChunkRefPayload> {
   static override entrypoint = CHUNK_PROJECTION_ENTRYPOINT
   static override payload = chunkRefPayload
   static override priority = JobPriority.chunk
+  static override concurrencyLimit = 4
+  static override concurrencySetting = 'graphBuildConcurrency'
 
   async handle(payload: ChunkRefPayload, ctx: JobContext): Promise<void> {
     const { extractorFor } = await import('../../graph/choose-extractor.js')
     const { projectChunk } = await import('../../graph/project-chunk.js')
-    const settings = loadSettings()
-    await projectChunk(ctx.pool, settings, payload, extractorFor(settings), ctx.signal)
+    await projectChunk(ctx.pool, ctx.settings, payload, extractorFor(ctx.settings), ctx.signal)
   }
 }
-
-limitFromSetting(ChunkProjectionJob, 'graphBuildConcurrency', 4)

@@ -14,8 +14,8 @@ export class ChunkRecoveryJob extends SystemScheduledJob {
   async execute(ctx: ScheduledContext): Promise<void> {
     await requeueFailed(ctx.pool, {
       entrypoints: [CHUNK_PROJECTION_ENTRYPOINT],
-      limit: Number(ctx.settings.chunkRecoveryBatch ?? 512),
-      maxCycles: Number(ctx.settings.chunkRecoveryMaxCycles ?? 3),
+      limit: ctx.settings.chunkRecoveryBatch,
+      maxCycles: ctx.settings.chunkRecoveryMaxCycles,
     })
   }
 }

@@ -11,8 +11,8 @@ export class CleanupJob extends SystemScheduledJob {
 
   async execute(ctx: ScheduledContext): Promise<void> {
     await pruneLog(ctx.pool, {
-      retentionDays: Number(ctx.settings.cleanupLogRetentionDays ?? 7),
-      batch: Number(ctx.settings.cleanupLogDeleteBatch ?? 10_000),
+      retentionDays: ctx.settings.cleanupLogRetentionDays,
+      batch: ctx.settings.cleanupLogDeleteBatch,
       vacuum: false,
       signal: ctx.signal,
     })

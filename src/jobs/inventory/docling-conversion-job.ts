@@ -4,10 +4,9 @@
  * it with its chunks and one projection job per chunk. Dedupe key: the content id.
  */
 import { z } from 'zod'
-import { loadSettings } from '../../settings.js'
-import { JobPriority } from '../priority.js'
+import { CONVERT_ARTIFACT_ENTRYPOINT } from '../../ingest/entrypoints.js'
+import { JobPriority } from '../../queue/priority.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
-import { limitFromSetting } from './setting-limit.js'
 
 export const artifactRefPayload = z.object({
   artifactId: z.string().uuid(),
@@ -17,15 +16,15 @@ export const artifactRefPayload = z.object({
 export type ArtifactRefPayload = z.infer<typeof artifactRefPayload>
 
 export class DoclingConversionJob extends QueueJob<ArtifactRefPayload> {
-  static override entrypoint = 'aizk_convert_artifact'
+  static override entrypoint = CONVERT_ARTIFACT_ENTRYPOINT
   static override payload = artifactRefPayload
   static override priority = JobPriority.artifact
+  static override concurrencyLimit = 4
+  static override concurrencySetting = 'doclingConcurrency'
 
   async handle(payload: ArtifactRefPayload, ctx: JobContext): Promise<void> {
     // Imported when a job runs: the converters are heavy, and listing the inventory needs none.
     const { convertArtifact } = await import('../../ingest/convert-artifact.js')
-    await convertArtifact(ctx.pool, loadSettings(), payload, ctx.signal)
+    await convertArtifact(ctx.pool, ctx.settings, payload, ctx.signal)
   }
 }
-
-limitFromSetting(DoclingConversionJob, 'doclingConcurrency', 4)

@@ -5,16 +5,16 @@
  */
 import type { Queryable } from '../../db/queryable.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
-import { loadSettings } from '../../settings.js'
-import { JobPriority } from '../priority.js'
+import { JobPriority } from '../../queue/priority.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
 import { type ArtifactRefPayload, artifactRefPayload } from './docling-conversion-job.js'
-import { limitFromSetting } from './setting-limit.js'
 
 export class MarkdownReindexJob extends QueueJob<ArtifactRefPayload> {
   static override entrypoint = 'aizk_reindex_artifact'
   static override payload = artifactRefPayload
   static override priority = JobPriority.artifact
+  static override concurrencyLimit = 4
+  static override concurrencySetting = 'doclingConcurrency'
 
   /** Enqueue a reindex of one artifact (dedupe key `reindex:<artifact id>`); false when one is live. */
   static async enqueueFor(db: Queryable, artifactId: string, scopes: readonly string[]): Promise<string | false> {
@@ -23,8 +23,6 @@ export class MarkdownReindexJob extends QueueJob<ArtifactRefPayload> {
 
   async handle(payload: ArtifactRefPayload, ctx: JobContext): Promise<void> {
     const { reindexArtifact } = await import('../../ingest/convert-artifact.js')
-    await reindexArtifact(ctx.pool, loadSettings(), payload, ctx.signal)
+    await reindexArtifact(ctx.pool, ctx.settings, payload, ctx.signal)
   }
 }
-
-limitFromSetting(MarkdownReindexJob, 'doclingConcurrency', 4)

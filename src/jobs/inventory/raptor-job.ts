@@ -5,7 +5,7 @@
  * worker binds it even with the cron off. It embeds its summaries, so enabling it without
  * AIZK_EMBEDDINGS_URL is a settings error (exit 3), reported with every other setting.
  */
-import { loadSettings, registerSettingsCheck } from '../../settings.js'
+import type { DeclaredSettings } from '../registry.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
 /** Whether RAPTOR is switched on (the setting alone; its cron may well be off). */
@@ -18,8 +18,19 @@ export class RaptorJob extends ScopedScheduledJob {
   static override defaultEnabled = false
 
   /** Bound by workers when switched on, whatever its cron; the scheduler only fires a real cron. */
-  static override enabled(settings: Readonly<Record<string, unknown>> = loadSettings()): boolean {
+  static override enabled(settings: Readonly<Record<string, unknown>>): boolean {
     return raptorEnabled(settings)
+  }
+
+  static override declareSettings(): DeclaredSettings {
+    return {
+      // biome-ignore lint/complexity/noThisInStatic: the derived cron/enabled pair of this class
+      ...super.declareSettings(),
+      check: (settings) =>
+        raptorEnabled(settings) && !settings.embeddingsUrl
+          ? ['AIZK_RAPTOR_ENABLED: RAPTOR embeds its summaries, so it needs AIZK_EMBEDDINGS_URL (set it, or leave RAPTOR off)']
+          : [],
+    }
   }
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
@@ -28,9 +39,3 @@ export class RaptorJob extends ScopedScheduledJob {
     ctx.report?.({ ...built })
   }
 }
-
-registerSettingsCheck((settings) =>
-  raptorEnabled(settings) && !settings.embeddingsUrl
-    ? ['AIZK_RAPTOR_ENABLED: RAPTOR embeds its summaries, so it needs AIZK_EMBEDDINGS_URL (set it, or leave RAPTOR off)']
-    : [],
-)

@@ -7,7 +7,6 @@ import { z } from 'zod'
 import type { Queryable } from '../../db/queryable.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
 import { User } from '../../scope/user.js'
-import { loadSettings } from '../../settings.js'
 import { recordUsage } from '../../usage/record-usage.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
 
@@ -32,9 +31,8 @@ export class UsageAccountingJob extends QueueJob<UsagePayload> {
   }
 
   async handle(payload: UsagePayload, ctx: JobContext): Promise<void> {
-    const settings = loadSettings()
     const scopes = normalizeScopes(payload.scopes)
-    await User.system(scopes, settings).transaction(ctx.pool, (db) =>
+    await User.system(scopes, ctx.settings).transaction(ctx.pool, (db) =>
       recordUsage(db, { ...payload, scopes, occurredAt: new Date(payload.occurredAt) }),
     )
   }

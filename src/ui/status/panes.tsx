@@ -1,7 +1,7 @@
 /** The dashboard's panes: each a pure function of the stats and how many rows it may show. */
 import { Box, Text } from 'ink'
-import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../cli/format.js'
-import type { QueueStats } from '../../queue/stats.js'
+import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../format.js'
+import type { StatusStats } from './status-stats.js'
 import { describeGate } from '../../scope/memory-backlog.js'
 import { limitText, pausedText } from './text-frame.js'
 
@@ -12,7 +12,7 @@ function fit(text: string, width: number): string {
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width)
 }
 
-export function Summary({ stats }: { stats: QueueStats }) {
+export function Summary({ stats }: { stats: StatusStats }) {
   const t = stats.totals
   const tp = stats.throughput
   return (
@@ -48,7 +48,7 @@ export function Summary({ stats }: { stats: QueueStats }) {
   )
 }
 
-export function JobsPane({ stats, rows }: { stats: QueueStats; rows: number }) {
+export function JobsPane({ stats, rows }: { stats: StatusStats; rows: number }) {
   const list = stats.entrypoints.slice(0, rows)
   const w = Math.min(34, Math.max(10, ...list.map((e) => e.entrypoint.length + (e.paused ? 2 : 0))))
   return (
@@ -73,7 +73,7 @@ export function JobsPane({ stats, rows }: { stats: QueueStats; rows: number }) {
   )
 }
 
-export function HeldPane({ stats, rows, now }: { stats: QueueStats; rows: number; now: number }) {
+export function HeldPane({ stats, rows, now }: { stats: StatusStats; rows: number; now: number }) {
   const list = stats.held.jobs.slice(0, rows)
   return (
     <Box flexDirection="column">
@@ -92,7 +92,7 @@ export function HeldPane({ stats, rows, now }: { stats: QueueStats; rows: number
   )
 }
 
-export function WorkersPane({ stats, rows }: { stats: QueueStats; rows: number }) {
+export function WorkersPane({ stats, rows }: { stats: StatusStats; rows: number }) {
   const list = stats.workers.list.slice(0, rows)
   return (
     <Box flexDirection="column">
@@ -121,7 +121,7 @@ export function WorkersPane({ stats, rows }: { stats: QueueStats; rows: number }
   )
 }
 
-export function SchedulesPane({ stats, rows, now }: { stats: QueueStats; rows: number; now: number }) {
+export function SchedulesPane({ stats, rows, now }: { stats: StatusStats; rows: number; now: number }) {
   const list = stats.schedules.slice(0, rows)
   const w = Math.min(34, Math.max(10, ...list.map((s) => s.entrypoint.length)))
   return (

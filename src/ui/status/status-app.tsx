@@ -5,13 +5,13 @@
  */
 import { useApp, useInput } from 'ink'
 import { useEffect, useState } from 'react'
-import type { QueueStats } from '../../queue/stats.js'
+import type { StatusStats } from './status-stats.js'
 import { dashboardActions } from './keys.js'
 import type { PaneName } from './panes.js'
 import { nextPane, StatusDashboard } from './status-dashboard.js'
 
 export interface StatusAppProps {
-  load: () => Promise<QueueStats>
+  load: () => Promise<StatusStats>
   intervalMs?: number
   initialFocus?: PaneName
   /** Called when the operator leaves (q, Esc, ctrl-c), before the app unmounts. */
@@ -20,7 +20,7 @@ export interface StatusAppProps {
 
 export function StatusApp({ load, intervalMs = 1000, initialFocus = 'jobs', onExit }: StatusAppProps) {
   const { exit } = useApp()
-  const [stats, setStats] = useState<QueueStats | null>(null)
+  const [stats, setStats] = useState<StatusStats | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [focus, setFocus] = useState<PaneName>(initialFocus)
   const [now, setNow] = useState(Date.now())

@@ -5,10 +5,10 @@
  */
 import { Box, Text } from 'ink'
 import { HeldPane, JobsPane, PANES, type PaneName, SchedulesPane, Summary, WorkersPane } from './panes.js'
-import type { QueueStats } from '../../queue/stats.js'
+import type { StatusStats } from './status-stats.js'
 
 export interface DashboardProps {
-  stats: QueueStats | null
+  stats: StatusStats | null
   focus: PaneName
   error?: string | null
   now?: number
@@ -53,7 +53,7 @@ export function StatusDashboard({ stats, focus, error, now = Date.now(), rows = 
   )
 }
 
-function countFor(stats: QueueStats, pane: PaneName): number {
+function countFor(stats: StatusStats, pane: PaneName): number {
   if (pane === 'jobs') return stats.entrypoints.length
   if (pane === 'held') return stats.held.count
   if (pane === 'workers') return stats.workers.total

@@ -2,9 +2,9 @@
  * One plain-text frame of `aizk status` (`--once`, and what a non-terminal gets): the same
  * panes as the live dashboard, as padded tables with no escape codes.
  */
-import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../cli/format.js'
-import { renderTable } from '../../cli/table.js'
-import type { QueueStats } from '../../queue/stats.js'
+import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../format.js'
+import { renderTable } from '../table.js'
+import type { StatusStats } from './status-stats.js'
 import { describeGate } from '../../scope/memory-backlog.js'
 
 export function limitText(inUse: number, limit: number | null): string {
@@ -13,17 +13,17 @@ export function limitText(inUse: number, limit: number | null): string {
 }
 
 /** A paused entrypoint with who paused it and why. */
-export function pausedText(p: QueueStats['paused'][number]): string {
+export function pausedText(p: StatusStats['paused'][number]): string {
   const extra = [p.pausedBy, p.reason].filter(Boolean).join(': ')
   return extra ? `${p.entrypoint} (${extra})` : p.entrypoint
 }
 
-export function headline(s: QueueStats): string {
+export function headline(s: StatusStats): string {
   const t = s.totals
   return `queued ${formatCount(t.queued)} · picked ${formatCount(t.picked)} · held ${formatCount(t.held)} · ${formatRate(s.throughput.perSecondNow)} now · ${formatCount(s.throughput.lastMinute)} in the last minute`
 }
 
-export function renderTextFrame(s: QueueStats, now = Date.now()): string {
+export function renderTextFrame(s: StatusStats, now = Date.now()): string {
   const out: string[] = []
   out.push(`aizk status · ${s.generatedAt}`)
   out.push(headline(s))

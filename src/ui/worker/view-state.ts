@@ -1,5 +1,5 @@
 /** The shape of what the live worker view draws: a plain snapshot of the view store. */
-import type { WorkerEventMap } from '../../worker/events.js'
+import type { WorkerEventMap } from '../../events.js'
 
 /** `canceling`: an operator asked to cancel it and its handler's signal fired; it still runs until the handler returns. */
 export type PickOutcome = 'running' | 'canceling' | 'completed' | 'retried' | 'held' | 'released' | 'canceled'

@@ -5,9 +5,9 @@
  * view drawn, only when the key changed, so an idle worker draws nothing at all and thousands
  * of jobs per second never mean thousands of renders.
  */
-import type { WorkerEventMap, WorkerEvents } from '../../worker/events.js'
+import type { WorkerEventMap, WorkerEvents } from '../../events.js'
 import type { EntrypointRow, PickOutcome, RecentHold, RecentPick, ScheduleRow, Totals, WorkerViewState } from './view-state.js'
-import { formatAge, formatRate } from './format.js'
+import { formatAgeMinutes, formatSteadyRate } from '../format.js'
 
 export type { EntrypointRow, PickOutcome, RecentHold, RecentPick, ScheduleRow, Totals, WorkerViewState } from './view-state.js'
 
@@ -226,8 +226,8 @@ export class WorkerViewStore {
    */
   drawKey(now = this.now()): string {
     const r = this.rates(now)
-    let key = `${this.version} ${formatRate(r.picked)} ${formatRate(r.completed)} ${formatRate(r.failed)} ${formatAge(now - this.startedAt)}`
-    for (const s of this.schedules.values()) if (s.nextRun) key += ` ${formatAge(Date.parse(s.nextRun) - now)}`
+    let key = `${this.version} ${formatSteadyRate(r.picked)} ${formatSteadyRate(r.completed)} ${formatSteadyRate(r.failed)} ${formatAgeMinutes(now - this.startedAt)}`
+    for (const s of this.schedules.values()) if (s.nextRun) key += ` ${formatAgeMinutes(Date.parse(s.nextRun) - now)}`
     return key
   }
 

@@ -5,7 +5,7 @@
  */
 import { Box, Text } from 'ink'
 import type { EntrypointRow, RecentHold, RecentPick, ScheduleRow, WorkerViewState } from './view-store.js'
-import { fit, formatAge, formatClock, formatCount, formatLimit, formatMs, formatRate, formatScopes, oneLine } from './format.js'
+import { fit, formatAgeMinutes, formatClock, formatCount, formatLimit, formatMs, formatSteadyRate, formatScopes, oneLine } from '../format.js'
 
 const OUTCOME_COLOR: Record<RecentPick['outcome'], string> = {
   running: 'cyan',
@@ -32,7 +32,7 @@ function Header({ state }: { state: WorkerViewState }) {
       <Text>
         <Text bold>aizk worker</Text>
         {w ? ` ${w.queueManagerId.slice(0, 8)} · ${w.host} pid ${w.pid}` : ''} · <Text color={phaseColor}>{state.phase}</Text> · up{' '}
-        {formatAge(state.now - state.startedAt)} · db <Database db={state.db} />
+        {formatAgeMinutes(state.now - state.startedAt)} · db <Database db={state.db} />
       </Text>
       {state.phase === 'waiting' && state.db.lastError ? <Text color="yellow">{oneLine(state.db.lastError, 120)}</Text> : null}
       {w ? (
@@ -55,8 +55,8 @@ function Throughput({ state }: { state: WorkerViewState }) {
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text>
-        <Text bold>rate </Text> picked {formatRate(rates.picked)} · completed <Text color="green">{formatRate(rates.completed)}</Text> · failed{' '}
-        <Text color={rates.failed > 0 ? 'yellow' : undefined}>{formatRate(rates.failed)}</Text>
+        <Text bold>rate </Text> picked {formatSteadyRate(rates.picked)} · completed <Text color="green">{formatSteadyRate(rates.completed)}</Text> · failed{' '}
+        <Text color={rates.failed > 0 ? 'yellow' : undefined}>{formatSteadyRate(rates.failed)}</Text>
       </Text>
       <Text>
         <Text bold>total</Text> picked {formatCount(totals.picked)} · completed {formatCount(totals.completed)} · retried{' '}
@@ -141,7 +141,7 @@ function Schedules({ schedules, now }: { schedules: ScheduleRow[]; now: number }
         return (
           <Text key={s.name} wrap="truncate-end">
             {' '}
-            {fit(s.name, 24)} {next !== undefined ? `in ${formatAge(next - now).padEnd(7)} ${s.nextRun}` : 'not scheduled'}
+            {fit(s.name, 24)} {next !== undefined ? `in ${formatAgeMinutes(next - now).padEnd(7)} ${s.nextRun}` : 'not scheduled'}
             {s.lastFiredAt ? <Text dimColor> · last fired {s.lastFiredAt}, {s.lastEnqueued ?? 0} enqueued</Text> : null}
           </Text>
         )

@@ -8,7 +8,7 @@ import { parseSettings, type Settings } from '../../../src/settings.js'
 import { identity } from '../../scope/app-login.js'
 
 export function graphSettings(env: Record<string, string> = {}): Settings {
-  return parseSettings(env).settings
+  return parseSettings(env)
 }
 
 export function asSet<T>(pool: pg.Pool, scopes: string[], fn: (db: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -24,8 +24,8 @@ export async function addDocument(pool: pg.Pool, scopes: string[], title: string
   })
 }
 
-export function jobContext(pool: pg.Pool, entrypoint: string): JobContext {
-  return { pool, jobId: '0', entrypoint, attempts: 0, headers: {}, signal: new AbortController().signal }
+export function jobContext(pool: pg.Pool, entrypoint: string, settings: Settings = graphSettings()): JobContext {
+  return { pool, jobId: '0', entrypoint, attempts: 0, headers: {}, signal: new AbortController().signal, settings }
 }
 
 export async function projectAs(pool: pg.Pool, chunkId: string, scopes: string[]): Promise<void> {

@@ -64,17 +64,6 @@ export async function runsOf(pool: pg.Pool, entrypoint: string): Promise<RunRow[
   return rows
 }
 
-/** Poll the database until `check` returns a value (a test waits on state, with a deadline). */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await check()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
-
 /**
  * The per-file bookkeeping of the suite: PgQueuer must be present (else every test fails with
  * one line saying what is missing), and every database and process a test starts is stopped

@@ -4,9 +4,10 @@
  * claims a due row with SKIP LOCKED, flips it to picked and advances next_run, heartbeats it while
  * the tick runs, and sets it back to queued with last_run. A picked row whose heartbeat is older
  * than the stale window belongs to a dead scheduler and is claimed again. Each function takes the
- * client, so the caller owns the transaction.
+ * client, so the caller owns the transaction. Every statement on the table is here, the
+ * operators' overview (`readScheduleRows`) too.
  */
-import type { Queryable } from '../db/queryable.js'
+import type { Queryable } from '../queryable.js'
 
 /** PgQueuer's own window for a picked schedule whose scheduler died. */
 export const SCHEDULE_STALE_SECONDS = 30
@@ -135,4 +136,27 @@ function toRow(r: Record<string, unknown>): ScheduleRow {
     lastRun: (r.last_run as Date | null) ?? null,
     heartbeat: r.heartbeat as Date,
   }
+}
+
+export interface ScheduleOverviewRow {
+  entrypoint: string
+  expression: string
+  status: string | null
+  next_run: Date
+  last_run: Date | null
+  /** Seconds since the last fire, or since the row was created before the first. */
+  since: number
+  now: Date
+}
+
+/** Every row (aizk's and other schedulers'), next fire first, for `aizk status`. */
+export async function readScheduleRows(db: Queryable): Promise<ScheduleOverviewRow[]> {
+  const { rows } = await db.query<ScheduleOverviewRow>(
+    `SELECT entrypoint, expression, status::text AS status, next_run, last_run,
+            extract(epoch FROM now() - coalesce(last_run, created))::float8 AS since, now() AS now
+       FROM pgqueuer_schedules
+      ORDER BY next_run, entrypoint
+      LIMIT 1000`,
+  )
+  return rows
 }

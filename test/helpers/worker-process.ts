@@ -1,11 +1,11 @@
 /**
- * A real `aizk worker` process (bin/run.js over dist/) for end-to-end tests: its stdout is read
- * as JSON lines (failing the test on any line that does not parse), and tests wait on its
- * events, never on sleeps. `stop()` always leaves nothing running.
+ * The one way tests spawn a real `aizk worker` (bin/run.js over dist/): its stdout is read as
+ * JSON lines (lines that do not parse are kept in `badLines`, which must stay empty), and tests
+ * wait on its events, never on sleeps. `kill()` and `stop()` always leave nothing running.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import net from 'node:net'
-import { binPath, cleanEnv, repoRoot } from '../helpers/cli.js'
+import { binPath, cleanEnv, repoRoot } from './cli.js'
 
 export type WorkerEvent = { ts: string; event: string; [field: string]: unknown }
 
@@ -21,8 +21,10 @@ export interface WorkerProcess {
   /** Resolves once `count` events match. */
   waitForCount(match: (e: WorkerEvent) => boolean, count: number, what: string, guardMs?: number): Promise<void>
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
-  /** SIGKILL if still running. */
-  kill(): Promise<void>
+  /** Send `signal` (default SIGKILL) if still running; resolves once it has exited. */
+  kill(signal?: NodeJS.Signals): Promise<void>
+  /** SIGTERM (the drain), SIGKILL after 30 s; resolves with the exit code. */
+  stop(): Promise<number | null>
 }
 
 /** Job modules the e2e workers load: H1's fixture jobs (test_noop, test_sleep, test_hang, ...). */
@@ -114,11 +116,16 @@ export function spawnWorker(env: Record<string, string>, args: string[] = []): W
       return events.find(match) as WorkerEvent
     },
     exited,
-    async kill() {
-      if (!closed) {
-        child.kill('SIGKILL')
-        await exited
-      }
+    async kill(signal: NodeJS.Signals = 'SIGKILL') {
+      if (!closed && child.exitCode === null && child.signalCode === null) child.kill(signal)
+      await exited
+    },
+    async stop() {
+      if (!closed && child.exitCode === null) child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+      const { code } = await exited
+      clearTimeout(timer)
+      return code
     },
   }
 }

@@ -5,15 +5,16 @@
  */
 import type { Database } from '../db/database.js'
 import { closeExtractionPool } from '../graph/extract-pool.js'
-import { loadJobModules } from '../jobs/load.js'
+import { loadJobModules } from './load-job-modules.js'
 import { type JobRegistry, jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
-import { WorkerEvents } from './events.js'
+import { WorkerEvents } from '../events.js'
 import { Scheduler } from '../scheduler/scheduler.js'
-import { countMaintenanceService } from './count-maintenance.js'
-import { healthServices } from './health-services.js'
-import { openDatabaseWhenReady } from './startup-wait.js'
-import { Worker, type WorkerService } from './worker.js'
+import { countMaintenanceService } from '../worker/count-maintenance.js'
+import { healthServices } from '../worker/health-services.js'
+import { openDatabaseWhenReady } from '../worker/startup-wait.js'
+import { Worker } from '../worker/worker.js'
+import type { WorkerService } from '../worker/worker-options.js'
 
 export interface WorkerRunOptions {
   settings: Settings
@@ -62,9 +63,9 @@ export interface RunningWorker {
 
 export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker> {
   const { settings } = opts
-  await loadJobModules()
+  await loadJobModules(settings.workerJobModules)
   const events = opts.events ?? new WorkerEvents()
-  const concurrency = settings.queueConcurrentTasks ?? settings.queueBatchSize * 4
+  const concurrency = settings.queueConcurrentTasks
   const db = await openDatabaseWhenReady(settings, events, {
     applicationName: 'aizk-worker',
     poolSize: Math.min(64, 8 + Math.ceil(concurrency / 16)),

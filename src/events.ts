@@ -11,6 +11,8 @@ export interface WorkerEventMap {
   'worker:stopping': { reason: string; inFlight: number }
   'worker:stopped': { released: number; completedInTime: number }
   'worker:error': { where: string; error: string }
+  /** A write of job outcomes committed (a flush, or completions a pick carried): tests wait on it. */
+  'outcomes:written': { completed: number; retried: number; held: number; released: number; canceled: number }
   'db:lost': { error: string }
   'db:reconnected': { downMs: number }
   /** One event per picked batch, so listeners aggregate cheaply at thousands of jobs/s. */
@@ -36,6 +38,11 @@ export type WorkerEventName = keyof WorkerEventMap
 
 type AnyListener = <K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]) => void
 
+/**
+ * A listener that throws never reaches the emitter: not the loop, not a job's outcome, not the
+ * other listeners. Its error is reported once as 'worker:error' (where 'listener:<event>'),
+ * unless it was a 'worker:error' listener itself, which would only loop.
+ */
 export class WorkerEvents {
   private readonly emitter = new EventEmitter()
   private readonly anyListeners = new Set<AnyListener>()
@@ -45,19 +52,28 @@ export class WorkerEvents {
   }
 
   emit<K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]): void {
-    for (const listener of this.anyListeners) listener(name, payload)
+    for (const listener of this.anyListeners) this.guard(name, () => listener(name, payload))
     this.emitter.emit(name, payload)
   }
 
   on<K extends WorkerEventName>(name: K, listener: (payload: WorkerEventMap[K]) => void): () => void {
-    this.emitter.on(name, listener)
-    return () => this.emitter.off(name, listener)
+    const guarded = (payload: WorkerEventMap[K]) => this.guard(name, () => listener(payload))
+    this.emitter.on(name, guarded)
+    return () => this.emitter.off(name, guarded)
   }
 
   /** Every event, for loggers: (name, payload). */
   onAny(listener: AnyListener): () => void {
     this.anyListeners.add(listener)
     return () => this.anyListeners.delete(listener)
+  }
+
+  private guard(name: WorkerEventName, call: () => void): void {
+    try {
+      call()
+    } catch (err) {
+      if (name !== 'worker:error') this.emit('worker:error', { where: `listener:${name}`, error: err instanceof Error ? err.message : String(err) })
+    }
   }
 
   /** Whether anybody listens, so the hot path can skip building a payload. */

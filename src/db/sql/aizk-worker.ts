@@ -1,0 +1,105 @@
+/**
+ * Every statement on `aizk_worker`, the worker's row beside PgQueuer's tables
+ * (docs/pgqueuer-contract.md#what-aizk-adds-beside-pgqueuers-tables): inserted on start,
+ * heartbeated with its picks, deleted on a clean exit, read by `aizk status` and `aizk jobs show`.
+ */
+import type { Queryable } from '../queryable.js'
+
+export interface WorkerRegistration {
+  queueManagerId: string
+  host: string
+  pid: number
+  version: string
+  entrypoints: string[]
+}
+
+export async function registerWorker(db: Queryable, w: WorkerRegistration): Promise<void> {
+  await db.query(
+    `INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (queue_manager_id) DO UPDATE SET heartbeat = now()`,
+    [w.queueManagerId, w.host, w.pid, w.version, w.entrypoints],
+  )
+}
+
+export async function deregisterWorker(db: Queryable, queueManagerId: string): Promise<void> {
+  await db.query('DELETE FROM aizk_worker WHERE queue_manager_id = $1', [queueManagerId])
+}
+
+/**
+ * One statement per interval for everything a worker holds: its `aizk_worker` row and every
+ * row it has picked (found through pgqueuer_queue_manager_id_idx), never one per job. It also
+ * reports which of those rows an operator asked to cancel and which entrypoints are paused, so
+ * a cancel or pause whose NOTIFY was lost still reaches the worker within one interval.
+ */
+const HEARTBEAT = {
+  name: 'aizk_heartbeat',
+  text: `WITH w AS (UPDATE aizk_worker SET heartbeat = now() WHERE queue_manager_id = $1 RETURNING 1),
+         hb AS (UPDATE pgqueuer SET heartbeat = now()
+                 WHERE queue_manager_id = $1 AND status = 'picked'
+                RETURNING id, headers)
+         SELECT (SELECT count(*) FROM hb)::int AS touched,
+                coalesce((SELECT array_agg(id::text) FROM hb WHERE headers->'aizk' ? 'cancelRequestedAt'), '{}') AS cancel,
+                coalesce((SELECT array_agg(entrypoint) FROM aizk_entrypoint_pause), '{}') AS paused`,
+}
+
+export interface HeartbeatResult {
+  /** Picked rows touched. */
+  touched: number
+  /** Ids among them whose cancel was requested. */
+  cancelRequested: string[]
+  /** Every paused entrypoint (a tiny table), so a lost pause notification is noticed here. */
+  paused: string[]
+}
+
+export async function heartbeat(db: Queryable, queueManagerId: string): Promise<HeartbeatResult> {
+  const { rows } = await db.query<{ touched: number; cancel: string[]; paused: string[] }>({ ...HEARTBEAT, values: [queueManagerId] })
+  return { touched: rows[0].touched, cancelRequested: rows[0].cancel, paused: rows[0].paused }
+}
+
+/** Picks counted per worker at most (a worker holds at most its concurrency; keeps the probe bounded). */
+export const PICKED_CAP = 1000
+
+export interface WorkerRow {
+  queue_manager_id: string
+  host: string
+  pid: number
+  version: string
+  entrypoints: string[]
+  started: Date
+  heartbeat: Date
+  /** Seconds since its heartbeat. */
+  age: number
+  /** Rows it holds picked, counted up to PICKED_CAP. */
+  picked: string | null
+}
+
+/** Registered workers, oldest first, each with its picks counted. */
+export async function readWorkerRows(db: Queryable): Promise<WorkerRow[]> {
+  const { rows } = await db.query<WorkerRow>(
+    `SELECT w.queue_manager_id::text, w.host, w.pid, w.version, w.entrypoints, w.started, w.heartbeat,
+            extract(epoch FROM now() - w.heartbeat)::float8 AS age, p.n::text AS picked
+       FROM aizk_worker w
+       LEFT JOIN LATERAL (
+         SELECT count(*) AS n FROM (
+           SELECT 1 FROM pgqueuer WHERE queue_manager_id = w.queue_manager_id AND status = 'picked' LIMIT ${PICKED_CAP}
+         ) capped
+       ) p ON true
+      ORDER BY w.started, w.queue_manager_id
+      LIMIT 500`,
+  )
+  return rows
+}
+
+/** One worker's row (who holds a pick), or undefined when it is not registered. */
+export async function readWorkerRow(
+  db: Queryable,
+  queueManagerId: string,
+): Promise<{ host: string; pid: number; version: string; started: Date; age: number } | undefined> {
+  const { rows } = await db.query<{ host: string; pid: number; version: string; started: Date; age: number }>(
+    `SELECT host, pid, version, started, extract(epoch FROM now() - heartbeat)::float8 AS age
+       FROM aizk_worker WHERE queue_manager_id = $1::uuid`,
+    [queueManagerId],
+  )
+  return rows[0]
+}

@@ -1,0 +1,26 @@
+/** What a Worker is built from, and what a service plugged into it answers. */
+import type pg from 'pg'
+import type { JobRegistry } from '../jobs/registry.js'
+import type { Settings } from '../settings.js'
+import type { WorkerEvents } from '../events.js'
+
+export interface WorkerService {
+  start(): Promise<void> | void
+  stop(): Promise<void>
+}
+
+export type WorkerSettings = Settings
+
+export interface WorkerOptions {
+  pool: pg.Pool
+  registry: JobRegistry
+  settings: WorkerSettings
+  events?: WorkerEvents
+  /** Only these entrypoints (each must have a handler); default every registered job. */
+  entrypoints?: string[]
+  batchSize: number
+  concurrency: number
+  services?: WorkerService[]
+  /** The LISTEN connection; default the connection of a pool from `openDatabase`. */
+  listen?: pg.ClientConfig
+}
