@@ -1,17 +1,17 @@
 /**
  * One benchmark worker process: the same Worker loop `aizk worker` runs, bound to the bench
- * entrypoint only. Driven by its parent over IPC: start, status, report, stop.
+ * entrypoint only (or BENCH_SPREAD_ENTRYPOINTS of them). Driven by its parent over IPC: start, status, report, stop.
  */
 import pg from 'pg'
 import { JobRegistry } from '../src/jobs/registry.js'
 import { parseSettings } from '../src/settings.js'
 import { Worker } from '../src/worker/worker.js'
-import { BenchNoopJob, benchStats, monotonicMs } from './bench-jobs.js'
+import { benchStats, monotonicMs, spreadJobs } from './bench-jobs.js'
 
 const [url, batch, concurrency] = process.argv.slice(2)
 const settings = parseSettings(process.env)
 const registry = new JobRegistry()
-registry.register(BenchNoopJob)
+for (const job of spreadJobs(Number(process.env.BENCH_SPREAD_ENTRYPOINTS ?? 1))) registry.register(job)
 const pool = new pg.Pool({ connectionString: url, max: 12, application_name: 'aizk-bench-worker' })
 pool.on('error', () => {})
 let worker: Worker | undefined
