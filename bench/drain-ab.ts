@@ -1,6 +1,8 @@
 /**
  * Drain A/B sections of `npm run bench`, alternating rounds on one database so drift on a noisy
- * machine hits both sides; medians per side and the B/A ratio are printed, with cpuMsPer1k.
+ * machine hits both sides; medians per side and the B/A ratio are printed, with cpuMsPer1k and
+ * the CPU of the worker process and the database's backends alone per 1,000 jobs (the figure
+ * that holds while other work shares the machine).
  *   (h) one entrypoint vs the same jobs spread round-robin over BENCH_SPREAD (20) entrypoints,
  *       the worker bound to all of them (issue 15 target 2: within 10%)
  *   (i) the live-count triggers (migration 0002) enabled vs disabled: what the counts cost
@@ -8,7 +10,7 @@
 import type pg from 'pg'
 import { enqueueMany } from '../src/queue/enqueue.js'
 import { monotonicMs, spreadEntrypoints } from './bench-jobs.js'
-import { cpuBusyMs, cpuMsPer1k } from './cpu.js'
+import { backendCpuMs, backendCpuSpent, cpuBusyMs, cpuMsPer1k } from './cpu.js'
 import { forkBenchWorker } from './worker-process.js'
 
 export interface AbRow {
@@ -28,7 +30,10 @@ export interface AbOptions {
 
 interface Sample {
   rate: number
+  /** cpuMsPer1k: the whole machine. */
   cpu: number
+  /** CPU ms per 1,000 jobs of the worker process and this database's backends only. */
+  own: number
   logged: number
 }
 
@@ -48,7 +53,8 @@ async function drainSpread(pool: pg.Pool, o: AbOptions, spread: number): Promise
   await pool.query('CHECKPOINT')
   const w = await forkBenchWorker({ url: o.url, batch: o.batch, concurrency: o.concurrency, env: { BENCH_SPREAD_ENTRYPOINTS: String(spread) } })
   const cpu0 = cpuBusyMs()
-  const { tStart } = await w.request<{ tStart: number }>('start', 'started')
+  const back0 = await backendCpuMs(pool)
+  const { tStart, cpuMs: w0 } = await w.request<{ tStart: number; cpuMs: number }>('start', 'started')
   for (;;) {
     const { rows } = await pool.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM pgqueuer) AS any')
     if (!rows[0].any) break
@@ -56,9 +62,11 @@ async function drainSpread(pool: pg.Pool, o: AbOptions, spread: number): Promise
   }
   const rate = o.jobs / ((monotonicMs() - tStart) / 1000)
   const cpu = cpuMsPer1k(cpu0, o.jobs)
+  const { cpuMs: w1 } = await w.request<{ cpuMs: number }>('status', 'status')
+  const own = ((w1 - w0 + backendCpuSpent(back0, await backendCpuMs(pool))) / o.jobs) * 1000
   await w.stop()
   const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pgqueuer_log WHERE status = 'successful'")
-  return { rate, cpu, logged: rows[0].n }
+  return { rate, cpu, own, logged: rows[0].n }
 }
 
 async function alternate(o: AbOptions, a: () => Promise<Sample>, b: () => Promise<Sample>): Promise<[Sample[], Sample[]]> {
@@ -76,12 +84,14 @@ function abRow(section: string, what: string, labels: [string, string], [as, bs]
   const rb = median(bs.map((s) => s.rate))
   const ca = median(as.map((s) => s.cpu))
   const cb = median(bs.map((s) => s.cpu))
+  const oa = median(as.map((s) => s.own))
+  const ob = median(bs.map((s) => s.own))
   const logged = [...as, ...bs].map((s) => s.logged)
   return {
     section,
     what,
     value: `${labels[0]} ${fmt(ra)} / ${labels[1]} ${fmt(rb)} jobs/s`,
-    note: `${labels[1]}/${labels[0]} ${(rb / ra).toFixed(2)}; cpuMsPer1k ${ca.toFixed(0)} / ${cb.toFixed(0)}; successful log rows per run ${Math.min(...logged)}..${Math.max(...logged)} (median of ${rounds} alternating rounds)`,
+    note: `${labels[1]}/${labels[0]} ${(rb / ra).toFixed(2)}; cpuMsPer1k ${ca.toFixed(0)} / ${cb.toFixed(0)}; worker + backends CPU ms per 1,000 jobs ${oa.toFixed(0)} / ${ob.toFixed(0)} (${(ob / oa).toFixed(2)}); successful log rows per run ${Math.min(...logged)}..${Math.max(...logged)} (median of ${rounds} alternating rounds)`,
   }
 }
 

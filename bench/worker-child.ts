@@ -32,15 +32,19 @@ if (process.env.BENCH_PROFILE) {
   }
 }
 const send = (m: object) => process.send?.(m)
+const cpuMs = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
+}
 
 process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'start') {
     const tStart = monotonicMs()
     worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency), listen: { connectionString: url, application_name: 'aizk-bench-worker' } })
     await worker.start()
-    send({ type: 'started', tStart, tReady: monotonicMs() })
+    send({ type: 'started', tStart, tReady: monotonicMs(), cpuMs: cpuMs() })
   } else if (m.cmd === 'status') {
-    send({ type: 'status', handled: benchStats.handled, rssMb: process.memoryUsage().rss / 2 ** 20 })
+    send({ type: 'status', handled: benchStats.handled, rssMb: process.memoryUsage().rss / 2 ** 20, cpuMs: cpuMs() })
   } else if (m.cmd === 'report') {
     send({ type: 'report', handled: benchStats.handled, latencies: benchStats.latencies })
   } else if (m.cmd === 'stop') {
