@@ -1,21 +1,24 @@
 -- The pick over many bound entrypoints, and cheaper live counts (docs/benchmarks.md, issue 15).
 --
--- 1. aizk_pick reads every bound entrypoint in one statement per step instead of a loop of
---    statements per entrypoint, and locks only the rows it takes. 0011 locked up to a whole batch
---    in every entrypoint with a ready row and kept the best batch of them: a worker bound to 20
---    busy entrypoints locked 20 batches to pick one. The rules are 0011's (0004 walks through
---    them): same order, readiness, limits (advisory lock, then a fresh count), stale re-picks,
---    carried completions and log parity.
---      a. one statement finds the bound entrypoints with a ready row (one probe of
---         pgqueuer_ep_ea_idx each); the limited ones among them are locked in name order by a
---         second, and a third (a fresh snapshot) counts their picked rows;
---      b. one statement reads every such entrypoint's window in pick order WITHOUT locks and
---         keeps the best p_batch across them; one more locks exactly those (SKIP LOCKED, status
---         re-checked, so a row another worker took meanwhile is left out);
---      c. an entrypoint whose window held too few ready rows while it has rows not yet ready
---         (0004's not-ready rows in front) takes 0011's per-entrypoint path; so does every
---         entrypoint when another worker took one of the chosen rows first (contention), for
---         what is left of the batch. That path locks as 0011 did and skips the rows already held.
+-- 1. aizk_pick takes a batch of a worker bound to many entrypoints as cheaply as one of a single
+--    entrypoint. 0011 walked every bound entrypoint in turn, each walk a few statements that
+--    locked up to a whole batch, and kept the best batch of them: a worker bound to 20 busy
+--    entrypoints locked 20 batches to pick one. Now, for the entrypoints without a limit, when
+--    there are two or more of them (one alone keeps 0011's walk: its own index range holds
+--    only its rows, while the front of the whole queue also holds every other worker's rows
+--    and, until VACUUM, the dead index entries of every finished job):
+--      a. one read without locks of the front of the queue in pick order (through
+--         pgqueuer_priority_id_id1_idx) asks whether the first batch + 16 queued rows hold a
+--         batch of ready rows of these entrypoints (the front is this worker's, nearly whole);
+--      b. if so, one statement walks the first 2 x batch + 16 rows of the front again with FOR
+--         UPDATE SKIP LOCKED and takes the first batch of them, locking only the rows it passes
+--         (rows other pickers hold are skipped and not counted, as before);
+--      c. otherwise (the queue's front belongs to other entrypoints, or is not ready yet, or
+--         holds less than a batch) 0011's walk runs for what is left of the batch, skipping the
+--         rows already taken. Limited entrypoints always take 0011's walk (advisory lock, then a
+--         fresh count). The best batch of all is kept, in priority desc, id order.
+--    The rules are 0011's: order, readiness, limits, stale re-picks, carried completions, log
+--    parity.
 -- 2. aizk_count_update: the delta of a statement is the multiset difference of its old and new
 --    rows, so no join of the transition tables: (entrypoint, priority, status) -1 per old row, +1
 --    per new row, summed, zero sums dropped (a heartbeat writes nothing, as before). The advisory
@@ -64,17 +67,9 @@ CREATE OR REPLACE FUNCTION aizk_pick(
 #variable_conflict use_column
 DECLARE
     v_stale bigint[] := '{}';
-    v_eps   text[] := '{}';
-    v_lims  int[] := '{}';
-    v_caps  int[] := '{}';
-    v_cand  bigint[] := '{}';
-    v_short text[] := '{}';
-    v_walk  text[] := '{}';
+    v_free  text[];
     v_got   bigint[] := '{}';
-    v_tried bigint[] := '{}';
-    v_contended boolean := false;
     v_gotp  int[] := '{}';
-    v_gote  text[] := '{}';
     v_ids   bigint[] := '{}';
     v_prios int[] := '{}';
     v_selp  int[];
@@ -84,7 +79,9 @@ DECLARE
     v_left  int;
     v_cap   int;
     v_ep    text;
+    v_limit int;
     v_n     int;
+    v_first timestamptz;
     v_last  timestamptz;
     v_total bigint;
     v_oldest double precision;
@@ -113,137 +110,97 @@ BEGIN
     END IF;
     v_left := p_batch - cardinality(v_stale);
 
-    IF v_left > 0 THEN
-        -- a. Bound entrypoints with a ready row, in the callers' (name) order.
-        SELECT coalesce(array_agg(e.ep ORDER BY e.ord), '{}'), coalesce(array_agg(coalesce(e.lim, 0) ORDER BY e.ord), '{}')
-          INTO v_eps, v_lims
-          FROM unnest(p_entrypoints, p_limits) WITH ORDINALITY AS e(ep, lim, ord)
-         WHERE e.ep IS NOT NULL
-           AND (SELECT q.execute_after FROM pgqueuer q
-                 WHERE q.entrypoint = e.ep AND q.status = 'queued'
-                 ORDER BY q.execute_after LIMIT 1) <= now();
-        IF EXISTS (SELECT 1 FROM unnest(v_lims) AS l(lim) WHERE l.lim > 0) THEN
-            PERFORM pg_advisory_xact_lock(1634300523, hashtext(l.ep))
-               FROM (SELECT e.ep FROM unnest(v_eps, v_lims) WITH ORDINALITY AS e(ep, lim, ord)
-                      WHERE e.lim > 0 ORDER BY e.ord) l;
-            -- A statement of its own: its snapshot sees every pick committed before the locks.
-            SELECT coalesce(array_agg(CASE WHEN e.lim > 0
-                        THEN least(v_left, e.lim - (SELECT count(*) FROM pgqueuer q
-                                                     WHERE q.entrypoint = e.ep AND q.status = 'picked'))::int
-                        ELSE v_left END ORDER BY e.ord), '{}')
-              INTO v_caps
-              FROM unnest(v_eps, v_lims) WITH ORDINALITY AS e(ep, lim, ord);
-        ELSE
-            v_caps := array_fill(v_left, ARRAY[cardinality(v_eps)]);
-        END IF;
-
-        -- b. Every window in one read, no locks; the best of them across entrypoints; then lock
-        -- exactly those. Rows another picker holds (its transaction still open) read as queued
-        -- but do not lock: the next round reads past them, at most three rounds.
-        FOR v_round IN 1 .. 3 LOOP
-            WITH e AS (
-                SELECT e.ep, e.ord,
-                       least(e.cap - (SELECT count(*) FROM unnest(v_gote) AS g(ep) WHERE g.ep = e.ep)::int,
-                             v_left - cardinality(v_got)) AS cap
-                  FROM unnest(v_eps, v_caps) WITH ORDINALITY AS e(ep, cap, ord)
-            ), w AS MATERIALIZED (
-                SELECT e.ep, s.id, s.priority
-                  FROM e
-                 CROSS JOIN LATERAL (
-                    SELECT r.id, r.priority FROM (
-                        SELECT q.id, q.priority, q.execute_after FROM pgqueuer q
-                         WHERE q.entrypoint = e.ep AND q.status = 'queued' AND q.id <> ALL (v_tried)
-                         ORDER BY q.priority DESC, q.id
-                         LIMIT greatest(e.cap, 0) * 4 + 64) r
-                     WHERE r.execute_after <= now()
-                     LIMIT greatest(e.cap, 0)) s
-                 WHERE e.cap > 0
-            ), counted AS (
-                SELECT w.ep, count(*) AS n FROM w GROUP BY w.ep
-            )
-            SELECT (SELECT coalesce(array_agg(b.id), '{}') FROM (
-                        SELECT w.id FROM w ORDER BY w.priority DESC, w.id LIMIT v_left - cardinality(v_got)) b),
-                   (SELECT coalesce(array_agg(e.ep ORDER BY e.ord), '{}')
-                      FROM e LEFT JOIN counted c ON c.ep = e.ep
-                     WHERE e.cap > 0 AND coalesce(c.n, 0) < e.cap)
-              INTO v_cand, v_short;
-            EXIT WHEN cardinality(v_cand) = 0;
-            SELECT v_got || coalesce(array_agg(k.id), '{}'), v_gotp || coalesce(array_agg(k.priority), '{}'),
-                   v_gote || coalesce(array_agg(k.entrypoint), '{}'), count(*)
-              INTO v_got, v_gotp, v_gote, v_n
-              FROM (SELECT q.id, q.priority, q.entrypoint FROM pgqueuer q
-                     WHERE q.id = ANY (v_cand) AND q.status = 'queued' AND q.execute_after <= now()
-                       FOR UPDATE SKIP LOCKED) k;
-            v_contended := v_n < cardinality(v_cand);
-            EXIT WHEN NOT v_contended OR cardinality(v_got) >= v_left;
-            v_tried := v_tried || v_cand;
-        END LOOP;
-
-        -- c. Who walks 0011's path: everyone while other pickers still hold what this one chose,
-        -- else the short ones with rows not yet ready.
-        IF v_contended AND cardinality(v_got) < v_left THEN
-            v_walk := v_eps;
-        ELSIF cardinality(v_short) > 0 AND cardinality(v_got) < v_left THEN
-            SELECT coalesce(array_agg(s.ep ORDER BY s.ord), '{}') INTO v_walk
-              FROM unnest(v_short) WITH ORDINALITY AS s(ep, ord)
-             WHERE (SELECT q.execute_after FROM pgqueuer q
-                     WHERE q.entrypoint = s.ep AND q.status = 'queued'
-                     ORDER BY q.execute_after DESC LIMIT 1) > now();
-        END IF;
-        FOR i IN 1 .. cardinality(v_walk) LOOP
-            v_ep := v_walk[i];
-            v_cap := least(v_caps[array_position(v_eps, v_ep)] - (SELECT count(*) FROM unnest(v_gote) AS g(ep) WHERE g.ep = v_ep)::int,
-                           v_left - cardinality(v_got));
-            CONTINUE WHEN v_cap <= 0;
-            v_sel := NULL;
-            SELECT array_agg(w.id), array_agg(w.priority), count(*) INTO v_sel, v_selp, v_n FROM (
-                SELECT s.id, s.priority FROM (
-                    SELECT q.id, q.priority, q.execute_after FROM pgqueuer q
-                     WHERE q.entrypoint = v_ep AND q.status = 'queued' AND q.id <> ALL (v_got || v_tried)
+    -- a, b: the front of the queue, for the entrypoints without a limit.
+    v_free := ARRAY(SELECT e.ep FROM unnest(p_entrypoints, p_limits) AS e(ep, lim)
+                     WHERE e.ep IS NOT NULL AND coalesce(e.lim, 0) <= 0);
+    IF v_left > 0 AND cardinality(v_free) > 1 THEN
+        SELECT count(*) INTO v_n FROM (
+            SELECT 1 FROM (
+                SELECT q.entrypoint, q.execute_after FROM pgqueuer q
+                 WHERE q.status = 'queued'
+                 ORDER BY q.priority DESC, q.id
+                 LIMIT v_left + 16) f
+             WHERE f.entrypoint = ANY (v_free) AND f.execute_after <= now()
+             LIMIT v_left) k;
+        IF v_n >= v_left THEN
+            SELECT coalesce(array_agg(w.id), '{}'), coalesce(array_agg(w.priority), '{}') INTO v_got, v_gotp FROM (
+                SELECT f.id, f.priority FROM (
+                    SELECT q.id, q.priority, q.entrypoint, q.execute_after FROM pgqueuer q
+                     WHERE q.status = 'queued'
                      ORDER BY q.priority DESC, q.id
-                     LIMIT v_cap * 4 + 64
-                       FOR UPDATE SKIP LOCKED) s
-                 WHERE s.execute_after <= now()
-                 LIMIT v_cap) w;
-            v_last := NULL;
-            IF v_n < v_cap THEN
-                SELECT q.execute_after INTO v_last FROM pgqueuer q
-                 WHERE q.entrypoint = v_ep AND q.status = 'queued'
-                 ORDER BY q.execute_after DESC
-                 LIMIT 1;
-            END IF;
-            IF v_n < v_cap AND v_last > now() THEN
-                SELECT array_agg(t.id), max(t.total) INTO v_small, v_total FROM (
-                    SELECT r.id, count(*) OVER () AS total FROM (
-                        SELECT q.id, q.priority FROM pgqueuer q
-                         WHERE q.entrypoint = v_ep AND q.status = 'queued' AND q.execute_after <= now()
-                         ORDER BY q.execute_after
-                         LIMIT v_ready_max + 1) r
-                     ORDER BY r.priority DESC, r.id
-                     LIMIT v_cap * 4 + 64 + cardinality(v_got) + cardinality(v_tried)) t;
-                IF coalesce(v_total, 0) <= v_ready_max THEN
-                    SELECT array_agg(c.id), array_agg(c.priority) INTO v_sel, v_selp FROM (
-                        SELECT q.id, q.priority FROM pgqueuer q
-                         WHERE q.id = ANY (v_small) AND q.status = 'queued' AND q.entrypoint = v_ep AND q.id <> ALL (v_got || v_tried)
-                         ORDER BY q.priority DESC, q.id
-                         LIMIT v_cap
-                           FOR UPDATE SKIP LOCKED) c;
-                ELSE
-                    SELECT array_agg(c.id), array_agg(c.priority) INTO v_sel, v_selp FROM (
-                        SELECT q.id, q.priority FROM pgqueuer q
-                         WHERE q.entrypoint = v_ep AND q.status = 'queued' AND (q.execute_after <= now()) IS TRUE
-                           AND q.id <> ALL (v_got || v_tried)
-                         ORDER BY q.priority DESC, q.id
-                         LIMIT v_cap
-                           FOR UPDATE SKIP LOCKED) c;
-                END IF;
-            END IF;
-            IF v_sel IS NOT NULL THEN
-                v_ids := v_ids || v_sel;
-                v_prios := v_prios || v_selp;
-            END IF;
-        END LOOP;
+                     LIMIT v_left * 2 + 16
+                       FOR UPDATE SKIP LOCKED) f
+                 WHERE f.entrypoint = ANY (v_free) AND f.execute_after <= now()
+                 LIMIT v_left) w;
+        END IF;
     END IF;
+
+    -- c. 0011's walk: limited entrypoints always, the others for what the front did not give.
+    FOR i IN 1 .. coalesce(array_length(p_entrypoints, 1), 0) LOOP
+        EXIT WHEN v_left <= 0;
+        v_ep := p_entrypoints[i];
+        v_limit := coalesce(p_limits[i], 0);
+        v_cap := CASE WHEN v_limit > 0 THEN v_left ELSE v_left - cardinality(v_got) END;
+        CONTINUE WHEN v_cap <= 0;
+        SELECT q.execute_after INTO v_first FROM pgqueuer q
+         WHERE q.entrypoint = v_ep AND q.status = 'queued'
+         ORDER BY q.execute_after
+         LIMIT 1;
+        CONTINUE WHEN v_first IS NULL OR v_first > now();
+        v_last := NULL;
+        IF v_limit > 0 THEN
+            PERFORM pg_advisory_xact_lock(1634300523, hashtext(v_ep));
+            SELECT least(v_limit - count(*), v_cap) INTO v_cap FROM pgqueuer q
+             WHERE q.entrypoint = v_ep AND q.status = 'picked';
+            CONTINUE WHEN v_cap <= 0;
+        END IF;
+
+        SELECT array_agg(w.id), array_agg(w.priority), count(*) INTO v_sel, v_selp, v_n FROM (
+            SELECT s.id, s.priority FROM (
+                SELECT q.id, q.priority, q.execute_after FROM pgqueuer q
+                 WHERE q.entrypoint = v_ep AND q.status = 'queued' AND q.id <> ALL (v_got)
+                 ORDER BY q.priority DESC, q.id
+                 LIMIT v_cap * 4 + 64
+                   FOR UPDATE SKIP LOCKED) s
+             WHERE s.execute_after <= now()
+             LIMIT v_cap) w;
+        IF v_n < v_cap THEN
+            SELECT q.execute_after INTO v_last FROM pgqueuer q
+             WHERE q.entrypoint = v_ep AND q.status = 'queued'
+             ORDER BY q.execute_after DESC
+             LIMIT 1;
+        END IF;
+        IF v_n < v_cap AND v_last > now() THEN
+            SELECT array_agg(t.id), max(t.total) INTO v_small, v_total FROM (
+                SELECT r.id, count(*) OVER () AS total FROM (
+                    SELECT q.id, q.priority FROM pgqueuer q
+                     WHERE q.entrypoint = v_ep AND q.status = 'queued' AND q.execute_after <= now()
+                     ORDER BY q.execute_after
+                     LIMIT v_ready_max + 1) r
+                 ORDER BY r.priority DESC, r.id
+                 LIMIT v_cap * 4 + 64 + cardinality(v_got)) t;
+            IF coalesce(v_total, 0) <= v_ready_max THEN
+                SELECT array_agg(c.id), array_agg(c.priority) INTO v_sel, v_selp FROM (
+                    SELECT q.id, q.priority FROM pgqueuer q
+                     WHERE q.id = ANY (v_small) AND q.status = 'queued' AND q.entrypoint = v_ep AND q.id <> ALL (v_got)
+                     ORDER BY q.priority DESC, q.id
+                     LIMIT v_cap
+                       FOR UPDATE SKIP LOCKED) c;
+            ELSE
+                SELECT array_agg(c.id), array_agg(c.priority) INTO v_sel, v_selp FROM (
+                    SELECT q.id, q.priority FROM pgqueuer q
+                     WHERE q.entrypoint = v_ep AND q.status = 'queued' AND (q.execute_after <= now()) IS TRUE
+                       AND q.id <> ALL (v_got)
+                     ORDER BY q.priority DESC, q.id
+                     LIMIT v_cap
+                       FOR UPDATE SKIP LOCKED) c;
+            END IF;
+        END IF;
+        IF v_sel IS NOT NULL THEN
+            v_ids := v_ids || v_sel;
+            v_prios := v_prios || v_selp;
+        END IF;
+    END LOOP;
 
     IF cardinality(v_ids) > 0 THEN
         SELECT array_agg(u.id) INTO v_final FROM (
