@@ -9,12 +9,15 @@
  *   (e) the floor: the same SQL through pgbench, no JavaScript
  *   (f) (d) with the not-ready rows in front of the drained jobs (lower ids), the pick's worst shape
  *   (g) AIZK_QUEUE_LOG_PARITY off vs on (bench/log-parity.ts), alternating rounds (BENCH_ROUNDS, 3)
+ *   (h) drain of one entrypoint vs the same jobs spread over BENCH_SPREAD (20) entrypoints, and
+ *   (i) drain with the live-count triggers off vs on (bench/drain-ab.ts), alternating rounds
  *   (graph) the memory graph's figures (bench/graph.ts; also `npm run bench:graph`), only when asked
  *       for: BENCH_SECTIONS="graph"
  * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_SECTIONS ("a b c d e f"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
+ * BENCH_SECTIONS ("a b c d e f h i"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
  * BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch), BENCH_LAT_JOBS (500), BENCH_LAT_RATE
- * (50), BENCH_BEHIND (1000000), FLOOR_SECONDS (10), FLOOR_CLIENTS (16), FLOOR_POPULATION (600000).
+ * (50), BENCH_BEHIND (1000000), BENCH_ROUNDS (3), BENCH_SPREAD (20), FLOOR_SECONDS (10), FLOOR_CLIENTS (16), FLOOR_POPULATION (600000).
+ * Drain figures carry cpuMsPer1k: busy CPU of the whole machine per 1,000 jobs (bench/cpu.ts).
  * Diagnostics: BENCH_PROFILE=1 (worker statement timings and CPU on stderr), BENCH_CPU_PROF=dir
  * (a V8 CPU profile of the worker), BENCH_NO_COUNT_TRIGGERS=1 (what migration 0002's live-count
  * triggers cost: disables them in the scratch database).
@@ -23,6 +26,8 @@ import pg from 'pg'
 import { migrate } from '../src/db/migrate.js'
 import { enqueue, enqueueMany } from '../src/queue/enqueue.js'
 import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
+import { cpuBusyMs, cpuMsPer1k } from './cpu.js'
+import { countTriggerSection, spreadSection } from './drain-ab.js'
 import { aizkFloor, peersFloor } from './floor.js'
 import { logParitySection } from './log-parity.js'
 import { type BenchWorker, forkBenchWorker } from './worker-process.js'
@@ -31,7 +36,7 @@ const env = process.env
 const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
 const cfg = {
   server: env.AIZK_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  sections: (env.BENCH_SECTIONS ?? 'a b c d e f').split(/[\s,]+/).filter(Boolean),
+  sections: (env.BENCH_SECTIONS ?? 'a b c d e f h i').split(/[\s,]+/).filter(Boolean),
   jobs: num('BENCH_JOBS', 20000),
   inflight: num('BENCH_INFLIGHT', 16),
   bulk: num('BENCH_BULK', 1000),
@@ -125,6 +130,7 @@ async function drain(pool: pg.Pool, label: string, section: string, queued?: { l
   const range = queued ?? (await enqueueBacklog(pool, cfg.jobs))
   await settle(pool)
   const w = await spawnWorker()
+  const cpu0 = cpuBusyMs()
   const { tStart } = await w.request<{ tStart: number }>('start', 'started')
   let rss = 0
   let left = cfg.jobs
@@ -140,6 +146,7 @@ async function drain(pool: pg.Pool, label: string, section: string, queued?: { l
     rss = Math.max(rss, s.rssMb)
     await sleep(left > 2000 ? 100 : left > 200 ? 25 : 5)
   }
+  const cpu = cpuMsPer1k(cpu0, cfg.jobs)
   const s = await w.request<{ rssMb: number }>('status', 'status')
   rss = Math.max(rss, s.rssMb)
   await w.stop()
@@ -148,7 +155,7 @@ async function drain(pool: pg.Pool, label: string, section: string, queued?: { l
     [range.lo, range.hi],
   )
   const rate = cfg.jobs / ((tEnd - tStart) / 1000)
-  rows.push({ section, what: label, value: `${fmt(rate)} jobs/s`, note: `worker RSS max ${rss.toFixed(0)} MB, ${logged[0].n} log rows` })
+  rows.push({ section, what: label, value: `${fmt(rate)} jobs/s`, note: `cpuMsPer1k ${cpu.toFixed(0)}, worker RSS max ${rss.toFixed(0)} MB, ${logged[0].n} log rows` })
   return rate
 }
 
@@ -252,6 +259,8 @@ async function sectionE(pool: pg.Pool): Promise<void> {
   }
 }
 
+const ab = () => ({ url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, rounds: num('BENCH_ROUNDS', 3) })
+
 async function main(): Promise<void> {
   await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
   await admin(`CREATE DATABASE ${dbName}`)
@@ -279,6 +288,8 @@ async function main(): Promise<void> {
       else if (s === 'e') await sectionE(pool)
       else if (s === 'f') await sectionF(pool, b)
       else if (s === 'g') rows.push(...(await logParitySection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: num('BENCH_ROUNDS', 3) })))
+      else if (s === 'h') rows.push(await spreadSection(pool, { ...ab(), spread: num('BENCH_SPREAD', 20) }))
+      else if (s === 'i') rows.push(await countTriggerSection(pool, ab()))
       else if (s === 'graph') await (await import('./graph.js')).runGraphBench()
     }
   } finally {

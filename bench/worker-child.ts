@@ -1,17 +1,17 @@
 /**
  * One benchmark worker process: the same Worker loop `aizk worker` runs, bound to the bench
- * entrypoint only. Driven by its parent over IPC: start, status, report, stop.
+ * entrypoint only (or BENCH_SPREAD_ENTRYPOINTS of them). Driven by its parent over IPC: start, status, report, stop.
  */
 import pg from 'pg'
 import { JobRegistry } from '../src/jobs/registry.js'
 import { parseSettings } from '../src/settings.js'
 import { Worker } from '../src/worker/worker.js'
-import { BenchNoopJob, benchStats, monotonicMs } from './bench-jobs.js'
+import { benchStats, monotonicMs, spreadJobs } from './bench-jobs.js'
 
 const [url, batch, concurrency] = process.argv.slice(2)
 const settings = parseSettings(process.env)
 const registry = new JobRegistry()
-registry.register(BenchNoopJob)
+for (const job of spreadJobs(Number(process.env.BENCH_SPREAD_ENTRYPOINTS ?? 1))) registry.register(job)
 const pool = new pg.Pool({ connectionString: url, max: 12, application_name: 'aizk-bench-worker' })
 pool.on('error', () => {})
 let worker: Worker | undefined
@@ -32,15 +32,19 @@ if (process.env.BENCH_PROFILE) {
   }
 }
 const send = (m: object) => process.send?.(m)
+const cpuMs = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
+}
 
 process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'start') {
     const tStart = monotonicMs()
     worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency), listen: { connectionString: url, application_name: 'aizk-bench-worker' } })
     await worker.start()
-    send({ type: 'started', tStart, tReady: monotonicMs() })
+    send({ type: 'started', tStart, tReady: monotonicMs(), cpuMs: cpuMs() })
   } else if (m.cmd === 'status') {
-    send({ type: 'status', handled: benchStats.handled, rssMb: process.memoryUsage().rss / 2 ** 20 })
+    send({ type: 'status', handled: benchStats.handled, rssMb: process.memoryUsage().rss / 2 ** 20, cpuMs: cpuMs() })
   } else if (m.cmd === 'report') {
     send({ type: 'report', handled: benchStats.handled, latencies: benchStats.latencies })
   } else if (m.cmd === 'stop') {
