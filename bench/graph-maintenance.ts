@@ -11,7 +11,7 @@
  *       new communities), then a second after 10% of the claims were reinforced (trends)
  * Server: AIZK_BENCH_DATABASE_URL, else AIZK_TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres;
  * a scratch database is created and dropped. Knobs: BENCH_CLAIMS (100000), BENCH_CHUNKS (10000),
- * BENCH_SECTIONS ("a b c"), BENCH_CPU_PROF=dir (a V8 CPU profile of each pass's process),
+ * BENCH_GM_SECTIONS or BENCH_SECTIONS ("a b c"; inside `npm run bench` the section name "graph-maintenance" means all three), BENCH_CPU_PROF=dir (a V8 CPU profile of each pass's process),
  * BENCH_KEEP=1 (keep the scratch database, for EXPLAIN).
  */
 import { spawn } from 'node:child_process'
@@ -29,7 +29,7 @@ const ENTITIES = Math.max(100, Math.round(CLAIMS / 5))
 const GROUP = 50
 const SCOPE = 'dddddddd-0000-4000-8000-000000000004'
 const appRole = process.env.AIZK_APP_ROLE ?? 'aizk_app'
-const SECTIONS = (process.env.BENCH_SECTIONS ?? 'a b c').split(/[\s,]+/)
+const SECTIONS = (process.env.BENCH_GM_SECTIONS ?? process.env.BENCH_SECTIONS ?? 'a b c').split(/[\s,]+/).map((s) => (s === 'graph-maintenance' ? ['a', 'b', 'c'] : [s])).flat()
 const PROFILE = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
 
 const withDb = (db: string) => {

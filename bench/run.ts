@@ -13,6 +13,8 @@
  *   (i) drain with the live-count triggers off vs on (bench/drain-ab.ts), alternating rounds
  *   (graph) the memory graph's figures (bench/graph.ts; also `npm run bench:graph`), only when asked
  *       for: BENCH_SECTIONS="graph"
+ *   (graph-maintenance) communities, RAPTOR and insights with peak memory
+ *       (bench/graph-maintenance.ts; also `npm run bench:graph-maintenance`), only when asked for
  * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_SECTIONS ("a b c d e f h i"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
  * BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch), BENCH_LAT_JOBS (500), BENCH_LAT_RATE
@@ -291,6 +293,8 @@ async function main(): Promise<void> {
       else if (s === 'h') rows.push(await spreadSection(pool, { ...ab(), spread: num('BENCH_SPREAD', 20) }))
       else if (s === 'i') rows.push(await countTriggerSection(pool, ab()))
       else if (s === 'graph') await (await import('./graph.js')).runGraphBench()
+      // The module runs its passes when loaded (it is also `npm run bench:graph-maintenance`).
+      else if (s === 'graph-maintenance') await import('./graph-maintenance.js')
     }
   } finally {
     await pool.end()
