@@ -159,7 +159,7 @@ const OCLIF_RESERVED = new Set(['DEBUG', 'DATA_DIR', 'CONFIG_DIR', 'CACHE_DIR', 
 
 function fullShape(registry?: SettingsSource): ShapeOf<CoreSettings & Record<string, unknown>> {
   const extra = registry?.settingsShape() ?? {}
-  for (const key of Object.keys(extra)) if (key in coreShape) throw new ConfigError([`${envName(key)}: declared by a job but is a core setting`])
+  for (const key of Object.keys(extra)) if (key in coreShape || key === 'env') throw new ConfigError([`${envName(key)}: declared by a job but is a core setting`])
   return { ...coreShape, ...extra } as ShapeOf<CoreSettings & Record<string, unknown>>
 }
 
