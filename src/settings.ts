@@ -118,8 +118,15 @@ type ShapeOf<T> = { [K in keyof T]: z.ZodTypeAny }
 const CORE_SECRETS = new Set<string>(['databaseUrl', 'appDatabaseUrl'])
 
 export type CoreSettings = z.output<z.ZodObject<typeof coreShape>>
-/** Core settings plus the ones the registry's jobs declared (`<name>Cron`, `<name>Enabled`, ...). */
-export type Settings = Readonly<CoreSettings & Record<string, unknown>>
+/** The environment the settings were parsed from, as the CLI handed it in (frozen copy). */
+export type Environment = Readonly<Record<string, string | undefined>>
+
+/**
+ * Core settings plus the ones the registry's jobs declared (`<name>Cron`, `<name>Enabled`, ...),
+ * and `env`: the environment itself, for what is no setting (XDG_DATA_HOME) and for child
+ * processes (pg_ctl, pg_dump), so no core module reads `process.env`.
+ */
+export type Settings = Readonly<CoreSettings & { env: Environment } & Record<string, unknown>>
 
 /** What a job registry adds to the schema: the settings its jobs declared, and their checks. */
 export interface SettingsSource {
@@ -148,11 +155,11 @@ export function envName(key: string): string {
 }
 
 /** Variables oclif reads itself under the bin's prefix; allowed, never reported as unknown. */
-const OCLIF_RESERVED = new Set(['DEBUG', 'DATA_DIR', 'CONFIG_DIR', 'CACHE_DIR', 'SHELL', 'REDIRECTED', 'CLI_ASCII', 'TEST_DATABASE_URL'])
+const OCLIF_RESERVED = new Set(['DEBUG', 'DATA_DIR', 'CONFIG_DIR', 'CACHE_DIR', 'SHELL', 'REDIRECTED', 'CLI_ASCII', 'CONTENT_TYPE', 'DISABLE_THEME', 'TEST_DATABASE_URL'])
 
 function fullShape(registry?: SettingsSource): ShapeOf<CoreSettings & Record<string, unknown>> {
   const extra = registry?.settingsShape() ?? {}
-  for (const key of Object.keys(extra)) if (key in coreShape) throw new ConfigError([`${envName(key)}: declared by a job but is a core setting`])
+  for (const key of Object.keys(extra)) if (key in coreShape || key === 'env') throw new ConfigError([`${envName(key)}: declared by a job but is a core setting`])
   return { ...coreShape, ...extra } as ShapeOf<CoreSettings & Record<string, unknown>>
 }
 
@@ -180,7 +187,8 @@ export function parseSettings(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): 
     })
     throw new ConfigError(problems)
   }
-  const parsed = result.data as CoreSettings & Record<string, unknown>
+  const parsed = result.data as CoreSettings & { env: Environment } & Record<string, unknown>
+  parsed.env = Object.freeze({ ...env })
   // Derived once, after overrides: an explicit concurrency (variable or flag) always wins.
   parsed.queueConcurrentTasks ??= parsed.queueBatchSize * 4
   const settings: Settings = Object.freeze(parsed)

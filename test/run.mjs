@@ -17,7 +17,7 @@ const { migrate } = await import(path.join(root, 'dist/db/migrate.js'))
 let baseUrl = process.env.AIZK_TEST_DATABASE_URL
 if (!baseUrl) {
   const dataDir = path.join(os.tmpdir(), `aizk-test-server-${process.getuid?.() ?? 'u'}`)
-  const server = await ensureEmbeddedServer({ dataDir, port: 54339, log: (l) => console.error(l) })
+  const server = await ensureEmbeddedServer({ dataDir, port: 54339, log: (l) => console.error(l), env: process.env })
   baseUrl = server.url
   console.error(`tests use the embedded server in ${dataDir}`)
 }

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { PermanentJobError } from '../convert/errors.js'
-import { envName } from '../settings.js'
+import { type Environment, envName } from '../settings.js'
 
 const run = promisify(execFile)
 
@@ -15,11 +15,11 @@ export function toolPath(tool: 'pg_dump' | 'pg_restore', bin?: string): string {
 }
 
 /** The tool's major version, or a PermanentJobError naming what to install or set. */
-export async function toolMajor(tool: 'pg_dump' | 'pg_restore', bin?: string): Promise<number> {
+export async function toolMajor(tool: 'pg_dump' | 'pg_restore', env: Environment, bin?: string): Promise<number> {
   const file = toolPath(tool, bin)
   let stdout: string
   try {
-    ;({ stdout } = await run(file, ['--version']))
+    ;({ stdout } = await run(file, ['--version'], { env }))
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
     const why = code === 'ENOENT' ? 'was not found' : `did not run (${(err as Error).message.split('\n')[0]})`

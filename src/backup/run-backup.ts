@@ -9,7 +9,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { PermanentJobError } from '../convert/errors.js'
 import type { Queryable } from '../db/queryable.js'
-import { envName } from '../settings.js'
+import { type Environment, envName } from '../settings.js'
 import { checkDumpVersion, toolMajor, toolPath } from './pg-tools.js'
 
 const run = promisify(execFile)
@@ -20,6 +20,8 @@ export interface BackupOptions {
   url: string
   dir: string | undefined
   keep: number
+  /** The environment pg_dump and pg_restore run with (PATH finds them unless pgBin is given). */
+  env: Environment
   pgBin?: string
   now?: Date
   signal?: AbortSignal
@@ -42,8 +44,8 @@ export async function runBackup(db: Queryable, opts: BackupOptions): Promise<Bac
   if (!opts.dir) {
     throw new PermanentJobError(`backups are enabled but ${envName('backupDir')} is not set`, `set ${envName('backupDir')} to a folder for the dumps`)
   }
-  const dumpMajor = await toolMajor('pg_dump', opts.pgBin)
-  await toolMajor('pg_restore', opts.pgBin)
+  const dumpMajor = await toolMajor('pg_dump', opts.env, opts.pgBin)
+  await toolMajor('pg_restore', opts.env, opts.pgBin)
   const { rows } = await db.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")
   checkDumpVersion(dumpMajor, Number(rows[0].v))
 
@@ -51,14 +53,14 @@ export async function runBackup(db: Queryable, opts: BackupOptions): Promise<Bac
   const name = dumpFileName(opts.now ?? new Date())
   const file = path.join(opts.dir, name)
   const partial = `${file}.partial`
-  const { url, env } = connectionFor(opts.url)
+  const { url, env } = connectionFor(opts.url, opts.env)
   try {
     await run(toolPath('pg_dump', opts.pgBin), ['--format=custom', `--file=${partial}`, `--dbname=${url}`], {
       env,
       signal: opts.signal,
       maxBuffer: 16 * 1024 * 1024,
     })
-    const listed = await run(toolPath('pg_restore', opts.pgBin), ['--list', partial], { maxBuffer: 256 * 1024 * 1024, signal: opts.signal })
+    const listed = await run(toolPath('pg_restore', opts.pgBin), ['--list', partial], { env: opts.env, maxBuffer: 256 * 1024 * 1024, signal: opts.signal })
     const entries = listed.stdout.split('\n').filter((l) => l.trim() !== '' && !l.startsWith(';')).length
     if (entries === 0) throw new Error(`pg_restore --list found nothing in ${partial}`)
     await rename(partial, file)
@@ -79,9 +81,9 @@ export async function keepNewest(dir: string, keep: number): Promise<string[]> {
   return doomed
 }
 
-function connectionFor(raw: string): { url: string; env: NodeJS.ProcessEnv } {
+function connectionFor(raw: string, base: Environment): { url: string; env: NodeJS.ProcessEnv } {
   const u = new URL(raw)
-  const env = { ...process.env }
+  const env = { ...base }
   if (u.password) {
     env.PGPASSWORD = decodeURIComponent(u.password)
     u.password = ''

@@ -28,7 +28,7 @@ export default class Cancel extends AizkCommand {
     yes: Flags.boolean({ char: 'y', description: 'Do not ask (needed when there is no terminal).', default: false }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<CancelResult> {
     const { flags } = await this.parse(Cancel)
     await this.settings()
     const { filter, ids, limit } = readJobFilter(flags)
@@ -55,20 +55,18 @@ export default class Cancel extends AizkCommand {
       if (runningTarget > 0) requested = await requestCancel(db.pool, { ...filter, limit: Math.min(runningTarget, CHUNK), dryRun: true })
     } else if (queuedTarget + runningTarget > 0) {
       const what = [queuedTarget ? `${queuedTarget} queued job(s)` : '', runningTarget ? `${runningTarget} running job(s)` : ''].filter(Boolean).join(' and ')
-      confirmed = await confirmOrRequireYes(`Cancel ${what}?`, { yes: flags.yes, json: flags.json, what: `cancel of ${what}` })
+      confirmed = await confirmOrRequireYes(`Cancel ${what}?`, { yes: flags.yes, json: this.jsonEnabled(), what: `cancel of ${what}` })
       if (confirmed) {
         const by = operatorName()
-        const progress = queuedTarget > CHUNK && !flags.json ? createProgress('cancel') : null
+        const progress = queuedTarget > CHUNK && !this.jsonEnabled() ? createProgress('cancel') : null
         canceled = await inWindows(queuedTarget, CHUNK, (n, afterId) => cancelQueued(db.pool, { ...filter, limit: n, afterId, by }), (d) => progress?.update(d, queuedTarget))
         progress?.done()
         requested = await inWindows(runningTarget, CHUNK, (n, afterId) => requestCancel(db.pool, { ...filter, limit: n, afterId, by }))
       }
     }
     const matching = { queued: matchingQueued, running: matchingRunning }
-    if (flags.json) {
-      this.printJson({ dryRun: flags['dry-run'], matching, count: canceled.length + requested.length, canceled, cancelRequested: requested })
-      return
-    }
+    const result = { dryRun: flags['dry-run'], matching, count: canceled.length + requested.length, canceled, cancelRequested: requested }
+    if (this.jsonEnabled()) return result
     const verb = flags['dry-run'] ? 'would cancel' : 'canceled'
     if (canceled.length + requested.length === 0) {
       this.log(matchingQueued + matchingRunning === 0 ? `no ${flags.running ? 'queued or running' : 'queued'} jobs match` : confirmed ? 'nothing canceled' : 'not confirmed: nothing canceled')
@@ -78,5 +76,14 @@ export default class Cancel extends AizkCommand {
       this.log(renderJobList(requested, flags['dry-run'] ? 'would ask the workers to cancel' : 'asked the workers running them to cancel'))
       if (!flags['dry-run']) this.log('(each leaves the queue with a `canceled` log row once its handler returns: `aizk jobs show ID` follows it)')
     }
+    return result
   }
+}
+
+export interface CancelResult {
+  dryRun: boolean
+  matching: { queued: number; running: number }
+  count: number
+  canceled: RemovedJob[]
+  cancelRequested: CancelRequestedJob[]
 }

@@ -26,7 +26,7 @@ export default class Discard extends AizkCommand {
     yes: Flags.boolean({ char: 'y', description: 'Do not ask (needed when there is no terminal).', default: false }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<DiscardResult> {
     const { flags } = await this.parse(Discard)
     await this.settings()
     const { filter, ids, limit } = readJobFilter(flags)
@@ -46,21 +46,28 @@ export default class Discard extends AizkCommand {
     if (flags['dry-run']) {
       discarded = target > 0 ? await discardHeld(db.pool, { ...filter, limit: Math.min(target, CHUNK), dryRun: true }) : []
     } else if (target > 0) {
-      confirmed = await confirmOrRequireYes(`Delete ${target} held job(s) for good?`, { yes: flags.yes, json: flags.json, what: `discard of ${target} held job(s)` })
+      confirmed = await confirmOrRequireYes(`Delete ${target} held job(s) for good?`, { yes: flags.yes, json: this.jsonEnabled(), what: `discard of ${target} held job(s)` })
       if (confirmed) {
         const by = operatorName()
-        const progress = target > CHUNK && !flags.json ? createProgress('discard') : null
+        const progress = target > CHUNK && !this.jsonEnabled() ? createProgress('discard') : null
         discarded = await inWindows(target, CHUNK, (n, afterId) => discardHeld(db.pool, { ...filter, limit: n, afterId, by }), (done) => progress?.update(done, target))
         progress?.done()
       }
     }
     const remaining = flags['dry-run'] ? matching : matching - discarded.length
-    if (flags.json) {
-      this.printJson({ dryRun: flags['dry-run'], matching, count: discarded.length, remaining, discarded })
-      return
-    }
+    const result = { dryRun: flags['dry-run'], matching, count: discarded.length, remaining, discarded }
+    if (this.jsonEnabled()) return result
     if (discarded.length === 0) this.log(matching === 0 ? 'no held jobs match' : confirmed ? 'nothing discarded' : 'not confirmed: nothing discarded')
     else this.log(renderJobList(discarded, flags['dry-run'] ? 'would discard' : 'discarded'))
     if (flags['dry-run'] && matching > discarded.length) this.log(`(${matching} held jobs match in all${target > discarded.length ? `; the list shows the first ${discarded.length}` : ''})`)
+    return result
   }
+}
+
+export interface DiscardResult {
+  dryRun: boolean
+  matching: number
+  count: number
+  remaining: number
+  discarded: RemovedJob[]
 }

@@ -35,7 +35,7 @@ export default class Enqueue extends AizkCommand {
     force: Flags.boolean({ description: 'Allow an entrypoint this process does not know (no schema check).', default: false }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { args, flags } = await this.parse(Enqueue)
     await this.settings()
     const entrypoint = args.entrypoint
@@ -72,15 +72,13 @@ export default class Enqueue extends AizkCommand {
       executeAfter: executeAfter?.toISOString() ?? null,
       liveJob: live,
     }
-    if (flags.json) {
-      this.printJson(doc)
-      return
-    }
+    if (this.jsonEnabled()) return doc
     if (id !== false) {
       this.log(`enqueued job ${id} (${entrypoint}, priority ${priority}${executeAfter ? `, not before ${executeAfter.toISOString()}` : ''})`)
     } else {
       const who = live ? `: job ${live.id} (${live.entrypoint}) holds it, ${live.status === 'failed' ? 'held' : live.status}` : ''
       this.log(`not enqueued: dedupe key "${flags['dedupe-key']}" is live${who}`)
     }
+    return doc
   }
 }

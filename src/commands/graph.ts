@@ -25,7 +25,7 @@ export default class Graph extends AizkCommand {
     limit: Flags.integer({ description: 'Rows of each kind to show (strongest first).', default: 25, min: 1, max: 10000 }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { flags } = await this.parse(Graph)
     const bad = flags.scope.filter((s) => !isUuid(s.trim().toLowerCase()))
     if (bad.length) {
@@ -35,10 +35,8 @@ export default class Graph extends AizkCommand {
     const db = await this.database()
     const view = await readGraph(db.pool, flags.scope, settings, flags.limit)
     const built = await readMaintenance(db.pool, flags.scope, settings, flags.limit)
-    if (flags.json) {
-      this.printJson({ ...view, ...built })
-      return
-    }
+    const result = { ...view, ...built }
+    if (this.jsonEnabled()) return result
     const t = view.totals
     this.log(`scope set {${view.scopes.join(',')}}: ${t.entities} entities, ${t.claims} claims, ${t.mentions} mentions, ${t.profiles} profiles`)
     this.log('')
@@ -78,5 +76,6 @@ export default class Graph extends AizkCommand {
     )
     this.log('')
     this.log(renderMaintenance(built))
+    return result
   }
 }

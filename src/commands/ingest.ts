@@ -26,7 +26,7 @@ export default class Ingest extends AizkCommand {
     'media-type': Flags.string({ description: 'The media type (default: from the file extension).' }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { args, flags } = await this.parse(Ingest)
     const bad = flags.scope.filter((s) => !isUuid(s.trim().toLowerCase()))
     if (bad.length) throw new UsageError(`--scope ${bad.map((b) => `"${b}"`).join(', ')} is not a UUID`, 'scopes are UUIDs such as 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11')
@@ -38,10 +38,7 @@ export default class Ingest extends AizkCommand {
     const settings = await this.settings()
     const db = await this.database()
     const result = await ingestOriginal(db.pool, settings, { bytes, filename: args.file, mediaType: flags['media-type'] ?? null, scopes: flags.scope })
-    if (flags.json) {
-      this.printJson(result)
-      return
-    }
+    if (this.jsonEnabled()) return result
     const what = result.created ? 'ingested' : 'already ingested'
     const job = result.conversionJobId
       ? `conversion job ${result.conversionJobId} queued`
@@ -49,5 +46,6 @@ export default class Ingest extends AizkCommand {
         ? 'conversion waits for the same bytes converting for another scope set (dispatch sends it)'
         : `conversion ${result.conversionStatus}`
     this.log(`${what} ${args.file} as artifact ${result.artifactId} {${result.scopes.join(',')}}: content ${result.contentId.slice(0, 12)}…, ${result.byteSize} bytes, ${result.mediaType}; ${job}`)
+    return result
   }
 }

@@ -24,7 +24,7 @@ export default class Install extends AizkCommand {
     }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { flags } = await this.parse(Install)
     const settings = await this.settings()
     const db = await this.database({ requireSchema: false })
@@ -36,26 +36,25 @@ export default class Install extends AizkCommand {
       client.release()
     }
     const where = describeUrl(db.target.url)
-    if (flags.json) {
-      this.printJson({
-        database: where,
-        embedded: db.target.embedded,
-        dryRun: flags['dry-run'],
-        adopted: result.adopted,
-        applied: result.applied,
-        version: result.current,
-        resolvedDuplicates: result.resolvedDuplicates,
-      })
-      return
+    const report = {
+      database: where,
+      embedded: db.target.embedded,
+      dryRun: flags['dry-run'],
+      adopted: result.adopted,
+      applied: result.applied,
+      version: result.current,
+      resolvedDuplicates: result.resolvedDuplicates,
     }
+    if (this.jsonEnabled()) return report
     if (result.adopted) this.log(`adopting the PgQueuer tables found in ${where}`)
     for (const d of result.resolvedDuplicates) this.log(`job ${d.id}: dedupe key ${d.dedupeKey} is kept by job ${d.keptJob}; renamed to ${d.newDedupeKey}`)
     if (result.applied.length === 0) {
       this.log(`schema is up to date at version ${result.current} in ${where}: nothing to do`)
-      return
+      return report
     }
     const verb = flags['dry-run'] ? 'would apply' : 'applied'
     for (const m of result.applied) this.log(`${verb} ${m.name}${flags['dry-run'] ? '' : ` (${m.ms} ms)`}`)
     if (!flags['dry-run']) this.log(`schema is at version ${result.current} in ${where}`)
+    return report
   }
 }

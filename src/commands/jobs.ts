@@ -18,15 +18,13 @@ export default class Jobs extends AizkCommand {
     kind: Flags.string({ description: 'Only jobs of this kind.', options: ['on-write', 'scoped', 'system'] }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { flags } = await this.parse(Jobs)
     const settings = await this.settings()
     const now = new Date()
     const rows = jobInventory(settings, now).filter((r) => !flags.kind || r.kind === flags.kind)
-    if (flags.json) {
-      this.printJson({ timezone: settings.timezone, jobs: rows })
-      return
-    }
+    const result = { timezone: settings.timezone, jobs: rows }
+    if (this.jsonEnabled()) return result
     this.log(
       renderTable(
         rows,
@@ -43,5 +41,6 @@ export default class Jobs extends AizkCommand {
         { empty: '(no jobs registered)' },
       ),
     )
+    return result
   }
 }

@@ -22,16 +22,15 @@ export default class Pause extends AizkCommand {
     force: Flags.boolean({ description: 'Allow an entrypoint this process does not know.', default: false }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { args, flags } = await this.parse(Pause)
     await this.settings()
     const entrypoint = pauseTarget(args.entrypoint, flags.force)
     const db = await this.database()
     const { changed, pause } = await pauseEntrypoint(db.pool, entrypoint, { by: operatorName(), reason: flags.reason ?? null })
-    if (flags.json) {
-      this.printJson({ entrypoint, paused: true, changed, pausedAt: pause.pausedAt, pausedBy: pause.pausedBy, reason: pause.reason })
-      return
-    }
+    const result = { entrypoint, paused: true, changed, pausedAt: pause.pausedAt, pausedBy: pause.pausedBy, reason: pause.reason }
+    if (this.jsonEnabled()) return result
     this.log(changed ? `paused ${entrypoint}: workers stop picking its jobs; \`aizk resume ${entrypoint}\` lifts it` : `${entrypoint} was already paused (since ${pause.pausedAt}${pause.pausedBy ? `, by ${pause.pausedBy}` : ''})`)
+    return result
   }
 }

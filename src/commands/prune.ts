@@ -34,13 +34,13 @@ export default class Prune extends AizkCommand {
     'lock-timeout': wholeFlag({ description: 'Seconds --reclaim waits for its lock before giving up with exit 6 (default 10).', example: '--lock-timeout 30', min: 0, default: 10 }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { flags } = await this.parse(Prune)
     const settings = await this.settings()
     const retentionDays = flags['retention-days'] ?? settings.cleanupLogRetentionDays
     const batch = flags.batch ?? settings.cleanupLogDeleteBatch
     if (flags.reclaim && !flags['dry-run'] && !flags.yes) {
-      if (!isInteractive() || flags.json) {
+      if (!isInteractive() || this.jsonEnabled()) {
         throw new UsageError(`--reclaim needs --yes without a terminal: ${RECLAIM_WARNING}`, 'run it in a quiet moment with --reclaim --yes')
       }
       process.stderr.write(`warning: ${RECLAIM_WARNING}\n`)
@@ -50,36 +50,34 @@ export default class Prune extends AizkCommand {
 
     if (flags['dry-run']) {
       const [count, size] = await Promise.all([countPrunable(db.pool, { retentionDays }), logSize(db.pool)])
-      if (flags.json) {
-        this.printJson({ dryRun: true, retentionDays, cutoff: count.cutoff, wouldDelete: count.rows, log: size })
-        return
-      }
+      const plan = { dryRun: true as const, retentionDays, cutoff: count.cutoff, wouldDelete: count.rows, log: size }
+      if (this.jsonEnabled()) return plan
       this.log(`would delete ${count.rows.toLocaleString('en-US')} log row(s) older than ${count.cutoff} (retention ${retentionDays} days)`)
       this.log(`pgqueuer_log: about ${size.rowsEstimate?.toLocaleString('en-US') ?? '?'} rows, ${formatBytes(size.bytes)}`)
-      return
+      return plan
     }
 
-    const progress = flags.json ? null : createProgress('prune')
+    const json = this.jsonEnabled()
+    const progress = json ? null : createProgress('prune')
     const result = await pruneLog(db.pool, {
       retentionDays,
       batch,
       vacuum: flags.vacuum,
-      countFirst: !flags.json,
+      countFirst: !json,
       onProgress: (p) => progress?.update(p.deleted, p.total !== undefined ? Math.max(p.total, p.deleted) : undefined),
     })
     progress?.done()
     let reclaim: Awaited<ReturnType<typeof reclaimLog>> | null = null
     if (flags.reclaim) {
-      if (!flags.json) this.logToStderr(`rewriting pgqueuer_log (exclusive lock) ...`)
+      if (!json) this.logToStderr(`rewriting pgqueuer_log (exclusive lock) ...`)
       reclaim = await reclaimLog(db.pool, { lockTimeoutMs: flags['lock-timeout'] * 1000 })
     }
-    if (flags.json) {
-      this.printJson({ dryRun: false, retentionDays, batch, ...result, reclaim })
-      return
-    }
+    const done = { dryRun: false as const, retentionDays, batch, ...result, reclaim }
+    if (json) return done
     this.log(
       `deleted ${result.deleted.toLocaleString('en-US')} log row(s) older than ${result.cutoff} in ${result.batches} batch(es), ${(result.ms / 1000).toFixed(1)}s${result.vacuumed ? '; vacuumed' : ''}`,
     )
     if (reclaim) this.log(`reclaimed ${formatBytes(reclaim.bytesBefore - reclaim.bytesAfter)}: pgqueuer_log ${formatBytes(reclaim.bytesBefore)} -> ${formatBytes(reclaim.bytesAfter)}`)
+    return done
   }
 }

@@ -30,7 +30,7 @@ export default class Requeue extends AizkCommand {
     yes: Flags.boolean({ char: 'y', description: 'Go past the default window without asking.', default: false }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<RequeueResult> {
     const { flags } = await this.parse(Requeue)
     const settings = await this.settings()
     const { filter: base, ids, limit: limitFlag } = readJobFilter(flags)
@@ -52,7 +52,7 @@ export default class Requeue extends AizkCommand {
     let note: string | null = null
     if (limitFlag === undefined && matching > window && !flags['dry-run']) {
       if (flags.yes) limit = matching
-      else if (isInteractive() && !flags.json) {
+      else if (isInteractive() && !this.jsonEnabled()) {
         const answer = await ask(`${matching} held jobs match, more than the default window of ${window}. Requeue all ${matching} (a), the oldest ${window} (w), or none (N)? `)
         if (answer === 'a' || answer === 'all') limit = matching
         else if (answer === 'w' || answer === 'window') limit = window
@@ -66,19 +66,17 @@ export default class Requeue extends AizkCommand {
     if (flags['dry-run']) {
       requeued = limit > 0 ? await requeueFailed(db.pool, { ...filter, limit, dryRun: true }) : []
     } else if (limit > 0) {
-      const progress = limit > REQUEUE_WINDOW && !flags.json ? createProgress('requeue') : null
+      const progress = limit > REQUEUE_WINDOW && !this.jsonEnabled() ? createProgress('requeue') : null
       requeued = await requeueHeld(db.pool, { ...filter, limit, onProgress: (done) => progress?.update(done, limit) })
       progress?.done()
     }
     const remaining = flags['dry-run'] ? matching : Math.max(0, matching - requeued.length)
-    this.render(requeued, { dryRun: flags['dry-run'], matching, remaining, note, json: flags.json })
+    const result = { dryRun: flags['dry-run'], matching, count: requeued.length, remaining, requeued, note }
+    if (!this.jsonEnabled()) this.render(requeued, result)
+    return result
   }
 
-  private render(rows: RequeuedJob[], o: { dryRun: boolean; matching: number; remaining: number; note: string | null; json: boolean }): void {
-    if (o.json) {
-      this.printJson({ dryRun: o.dryRun, matching: o.matching, count: rows.length, remaining: o.remaining, requeued: rows, note: o.note })
-      return
-    }
+  private render(rows: RequeuedJob[], o: { dryRun: boolean; matching: number; note: string | null }): void {
     if (rows.length === 0) {
       this.log(o.matching === 0 ? 'no held jobs match' : 'nothing requeued')
       return
@@ -97,4 +95,13 @@ export default class Requeue extends AizkCommand {
     if (o.dryRun && o.matching > rows.length) this.log(`(${o.matching} held jobs match in all; the window is ${rows.length})`)
     if (o.note) this.logToStderr(o.note)
   }
+}
+
+export interface RequeueResult {
+  dryRun: boolean
+  matching: number
+  count: number
+  remaining: number
+  requeued: RequeuedJob[]
+  note: string | null
 }

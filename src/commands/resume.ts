@@ -19,16 +19,15 @@ export default class Resume extends AizkCommand {
     force: Flags.boolean({ description: 'Allow an entrypoint this process does not know.', default: false }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { args, flags } = await this.parse(Resume)
     await this.settings()
     const entrypoint = pauseTarget(args.entrypoint, flags.force)
     const db = await this.database()
     const lifted = await resumeEntrypoint(db.pool, entrypoint)
-    if (flags.json) {
-      this.printJson({ entrypoint, paused: false, changed: lifted !== null, pausedSince: lifted?.pausedAt ?? null })
-      return
-    }
+    const result = { entrypoint, paused: false, changed: lifted !== null, pausedSince: lifted?.pausedAt ?? null }
+    if (this.jsonEnabled()) return result
     this.log(lifted ? `resumed ${entrypoint} (paused since ${lifted.pausedAt})` : `${entrypoint} was not paused`)
+    return result
   }
 }

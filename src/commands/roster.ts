@@ -20,7 +20,7 @@ export default class Roster extends AizkCommand {
     scope: Flags.string({ char: 's', description: 'Only sets containing this scope uuid (repeatable).', multiple: true }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { flags } = await this.parse(Roster)
     const settings = await this.settings()
     const scopes = (flags.scope ?? []).map((s) => s.trim().toLowerCase())
@@ -34,10 +34,8 @@ export default class Roster extends AizkCommand {
     }
     const db = await this.database()
     const sets = await rosterCounts(db.pool, settings, { contains: scopes })
-    if (flags.json) {
-      this.printJson({ systemUserId: settings.systemUserId, count: sets.length, sets })
-      return
-    }
+    const result = { systemUserId: settings.systemUserId, count: sets.length, sets }
+    if (this.jsonEnabled()) return result
     this.log(
       renderTable(
         sets,
@@ -56,5 +54,6 @@ export default class Roster extends AizkCommand {
       ),
     )
     if (sets.length) this.log(`${sets.length} scope set(s): a scoped pass fans out into one job per set`)
+    return result
   }
 }

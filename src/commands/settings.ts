@@ -10,17 +10,16 @@ export default class SettingsCommand extends AizkCommand {
     { command: '<%= config.bin %> settings --json', description: 'The same as JSON.' },
   ]
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(SettingsCommand)
+  async run() {
+    await this.parse(SettingsCommand)
     const rows = describeSettings(await this.settings(), jobRegistry)
-    if (flags.json) {
-      this.printJson({ settings: Object.fromEntries(rows.map((r) => [r.key, { variable: r.variable, value: r.value, default: r.default }])) })
-      return
-    }
+    const result = { settings: Object.fromEntries(rows.map((r) => [r.key, { variable: r.variable, value: r.value, default: r.default }])) }
+    if (this.jsonEnabled()) return result
     const width = Math.max(...rows.map((r) => r.variable.length))
     for (const r of rows) {
       const value = r.value === null ? '(unset)' : Array.isArray(r.value) ? r.value.join(',') || '(none)' : String(r.value)
       this.log(`${r.variable.padEnd(width)}  ${value}`)
     }
+    return result
   }
 }

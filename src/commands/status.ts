@@ -33,7 +33,7 @@ export default class Status extends AizkCommand {
     }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { flags } = await this.parse(Status)
     const settings = await this.settings()
     const db = await this.database({ poolSize: 4, applicationName: 'aizk status' })
@@ -57,18 +57,18 @@ export default class Status extends AizkCommand {
           stats.health.problems,
         )
       }
-      if (flags.json) this.printJson({ healthy: true, problems: [] })
-      else this.log('healthy')
-      return
+      this.log('healthy')
+      return { healthy: true, problems: [] }
     }
-    const live = !flags.json && !flags.once && canDrawLive() && process.stdin.isTTY
+    // The live dashboard streams frames; --json, --once and a pipe get one frame, returned.
+    const live = !this.jsonEnabled() && !flags.once && canDrawLive() && process.stdin.isTTY
     if (!live) {
       const stats = await load()
-      if (flags.json) this.printJson(stats)
-      else this.log(renderTextFrame(stats))
-      return
+      if (!this.jsonEnabled()) this.log(renderTextFrame(stats))
+      return stats
     }
     const { runStatusView } = await import('../ui/status/run-status-view.js')
     await runStatusView({ load, intervalMs: flags.interval * 1000 })
+    return undefined
   }
 }

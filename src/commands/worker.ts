@@ -27,6 +27,8 @@ export default class WorkerCommand extends AizkCommand {
     'health-port': Flags.integer({ description: 'Serve /livez, /readyz and /metrics on this port (AIZK_WORKER_HEALTH_PORT).', min: 0, max: 65535 }),
   }
 
+  // --json here means JSON lines streamed by attachWorkerOutputs as the worker runs: run() returns
+  // no document for oclif to print (it ends in exit 0), while errors still print oclif's JSON form.
   async run(): Promise<void> {
     const { flags } = await this.parse(WorkerCommand)
     const entrypoints = flags.entrypoint?.flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean)
@@ -41,7 +43,7 @@ export default class WorkerCommand extends AizkCommand {
         heartbeatTimeoutSeconds: flags['heartbeat-timeout'],
         shutdownTimeoutSeconds: flags['shutdown-timeout'],
         workerHealthPort: flags['health-port'],
-        workerOutput: flags.json ? 'json' : undefined,
+        workerOutput: this.jsonEnabled() ? 'json' : undefined,
       },
       sources: { heartbeatTimeoutSeconds: '--heartbeat-timeout' },
     })
@@ -50,7 +52,7 @@ export default class WorkerCommand extends AizkCommand {
     // The live view on a terminal, JSON lines elsewhere; closed after the drain so it shows it.
     const outputs = await attachWorkerOutputs({ events, settings })
     try {
-      const running = await startWorker({ settings, events, log: (line) => this.logToStderr(line) })
+      const running = await startWorker({ settings, events, log: (line) => this.note(line) })
       await new Promise<void>((resolve) => {
         const onSignal = (signal: NodeJS.Signals) => {
           // The second signal gets Node's default action: the process ends at once.

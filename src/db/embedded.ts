@@ -12,6 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { DatabaseError } from '../errors.js'
+import type { Environment } from '../settings.js'
 import { binaries, EMBEDDED_VERSION, pgCtl, SUPERUSER, spawnAs } from './embedded-binaries.js'
 import { withStartLock } from './embedded-lock.js'
 import { choosePort, portTakenError } from './embedded-port.js'
@@ -36,10 +37,10 @@ export interface EmbeddedServer {
 }
 
 /** The platform's data folder for aizk; as root the system one, which `postgres` can read. */
-export function defaultDataDir(): string {
+export function defaultDataDir(env: Environment): string {
   if (process.getuid?.() === 0) return '/var/lib/aizk'
   if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'aizk')
-  const base = process.env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share')
+  const base = env.XDG_DATA_HOME || path.join(os.homedir(), '.local', 'share')
   return path.join(base, 'aizk')
 }
 
@@ -81,9 +82,9 @@ async function answers(url: string, database = DATABASE): Promise<boolean> {
 /**
  * Find the running server of this data folder, or start it (initialising it on first use).
  * `port` is the operator's AIZK_EMBEDDED_PORT; undefined (or 0) lets embedded-port.ts choose,
- * keeping the port recorded in the data folder when it is free.
+ * keeping the port recorded in the data folder when it is free. `env` goes to initdb and pg_ctl.
  */
-export async function ensureEmbeddedServer(opts: { dataDir: string; port?: number; log?: (line: string) => void }): Promise<EmbeddedServer> {
+export async function ensureEmbeddedServer(opts: { dataDir: string; port?: number; log?: (line: string) => void; env: Environment }): Promise<EmbeddedServer> {
   const { dataDir } = opts
   const wanted = opts.port || undefined
   const p = paths(dataDir)
@@ -91,7 +92,7 @@ export async function ensureEmbeddedServer(opts: { dataDir: string; port?: numbe
   if (existing && (await answers(embeddedUrl(existing)))) {
     return { dataDir, pgData: p.pgData, port: existing.port, url: embeddedUrl(existing), started: false }
   }
-  await binaries(dataDir)
+  await binaries(dataDir, opts.env)
   await fs.mkdir(dataDir, { recursive: true, mode: 0o755 })
   return withStartLock(p.lock, async () => {
     // Another process may have started it while we waited for the lock.
@@ -102,11 +103,11 @@ export async function ensureEmbeddedServer(opts: { dataDir: string; port?: numbe
     // A postmaster of this folder that is alive but did not answer keeps its port.
     const ours = again && (await postmasterAlive(p.pgData))
     let port = ours ? again.port : await choosePort({ wanted, recorded: again?.port, dataDir })
-    const state = again ?? (await initialise(dataDir, port))
+    const state = again ?? (await initialise(dataDir, port, opts.env))
     const tried: number[] = []
     for (;;) {
       if (state.port !== port) await recordPort(dataDir, state, port)
-      const bound = await startServer(dataDir, state)
+      const bound = await startServer(dataDir, state, opts.env)
       if (bound) break
       // The port was free a moment ago and taken before the server bound it: pick again.
       tried.push(port)
@@ -134,11 +135,11 @@ async function postmasterAlive(pgData: string): Promise<boolean> {
   }
 }
 
-export async function stopEmbeddedServer(dataDir: string): Promise<boolean> {
+export async function stopEmbeddedServer(dataDir: string, env: Environment): Promise<boolean> {
   const p = paths(dataDir)
   if (!existsSync(path.join(p.pgData, 'postmaster.pid'))) return false
-  const bin = await binaries(dataDir)
-  const result = await pgCtl(bin, ['stop', '-D', p.pgData, '-m', 'fast', '-w', '-t', '60'])
+  const bin = await binaries(dataDir, env)
+  const result = await pgCtl(bin, ['stop', '-D', p.pgData, '-m', 'fast', '-w', '-t', '60'], env)
   if (result.code !== 0 && !/Is server running\?|No such process/.test(result.output)) {
     throw new DatabaseError(`could not stop the embedded server in ${dataDir}: ${result.output.trim()}`)
   }
@@ -168,9 +169,9 @@ export async function embeddedServerStatus(dataDir: string): Promise<EmbeddedSta
 
 // --- start-up internals -------------------------------------------------------------------
 
-async function initialise(dataDir: string, port: number): Promise<EmbeddedState> {
+async function initialise(dataDir: string, port: number, env: Environment): Promise<EmbeddedState> {
   const p = paths(dataDir)
-  const bin = await binaries(dataDir)
+  const bin = await binaries(dataDir, env)
   // No state file means no finished initdb: a folder left by a killed initdb is redone.
   await fs.rm(p.pgData, { recursive: true, force: true })
   await fs.mkdir(p.pgData, { mode: 0o700 })
@@ -188,7 +189,7 @@ async function initialise(dataDir: string, port: number): Promise<EmbeddedState>
     `--pwfile=${pwFile}`,
     '--encoding=UTF8',
     '--locale=C',
-  ])
+  ], env)
   await fs.rm(pwFile, { force: true })
   if (result.code !== 0) {
     throw new DatabaseError(`initdb failed for ${p.pgData}: ${result.output.trim().split('\n').slice(-3).join(' ')}`)
@@ -199,16 +200,16 @@ async function initialise(dataDir: string, port: number): Promise<EmbeddedState>
 }
 
 /** Start the server on state.port; false when that port turned out to be taken. */
-async function startServer(dataDir: string, state: EmbeddedState): Promise<boolean> {
+async function startServer(dataDir: string, state: EmbeddedState, env: Environment): Promise<boolean> {
   const p = paths(dataDir)
-  const bin = await binaries(dataDir)
+  const bin = await binaries(dataDir, env)
   const options = `-p ${state.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`
   // A killed server's postmaster can linger a few seconds (a zombie not yet reaped, or
   // backends still holding shared memory): PostgreSQL then refuses to start; try again.
   const deadline = Date.now() + 30_000
   for (;;) {
     const logStart = await logSize(p.log)
-    const result = await pgCtl(bin, ['start', '-D', p.pgData, '-l', p.log, '-w', '-t', '60', '-o', options])
+    const result = await pgCtl(bin, ['start', '-D', p.pgData, '-l', p.log, '-w', '-t', '60', '-o', options], env)
     if (result.code === 0) return true
     const tail = await logSince(p.log, logStart)
     const lingering = /lock file "postmaster.pid" already exists|pre-existing shared memory block/.test(tail)

@@ -110,7 +110,7 @@ describe('backup', () => {
     const out = path.join(dir, 'backups')
     const results = []
     for (let i = 0; i < 3; i++) {
-      results.push(await runBackup(db.pool, { url: db.url, dir: out, keep: 2, now: new Date(Date.UTC(2025, 0, 1, 2, 0, i)) }))
+      results.push(await runBackup(db.pool, { url: db.url, dir: out, keep: 2, env: process.env, now: new Date(Date.UTC(2025, 0, 1, 2, 0, i)) }))
     }
     assert.ok(results.every((r) => r.entries > 10 && r.bytes > 0))
     const files = (await readdir(out)).sort()
@@ -132,7 +132,7 @@ describe('backup', () => {
   })
 
   it('a missing pg_dump, an older one, or no folder is permanent and says what to do', async () => {
-    await assert.rejects(runBackup(db.pool, { url: db.url, dir, keep: 1, pgBin: '/nonexistent' }), (err) => {
+    await assert.rejects(runBackup(db.pool, { url: db.url, dir, keep: 1, env: process.env, pgBin: '/nonexistent' }), (err) => {
       assert.ok(err instanceof PermanentJobError)
       assert.match(err.message, /pg_dump was not found in \/nonexistent/)
       assert.match(err.hint ?? '', /AIZK_BACKUP_PG_BIN/)
@@ -140,6 +140,6 @@ describe('backup', () => {
     })
     assert.throws(() => checkDumpVersion(14, 150004), /pg_dump 14 is older than the server \(PostgreSQL 15\)/)
     assert.doesNotThrow(() => checkDumpVersion(16, 150004))
-    await assert.rejects(runBackup(db.pool, { url: db.url, dir: undefined, keep: 1 }), /AIZK_BACKUP_DIR/)
+    await assert.rejects(runBackup(db.pool, { url: db.url, dir: undefined, keep: 1, env: process.env }), /AIZK_BACKUP_DIR/)
   })
 })

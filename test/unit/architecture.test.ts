@@ -1,5 +1,5 @@
-// The shape of the house, checked: the core never knows it is a CLI, and every command's flags
-// are shown in an example of its --help.
+// The shape of the house, checked: the core never knows it is a CLI nor reads the environment,
+// and every command's flags are shown in an example of its --help.
 import assert from 'node:assert/strict'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
@@ -72,6 +72,18 @@ export function upwardImports(files: string[]): string[] {
   return out
 }
 
+/** `file:line` of every `process.env` (also `process\n.env`, `process['env']`) outside comments. */
+export function envReads(files: string[]): string[] {
+  const out: string[] = []
+  for (const file of files) {
+    const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, (c) => c.replace(/[^\n]/g, ' '))
+    for (const m of code.matchAll(/\bprocess\s*(?:\??\.\s*env\b|\[\s*['"`]env['"`]\s*\])/g)) {
+      out.push(`${path.relative(repoRoot, file)}:${code.slice(0, m.index).split('\n').length}`)
+    }
+  }
+  return out
+}
+
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name)
@@ -94,6 +106,22 @@ describe('architecture', () => {
       }
     }
     assert.deepEqual(offenders, [])
+  })
+
+  it('only src/cli and src/commands read process.env: they hand it down as settings.env', () => {
+    const below = sources(path.join(repoRoot, 'src')).filter((f) => !['cli', 'commands'].includes(partOf(f)))
+    assert.deepEqual(envReads(below), [])
+  })
+
+  it('the environment check fails on a read', () => {
+    const dir = mkdtempSync(path.join(repoRoot, 'src', 'db', '.env-probe-'))
+    try {
+      const probe = path.join(dir, 'probe.ts')
+      writeFileSync(probe, "export const home = process.env['HOME'] ?? process\n  .env.XDG_DATA_HOME\n")
+      assert.deepEqual(envReads([probe]), [`${path.relative(repoRoot, probe)}:1`, `${path.relative(repoRoot, probe)}:1`])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('imports point down the layers: no file imports a part of higher rank', () => {

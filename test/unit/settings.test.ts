@@ -67,8 +67,16 @@ describe('settings', () => {
     assert.throws(() => parseSettings({ AIZK_DATABASE_URL: 'mysql://x/y' }), /AIZK_DATABASE_URL: expected a postgres or postgresql URL/)
   })
 
+  it('hands the environment it was given down as settings.env, a frozen copy', () => {
+    const env: NodeJS.ProcessEnv = { XDG_DATA_HOME: '/srv/data', PATH: '/usr/bin' }
+    const settings = parseSettings(env)
+    env.XDG_DATA_HOME = '/elsewhere'
+    assert.deepEqual(settings.env, { XDG_DATA_HOME: '/srv/data', PATH: '/usr/bin' })
+    assert.equal(Object.isFrozen(settings.env), true)
+  })
+
   it('lists unknown AIZK_ variables but allows the ones oclif reserves', () => {
-    assert.deepEqual(unknownSettingVariables({ AIZK_QUEUE_BATCHSIZE: '1', AIZK_DEBUG: '1' }), ['AIZK_QUEUE_BATCHSIZE'])
+    assert.deepEqual(unknownSettingVariables({ AIZK_QUEUE_BATCHSIZE: '1', AIZK_DEBUG: '1', AIZK_CONTENT_TYPE: 'json' }), ['AIZK_QUEUE_BATCHSIZE'])
   })
 
   it('takes the settings a registry\'s jobs declared, validated with the rest', () => {

@@ -34,7 +34,7 @@ const enqueueJobs = (n: number) =>
 before(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'aizk-restart-'))
   await fs.chmod(dataDir, 0o755)
-  const server = await ensureEmbeddedServer({ dataDir, port: await freePort() })
+  const server = await ensureEmbeddedServer({ dataDir, port: await freePort(), env: process.env })
   url = server.url
   await withClient(async (c) => {
     await migrate(c, { appRole: 'aizk_app' })
@@ -44,7 +44,7 @@ before(async () => {
 
 after(async () => {
   await worker?.kill()
-  await stopEmbeddedServer(dataDir).catch(() => {})
+  await stopEmbeddedServer(dataDir, process.env).catch(() => {})
   await fs.rm(dataDir, { recursive: true, force: true })
 })
 
@@ -55,9 +55,9 @@ describe('aizk worker end to end: a database restart', () => {
     await worker.waitForCount(isEvent('job:completed'), 200, 'work flowing before the restart')
 
     // Stop the server with the worker mid-stream, then start it again on the same port.
-    await stopEmbeddedServer(dataDir)
+    await stopEmbeddedServer(dataDir, process.env)
     await worker.waitFor(isEvent('db:lost'), 'the worker noticing the loss')
-    await ensureEmbeddedServer({ dataDir, port: 0 })
+    await ensureEmbeddedServer({ dataDir, port: 0, env: process.env })
     const during = await enqueueJobs(500)
     await worker.waitFor(isEvent('db:reconnected'), 'the worker reconnecting')
     const after = await enqueueJobs(500)

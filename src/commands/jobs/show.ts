@@ -21,7 +21,7 @@ export default class JobsShow extends AizkCommand {
     full: Flags.boolean({ description: 'Show the whole payload instead of its first 2,000 characters.', default: false }),
   }
 
-  async run(): Promise<void> {
+  async run() {
     const { args, flags } = await this.parse(JobsShow)
     const settings = await this.settings()
     const id = jobId(args.id, 'job id')
@@ -30,7 +30,8 @@ export default class JobsShow extends AizkCommand {
     if (!story) {
       throw new NotFoundError(`no job ${id}: not in the queue and no log row`, 'finished jobs are kept only in pgqueuer_log, until `aizk prune` trims it; `aizk status` lists live ones', { id })
     }
-    if (flags.json) this.printJson(jobStoryJson(story, flags.full))
-    else this.log(renderJobStory(story, flags.full))
+    const doc = jobStoryJson(story, flags.full)
+    if (!this.jsonEnabled()) this.log(renderJobStory(story, flags.full))
+    return doc
   }
 }

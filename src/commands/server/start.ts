@@ -8,13 +8,15 @@ export default class ServerStart extends AizkCommand {
     { command: '<%= config.bin %> server start --json', description: 'The same as JSON.' },
     { command: '<%= config.bin %> server start', description: 'Start it, or report that it runs.' }]
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(ServerStart)
+  async run() {
+    await this.parse(ServerStart)
     const settings = await this.settings()
     if (settings.databaseUrl) throw new UsageError('AIZK_DATABASE_URL is set, so aizk uses that server, not the embedded one', 'unset AIZK_DATABASE_URL to use the embedded server')
-    const dataDir = settings.dataDir ?? defaultDataDir()
-    const server = await ensureEmbeddedServer({ dataDir, port: settings.embeddedPort, log: (l) => this.logToStderr(l) })
-    if (flags.json) return this.printJson({ dataDir, port: server.port, started: server.started })
+    const dataDir = settings.dataDir ?? defaultDataDir(settings.env)
+    const server = await ensureEmbeddedServer({ dataDir, port: settings.embeddedPort, log: (l) => this.note(l), env: settings.env })
+    const result = { dataDir, port: server.port, started: server.started }
+    if (this.jsonEnabled()) return result
     this.log(server.started ? `started on 127.0.0.1:${server.port}, data in ${dataDir}` : `already running on 127.0.0.1:${server.port}, data in ${dataDir}`)
+    return result
   }
 }

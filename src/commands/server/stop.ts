@@ -7,12 +7,13 @@ export default class ServerStop extends AizkCommand {
     { command: '<%= config.bin %> server stop --json', description: 'The same as JSON.' },
     { command: '<%= config.bin %> server stop', description: 'Stop the shared embedded server.' }]
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(ServerStop)
+  async run() {
+    await this.parse(ServerStop)
     const settings = await this.settings()
-    const dataDir = settings.dataDir ?? defaultDataDir()
-    const stopped = await stopEmbeddedServer(dataDir)
-    if (flags.json) return this.printJson({ dataDir, stopped })
+    const dataDir = settings.dataDir ?? defaultDataDir(settings.env)
+    const stopped = await stopEmbeddedServer(dataDir, settings.env)
+    if (this.jsonEnabled()) return { dataDir, stopped }
     this.log(stopped ? `stopped the embedded server in ${dataDir}` : `no embedded server was running in ${dataDir}`)
+    return { dataDir, stopped }
   }
 }

@@ -17,6 +17,7 @@ export class BackupJob extends SystemScheduledJob {
       url,
       dir: ctx.settings.backupDir as string | undefined,
       keep: ctx.settings.backupKeep,
+      env: ctx.settings.env,
       pgBin: ctx.settings.backupPgBin as string | undefined,
       signal: ctx.signal,
     })
