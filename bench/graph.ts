@@ -4,7 +4,8 @@
  *   (p) projection of BENCH_GRAPH_CHUNKS (10,000) real chunks with the built-in extractor by one
  *       in-process worker (extraction on its thread pool, database writes included), beside the
  *       extractor's own single-thread rate on the same chunks (every k-th of them: a sample of
- *       BENCH_GRAPH_BASELINE (1,000)), and the worker's event-loop delay p99 while projecting
+ *       BENCH_GRAPH_BASELINE (1,000)) and on the extraction pool's threads with no database, and
+ *       the worker's event-loop delay p99 while projecting
  *   (d) decay of BENCH_DECAY_CLAIMS (1,000,000) claims of one set
  *   (u) dedup over BENCH_DEDUP_ENTITIES (100,000) entities of one set, names built from corpus words
  * Knobs: AIZK_BENCH_URL, BENCH_GRAPH_SECTIONS ("p d u"), BENCH_GRAPH_CHUNK_CHARS (1200: the corpus
@@ -87,6 +88,28 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
     note: `${sample.length} of the chunks (every ${step}th); ${fmt(extractCpuMs, 1)} ms CPU a chunk`,
   })
 
+  // The same sample on the worker's extraction pool, no database: what the threads alone can do.
+  const settings0 = parseSettings(process.env)
+  const threads = settings0.graphExtractThreads ?? Math.min(4, os.availableParallelism())
+  const { BuiltinExtractor, closeExtractionPool } = await import('../src/graph/extract-pool.js')
+  const extractor = new BuiltinExtractor(threads)
+  await Promise.all(Array.from({ length: threads * 2 }, () => extractor.extract(sample[0])))
+  const t2 = performance.now()
+  const cpu2 = process.cpuUsage()
+  let next = 0
+  await Promise.all(Array.from({ length: threads * 2 }, async () => {
+    while (next < sample.length) await extractor.extract(sample[next++])
+  }))
+  const pooled = sample.length / ((performance.now() - t2) / 1000)
+  const pooledCpuMs = cpuMs(process.cpuUsage(cpu2)) / sample.length
+  await closeExtractionPool()
+  record({
+    section: 'p',
+    what: `built-in extractor on the extraction pool (${threads} threads), no database`,
+    value: `${fmt(pooled, 1)} chunks/s`,
+    note: `${fmt(pooled / single, 2)}x the extractor alone; ${fmt(pooledCpuMs, 1)} ms CPU a chunk`,
+  })
+
   await insertChunks(pool, SET, chunks)
   await pool.query('VACUUM ANALYZE')
   Object.assign(process.env, {
@@ -115,7 +138,6 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
   histogram.disable()
   await worker.stop()
   const rate = chunks.length / seconds
-  const threads = settings.graphExtractThreads ?? Math.min(4, os.availableParallelism())
   record({
     section: 'p',
     what: `projection by one worker (limit ${settings.graphBuildConcurrency}, ${threads} extraction threads)`,

@@ -1,12 +1,14 @@
 /**
- * ChunkProjectionJob's body. The chunk is read in one short transaction under exactly its scope
- * set, extracted with no transaction open (off the loop for the built-in extractor, over HTTP
- * for a model), and its contribution written in ONE transaction under the same set: entities,
+ * ChunkProjectionJob's body. The chunk is read in one short transaction (one round trip) under
+ * exactly its scope set, extracted with no transaction open (off the loop for the built-in
+ * extractor, over HTTP for a model), and its contribution written in ONE transaction under the same set: entities,
  * claims and evidence, mentions, dirty profiles, the chunk marked projected. Re-running a chunk
  * replaces what it contributed: evidence it no longer gives is withdrawn, nothing doubles.
  */
 import type pg from 'pg'
 import type { Queryable } from '../db/queryable.js'
+import { UsageError } from '../errors.js'
+import { isUuid, scopeArrayLiteral } from '../scope/scope-set.js'
 import { User } from '../scope/user.js'
 import type { Settings } from '../settings.js'
 import { type CleanExtraction, cleanExtraction, type Extractor } from './extraction.js'
@@ -20,27 +22,35 @@ export type ProjectionOutcome = { outcome: 'projected'; entities: number; claims
 
 type GraphSettings = Pick<Settings, 'systemUserId' | 'appRole' | 'decayHalfLifeDays'>
 
-/** The chunk's text, only if the chunk's scopes are exactly this set (never a wider read). */
-async function chunkText(db: Queryable, chunkId: string, scopes: readonly string[], lock: boolean): Promise<string | null> {
-  const { rows } = await db.query<{ text: string }>(
-    `SELECT text FROM chunk WHERE id = $1 AND scopes = $2::uuid[]${lock ? ' FOR UPDATE' : ''}`,
-    [chunkId, scopes],
-  )
-  return rows[0]?.text ?? null
+/**
+ * The chunk's text, only if the chunk's scopes are exactly this set (never a wider read). As a
+ * literal statement, so that it rides in the round trip that opens the scoped transaction: the id
+ * is checked as a UUID here and the set by scopeArrayLiteral.
+ */
+function chunkTextSql(chunkId: string, scopes: readonly string[], lock: boolean): string {
+  const id = chunkId.toLowerCase()
+  if (!isUuid(id)) throw new UsageError(`chunk id "${chunkId}" is not a UUID`)
+  return `SELECT text FROM chunk WHERE id = '${id}' AND scopes = '${scopeArrayLiteral(scopes)}'::uuid[]${lock ? ' FOR UPDATE' : ''}`
 }
 
 export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: ChunkRef, extractor: Extractor, signal?: AbortSignal): Promise<ProjectionOutcome> {
   const user = User.system(ref.scopes, settings)
-  const text = await user.transaction(pool, (db) => chunkText(db, ref.chunkId, user.write, false))
-  if (text === null) return { outcome: 'gone' }
+  // One round trip: the read's transaction opens, reads and commits in one batch.
+  const [read] = await user.readOnce<{ text: string }>(pool, chunkTextSql(ref.chunkId, user.write, false))
+  if (!read) return { outcome: 'gone' }
+  const { text } = read
   const extraction = cleanExtraction(await extractor.extract(text, signal))
-  return user.transaction(pool, async (db) => {
-    // Locked: two runs of one chunk write one after the other; a chunk replaced meanwhile is gone.
-    const current = await chunkText(db, ref.chunkId, user.write, true)
-    if (current === null) return { outcome: 'gone' } as const
-    if (current !== text) throw new Error(`chunk ${ref.chunkId} changed during projection; the retry reads it again`)
-    return writeProjection(db, user.write, ref.chunkId, extraction, settings.decayHalfLifeDays)
-  })
+  // Locked as the transaction opens: two runs of one chunk write one after the other; a chunk
+  // replaced meanwhile is gone.
+  return user.transaction(
+    pool,
+    async (db, [current]) => {
+      if (!current) return { outcome: 'gone' } as const
+      if (current.text !== text) throw new Error(`chunk ${ref.chunkId} changed during projection; the retry reads it again`)
+      return writeProjection(db, user.write, ref.chunkId, extraction, settings.decayHalfLifeDays)
+    },
+    chunkTextSql(ref.chunkId, user.write, true),
+  )
 }
 
 /**

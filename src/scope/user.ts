@@ -44,37 +44,82 @@ export class User {
    * and honours the sets only with the owner's proof for this very transaction (docs/security.md).
    * With an app login attached to `pool` (AIZK_APP_DATABASE_URL) the transaction runs there, on
    * a login that cannot become the owner; otherwise on the owner login under SET LOCAL ROLE.
+   * `first`, a statement with no parameters (validated literals only), runs before fn in the
+   * same round trip as the sets; fn gets its rows.
    */
-  async transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const role = this.settings.appRole
-    if (!ROLE.test(role)) throw new OwnerAccessError(`app role "${role}" is not a plain role name`)
-    const read = scopeArrayLiteral(this.read)
-    const write = scopeArrayLiteral(this.write)
+  async transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient, first: pg.QueryResultRow[]) => Promise<T>, first?: string): Promise<T> {
+    const role = this.role()
     const app = appLoginOf(pool)
+    let rows: pg.QueryResultRow[] = []
     if (!app) {
-      // One round trip; every value here is a validated role name or a validated UUID list. The
-      // proof is computed while still the owner, then the role drops to the app role.
-      const setup =
-        `BEGIN; SELECT set_config('aizk.read_scopes', '${read}', true), set_config('aizk.write_scopes', '${write}', true), ` +
-        `set_config('aizk.scope_proof', aizk_scope_proof('${read}', '${write}', pg_backend_pid(), transaction_timestamp()), true); ` +
-        `SET LOCAL ROLE "${role}"`
-      return withTransaction(pool, fn, setup)
+      // With `first`, its statement rides in the same round trip as the sets.
+      const setup = this.ownerSetup(role) + (first ? `; ${first}` : '')
+      return withTransaction(pool, (c) => fn(c, rows), async (c) => {
+        const results = (await c.query(setup)) as unknown as pg.QueryResult[]
+        if (first) rows = results[results.length - 1].rows
+      })
     }
-    return withTransaction(app, fn, async (c) => {
+    return withTransaction(app, (c) => fn(c, rows), async (c) => {
         // The start time as ISO 8601 with microseconds: exact, whatever either session's DateStyle.
         const results = (await c.query(
           `BEGIN; SET LOCAL ROLE "${role}"; SELECT pg_backend_pid() AS pid, to_char(transaction_timestamp(), 'YYYY-MM-DD"T"HH24:MI:SS.USOF') AS started`,
         )) as unknown as pg.QueryResult<{ pid: number; started: string }>[]
         const { pid, started } = results[results.length - 1].rows[0]
-        const { rows } = await pool.query<{ proof: string }>(
+        const read = scopeArrayLiteral(this.read)
+        const write = scopeArrayLiteral(this.write)
+        const { rows: proof } = await pool.query<{ proof: string }>(
           'SELECT aizk_scope_proof($1::uuid[], $2::uuid[], $3::int, $4::timestamptz) AS proof',
           [read, write, pid, started],
         )
         await c.query(
           "SELECT set_config('aizk.read_scopes', $1, true), set_config('aizk.write_scopes', $2, true), set_config('aizk.scope_proof', $3, true)",
-          [read, write, rows[0].proof],
+          [read, write, proof[0].proof],
         )
+        if (first) rows = (await c.query(first)).rows
     })
+  }
+
+  /**
+   * One read statement in its own scoped transaction, in ONE round trip on the owner login: BEGIN,
+   * the sets and their proof, `sql`, COMMIT. `sql` takes no parameters: every value in it must be a
+   * validated literal (a UUID, a scope array literal).
+   */
+  async readOnce<R extends pg.QueryResultRow>(pool: pg.Pool, sql: string): Promise<R[]> {
+    if (appLoginOf(pool)) return this.transaction(pool, async (c) => (await c.query<R>(sql)).rows)
+    const batch = `${this.ownerSetup(this.role())}; ${sql}; COMMIT`
+    const client = await pool.connect()
+    let broken: Error | undefined
+    try {
+      const results = (await client.query(batch)) as unknown as pg.QueryResult<R>[]
+      return results[results.length - 2].rows
+    } catch (err) {
+      // A failed statement stops the batch inside its open transaction: roll it back (as withTransaction does).
+      try {
+        await client.query('ROLLBACK')
+      } catch (rollbackErr) {
+        broken = rollbackErr as Error
+      }
+      throw err
+    } finally {
+      client.release(broken)
+    }
+  }
+
+  private role(): string {
+    const role = this.settings.appRole
+    if (!ROLE.test(role)) throw new OwnerAccessError(`app role "${role}" is not a plain role name`)
+    return role
+  }
+
+  /** One round trip; every value here is a validated role name or a validated UUID list. The proof is computed while still the owner, then the role drops to the app role. */
+  private ownerSetup(role: string): string {
+    const read = scopeArrayLiteral(this.read)
+    const write = scopeArrayLiteral(this.write)
+    return (
+      `BEGIN; SELECT set_config('aizk.read_scopes', '${read}', true), set_config('aizk.write_scopes', '${write}', true), ` +
+      `set_config('aizk.scope_proof', aizk_scope_proof('${read}', '${write}', pg_backend_pid(), transaction_timestamp()), true); ` +
+      `SET LOCAL ROLE "${role}"`
+    )
   }
 
   /** The owner connection (row security off), read-only. Refused unless this is the system user. */
