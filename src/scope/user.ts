@@ -7,7 +7,7 @@
  */
 import type pg from 'pg'
 import { appLoginOf } from '../db/app-login.js'
-import { withTransaction } from '../db/sql/transaction.js'
+import { batchTransaction, withTransaction } from '../db/sql/transaction.js'
 import { OwnerAccessError } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { normalizeScopes, type ScopeSet, sameScopes, scopeArrayLiteral } from './scope-set.js'
@@ -86,23 +86,8 @@ export class User {
    */
   async readOnce<R extends pg.QueryResultRow>(pool: pg.Pool, sql: string): Promise<R[]> {
     if (appLoginOf(pool)) return this.transaction(pool, async (c) => (await c.query<R>(sql)).rows)
-    const batch = `${this.ownerSetup(this.role())}; ${sql}; COMMIT`
-    const client = await pool.connect()
-    let broken: Error | undefined
-    try {
-      const results = (await client.query(batch)) as unknown as pg.QueryResult<R>[]
-      return results[results.length - 2].rows
-    } catch (err) {
-      // A failed statement stops the batch inside its open transaction: roll it back (as withTransaction does).
-      try {
-        await client.query('ROLLBACK')
-      } catch (rollbackErr) {
-        broken = rollbackErr as Error
-      }
-      throw err
-    } finally {
-      client.release(broken)
-    }
+    const results = await batchTransaction<R>(pool, `${this.ownerSetup(this.role())}; ${sql}; COMMIT`)
+    return results[results.length - 2].rows
   }
 
   private role(): string {

@@ -23,14 +23,37 @@ export async function withTransaction<T>(db: pg.Pool | pg.ClientBase, fn: (clien
     await client.query('COMMIT')
     return result
   } catch (err) {
-    try {
-      await client.query('ROLLBACK')
-    } catch (rollbackErr) {
-      // A connection that cannot roll back must not return to the pool (with a role or scopes on it).
-      broken = rollbackErr as Error
-    }
+    broken = await rollBack(client)
     throw err
   } finally {
     if (pooled) client.release(broken)
+  }
+}
+
+/**
+ * A whole transaction sent as one multi-statement batch (`BEGIN; ...; COMMIT`): one round trip.
+ * A failed statement stops the batch inside its open transaction, so it is rolled back here as
+ * withTransaction does. Returns the result of every statement of the batch.
+ */
+export async function batchTransaction<R extends pg.QueryResultRow>(pool: pg.Pool, batch: string): Promise<pg.QueryResult<R>[]> {
+  const client = await pool.connect()
+  let broken: Error | undefined
+  try {
+    return (await client.query(batch)) as unknown as pg.QueryResult<R>[]
+  } catch (err) {
+    broken = await rollBack(client)
+    throw err
+  } finally {
+    client.release(broken)
+  }
+}
+
+/** ROLLBACK; a connection that cannot roll back must not return to the pool (with a role or scopes on it): its error is returned for release(). */
+async function rollBack(client: pg.PoolClient): Promise<Error | undefined> {
+  try {
+    await client.query('ROLLBACK')
+    return undefined
+  } catch (rollbackErr) {
+    return rollbackErr as Error
   }
 }
