@@ -3,26 +3,45 @@
 //   npm run build && ADAPTER_AIZK=$PWD/bench/peers-adapter.mjs SYSTEMS="aizk graphile-worker" \
 //     W2_graphile_worker=batched $PEERS/run-all.sh
 // It calls the library directly (dist/), the same Worker loop `aizk worker` runs.
+// The row is named after the system the harness loaded it as, so two trees run side by side in
+// one harness run: SYSTEMS="aizk aizk-before" ADAPTER_AIZK=... ADAPTER_AIZK_BEFORE=/before/bench/peers-adapter.mjs
 import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { z } from 'zod'
 import { JobRegistry, QueueJob, Worker, enqueue, enqueueMany, migrate, parseSettings } from '../dist/index.js'
 
 const ENTRYPOINT = 'bench_noop'
 
+/** The system name whose ADAPTER_<NAME> variable points at this file ('aizk' when none does). */
+function systemName() {
+  const self = fileURLToPath(import.meta.url)
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('ADAPTER_') && value && resolve(value) === self) return key.slice(8).toLowerCase().replace(/_/g, '-')
+  }
+  return 'aizk'
+}
+const name = systemName()
+
 export default {
-  name: 'aizk',
-  dbSuffix: 'aizk',
+  name,
+  dbSuffix: name.replace(/[^a-z0-9]/g, '_'),
   profiles: {
+    default: {
+      desc: "new Worker({batchSize: 64, concurrency: <the harness's BENCH_CONCURRENCY>}): aizk_pick up to 64 per round trip, completions batched and carried on the next pick, LISTEN/NOTIFY + 1 s jittered poll, heartbeat 5 s",
+      batchSize: 64,
+      concurrency: 'harness',
+    },
     batch64: {
-      desc: 'new Worker({batchSize: 64, concurrency: 256}) (aizk worker defaults): aizk_pick 64 per round trip, two pickers, completions batched into one DELETE + log INSERT per flush (2 in flight), LISTEN/NOTIFY + 1 s jittered poll, heartbeat 5 s; handler concurrency 256, not the harness\'s 16',
+      desc: "new Worker({batchSize: 64, concurrency: 256}) (aizk worker defaults): as default, but 256 handlers in flight whatever the harness's concurrency",
       batchSize: 64,
       concurrency: 256,
     },
-    c16: {
-      desc: 'new Worker({batchSize: 16, concurrency: 16}): the harness\'s concurrency 16; otherwise as batch64',
-      batchSize: 16,
-      concurrency: 16,
+    tied: {
+      desc: "new Worker({batchSize: <concurrency>, concurrency: <the harness's BENCH_CONCURRENCY>}): the pick batch equal to the concurrency",
+      batchSize: 'harness',
+      concurrency: 'harness',
     },
   },
   version: () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version,
@@ -62,8 +81,8 @@ export default {
       pool,
       registry,
       settings: parseSettings({}),
-      batchSize: ctx.settings.batchSize,
-      concurrency: ctx.settings.concurrency,
+      batchSize: ctx.settings.batchSize === 'harness' ? ctx.concurrency : ctx.settings.batchSize,
+      concurrency: ctx.settings.concurrency === 'harness' ? ctx.concurrency : ctx.settings.concurrency,
       listen: { connectionString: ctx.connectionString },
     })
     await worker.start()
