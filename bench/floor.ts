@@ -6,6 +6,9 @@
  * - the peer harness's reference floor (its floor script, tests b64 and c64: BENCH_PEERS_FLOOR, by
  *   default looked for in a checkout beside this one) when present, the figure issue 3 quotes
  *   (about 40,900/s here). See docs/benchmarks.md.
+ * And the enqueue floors section (a) divides by: the harness's `an` (one INSERT + PgQueuer's NOTIFY
+ * trigger) and `a64` (64 rows per INSERT) when its floor script is here, else the same two on
+ * aizk's own pgqueuer table (its indexes and all its triggers: NOTIFY and the live counts).
  */
 import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -40,26 +43,50 @@ function pgEnv(url: string): NodeJS.ProcessEnv {
   }
 }
 
-/** Jobs per second through aizk's pick + complete, 64 a batch, `clients` pgbench connections. */
-export async function aizkFloor(o: FloorOptions): Promise<number> {
+/** One enqueue per transaction, and 64 per INSERT, straight into aizk's pgqueuer table. */
+const ENQUEUE_FLOORS = (entrypoint: string): Record<'an' | 'a64', string> => ({
+  an: `\\set p random(0, 9)
+INSERT INTO pgqueuer (priority, entrypoint, payload, status) VALUES (:p, '${entrypoint}', '\\x7b2269223a317d'::bytea, 'queued');
+`,
+  a64: `INSERT INTO pgqueuer (priority, entrypoint, payload, status)
+SELECT (random() * 9)::int, '${entrypoint}', '\\x7b2269223a317d'::bytea, 'queued' FROM generate_series(1, 64);
+`,
+})
+
+async function pgbenchTps(o: FloorOptions, name: string, script: string): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aizk-floor-'))
-  const file = path.join(dir, 'pick64-complete64.sql')
-  writeFileSync(file, PICK_COMPLETE(o.entrypoint))
+  const file = path.join(dir, `${name}.sql`)
+  writeFileSync(file, script)
   const { stdout } = await run('pgbench', ['-n', '-M', 'prepared', '-c', String(o.clients), '-j', '2', '-T', String(o.seconds), '-f', file], {
     env: pgEnv(o.url),
     maxBuffer: 1 << 24,
   })
-  const tps = Number(/tps = ([0-9.]+) \(without initial connection time\)/.exec(stdout)?.[1])
-  return tps * 64
+  return Number(/tps = ([0-9.]+) \(without initial connection time\)/.exec(stdout)?.[1])
 }
 
-/** The peers' floor (rows/s per test) if the harness is on this machine, else undefined. */
-export async function peersFloor(url: string, seconds: number): Promise<Record<string, number> | undefined> {
+/** Rows per second of the enqueue floor `test` on aizk's own table (the caller empties it after). */
+export async function aizkEnqueueFloor(o: FloorOptions, test: 'an' | 'a64'): Promise<number> {
+  return (await pgbenchTps(o, `enqueue-${test}`, ENQUEUE_FLOORS(o.entrypoint)[test])) * (test === 'a64' ? 64 : 1)
+}
+
+/** Jobs per second through aizk's pick + complete, 64 a batch, `clients` pgbench connections. */
+export async function aizkFloor(o: FloorOptions): Promise<number> {
+  return (await pgbenchTps(o, 'pick64-complete64', PICK_COMPLETE(o.entrypoint))) * 64
+}
+
+/** The harness's floor script (BENCH_PEERS_FLOOR, else a checkout beside this one), if present. */
+export function peersFloorScript(): string | undefined {
   const script = process.env.BENCH_PEERS_FLOOR ?? path.resolve('..', 'shared', 'bench-peers', 'floor', 'l-floor.sh')
-  if (!existsSync(script)) return undefined
+  return existsSync(script) ? script : undefined
+}
+
+/** The peers' floor (rows/s per test, keyed L-<test>) if the harness is on this machine, else undefined. */
+export async function peersFloor(url: string, seconds: number, tests = ['b64', 'c64']): Promise<Record<string, number> | undefined> {
+  const script = peersFloorScript()
+  if (!script) return undefined
   const env: NodeJS.ProcessEnv = { ...pgEnv(url), FLOOR_SECONDS: String(seconds), FLOOR_DB: `aizk_bench_floor_${process.pid}` }
   delete env.PGDATABASE
-  const { stdout } = await run(script, ['b64', 'c64'], { env, maxBuffer: 1 << 24 })
+  const { stdout } = await run(script, tests, { env, maxBuffer: 1 << 24 })
   const out: Record<string, number> = {}
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('RESULT ')) continue

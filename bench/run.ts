@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: aizk's queue benchmark (issue 3 item 9). Not a test: it prints figures.
  * Every section runs in a scratch database created here and dropped at the end.
- *   (a) enqueue jobs/s: one per call with 16 in flight, and 1,000 a call
+ *   (a) enqueue jobs/s: one per call with 16 in flight, and 1,000 a call, each with its cpuMsPer1k
+ *       and its ratio to the floor: the harness's an / a64 (BENCH_PEERS_FLOOR, or a checkout beside
+ *       this one), else the same SQL on aizk's own pgqueuer table (bench/floor.ts)
  *   (b) drain jobs/s of 20,000 pre-enqueued no-op jobs by one worker process at batch 64
  *   (c) idle latency enqueue -> handler start, p50/p95/p99, at 50 jobs/s
  *   (d) (b) again with 1,000,000 not-ready rows behind (half future execute_after of the same
@@ -30,7 +32,7 @@ import { enqueue, enqueueMany } from '../src/queue/enqueue.js'
 import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
 import { cpuBusyMs, cpuMsPer1k } from './cpu.js'
 import { countTriggerSection, spreadSection } from './drain-ab.js'
-import { aizkFloor, peersFloor } from './floor.js'
+import { aizkEnqueueFloor, aizkFloor, peersFloor, peersFloorScript } from './floor.js'
 import { logParitySection } from './log-parity.js'
 import { type BenchWorker, forkBenchWorker } from './worker-process.js'
 
@@ -81,12 +83,35 @@ async function reset(pool: pg.Pool): Promise<void> {
   await pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
 }
 
+/**
+ * The enqueue floors, rows/s: the harness's `an` and `a64` when its floor script is here, else
+ * the same two on this scratch database's own pgqueuer table (aizk's indexes and triggers).
+ */
+async function enqueueFloor(pool: pg.Pool, test: 'an' | 'a64'): Promise<{ value: number; what: string }> {
+  if (peersFloorScript()) {
+    const got = await peersFloor(cfg.server, cfg.floorSeconds, [test])
+    const value = got?.[`L-${test}`]
+    if (value) return { value, what: `bench-peers ${test}` }
+  }
+  await reset(pool)
+  await settle(pool)
+  const value = await aizkEnqueueFloor({ url, seconds: cfg.floorSeconds, clients: cfg.floorClients, entrypoint: BENCH_ENTRYPOINT }, test)
+  await reset(pool)
+  return { value, what: `${test} on aizk's pgqueuer` }
+}
+
+function floorNote(rate: number, cpu: number, floor: { value: number; what: string }): string {
+  return `${(rate / floor.value).toFixed(2)} of the floor (${floor.what}: ${fmt(floor.value)} rows/s, pgbench ${cfg.floorClients} clients); cpuMsPer1k ${cpu.toFixed(0)}`
+}
+
 async function sectionA(pool: pg.Pool): Promise<void> {
   await reset(pool)
   for (let i = 0; i < 32; i++) await enqueue(pool, { entrypoint: BENCH_ENTRYPOINT, payload: { i, warm: true } })
+  await enqueueMany(pool, [{ entrypoint: BENCH_ENTRYPOINT, payload: { warm: true } }])
   await reset(pool)
   await settle(pool)
   let next = 0
+  const cpu0 = cpuBusyMs()
   const t0 = monotonicMs()
   await Promise.all(
     Array.from({ length: cfg.inflight }, async () => {
@@ -97,16 +122,21 @@ async function sectionA(pool: pg.Pool): Promise<void> {
     }),
   )
   const single = cfg.jobs / ((monotonicMs() - t0) / 1000)
-  rows.push({ section: 'a', what: `enqueue, 1 per call, ${cfg.inflight} in flight`, value: `${fmt(single)} jobs/s` })
+  const singleCpu = cpuMsPer1k(cpu0, cfg.jobs)
+  const an = await enqueueFloor(pool, 'an')
+  rows.push({ section: 'a', what: `enqueue, 1 per call, ${cfg.inflight} in flight`, value: `${fmt(single)} jobs/s`, note: floorNote(single, singleCpu, an) })
   await reset(pool)
   await settle(pool)
+  const cpu1 = cpuBusyMs()
   const t1 = monotonicMs()
   for (let b = 0; b < cfg.jobs; b += cfg.bulk) {
     const items = Array.from({ length: Math.min(cfg.bulk, cfg.jobs - b) }, (_, k) => ({ entrypoint: BENCH_ENTRYPOINT, payload: { i: b + k } }))
     await enqueueMany(pool, items)
   }
   const bulk = cfg.jobs / ((monotonicMs() - t1) / 1000)
-  rows.push({ section: 'a', what: `enqueue, ${fmt(cfg.bulk)} per call`, value: `${fmt(bulk)} jobs/s` })
+  const bulkCpu = cpuMsPer1k(cpu1, cfg.jobs)
+  const a64 = await enqueueFloor(pool, 'a64')
+  rows.push({ section: 'a', what: `enqueue, ${fmt(cfg.bulk)} per call`, value: `${fmt(bulk)} jobs/s`, note: floorNote(bulk, bulkCpu, a64) })
 }
 
 function spawnWorker(): Promise<BenchWorker> {

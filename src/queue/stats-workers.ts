@@ -56,15 +56,31 @@ export async function readWorkers(db: Queryable, timeoutSeconds: number): Promis
   }))
 }
 
+/**
+ * Foreign queue managers: the distinct queue_manager_id values, found by skipping through
+ * pgqueuer_queue_manager_id_idx (one probe per distinct value, never a walk of every picked row:
+ * a registered worker's thousands of picks cost nothing here), less the registered ones, each
+ * with its picks counted up to PICKED_CAP.
+ */
 export async function readForeignWorkers(db: Queryable, limit = 100): Promise<ForeignWorker[]> {
   const { rows } = await db.query<{ qm: string; entrypoints: string[]; picked: string; age: number }>(
-    `SELECT queue_manager_id::text AS qm, array_agg(DISTINCT entrypoint ORDER BY entrypoint) AS entrypoints,
-            count(*)::text AS picked, extract(epoch FROM now() - max(heartbeat))::float8 AS age
-       FROM (SELECT queue_manager_id, entrypoint, heartbeat FROM pgqueuer p
-              WHERE status = 'picked' AND queue_manager_id IS NOT NULL
-                AND NOT EXISTS (SELECT 1 FROM aizk_worker w WHERE w.queue_manager_id = p.queue_manager_id)
-              LIMIT ${PICKED_CAP * 10}) f
-      GROUP BY 1 ORDER BY 1 LIMIT $1`,
+    `WITH RECURSIVE qms AS (
+       (SELECT queue_manager_id AS qm FROM pgqueuer WHERE queue_manager_id IS NOT NULL ORDER BY queue_manager_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT p.queue_manager_id FROM pgqueuer p
+                WHERE p.queue_manager_id > q.qm ORDER BY p.queue_manager_id LIMIT 1)
+         FROM qms q WHERE q.qm IS NOT NULL
+     )
+     SELECT q.qm::text AS qm, f.entrypoints, f.picked::text AS picked, extract(epoch FROM now() - f.freshest)::float8 AS age
+       FROM qms q
+       CROSS JOIN LATERAL (
+         SELECT array_agg(DISTINCT entrypoint ORDER BY entrypoint) AS entrypoints, count(*) AS picked, max(heartbeat) AS freshest
+           FROM (SELECT entrypoint, heartbeat FROM pgqueuer
+                  WHERE queue_manager_id = q.qm AND status = 'picked' LIMIT ${PICKED_CAP}) r
+       ) f
+      WHERE q.qm IS NOT NULL AND f.picked > 0
+        AND NOT EXISTS (SELECT 1 FROM aizk_worker w WHERE w.queue_manager_id = q.qm)
+      ORDER BY q.qm LIMIT $1`,
     [limit],
   )
   return rows.map((r) => ({ queueManagerId: r.qm, entrypoints: r.entrypoints, picked: Number(r.picked), heartbeatAgeSeconds: Math.max(0, r.age) }))
@@ -79,7 +95,9 @@ const STALE_WHERE = `status = 'picked'
        END`
 
 /**
- * Stale picks, oldest heartbeat first (through aizk_picked_heartbeat_idx), and their count.
+ * Stale picks, oldest heartbeat first (through aizk_picked_heartbeat_idx), and their count up to
+ * PICKED_CAP (a queue whose workers all died may hold any number; counting them all would make
+ * a refresh grow with the queue).
  * `foreignTimeoutSeconds` judges picks of queue managers aizk does not know (0 = never stale).
  */
 export async function readStalePicks(db: Queryable, timeoutSeconds: number, foreignTimeoutSeconds = 0, limit = 20): Promise<{ count: number; jobs: StalePick[] }> {
@@ -94,7 +112,10 @@ export async function readStalePicks(db: Queryable, timeoutSeconds: number, fore
   )
   let count = rows.length
   if (count === limit) {
-    const res = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM pgqueuer p WHERE ${STALE_WHERE}`, [timeoutSeconds, foreignTimeoutSeconds])
+    const res = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM (SELECT 1 FROM pgqueuer p WHERE ${STALE_WHERE} LIMIT ${PICKED_CAP}) s`, [
+      timeoutSeconds,
+      foreignTimeoutSeconds,
+    ])
     count = Number(res.rows[0].n)
   }
   return {

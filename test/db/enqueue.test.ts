@@ -119,6 +119,108 @@ describe('enqueue', () => {
   })
 })
 
+describe('enqueueMany stores exactly what enqueue stores', () => {
+  const payloads: unknown[] = [
+    { a: 1, nested: { list: [1, 2.5, 'x'], none: null } },
+    'a "quoted" \\ string with é, 日本 and 🎉',
+    'null',
+    '\u0000 and a lone \ud800',
+    0.1,
+    [],
+    true,
+    null,
+    undefined,
+    new Date(Date.UTC(2026, 0, 2)),
+  ]
+
+  async function stored(ids: (string | false)[]) {
+    const { rows } = await db.pool.query<{ id: string; payload: Buffer | null; priority: number; headers: unknown; execute_after: Date }>(
+      'select id::text as id, payload, priority, headers, execute_after from pgqueuer where id = any($1::bigint[]) order by id',
+      [ids],
+    )
+    return rows
+  }
+
+  it('one JSON document for the payloads: the same bytes, SQL NULL for null and undefined, ids in item order', async () => {
+    const many = await enqueueMany(
+      db.pool,
+      payloads.map((payload) => ({ entrypoint: 'exact_many', payload })),
+    )
+    const ones: (string | false)[] = []
+    for (const payload of payloads) ones.push(await enqueue(db.pool, { entrypoint: 'exact_one', payload }))
+    assert.equal(many.length, payloads.length)
+    const asNumbers = many.map((id) => Number(id))
+    assert.deepEqual(asNumbers, [...asNumbers].sort((x, y) => x - y), 'ids ascend in item order')
+    const a = await stored(many)
+    const b = await stored(ones)
+    assert.deepEqual(
+      a.map((r) => r.payload?.toString('hex') ?? null),
+      b.map((r) => r.payload?.toString('hex') ?? null),
+    )
+    assert.equal(a[0].payload?.toString(), JSON.stringify(payloads[0]))
+    assert.equal(a[7].payload, null)
+    assert.equal(a[8].payload, null)
+  })
+
+  it('raw bytes, priorities, keys, execute-after and headers, mixed with defaults in one batch', async () => {
+    const when = new Date(Date.now() + 3_600_000)
+    const bytes = Buffer.from([0, 1, 2, 255])
+    const ids = await enqueueMany(db.pool, [
+      { entrypoint: 'mixed_many', payload: bytes, priority: 2, headers: { h: 1 } },
+      { entrypoint: 'mixed_many', payload: { j: 1 } },
+      { entrypoint: 'mixed_many', payload: { j: 2 }, executeAfter: when, dedupeKey: 'mixed-k' },
+      { entrypoint: 'mixed_many', payload: { j: 3 }, dedupeKey: 'mixed-k' },
+    ])
+    assert.equal(ids[3], false)
+    const rows = await stored(ids.filter((id) => id !== false))
+    assert.deepEqual(
+      rows.map((r) => [r.payload?.toString('hex'), r.priority, r.headers]),
+      [
+        ['000102ff', 2, { h: 1 }],
+        [Buffer.from('{"j":1}').toString('hex'), 0, null],
+        [Buffer.from('{"j":2}').toString('hex'), 0, null],
+      ],
+    )
+    assert.equal(rows[2].execute_after.getTime(), when.getTime())
+    const jsonOnly = await enqueueMany(db.pool, [
+      { entrypoint: 'mixed_many', payload: { k: 1 }, priority: -3 },
+      { entrypoint: 'mixed_many', payload: { k: 2 } },
+    ])
+    assert.deepEqual(
+      (await stored(jsonOnly)).map((r) => r.priority),
+      [-3, 0],
+    )
+  })
+
+  it('one-row and many-row statements count alike (the one-row fast path of aizk_count_insert)', async () => {
+    await enqueue(db.pool, { entrypoint: 'count_fast', priority: 1 })
+    await enqueue(db.pool, { entrypoint: 'count_fast', priority: 1 })
+    await enqueueMany(db.pool, [
+      { entrypoint: 'count_fast', priority: 1 },
+      { entrypoint: 'count_fast', priority: 2 },
+      { entrypoint: 'count_fast_b' },
+    ])
+    await enqueueMany(db.pool, [{ entrypoint: 'count_fast', priority: 2 }])
+    const { rows: deltas } = await db.pool.query("select entrypoint, priority, n::int from aizk_queue_count_delta where entrypoint like 'count_fast%' order by 1, 2, 3")
+    assert.deepEqual(deltas, [
+      { entrypoint: 'count_fast', priority: 1, n: 1 },
+      { entrypoint: 'count_fast', priority: 1, n: 1 },
+      { entrypoint: 'count_fast', priority: 1, n: 1 },
+      { entrypoint: 'count_fast', priority: 2, n: 1 },
+      { entrypoint: 'count_fast', priority: 2, n: 1 },
+      { entrypoint: 'count_fast_b', priority: 0, n: 1 },
+    ])
+    const { rows } = await db.pool.query(
+      "select entrypoint, priority, count(*)::int as n from pgqueuer where entrypoint like 'count_fast%' group by 1, 2 order by 1, 2",
+    )
+    assert.deepEqual(rows, [
+      { entrypoint: 'count_fast', priority: 1, n: 3 },
+      { entrypoint: 'count_fast', priority: 2, n: 2 },
+      { entrypoint: 'count_fast_b', priority: 0, n: 1 },
+    ])
+  })
+})
+
 describe('job declarations', () => {
   it('are checked when they register', () => {
     const registry = new JobRegistry()

@@ -126,6 +126,39 @@ describe('queue stats', () => {
     assert.match(s.health.problems.find((p) => p.code === 'cron_overdue')!.message, /aizk_cron_late/)
   })
 
+  it('foreign queue managers are the unregistered ones holding picks; stale picks are counted up to the cap', async () => {
+    const mine = '11111111-1111-4111-8111-111111111111'
+    const foreignA = '0aaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa'
+    const foreignB = 'ffffffff-ffff-4fff-8fff-ffffffffffff'
+    const heldOnly = '55555555-5555-4555-8555-555555555555'
+    await db.pool.query(`INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints) VALUES ('${mine}', 'h', 1, '0', '{ep_a}')`)
+    await insertQueued(db.pool, 'ep_a', 1200)
+    await insertQueued(db.pool, 'ep_b', 3)
+    await insertHeld(db.pool, 'ep_b', 1)
+    const pick = (qm: string, ep: string, n: number, age = '0 seconds') =>
+      db.pool.query(
+        `UPDATE pgqueuer SET status = 'picked', queue_manager_id = $1, heartbeat = now() - $4::interval
+          WHERE id IN (SELECT id FROM pgqueuer WHERE entrypoint = $2 AND status = 'queued' ORDER BY id LIMIT $3)`,
+        [qm, ep, n, age],
+      )
+    await pick(mine, 'ep_a', 1100, '5 minutes')
+    await pick(foreignA, 'ep_b', 1)
+    await pick(foreignA, 'ep_a', 2)
+    await pick(foreignB, 'ep_b', 1)
+    await db.pool.query(`UPDATE pgqueuer SET queue_manager_id = $1 WHERE status = 'failed'`, [heldOnly])
+    const s = await queueStats(db.pool, opts)
+    assert.deepEqual(
+      s.workers.foreign.map((w) => [w.queueManagerId, w.entrypoints, w.picked]),
+      [
+        [foreignA, ['ep_a', 'ep_b'], 3],
+        [foreignB, ['ep_b'], 1],
+      ],
+    )
+    assert.equal(s.workers.list.find((w) => w.queueManagerId === mine)?.picked, 1000, 'a worker holding more than PICKED_CAP shows the cap')
+    assert.equal(s.stalePicks.count, 1000, '1,100 stale picks counted up to PICKED_CAP')
+    assert.equal(s.stalePicks.jobs.length, 20)
+  })
+
   it('throughput per second and per minute from finished jobs; the log size from the catalogue', async () => {
     await db.pool.query(
       `INSERT INTO pgqueuer_log (created, job_id, status, priority, entrypoint)
