@@ -64,7 +64,7 @@ export function planPick(queueManagerId: string, bound: BoundEntrypoint[], opts:
 
 const PICK_ARGS = 'aizk_pick($1, $2, $3, $4, $5, $6, $7, $8)'
 /** A pick that carries completions: those must be durable, so it commits as usual. */
-const PICK_CARRYING = {
+export const DURABLE_PICK = {
   name: 'aizk_pick',
   text: `SELECT * FROM ${PICK_ARGS}`,
 }
@@ -75,8 +75,9 @@ const PICK_CARRYING = {
  * on the server (an enqueue, a completion) flushes it first. The filter runs once per picked
  * row, so it is set exactly when the pick wrote something; it matters only at commit.
  */
+export const LEASE_PICK_NAME = 'aizk_pick_lease'
 const PICK_LEASE = {
-  name: 'aizk_pick_lease',
+  name: LEASE_PICK_NAME,
   text: `SELECT * FROM ${PICK_ARGS} WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL`,
 }
 
@@ -104,7 +105,7 @@ export async function pickJobs(
   done: readonly string[] = [],
 ): Promise<PickedJob[]> {
   const { rows } = await db.query<PickRow>({
-    ...(done.length ? PICK_CARRYING : PICK_LEASE),
+    ...(done.length ? DURABLE_PICK : PICK_LEASE),
     values: [batchSize, plan.queueManagerId, plan.entrypoints, plan.limits, staleSeconds, idArray(done), plan.foreignStaleSeconds, plan.logPicks],
   })
   const out = new Array<PickedJob>(rows.length)
