@@ -5,7 +5,8 @@
  *       and its ratio to the floor: the harness's an / a64 (BENCH_PEERS_FLOOR, or a checkout beside
  *       this one), else the same SQL on aizk's own pgqueuer table (bench/floor.ts)
  *   (b) drain jobs/s of 20,000 pre-enqueued no-op jobs by one worker process at batch 64
- *   (c) idle latency enqueue -> handler start, p50/p95/p99, at 50 jobs/s
+ *   (c) idle latency enqueue -> handler start, p50/p95/p99, at 50 jobs/s, run as the peer
+ *       harness's W3 runs it (bench/peers-adapter.mjs, default profile at BENCH_CONCURRENCY 16)
  *   (d) (b) again with 1,000,000 not-ready rows behind (half future execute_after of the same
  *       entrypoint, half an entrypoint no worker binds)
  *   (e) the floor: the same SQL through pgbench, no JavaScript
@@ -20,7 +21,8 @@
  * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_SECTIONS ("a b c d e f h i"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
  * BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch), BENCH_LAT_JOBS (500), BENCH_LAT_RATE
- * (50), BENCH_BEHIND (1000000), BENCH_ROUNDS (3), BENCH_SPREAD (20), FLOOR_SECONDS (10), FLOOR_CLIENTS (16), FLOOR_POPULATION (600000).
+ * (50), BENCH_LAT_CONCURRENCY (16, section c's worker), BENCH_LAT_AB (1: section c alternates the
+ * lease pick with the durable pick, BENCH_ROUNDS rounds), BENCH_BEHIND (1000000), BENCH_ROUNDS (3), BENCH_SPREAD (20), FLOOR_SECONDS (10), FLOOR_CLIENTS (16), FLOOR_POPULATION (600000).
  * Drain figures carry cpuMsPer1k: busy CPU of the whole machine per 1,000 jobs (bench/cpu.ts).
  * Diagnostics: BENCH_PROFILE=1 (worker statement timings and CPU on stderr), BENCH_CPU_PROF=dir
  * (a V8 CPU profile of the worker), BENCH_NO_COUNT_TRIGGERS=1 (what migration 0002's live-count
@@ -48,6 +50,8 @@ const cfg = {
   concurrency: num('BENCH_WORKER_CONCURRENCY', num('BENCH_BATCH', 64) * 4),
   latJobs: num('BENCH_LAT_JOBS', 500),
   latRate: num('BENCH_LAT_RATE', 50),
+  // The peer harness's BENCH_CONCURRENCY, which its W3 worker runs at.
+  latConcurrency: num('BENCH_LAT_CONCURRENCY', 16),
   behind: num('BENCH_BEHIND', 1_000_000),
   floorSeconds: num('FLOOR_SECONDS', 10),
   floorClients: num('FLOOR_CLIENTS', 16),
@@ -196,37 +200,70 @@ async function sectionB(pool: pg.Pool): Promise<number> {
   return drain(pool, `drain ${fmt(cfg.jobs)} no-op jobs, 1 worker, batch ${cfg.batch}, concurrency ${cfg.concurrency}`, 'b')
 }
 
-async function sectionC(pool: pg.Pool): Promise<void> {
+/**
+ * One latency round, as the peer harness's W3 runs it (same count, rate, schedule, warm-up,
+ * worker batch and concurrency, percentile): an idle worker, then BENCH_LAT_JOBS single enqueues
+ * on an absolute schedule at BENCH_LAT_RATE jobs/s, t0 taken just before each call.
+ * `durablePick`: the worker's picks wait for the WAL flush as before (the A/B of BENCH_LAT_AB).
+ */
+async function latencyRound(pool: pg.Pool, durablePick: boolean): Promise<number[]> {
   await reset(pool)
   await settle(pool)
-  const w = await spawnWorker()
+  const w = await forkBenchWorker({ url, batch: cfg.batch, concurrency: cfg.latConcurrency, env: durablePick ? { BENCH_DURABLE_PICK: '1' } : {} })
   await w.request('start', 'started')
+  const gap = 1000 / cfg.latRate
+  for (let i = 0; i < 10; i++) {
+    await enqueue(pool, { entrypoint: BENCH_ENTRYPOINT, payload: { i, t0: monotonicMs(), warm: true } })
+    await sleep(gap)
+  }
   await sleep(1000)
-  for (let i = 0; i < 10; i++) await enqueue(pool, { entrypoint: BENCH_ENTRYPOINT, payload: { i, t0: monotonicMs(), warm: true } })
-  await sleep(500)
-  const start = monotonicMs()
+  const base = monotonicMs() + 20
   const calls: Promise<unknown>[] = []
   for (let i = 0; i < cfg.latJobs; i++) {
-    const due = start + (i * 1000) / cfg.latRate
+    const due = base + i * gap
     const wait = due - monotonicMs()
-    if (wait > 0) await sleep(wait)
+    if (wait > 1) await sleep(wait - 0.5)
+    while (monotonicMs() < due) {
+      // Spin the last < 1 ms for an even schedule.
+    }
     calls.push(enqueue(pool, { entrypoint: BENCH_ENTRYPOINT, payload: { i, t0: monotonicMs() } }))
   }
   await Promise.all(calls)
   let report: { latencies: number[] } = { latencies: [] }
-  for (let tries = 0; tries < 200; tries++) {
+  for (let tries = 0; tries < 1200; tries++) {
     report = await w.request<{ latencies: number[] }>('report', 'report')
     if (report.latencies.length >= cfg.latJobs) break
     await sleep(25)
   }
   await w.stop()
-  const sorted = [...report.latencies].sort((a, b) => a - b)
-  const p = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((q / 100) * sorted.length) - 1))]
-  rows.push({
-    section: 'c',
-    what: `latency enqueue -> handler start at ${cfg.latRate} jobs/s (${sorted.length} jobs)`,
-    value: `p50 ${p(50).toFixed(2)} / p95 ${p(95).toFixed(2)} / p99 ${p(99).toFixed(2)} ms`,
-  })
+  return [...report.latencies].sort((a, b) => a - b)
+}
+
+/** The harness's percentile (nearest rank). */
+const percentile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((q / 100) * sorted.length) - 1))]
+const latencyFigure = (s: number[]) => `p50 ${percentile(s, 50).toFixed(2)} / p95 ${percentile(s, 95).toFixed(2)} / p99 ${percentile(s, 99).toFixed(2)} ms`
+
+async function sectionC(pool: pg.Pool): Promise<void> {
+  const what = (pick: string) =>
+    `latency enqueue -> handler start at ${cfg.latRate} jobs/s (${fmt(cfg.latJobs)} jobs, batch ${cfg.batch}, concurrency ${cfg.latConcurrency})${pick}`
+  if (!env.BENCH_LAT_AB) {
+    const s = await latencyRound(pool, false)
+    rows.push({ section: 'c', what: what(''), value: latencyFigure(s), note: `${s.length} samples` })
+    return
+  }
+  // BENCH_LAT_AB=1: the lease pick against the durable pick, alternating rounds (BENCH_ROUNDS).
+  const rounds = num('BENCH_ROUNDS', 3)
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 ? [true, false] : [false, true]
+    const got: Record<string, number[]> = {}
+    for (const durable of order) got[String(durable)] = await latencyRound(pool, durable)
+    const lease = got.false
+    const durable = got.true
+    const ratio = (q: number) => (percentile(lease, q) / percentile(durable, q)).toFixed(2)
+    const load = os.loadavg()[0].toFixed(1)
+    rows.push({ section: 'c', what: what(`, round ${r + 1}: lease pick`), value: latencyFigure(lease), note: `load ${load}; ÷ durable pick: p50 ${ratio(50)}, p99 ${ratio(99)}` })
+    rows.push({ section: 'c', what: what(`, round ${r + 1}: durable pick`), value: latencyFigure(durable), note: `load ${load}` })
+  }
 }
 
 async function insertNotReady(pool: pg.Pool): Promise<void> {

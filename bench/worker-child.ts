@@ -4,6 +4,7 @@
  */
 import pg from 'pg'
 import { JobRegistry } from '../src/jobs/registry.js'
+import { DURABLE_PICK, LEASE_PICK_NAME } from '../src/queue/pick.js'
 import { parseSettings } from '../src/settings.js'
 import { Worker } from '../src/worker/worker.js'
 import { benchStats, monotonicMs, spreadJobs } from './bench-jobs.js'
@@ -29,6 +30,14 @@ if (process.env.BENCH_PROFILE) {
     e.rows += r.rowCount ?? 0
     profile.set(name, e)
     return r
+  }
+}
+// BENCH_DURABLE_PICK=1 (section c's A/B): every pick waits for the WAL flush, as before the lease pick.
+if (process.env.BENCH_DURABLE_PICK) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult>
+  ;(pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
+    const q = args[0] as { name?: string }
+    return query(q?.name === LEASE_PICK_NAME ? { ...q, ...DURABLE_PICK } : q, ...args.slice(1))
   }
 }
 const send = (m: object) => process.send?.(m)
