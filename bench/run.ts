@@ -23,7 +23,9 @@
  * BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch), BENCH_LAT_JOBS (500), BENCH_LAT_RATE
  * (50), BENCH_LAT_CONCURRENCY (16, section c's worker), BENCH_LAT_AB (1: section c alternates the
  * lease pick with the durable pick, BENCH_ROUNDS rounds), BENCH_BEHIND (1000000), BENCH_ROUNDS (3), BENCH_SPREAD (20), FLOOR_SECONDS (10), FLOOR_CLIENTS (16), FLOOR_POPULATION (600000).
- * Drain figures carry cpuMsPer1k: busy CPU of the whole machine per 1,000 jobs (bench/cpu.ts).
+ * Drain figures carry cpuMsPer1k: busy CPU of the whole machine per 1,000 jobs (bench/cpu.ts), and
+ * own CPU: the worker process plus the scratch database's backends per 1,000 jobs, which holds on
+ * a busy machine; (d) and (f) print both their rate and their own CPU against (b)'s.
  * Diagnostics: BENCH_PROFILE=1 (worker statement timings and CPU on stderr), BENCH_CPU_PROF=dir
  * (a V8 CPU profile of the worker), BENCH_NO_COUNT_TRIGGERS=1 (what migration 0002's live-count
  * triggers cost: disables them in the scratch database).
@@ -32,7 +34,7 @@ import pg from 'pg'
 import { migrate } from '../src/db/migrate.js'
 import { enqueue, enqueueMany } from '../src/queue/enqueue.js'
 import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
-import { cpuBusyMs, cpuMsPer1k } from './cpu.js'
+import { backendCpuMs, backendCpuSpent, cpuBusyMs, cpuMsPer1k } from './cpu.js'
 import { countTriggerSection, spreadSection } from './drain-ab.js'
 import { aizkEnqueueFloor, aizkFloor, peersFloor, peersFloorScript } from './floor.js'
 import { logParitySection } from './log-parity.js'
@@ -162,12 +164,19 @@ async function enqueueBacklog(pool: pg.Pool, n: number, offset = 0): Promise<{ l
   return { lo, hi }
 }
 
-async function drain(pool: pg.Pool, label: string, section: string, queued?: { lo: string; hi: string }): Promise<number> {
+/** A drain's figures: jobs/s, and own CPU ms per 1,000 jobs (worker process + database backends). */
+interface Drained {
+  rate: number
+  own: number
+}
+
+async function drain(pool: pg.Pool, label: string, section: string, queued?: { lo: string; hi: string }): Promise<Drained> {
   const range = queued ?? (await enqueueBacklog(pool, cfg.jobs))
   await settle(pool)
   const w = await spawnWorker()
   const cpu0 = cpuBusyMs()
-  const { tStart } = await w.request<{ tStart: number }>('start', 'started')
+  const back0 = await backendCpuMs(pool)
+  const { tStart, cpuMs: w0 } = await w.request<{ tStart: number; cpuMs: number }>('start', 'started')
   let rss = 0
   let left = cfg.jobs
   let tEnd = 0
@@ -183,19 +192,30 @@ async function drain(pool: pg.Pool, label: string, section: string, queued?: { l
     await sleep(left > 2000 ? 100 : left > 200 ? 25 : 5)
   }
   const cpu = cpuMsPer1k(cpu0, cfg.jobs)
-  const s = await w.request<{ rssMb: number }>('status', 'status')
+  const s = await w.request<{ rssMb: number; cpuMs: number }>('status', 'status')
   rss = Math.max(rss, s.rssMb)
+  const own = ((s.cpuMs - w0 + backendCpuSpent(back0, await backendCpuMs(pool))) / cfg.jobs) * 1000
   await w.stop()
   const { rows: logged } = await pool.query<{ n: number }>(
     "SELECT count(*)::int AS n FROM pgqueuer_log WHERE job_id BETWEEN $1 AND $2 AND status = 'successful'",
     [range.lo, range.hi],
   )
   const rate = cfg.jobs / ((tEnd - tStart) / 1000)
-  rows.push({ section, what: label, value: `${fmt(rate)} jobs/s`, note: `cpuMsPer1k ${cpu.toFixed(0)}, worker RSS max ${rss.toFixed(0)} MB, ${logged[0].n} log rows` })
-  return rate
+  rows.push({
+    section,
+    what: label,
+    value: `${fmt(rate)} jobs/s`,
+    note: `cpuMsPer1k ${cpu.toFixed(0)}, own CPU ${own.toFixed(0)} ms/1k jobs, worker RSS max ${rss.toFixed(0)} MB, ${logged[0].n} log rows`,
+  })
+  return { rate, own }
 }
 
-async function sectionB(pool: pg.Pool): Promise<number> {
+/** (d) and (f) against (b), in the same run: rate as a share of (b)'s, own CPU as a multiple of it. */
+function againstB(d: Drained, b: Drained | undefined): void {
+  if (b) rows[rows.length - 1].note += `; ${((d.rate / b.rate) * 100).toFixed(0)}% of (b), own CPU ${(d.own / b.own).toFixed(2)}x (b)`
+}
+
+async function sectionB(pool: pg.Pool): Promise<Drained> {
   await reset(pool)
   return drain(pool, `drain ${fmt(cfg.jobs)} no-op jobs, 1 worker, batch ${cfg.batch}, concurrency ${cfg.concurrency}`, 'b')
 }
@@ -281,20 +301,18 @@ async function insertNotReady(pool: pg.Pool): Promise<void> {
 }
 
 /** (d) the not-ready rows come after the drained jobs in pick order (higher ids, same priority). */
-async function sectionD(pool: pg.Pool, b: number | undefined): Promise<void> {
+async function sectionD(pool: pg.Pool, b: Drained | undefined): Promise<void> {
   await reset(pool)
   const range = await enqueueBacklog(pool, cfg.jobs)
   await insertNotReady(pool)
-  const rate = await drain(pool, `drain as (b) with ${fmt(cfg.behind)} not-ready rows behind`, 'd', range)
-  if (b) rows[rows.length - 1].note += `; ${((rate / b) * 100).toFixed(0)}% of (b)`
+  againstB(await drain(pool, `drain as (b) with ${fmt(cfg.behind)} not-ready rows behind`, 'd', range), b)
 }
 
 /** (f) the same rows in front: enqueued first, so lower ids at the same priority. */
-async function sectionF(pool: pg.Pool, b: number | undefined): Promise<void> {
+async function sectionF(pool: pg.Pool, b: Drained | undefined): Promise<void> {
   await reset(pool)
   await insertNotReady(pool)
-  const rate = await drain(pool, `drain as (b) with the ${fmt(cfg.behind)} not-ready rows in front (lower ids)`, 'f')
-  if (b) rows[rows.length - 1].note += `; ${((rate / b) * 100).toFixed(0)}% of (b)`
+  againstB(await drain(pool, `drain as (b) with the ${fmt(cfg.behind)} not-ready rows in front (lower ids)`, 'f'), b)
 }
 
 async function sectionE(pool: pg.Pool): Promise<void> {
@@ -347,7 +365,7 @@ async function main(): Promise<void> {
     } finally {
       client.release()
     }
-    let b: number | undefined
+    let b: Drained | undefined
     for (const s of cfg.sections) {
       process.stderr.write(`bench: section ${s}\n`)
       if (s === 'a') await sectionA(pool)

@@ -4,7 +4,7 @@ them. Usage: pgq.py DSN COMMAND [options]
 
   install                          Queries.install(): PgQueuer's own schema
   enqueue ENTRYPOINT [--payload-hex H | --null] [--priority N] [--dedupe-key K] [--skip]
-  enqueue ENTRYPOINT --many '[{"hex": H|null, "key": K|null, "priority": N}, ...]' [--skip]
+  enqueue ENTRYPOINT --many '[{"hex": H|null, "key": K|null, "priority": N, "delay": S}, ...]' [--skip]
   requeue ID...                    Queries.requeue_jobs
   job-status ID...                 Queries.job_status (from the log)
   percentiles                      Queries.job_duration_percentiles over the last hour
@@ -50,7 +50,8 @@ async def cmd_install(dsn: str, _: argparse.Namespace) -> None:
 async def cmd_enqueue(dsn: str, a: argparse.Namespace) -> None:
     q = await connect(dsn)
     if a.many is not None:
-        # One batch: a JSON list of {"hex": str | null, "key": str | null, "priority": int}.
+        # One batch: a JSON list of {"hex": str | null, "key": str | null, "priority": int,
+        # "delay": seconds (PgQueuer's execute_after), optional}.
         items = json.loads(a.many)
         entrypoint: str | list[str] = [a.entrypoint] * len(items)
         payload: bytes | None | list[bytes | None] = [
@@ -58,17 +59,22 @@ async def cmd_enqueue(dsn: str, a: argparse.Namespace) -> None:
         ]
         priority: int | list[int] = [int(i.get("priority", 0)) for i in items]
         dedupe_key: str | None | list[str | None] = [i.get("key") for i in items]
+        execute_after: list[timedelta | None] | None = [
+            None if i.get("delay") is None else timedelta(seconds=float(i["delay"])) for i in items
+        ]
     else:
         entrypoint = a.entrypoint
         payload = None if a.null else bytes.fromhex(a.payload_hex or "")
         priority = a.priority
         dedupe_key = a.dedupe_key
+        execute_after = None
     try:
         ids = await q.enqueue(
             entrypoint,
             payload,
             priority=priority,
             dedupe_key=dedupe_key,
+            execute_after=execute_after,
             on_conflict="skip" if a.skip else "raise",
         )
     except DuplicateJobError as e:

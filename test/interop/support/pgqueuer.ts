@@ -170,6 +170,8 @@ export interface PgqItem {
   json?: unknown
   key?: string | null
   priority?: number
+  /** PgQueuer's execute_after: seconds from its NOW(). */
+  delaySeconds?: number
 }
 
 /** PgQueuer's enqueue of a batch (one Python start); the ids, null where `skip` skipped one. */
@@ -178,6 +180,7 @@ export async function pgqEnqueue(url: string, entrypoint: string, items: PgqItem
     hex: i.json !== undefined ? hex(Buffer.from(JSON.stringify(i.json))) : i.payload ? hex(i.payload) : null,
     key: i.key ?? null,
     priority: i.priority ?? 0,
+    ...(i.delaySeconds !== undefined ? { delay: i.delaySeconds } : {}),
   }))
   return pgqOne(url, ['enqueue', entrypoint, '--many', JSON.stringify(many), ...(opts.skip ? ['--skip'] : [])])
 }
