@@ -11,14 +11,16 @@
  *   (g) AIZK_QUEUE_LOG_PARITY off vs on (bench/log-parity.ts), alternating rounds (BENCH_ROUNDS, 3)
  *   (h) drain of one entrypoint vs the same jobs spread over BENCH_SPREAD (20) entrypoints, and
  *   (i) drain with the live-count triggers off vs on (bench/drain-ab.ts), alternating rounds
+ *   (j) drain at 16 and 64 in flight: batch BENCH_BATCH through the local queue vs the batch tied
+ *       to the concurrency (bench/local-queue.ts), alternating rounds
  *   (graph) the memory graph's figures (bench/graph.ts; also `npm run bench:graph`), only when asked
  *       for: BENCH_SECTIONS="graph"
  *   (graph-maintenance) communities, RAPTOR and insights with peak memory
  *       (bench/graph-maintenance.ts; also `npm run bench:graph-maintenance`), only when asked for
  * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_SECTIONS ("a b c d e f h i"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
+ * BENCH_SECTIONS ("a b c d e f h i j"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
  * BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch), BENCH_LAT_JOBS (500), BENCH_LAT_RATE
- * (50), BENCH_BEHIND (1000000), BENCH_ROUNDS (3), BENCH_SPREAD (20), FLOOR_SECONDS (10), FLOOR_CLIENTS (16), FLOOR_POPULATION (600000).
+ * (50), BENCH_BEHIND (1000000), BENCH_ROUNDS (3), BENCH_SPREAD (20), BENCH_LOCAL_CONCURRENCY ("16 64"), FLOOR_SECONDS (10), FLOOR_CLIENTS (16), FLOOR_POPULATION (600000).
  * Drain figures carry cpuMsPer1k: busy CPU of the whole machine per 1,000 jobs (bench/cpu.ts).
  * Diagnostics: BENCH_PROFILE=1 (worker statement timings and CPU on stderr), BENCH_CPU_PROF=dir
  * (a V8 CPU profile of the worker), BENCH_NO_COUNT_TRIGGERS=1 (what migration 0002's live-count
@@ -31,6 +33,7 @@ import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
 import { cpuBusyMs, cpuMsPer1k } from './cpu.js'
 import { countTriggerSection, spreadSection } from './drain-ab.js'
 import { aizkFloor, peersFloor } from './floor.js'
+import { localQueueSection } from './local-queue.js'
 import { logParitySection } from './log-parity.js'
 import { type BenchWorker, forkBenchWorker } from './worker-process.js'
 
@@ -38,7 +41,7 @@ const env = process.env
 const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
 const cfg = {
   server: env.AIZK_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  sections: (env.BENCH_SECTIONS ?? 'a b c d e f h i').split(/[\s,]+/).filter(Boolean),
+  sections: (env.BENCH_SECTIONS ?? 'a b c d e f h i j').split(/[\s,]+/).filter(Boolean),
   jobs: num('BENCH_JOBS', 20000),
   inflight: num('BENCH_INFLIGHT', 16),
   bulk: num('BENCH_BULK', 1000),
@@ -292,6 +295,10 @@ async function main(): Promise<void> {
       else if (s === 'g') rows.push(...(await logParitySection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: num('BENCH_ROUNDS', 3) })))
       else if (s === 'h') rows.push(await spreadSection(pool, { ...ab(), spread: num('BENCH_SPREAD', 20) }))
       else if (s === 'i') rows.push(await countTriggerSection(pool, ab()))
+      else if (s === 'j') {
+        const concurrencies = (env.BENCH_LOCAL_CONCURRENCY ?? '16 64').split(/[\s,]+/).filter(Boolean).map(Number)
+        rows.push(...(await localQueueSection(pool, { url, jobs: cfg.jobs, rounds: num('BENCH_ROUNDS', 3), batch: cfg.batch, concurrencies })))
+      }
       else if (s === 'graph') await (await import('./graph.js')).runGraphBench()
       // The module runs its passes when loaded (it is also `npm run bench:graph-maintenance`).
       else if (s === 'graph-maintenance') await import('./graph-maintenance.js')
