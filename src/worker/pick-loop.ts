@@ -82,6 +82,11 @@ export class PickLoop {
     return this.running ?? Promise.resolve()
   }
 
+  /** A pick is on its way to the server. */
+  get picking(): boolean {
+    return this.reserved > 0
+  }
+
   /** Jobs picked and waiting for a handler slot. */
   get waitingCount(): number {
     return this.waiting.size
@@ -128,6 +133,11 @@ export class PickLoop {
     return Math.max(1, Math.min(batchSize, Math.floor((concurrency + limit) / 2)))
   }
 
+  /** Completions worth carrying without waiting: with a local queue, picks are a batch apart, so any. */
+  private carryEnough(): number | undefined {
+    return this.p.localQueueSize > 0 ? 1 : undefined
+  }
+
   private capacity(): number {
     return this.p.concurrency + this.localQueueLimit() - this.executor.size - this.waiting.size - this.reserved
   }
@@ -164,7 +174,7 @@ export class PickLoop {
       this.reserved += want
       let jobs: PickedJob[]
       const t0 = Date.now()
-      const done = this.outcomes.takeCompletes()
+      const done = this.outcomes.takeCompletes(undefined, this.carryEnough())
       try {
         jobs = await pickJobs(this.p.pool, this.p.plan(), want, index === 0 ? this.staleSecondsIfDue() : 0, done)
         failures = 0
