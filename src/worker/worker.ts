@@ -224,5 +224,5 @@ export class Worker {
  * (pick-loop.ts, LOCAL_QUEUE_HORIZON_MS).
  */
 export function defaultLocalQueueSize(batchSize: number): number {
-  return batchSize * 2
+  return batchSize * 4
 }
