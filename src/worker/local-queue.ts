@@ -1,8 +1,10 @@
 /**
- * Jobs this worker picked that wait for a free handler slot, in pick order (priority
- * descending, then id). They are `picked` rows of this worker, so its one heartbeat statement
- * keeps them (nobody re-picks them) and a kill leaves them to the stale-pick path. Bounded by
- * the pick loop, which stops picking while the queue is full.
+ * Jobs this worker picked that wait for a free handler slot, in pick order (priority descending,
+ * then id), across picks too: two pickers' batches can return in either order, and a later pick
+ * may bring a job of higher priority, so a batch that does not simply follow is merged in. They
+ * are `picked` rows of this worker, so its one heartbeat statement keeps them (nobody re-picks
+ * them) and a kill leaves them to the stale-pick path. Bounded by the pick loop, which stops
+ * picking while the queue is full.
  */
 import type { PickedJob } from '../queue/pick.js'
 
@@ -15,7 +17,22 @@ export class LocalQueue {
   }
 
   push(jobs: readonly PickedJob[]): void {
-    for (const job of jobs) this.items.push(job)
+    if (jobs.length === 0) return
+    const last = this.items[this.items.length - 1]
+    if (this.size === 0 || !last || !before(jobs[0], last)) {
+      for (const job of jobs) this.items.push(job)
+      return
+    }
+    const waiting = this.items.slice(this.head) as PickedJob[]
+    const merged: PickedJob[] = []
+    let i = 0
+    let k = 0
+    while (i < waiting.length || k < jobs.length) {
+      if (k >= jobs.length || (i < waiting.length && !before(jobs[k], waiting[i]))) merged.push(waiting[i++])
+      else merged.push(jobs[k++])
+    }
+    this.items = merged
+    this.head = 0
   }
 
   /** The next job in pick order, or undefined when empty. */
@@ -56,4 +73,10 @@ export class LocalQueue {
   clear(): PickedJob[] {
     return this.removeWhere(() => true)
   }
+}
+
+/** Pick order: priority descending, then id ascending (ids are bigints as decimal strings). */
+function before(a: PickedJob, b: PickedJob): boolean {
+  if (a.priority !== b.priority) return a.priority > b.priority
+  return a.id.length !== b.id.length ? a.id.length < b.id.length : a.id < b.id
 }

@@ -57,6 +57,11 @@ export class PickLoop {
   /** Mean handler run time (ms, moving average), for the local queue's limit. */
   private meanRunMs = 0
   private readonly waiting = new LocalQueue()
+  /** Picks are handed on in the order they were sent, so jobs start in pick order (see deliver). */
+  private sent = 0
+  private nextToDeliver = 0
+  private readonly arrived = new Map<number, { jobs: PickedJob[]; ms: number }>()
+  private arrivedJobs = 0
   private readonly wakeups = [new Wakeup(), new Wakeup()]
   private running: Promise<void> | undefined
 
@@ -139,7 +144,7 @@ export class PickLoop {
   }
 
   private capacity(): number {
-    return this.p.concurrency + this.localQueueLimit() - this.executor.size - this.waiting.size - this.reserved
+    return this.p.concurrency + this.localQueueLimit() - this.executor.size - this.waiting.size - this.arrivedJobs - this.reserved
   }
 
   private pollDelayMs(): number {
@@ -175,6 +180,7 @@ export class PickLoop {
       let jobs: PickedJob[]
       const t0 = Date.now()
       const done = this.outcomes.takeCompletes(undefined, this.carryEnough())
+      const seq = this.sent++
       try {
         jobs = await pickJobs(this.p.pool, this.p.plan(), want, index === 0 ? this.staleSecondsIfDue() : 0, done)
         failures = 0
@@ -183,6 +189,7 @@ export class PickLoop {
           this.p.events.emit('outcomes:written', { completed: done.length, retried: 0, held: 0, released: 0, canceled: 0 })
         }
       } catch (err) {
+        this.deliver(seq, [], 0)
         if (done.length) this.outcomes.returnCompletes(done)
         this.p.health.error('pick', err)
         failures++
@@ -191,7 +198,7 @@ export class PickLoop {
       } finally {
         this.reserved -= want
       }
-      if (jobs.length) this.dispatch(jobs, Date.now() - t0)
+      this.deliver(seq, jobs, Date.now() - t0)
       const full = jobs.length === want
       if (index === 0) {
         // A short pick emptied the ready rows: until a NOTIFY or the poll, a freed slot is no news.
@@ -203,6 +210,20 @@ export class PickLoop {
       }
       if (full || this.wakePending) continue
       await wakeup.sleep(this.pollDelayMs())
+    }
+  }
+
+  /**
+   * A pick came back. The two pickers' picks can return out of order, and a later one's jobs
+   * would start first while slots are free: each waits for the picks sent before it.
+   */
+  private deliver(seq: number, jobs: PickedJob[], ms: number): void {
+    this.arrived.set(seq, { jobs, ms })
+    this.arrivedJobs += jobs.length
+    for (let next = this.arrived.get(this.nextToDeliver); next; next = this.arrived.get(this.nextToDeliver)) {
+      this.arrived.delete(this.nextToDeliver++)
+      this.arrivedJobs -= next.jobs.length
+      if (next.jobs.length) this.dispatch(next.jobs, next.ms)
     }
   }
 

@@ -219,9 +219,9 @@ export class Worker {
 }
 
 /**
- * The local queue's size unless set: one batch, so a pick of a full batch fits while the
- * previous one still waits, whatever the concurrency. It holds at most about a second of work
- * (pick-loop.ts, LOCAL_QUEUE_HORIZON_MS).
+ * The local queue's size unless set: four batches, so whole batches are picked, one waits in
+ * reserve while the next is on its way, whatever the concurrency (docs/job-lifecycle.md#the-local-queue).
+ * It holds at most about a second of work (pick-loop.ts, LOCAL_QUEUE_HORIZON_MS).
  */
 export function defaultLocalQueueSize(batchSize: number): number {
   return batchSize * 4
