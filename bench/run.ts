@@ -14,15 +14,18 @@
  *   (g) AIZK_QUEUE_LOG_PARITY off vs on (bench/log-parity.ts), alternating rounds (BENCH_ROUNDS, 3)
  *   (h) drain of one entrypoint vs the same jobs spread over BENCH_SPREAD (20) entrypoints, and
  *   (i) drain with the live-count triggers off vs on (bench/drain-ab.ts), alternating rounds
+ *   (j) drain at 16 and 64 in flight: batch BENCH_BATCH through the local queue vs the batch tied
+ *       to the concurrency (bench/local-queue.ts), alternating rounds
  *   (graph) the memory graph's figures (bench/graph.ts; also `npm run bench:graph`), only when asked
  *       for: BENCH_SECTIONS="graph"
  *   (graph-maintenance) communities, RAPTOR and insights with peak memory
  *       (bench/graph-maintenance.ts; also `npm run bench:graph-maintenance`), only when asked for
  * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_SECTIONS ("a b c d e f h i"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
+ * BENCH_SECTIONS ("a b c d e f h i j"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
  * BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch), BENCH_LAT_JOBS (500), BENCH_LAT_RATE
  * (50), BENCH_LAT_CONCURRENCY (16, section c's worker), BENCH_LAT_AB (1: section c alternates the
- * lease pick with the durable pick, BENCH_ROUNDS rounds), BENCH_BEHIND (1000000), BENCH_ROUNDS (3), BENCH_SPREAD (20), FLOOR_SECONDS (10), FLOOR_CLIENTS (16), FLOOR_POPULATION (600000).
+ * lease pick with the durable pick, BENCH_ROUNDS rounds), BENCH_BEHIND (1000000), BENCH_ROUNDS (3), BENCH_SPREAD (20),
+ * BENCH_LOCAL_CONCURRENCY ("16 64", for j), FLOOR_SECONDS (10), FLOOR_CLIENTS (16), FLOOR_POPULATION (600000).
  * Drain figures carry cpuMsPer1k: busy CPU of the whole machine per 1,000 jobs (bench/cpu.ts), and
  * own CPU: the worker process plus the scratch database's backends per 1,000 jobs, which holds on
  * a busy machine; (d) and (f) print both their rate and their own CPU against (b)'s.
@@ -37,6 +40,7 @@ import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
 import { backendCpuMs, backendCpuSpent, cpuBusyMs, cpuMsPer1k } from './cpu.js'
 import { countTriggerSection, spreadSection } from './drain-ab.js'
 import { aizkEnqueueFloor, aizkFloor, peersFloor, peersFloorScript } from './floor.js'
+import { localQueueSection } from './local-queue.js'
 import { logParitySection } from './log-parity.js'
 import { type BenchWorker, forkBenchWorker } from './worker-process.js'
 
@@ -44,7 +48,7 @@ const env = process.env
 const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
 const cfg = {
   server: env.AIZK_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  sections: (env.BENCH_SECTIONS ?? 'a b c d e f h i').split(/[\s,]+/).filter(Boolean),
+  sections: (env.BENCH_SECTIONS ?? 'a b c d e f h i j').split(/[\s,]+/).filter(Boolean),
   jobs: num('BENCH_JOBS', 20000),
   inflight: num('BENCH_INFLIGHT', 16),
   bulk: num('BENCH_BULK', 1000),
@@ -377,6 +381,10 @@ async function main(): Promise<void> {
       else if (s === 'g') rows.push(...(await logParitySection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: num('BENCH_ROUNDS', 3) })))
       else if (s === 'h') rows.push(await spreadSection(pool, { ...ab(), spread: num('BENCH_SPREAD', 20) }))
       else if (s === 'i') rows.push(await countTriggerSection(pool, ab()))
+      else if (s === 'j') {
+        const concurrencies = (env.BENCH_LOCAL_CONCURRENCY ?? '16 64').split(/[\s,]+/).filter(Boolean).map(Number)
+        rows.push(...(await localQueueSection(pool, { url, jobs: cfg.jobs, rounds: num('BENCH_ROUNDS', 3), batch: cfg.batch, concurrencies })))
+      }
       else if (s === 'graph') await (await import('./graph.js')).runGraphBench()
       // The module runs its passes when loaded (it is also `npm run bench:graph-maintenance`).
       else if (s === 'graph-maintenance') await import('./graph-maintenance.js')

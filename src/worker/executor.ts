@@ -77,8 +77,8 @@ export interface ExecutorOptions {
   outcomes: OutcomeBuffer
   settings: Settings
   jobs: Map<string, JobClass>
-  /** Called whenever a job leaves the running set (a slot is free). */
-  onSlotFree: () => void
+  /** Called whenever a job leaves the running set (a slot is free), with how long it ran. */
+  onSlotFree: (ranMs: number) => void
 }
 
 export class Executor {
@@ -99,6 +99,10 @@ export class Executor {
 
   get size(): number {
     return this.running.size
+  }
+
+  isRunning(id: string): boolean {
+    return this.running.has(id)
   }
 
   /** Jobs that ended since the worker started (any outcome but release). */
@@ -174,7 +178,7 @@ export class Executor {
       else if (err === undefined) this.complete(run)
       else this.fail(run, err)
     } finally {
-      this.o.onSlotFree()
+      this.o.onSlotFree(Date.now() - run.startedAt)
     }
   }
 
@@ -255,6 +259,23 @@ export class Executor {
       n++
     }
     return n
+  }
+
+  /**
+   * Jobs picked that never started (they waited in the local queue): a canceled one is logged
+   * `canceled` without running, the others go back to `queued` without counting an attempt, as
+   * a running job released at shutdown does.
+   */
+  releaseWaiting(jobs: readonly PickedJob[], canceled = false): void {
+    for (const job of jobs) {
+      if (canceled) {
+        this.o.outcomes.cancel(job.id)
+        this.emit('job:canceled', { jobId: job.id, entrypoint: job.entrypoint, durationMs: 0, ran: false })
+      } else {
+        this.o.outcomes.release(job.id)
+        this.emit('job:released', { jobId: job.id, entrypoint: job.entrypoint })
+      }
+    }
   }
 
   close(): void {

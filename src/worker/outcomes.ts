@@ -31,6 +31,7 @@ const MAX_FLUSHES = 2
  */
 export const DEFAULT_CARRY_WAIT_MS = 15
 const CARRY_MIN = 512
+const MAX_CARRY_WAIT_MS = 1000
 
 export class OutcomeBuffer {
   private completes: string[] = []
@@ -47,6 +48,8 @@ export class OutcomeBuffer {
 
   /** While true, completions wait a moment for the next pick to carry them (see takeCompletes). */
   carrierActive: () => boolean = () => false
+  /** A pick is on its way: when it returns, the loop's next pick carries what waits (see carryTimeout). */
+  carrierInFlight: () => boolean = () => false
   /** Told of every committed write, with what it wrote. */
   onWritten: (written: OutcomeCounts) => void = () => {}
 
@@ -71,10 +74,13 @@ export class OutcomeBuffer {
     else this.schedule()
   }
 
-  /** Completions for a pick to carry (aizk_pick completes them in its transaction), once due. */
-  takeCompletes(max = MAX_PER_STATEMENT): string[] {
+  /**
+   * Completions for a pick to carry (aizk_pick completes them in its transaction), once due:
+   * `enough` of them, or the oldest waited `carryWaitMs`.
+   */
+  takeCompletes(max = MAX_PER_STATEMENT, enough = CARRY_MIN): string[] {
     const n = this.completes.length
-    if (n === 0 || (n < CARRY_MIN && Date.now() - this.completesSince < this.carryWaitMs)) return []
+    if (n === 0 || (n < enough && Date.now() - this.completesSince < this.carryWaitMs)) return []
     const taken = this.completes.splice(0, max)
     this.completesSince = Date.now()
     return taken
@@ -89,7 +95,18 @@ export class OutcomeBuffer {
   private scheduleLater(): void {
     if (this.closed || this.timer || this.flushing >= MAX_FLUSHES) return
     // A fallback only: a busy picker normally takes them first (takeCompletes).
-    this.timer = setTimeout(() => this.run(), this.carryWaitMs * 4)
+    this.timer = setTimeout(() => this.carryTimeout(), this.carryWaitMs * 4)
+  }
+
+  /**
+   * The fallback fired. While a pick is in flight (a slow round trip on a loaded server), its
+   * return starts the next pick, which carries them: wait for it, up to MAX_CARRY_WAIT_MS, rather
+   * than commit them alone (every notifying commit is serialised).
+   */
+  private carryTimeout(): void {
+    this.timer = undefined
+    if (this.completes.length > 0 && this.carrierInFlight() && Date.now() - this.completesSince < MAX_CARRY_WAIT_MS) this.scheduleLater()
+    else this.run()
   }
 
   retry(item: RetryItem): void {

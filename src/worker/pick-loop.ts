@@ -1,10 +1,13 @@
 /**
- * The pick loop: pick a batch (one round trip), hand each job to the executor, pick again while
- * batches come back full, else sleep until a NOTIFY, a freed slot or a jittered poll. Two
- * pickers: while one waits on its round trip the other's batch runs, so a busy queue keeps the
- * server and the handlers busy at once (SKIP LOCKED keeps their picks disjoint). The second
- * picker works only while batches come back full. Each pick carries the completions that are
- * due, so a busy worker commits both in one transaction.
+ * The pick loop: pick a batch (one round trip) into the local queue, start handlers from it up
+ * to the concurrency, pick again while batches come back full, else sleep until a NOTIFY, a
+ * freed slot or a jittered poll. What a round trip picks (the batch size) is decoupled from what
+ * runs at once (the concurrency): the local queue holds the difference, bounded (see
+ * `localQueueLimit`), and picking stops while it is full. Two pickers: while one waits on its
+ * round trip the other's batch runs, so a busy queue keeps the server and the handlers busy at
+ * once (SKIP LOCKED keeps their picks disjoint). The second picker works only while batches come
+ * back full. Each pick carries the completions that are due, so a busy worker commits both in
+ * one transaction.
  */
 import type pg from 'pg'
 import type { JobClass } from '../jobs/queue-job.js'
@@ -14,8 +17,16 @@ import type { DatabaseHealth } from './db-health.js'
 import type { WorkerEvents } from '../events.js'
 import type { Executor } from './executor.js'
 import { fanOutScopes } from './fan-out-scopes.js'
+import { LocalQueue } from './local-queue.js'
 import type { OutcomeBuffer } from './outcomes.js'
 import { Wakeup } from './wakeup.js'
+
+/**
+ * The local queue holds at most about this much work: jobs that the handlers, at the pace
+ * they have shown, start within a second. Quick jobs fill it to its size; jobs of seconds or
+ * minutes leave it empty, so a worker never sits on long jobs another worker could run.
+ */
+export const LOCAL_QUEUE_HORIZON_MS = 1000
 
 export interface PickLoopParts {
   pool: pg.Pool
@@ -27,6 +38,8 @@ export interface PickLoopParts {
   plan: () => PickPlan
   batchSize: number
   concurrency: number
+  /** Picked jobs that may wait for a handler slot at most (0: none, the pick tied to free slots). */
+  localQueueSize: number
 }
 
 export class PickLoop {
@@ -36,10 +49,19 @@ export class PickLoop {
   busy = false
   private stopping = false
   private wakePending = false
+  /** The first picker sleeps because the worker held all it may: a freed slot is worth a pick. */
+  private capacityBound = false
   /** Slots promised to picks still in flight, so the two pickers never overshoot. */
   private reserved = 0
   private lastStaleCheck = 0
-  private readonly minPick: number
+  /** Mean handler run time (ms, moving average), for the local queue's limit. */
+  private meanRunMs = 0
+  private readonly waiting = new LocalQueue()
+  /** Picks are handed on in the order they were sent, so jobs start in pick order (see deliver). */
+  private sent = 0
+  private nextToDeliver = 0
+  private readonly arrived = new Map<number, { jobs: PickedJob[]; ms: number }>()
+  private arrivedJobs = 0
   private readonly wakeups = [new Wakeup(), new Wakeup()]
   private running: Promise<void> | undefined
 
@@ -48,14 +70,13 @@ export class PickLoop {
     private readonly executor: Executor,
     private readonly outcomes: OutcomeBuffer,
   ) {
-    this.minPick = Math.max(1, Math.floor(Math.min(p.batchSize, p.concurrency) / 2))
   }
 
   start(): void {
     this.running = Promise.all([this.pick(0), this.pick(1)]).then(() => {})
   }
 
-  /** Stop picking; resolves once both pickers have returned. */
+  /** Stop picking; resolves once both pickers have returned. Jobs still waiting stay for `takeWaiting`. */
   async stop(): Promise<void> {
     this.stopping = true
     for (const w of this.wakeups) w.wake()
@@ -66,15 +87,27 @@ export class PickLoop {
     return this.running ?? Promise.resolve()
   }
 
+  /** A pick is on its way to the server. */
+  get picking(): boolean {
+    return this.reserved > 0
+  }
+
+  /** Jobs picked and waiting for a handler slot. */
+  get waitingCount(): number {
+    return this.waiting.size
+  }
+
   /** Wake the first picker: `work` when new work may be ready (NOTIFY), false when only a slot freed. */
   wake(work: boolean): void {
     if (work) this.wakePending = true
     this.wakeups[0].wake()
   }
 
-  /** A handler finished: worth a pick once enough slots are free. */
-  slotFreed(): void {
-    if (this.wakeups[0].sleeping && this.capacity() >= this.minPick) this.wake(false)
+  /** A handler finished after `ranMs`: start the next waiting job, and pick once enough room is free. */
+  slotFreed(ranMs: number): void {
+    this.meanRunMs += (ranMs - this.meanRunMs) / 16
+    this.startWaiting()
+    if (this.capacityBound && this.wakeups[0].sleeping && this.capacity() >= this.minPick()) this.wake(false)
   }
 
   /** After stop(): wait up to `ms` for a running job to finish (the drain). */
@@ -82,8 +115,36 @@ export class PickLoop {
     return this.wakeups[0].sleep(ms, { unref: true })
   }
 
+  /** Take the waiting jobs that match out of the local queue (a cancel, a pause, shutdown). */
+  takeWaiting(match: (job: PickedJob) => boolean = () => true): PickedJob[] {
+    return this.waiting.removeWhere(match)
+  }
+
+  /** What the local queue may hold now: its size, cut to about LOCAL_QUEUE_HORIZON_MS of work. */
+  localQueueLimit(): number {
+    const size = this.p.localQueueSize
+    if (this.meanRunMs <= 0) return size
+    return Math.min(size, Math.floor((this.p.concurrency * LOCAL_QUEUE_HORIZON_MS) / this.meanRunMs))
+  }
+
+  /**
+   * The smallest pick worth a round trip. With a local queue, a whole batch: the queue keeps
+   * up to a batch in reserve while the next one is picked. Without one, half the free slots.
+   */
+  private minPick(): number {
+    const { batchSize, concurrency } = this.p
+    const limit = this.localQueueLimit()
+    if (limit === 0) return Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 2))
+    return Math.max(1, Math.min(batchSize, Math.floor((concurrency + limit) / 2)))
+  }
+
+  /** Completions worth carrying without waiting: with a local queue, picks are a batch apart, so any. */
+  private carryEnough(): number | undefined {
+    return this.p.localQueueSize > 0 ? 1 : undefined
+  }
+
   private capacity(): number {
-    return this.p.concurrency - this.executor.size - this.reserved
+    return this.p.concurrency + this.localQueueLimit() - this.executor.size - this.waiting.size - this.arrivedJobs - this.reserved
   }
 
   private pollDelayMs(): number {
@@ -108,7 +169,8 @@ export class PickLoop {
         continue
       }
       const capacity = this.capacity()
-      if (capacity < this.minPick) {
+      if (capacity < this.minPick()) {
+        if (index === 0) this.capacityBound = true
         await wakeup.sleep(this.pollDelayMs())
         continue
       }
@@ -117,7 +179,8 @@ export class PickLoop {
       this.reserved += want
       let jobs: PickedJob[]
       const t0 = Date.now()
-      const done = this.outcomes.takeCompletes()
+      const done = this.outcomes.takeCompletes(undefined, this.carryEnough())
+      const seq = this.sent++
       try {
         jobs = await pickJobs(this.p.pool, this.p.plan(), want, index === 0 ? this.staleSecondsIfDue() : 0, done)
         failures = 0
@@ -126,6 +189,7 @@ export class PickLoop {
           this.p.events.emit('outcomes:written', { completed: done.length, retried: 0, held: 0, released: 0, canceled: 0 })
         }
       } catch (err) {
+        this.deliver(seq, [], 0)
         if (done.length) this.outcomes.returnCompletes(done)
         this.p.health.error('pick', err)
         failures++
@@ -134,14 +198,32 @@ export class PickLoop {
       } finally {
         this.reserved -= want
       }
-      if (jobs.length) this.dispatch(jobs, Date.now() - t0)
+      this.deliver(seq, jobs, Date.now() - t0)
       const full = jobs.length === want
-      if (index === 0 && full !== this.busy) {
-        this.busy = full
-        if (full) this.wakeups[1].wake()
+      if (index === 0) {
+        // A short pick emptied the ready rows: until a NOTIFY or the poll, a freed slot is no news.
+        this.capacityBound = full && want < this.p.batchSize
+        if (full !== this.busy) {
+          this.busy = full
+          if (full) this.wakeups[1].wake()
+        }
       }
       if (full || this.wakePending) continue
       await wakeup.sleep(this.pollDelayMs())
+    }
+  }
+
+  /**
+   * A pick came back. The two pickers' picks can return out of order, and a later one's jobs
+   * would start first while slots are free: each waits for the picks sent before it.
+   */
+  private deliver(seq: number, jobs: PickedJob[], ms: number): void {
+    this.arrived.set(seq, { jobs, ms })
+    this.arrivedJobs += jobs.length
+    for (let next = this.arrived.get(this.nextToDeliver); next; next = this.arrived.get(this.nextToDeliver)) {
+      this.arrived.delete(this.nextToDeliver++)
+      this.arrivedJobs -= next.jobs.length
+      if (next.jobs.length) this.dispatch(next.jobs, next.ms)
     }
   }
 
@@ -155,10 +237,11 @@ export class PickLoop {
     const perJob = events.wants('job:picked')
     const recovered = events.wants('job:recovered')
     const now = Date.now()
+    const fresh: PickedJob[] = []
     for (const job of jobs) {
       if (job.recovered && recovered) events.emit('job:recovered', { jobId: job.id, entrypoint: job.entrypoint, attempts: job.attempts })
-      const scopes = fanOutScopes(job, this.p.jobs.get(job.entrypoint))
       if (perJob) {
+        const scopes = fanOutScopes(job, this.p.jobs.get(job.entrypoint))
         events.emit('job:picked', {
           jobId: job.id,
           entrypoint: job.entrypoint,
@@ -168,8 +251,24 @@ export class PickLoop {
           ...(scopes ? { scopes } : {}),
         })
       }
-      if (!this.executor.execute(job, scopes)) {
+      // A pick that found our own row stale (the heartbeat failed long enough): the copy we hold goes on.
+      if (job.recovered && (this.executor.isRunning(job.id) || this.waiting.has(job.id))) {
         events.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
+        continue
+      }
+      fresh.push(job)
+    }
+    this.waiting.push(fresh)
+    this.startWaiting()
+  }
+
+  /** Start waiting jobs, in pick order, while a handler slot is free. */
+  private startWaiting(): void {
+    while (this.executor.size < this.p.concurrency) {
+      const job = this.waiting.take()
+      if (!job) return
+      if (!this.executor.execute(job, fanOutScopes(job, this.p.jobs.get(job.entrypoint)))) {
+        this.p.events.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
       }
     }
   }

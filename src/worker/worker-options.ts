@@ -20,6 +20,11 @@ export interface WorkerOptions {
   entrypoints?: string[]
   batchSize: number
   concurrency: number
+  /**
+   * Picked jobs that may wait in the local queue for a handler slot, so a pick takes a whole
+   * batch whatever the concurrency (default: the batch size; 0 ties each pick to the free slots).
+   */
+  localQueueSize?: number
   services?: WorkerService[]
   /** The LISTEN connection; default the connection of a pool from `openDatabase`. */
   listen?: pg.ClientConfig

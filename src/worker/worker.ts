@@ -1,7 +1,8 @@
 /**
  * The worker: binds the registry's jobs, and runs the pick loop (pick-loop.ts), the executor,
- * outcome batching (outcomes.ts), one heartbeat statement per interval for everything it holds,
- * the LISTEN link and its services. `stop()` stops picking, lets running jobs finish within the
+ * outcome batching (outcomes.ts), one heartbeat statement per interval for everything it holds
+ * (running jobs and those waiting in the local queue), the LISTEN link and its services.
+ * `stop()` stops picking, releases the jobs still waiting, lets running jobs finish within the
  * timeout, releases the rest to `queued` without counting an attempt, and deregisters.
  */
 import { randomUUID } from 'node:crypto'
@@ -64,6 +65,11 @@ export class Worker {
     return this.executor?.size ?? 0
   }
 
+  /** Jobs picked and waiting in the local queue for a handler slot. */
+  get waiting(): number {
+    return this.picker?.waitingCount ?? 0
+  }
+
   /** Add a service (scheduler, health server) to start and stop with the worker; before start(). */
   use(service: WorkerService): this {
     if (this.picker) throw new Error('Worker.use() after start()')
@@ -75,8 +81,10 @@ export class Worker {
     const { pool, settings } = this.o
     const batchSize = Math.max(1, this.o.batchSize)
     const concurrency = Math.max(1, this.o.concurrency)
+    const localQueueSize = Math.max(0, this.o.localQueueSize ?? defaultLocalQueueSize(batchSize))
     this.pauses = new PauseControl(pool, this.entrypoints, (name, payload) => this.events.emit(name, payload), () => {
       this.replan()
+      this.releasePausedWaiting()
       this.picker?.wake(true)
     })
     await this.pauses.load()
@@ -84,9 +92,10 @@ export class Worker {
     const hasLimits = [...this.jobs.values()].some((j) => concurrencyLimitOf(j, settings) > 0)
     const outcomes = new OutcomeBuffer(pool, this.queueManagerId, { hasSlot: await hasSlotColumn(pool) }, (where, err) => this.health.error(where, err), () => this.health.recovered(), settings.completionFlushMs)
     outcomes.carrierActive = () => (this.picker?.busy ?? false) && !this.draining
+    outcomes.carrierInFlight = () => (this.picker?.picking ?? false) && !this.draining
     outcomes.onWritten = (written) => this.events.emit('outcomes:written', written)
-    const executor = new Executor({ pool, events: this.events, outcomes, settings, jobs: this.jobs, onSlotFree: () => this.picker?.slotFreed() })
-    const picker = new PickLoop({ pool, settings, events: this.events, health: this.health, jobs: this.jobs, plan: () => this.plan, batchSize, concurrency }, executor, outcomes)
+    const executor = new Executor({ pool, events: this.events, outcomes, settings, jobs: this.jobs, onSlotFree: (ranMs) => this.picker?.slotFreed(ranMs) })
+    const picker = new PickLoop({ pool, settings, events: this.events, health: this.health, jobs: this.jobs, plan: () => this.plan, batchSize, concurrency, localQueueSize }, executor, outcomes)
     this.outcomes = outcomes
     this.executor = executor
     this.picker = picker
@@ -105,7 +114,7 @@ export class Worker {
         picker.wake(true)
       },
       onLost: (error) => this.health.lost(error),
-      onCancel: (ids) => executor.requestCancel(ids),
+      onCancel: (ids) => this.cancel(ids),
       onControl: () => this.refreshPauses(),
     })
     await this.listener.start()
@@ -129,11 +138,25 @@ export class Worker {
   private beat(): void {
     heartbeat(this.o.pool, this.queueManagerId).then(
       (beat) => {
-        if (beat.cancelRequested.length) this.executor?.requestCancel(beat.cancelRequested)
+        if (beat.cancelRequested.length) this.cancel(beat.cancelRequested)
         if (!this.pauses.matches(beat.paused)) this.refreshPauses()
       },
       (err) => this.health.error('heartbeat', err),
     )
+  }
+
+  /** An operator canceled these jobs: abort the running ones, log the waiting ones `canceled` without running them. */
+  private cancel(ids: readonly string[]): void {
+    this.executor?.requestCancel(ids)
+    const wanted = new Set(ids)
+    const waiting = this.picker?.takeWaiting((job) => wanted.has(job.id)) ?? []
+    if (waiting.length) this.executor?.releaseWaiting(waiting, true)
+  }
+
+  /** A paused entrypoint starts nothing new: its waiting jobs go back to `queued` for whoever picks after the resume. */
+  private releasePausedWaiting(): void {
+    const waiting = this.picker?.takeWaiting((job) => this.pauses.isPaused(job.entrypoint)) ?? []
+    if (waiting.length) this.executor?.releaseWaiting(waiting)
   }
 
   /** The pick asks only for entrypoints that are not paused (aizk_pick itself knows nothing of pauses). */
@@ -161,6 +184,9 @@ export class Worker {
     const { executor, outcomes, picker } = this
     this.events.emit('worker:stopping', { reason, inFlight: this.inFlight })
     await picker?.stop()
+    // Waiting jobs never started: back to `queued` at once, not after the drain.
+    const notStarted = picker?.takeWaiting() ?? []
+    if (notStarted.length) executor?.releaseWaiting(notStarted)
     for (const service of this.startedServices.splice(0).reverse()) {
       await service.stop().catch((err) => this.health.error('service', err))
     }
@@ -190,4 +216,13 @@ export class Worker {
     await this.picker?.finished
     await this.stopped
   }
+}
+
+/**
+ * The local queue's size unless set: four batches, so whole batches are picked, one waits in
+ * reserve while the next is on its way, whatever the concurrency (docs/job-lifecycle.md#the-local-queue).
+ * It holds at most about a second of work (pick-loop.ts, LOCAL_QUEUE_HORIZON_MS).
+ */
+export function defaultLocalQueueSize(batchSize: number): number {
+  return batchSize * 4
 }

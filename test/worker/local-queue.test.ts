@@ -1,0 +1,220 @@
+/**
+ * The Worker's local queue in-process, on real PostgreSQL: jobs picked in one batch wait for a
+ * handler slot (concurrency 1 here) and keep the meaning of cancel requests, pauses, job
+ * timeouts and priority order; an idle worker makes no empty pick per finished job.
+ */
+import assert from 'node:assert/strict'
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
+import type pg from 'pg'
+import { z } from 'zod'
+import { WorkerEvents } from '../../src/events.js'
+import { QueueJob } from '../../src/jobs/queue-job.js'
+import { JobRegistry } from '../../src/jobs/registry.js'
+import { requestCancel } from '../../src/queue/cancel-request.js'
+import { enqueueMany } from '../../src/queue/enqueue.js'
+import { pauseEntrypoint } from '../../src/queue/pause.js'
+import { parseSettings } from '../../src/settings.js'
+import { Worker } from '../../src/worker/worker.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+
+/** Started handlers, by job id, in start order. */
+const started: string[] = []
+let gate: Promise<void> = Promise.resolve()
+let openGate: () => void = () => {}
+const closeGate = () => {
+  gate = new Promise((resolve) => {
+    openGate = resolve
+  })
+}
+
+/** The first job of a test blocks on the gate: the others wait in the local queue behind it. */
+class GateJob extends QueueJob<{ block?: boolean; ms?: number }> {
+  static override entrypoint = 'lq_gate'
+  static override payload = z.object({ block: z.boolean().optional(), ms: z.number().optional() })
+  async handle(payload: { block?: boolean; ms?: number }, ctx: { jobId: string }) {
+    started.push(ctx.jobId)
+    if (payload.block) await gate
+    if (payload.ms) await new Promise((r) => setTimeout(r, payload.ms))
+  }
+}
+class OtherJob extends QueueJob<unknown> {
+  static override entrypoint = 'lq_other'
+  static override payload = z.any()
+  async handle(_payload: unknown, ctx: { jobId: string }) {
+    started.push(ctx.jobId)
+  }
+}
+
+let db: TestDatabase
+let worker: Worker | undefined
+let picks = 0
+
+before(async () => {
+  db = await createTestDatabase()
+})
+beforeEach(async () => {
+  started.length = 0
+  picks = 0
+  closeGate()
+  await db.pool.query('truncate pgqueuer, pgqueuer_log, aizk_entrypoint_pause')
+})
+afterEach(async () => {
+  openGate()
+  await worker?.stop({ timeoutMs: 2000 })
+  worker = undefined
+})
+after(async () => {
+  await db.drop()
+})
+
+/** The test pool, counting aizk_pick statements. */
+function countingPool(pool: pg.Pool): pg.Pool {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
+  return new Proxy(pool, {
+    get(target, key, receiver) {
+      if (key !== 'query') return Reflect.get(target, key, receiver)
+      return (...args: unknown[]) => {
+        const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: string; name?: string }).name ?? (args[0] as { text?: string }).text ?? '')
+        if (text.includes('aizk_pick')) picks++
+        return query(...args)
+      }
+    },
+  })
+}
+
+async function startWorker(env: Record<string, string>, opts: { batchSize?: number; concurrency?: number } = {}): Promise<WorkerEvents> {
+  const registry = new JobRegistry()
+  registry.register(GateJob)
+  registry.register(OtherJob)
+  const events = new WorkerEvents()
+  worker = new Worker({
+    pool: countingPool(db.pool),
+    registry,
+    settings: parseSettings({ AIZK_POLL_INTERVAL_SECONDS: '0.2', AIZK_HEARTBEAT_INTERVAL_SECONDS: '0.2', ...env }),
+    events,
+    batchSize: opts.batchSize ?? 8,
+    concurrency: opts.concurrency ?? 1,
+    listen: { connectionString: db.url },
+  })
+  await worker.start()
+  return events
+}
+
+const once = <T>(events: WorkerEvents, name: Parameters<WorkerEvents['on']>[0], match: (e: T) => boolean = () => true) =>
+  new Promise<T>((resolve) => events.on(name, ((e: T) => match(e) && resolve(e)) as never))
+
+function count(events: WorkerEvents, name: Parameters<WorkerEvents['on']>[0], n: number): Promise<void> {
+  let seen = 0
+  return new Promise((resolve) => events.on(name, (() => ++seen === n && resolve()) as never))
+}
+
+async function logRows(): Promise<{ job_id: string; status: string }[]> {
+  const { rows } = await db.pool.query<{ job_id: string; status: string }>('select job_id::text, status::text from pgqueuer_log order by job_id')
+  return rows
+}
+
+describe('Worker: the local queue', () => {
+  it('a cancel request for a waiting job logs it canceled without running it', async () => {
+    const ids = (await enqueueMany(db.pool, [
+      { entrypoint: 'lq_gate', priority: 10, payload: { block: true } },
+      { entrypoint: 'lq_gate', payload: {} },
+      { entrypoint: 'lq_gate', payload: {} },
+    ])) as string[]
+    const events = await startWorker({})
+    const picked = count(events, 'job:picked', 3)
+    await picked
+    assert.equal(worker?.waiting, 2, 'two jobs wait behind the blocked one')
+    const canceled = once<{ jobId: string; ran: boolean }>(events, 'job:canceled')
+    await requestCancel(db.pool, { ids: [ids[1]], limit: 10 })
+    assert.deepEqual(await canceled, { jobId: ids[1], entrypoint: 'lq_gate', durationMs: 0, ran: false })
+    const done = count(events, 'job:completed', 2)
+    openGate()
+    await done
+    await worker?.stop()
+    assert.deepEqual(started, [ids[0], ids[2]], 'the canceled job never started')
+    assert.deepEqual(await logRows(), [
+      { job_id: ids[0], status: 'successful' },
+      { job_id: ids[1], status: 'canceled' },
+      { job_id: ids[2], status: 'successful' },
+    ])
+  })
+
+  it('pausing an entrypoint sends its waiting jobs back to queued, no attempt counted, and starts none of them', async () => {
+    const ids = (await enqueueMany(db.pool, [
+      { entrypoint: 'lq_gate', priority: 10, payload: { block: true } },
+      { entrypoint: 'lq_other', priority: 5, payload: {} },
+      { entrypoint: 'lq_other', priority: 5, payload: {} },
+      { entrypoint: 'lq_gate', payload: {} },
+    ])) as string[]
+    const events = await startWorker({})
+    await count(events, 'job:picked', 4)
+    const released = count(events, 'job:released', 2)
+    const written = once<{ released: number }>(events, 'outcomes:written', (e) => e.released > 0)
+    await pauseEntrypoint(db.pool, 'lq_other')
+    await released
+    assert.equal((await written).released, 2)
+    const { rows } = await db.pool.query<{ id: string; status: string; attempts: number }>(
+      "select id::text, status::text, attempts from pgqueuer where entrypoint = 'lq_other' order by pgqueuer.id",
+    )
+    assert.deepEqual(rows, [
+      { id: ids[1], status: 'queued', attempts: 0 },
+      { id: ids[2], status: 'queued', attempts: 0 },
+    ])
+    const done = count(events, 'job:completed', 2)
+    openGate()
+    await done
+    assert.deepEqual(started, [ids[0], ids[3]], 'the paused entrypoint started nothing')
+  })
+
+  it('the job timeout counts from the handler start, not from the pick', async () => {
+    // Each job runs 400 ms, under the 1 s timeout; the third waited 800 ms before it started.
+    const ids = (await enqueueMany(
+      db.pool,
+      Array.from({ length: 3 }, () => ({ entrypoint: 'lq_gate', payload: { ms: 400 } })),
+    )) as string[]
+    const events = await startWorker({ AIZK_JOB_TIMEOUT_SECONDS: '1' })
+    const failed: unknown[] = []
+    events.on('job:retried', (e) => failed.push(e))
+    events.on('job:held', (e) => failed.push(e))
+    await count(events, 'job:completed', 3)
+    await worker?.stop()
+    assert.deepEqual(failed, [])
+    assert.deepEqual(started, ids, 'picked in one batch, run in pick order')
+    assert.deepEqual(
+      (await logRows()).map((r) => r.status),
+      ['successful', 'successful', 'successful'],
+    )
+  })
+
+  it('starts waiting jobs in priority order: a higher priority picked later goes first', async () => {
+    const first = (await enqueueMany(db.pool, [
+      { entrypoint: 'lq_gate', priority: 10, payload: { block: true } },
+      { entrypoint: 'lq_gate', priority: 1, payload: {} },
+      { entrypoint: 'lq_gate', priority: 9, payload: {} },
+    ])) as string[]
+    const events = await startWorker({}, { batchSize: 3 })
+    await count(events, 'job:picked', 3)
+    const pickedLater = count(events, 'job:picked', 1)
+    const later = (await enqueueMany(db.pool, [{ entrypoint: 'lq_gate', priority: 100, payload: {} }])) as string[]
+    await pickedLater
+    assert.equal(worker?.waiting, 3, 'the later job waits in the local queue too')
+    const done = count(events, 'job:completed', 4)
+    openGate()
+    await done
+    // The blocker (10) runs; the later 100 starts before the 9 and the 1 that waited.
+    assert.deepEqual(started, [first[0], later[0], first[2], first[1]])
+  })
+
+  it('an idle worker makes no empty pick per finished job', async () => {
+    const events = await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60' }, { batchSize: 64, concurrency: 4 })
+    const done = count(events, 'job:completed', 40)
+    await enqueueMany(
+      db.pool,
+      Array.from({ length: 40 }, () => ({ entrypoint: 'lq_gate', payload: {} })),
+    )
+    await done
+    // The start-up pick, the pick the NOTIFY woke (40 of 64: short, so the queue was empty),
+    // maybe one more for a second NOTIFY: never one per finished job.
+    assert.ok(picks <= 4, `${picks} picks for 40 jobs`)
+  })
+})
