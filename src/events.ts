@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events'
 
 export interface WorkerEventMap {
-  'worker:started': { queueManagerId: string; entrypoints: string[]; batchSize: number; concurrency: number; pid: number; host: string }
+  'worker:started': { queueManagerId: string; entrypoints: string[]; batchSize: number; concurrency: number; localQueueSize: number; pid: number; host: string }
   /** Start-up: PostgreSQL refused or is still starting; the worker tries again (AIZK_WORKER_STARTUP_WAIT_SECONDS). */
   'worker:waiting': { error: string; attempt: number; retryInMs: number; waitedMs: number; giveUpAfterMs: number }
   'worker:stopping': { reason: string; inFlight: number }

@@ -14,6 +14,7 @@ const core: Record<string, string> = {
   embeddedPort: 'Port of the embedded server on 127.0.0.1. Unset: 54329, or the next free port when another program holds it (recorded in the data folder, so every aizk process finds it); set, exactly this port (exit 6 when taken).',
   queueBatchSize: 'Jobs a worker picks per round trip.',
   queueConcurrentTasks: 'Jobs one worker runs at once (default 4 x batch size).',
+  queueLocalSize: 'Picked jobs a worker may hold waiting for a free handler slot, its local queue (default 4 x batch size; 0 = pick only what can start at once). Heartbeated like running jobs, released on shutdown.',
   workerEntrypoints: 'Only these entrypoints (comma-separated); empty = every job with a handler.',
   workerNoScheduler: 'Run no cron scheduler in this worker.',
   workerJobModules: 'Extra job modules to load (comma-separated paths or packages); their jobs bind with nothing registered by hand.',

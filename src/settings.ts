@@ -37,6 +37,7 @@ const coreShape = {
 
   queueBatchSize: intSetting(64, { min: 1, max: 10000 }),
   queueConcurrentTasks: intSetting(undefined, { min: 1 }),
+  queueLocalSize: intSetting(undefined, { min: 0, max: 100000 }),
   workerEntrypoints: listSetting(),
   workerNoScheduler: boolSetting(false),
   workerJobModules: listSetting(),
@@ -191,6 +192,7 @@ export function parseSettings(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): 
   parsed.env = Object.freeze({ ...env })
   // Derived once, after overrides: an explicit concurrency (variable or flag) always wins.
   parsed.queueConcurrentTasks ??= parsed.queueBatchSize * 4
+  parsed.queueLocalSize ??= parsed.queueBatchSize * 4
   const settings: Settings = Object.freeze(parsed)
   const crossProblems = (opts.registry?.settingsChecks() ?? []).flatMap((check) => check(settings))
   if (crossProblems.length) throw new ConfigError(crossProblems)

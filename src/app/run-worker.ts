@@ -83,6 +83,7 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
       entrypoints: entrypoints.length ? entrypoints : undefined,
       batchSize: settings.queueBatchSize,
       concurrency,
+      localQueueSize: settings.queueLocalSize,
     })
     for (const service of [...(await buildServices({ worker, db, settings, events, registry, log: opts.log })), ...(opts.services ?? [])]) worker.use(service)
     await worker.start()

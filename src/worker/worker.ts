@@ -119,7 +119,7 @@ export class Worker {
     })
     await this.listener.start()
     this.heartbeatTimer = setInterval(() => this.beat(), settings.heartbeatIntervalSeconds * 1000)
-    this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, batchSize, concurrency, pid: registration.pid, host: registration.host })
+    this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, batchSize, concurrency, localQueueSize, pid: registration.pid, host: registration.host })
     this.pauses.announce()
     for (const service of this.services) {
       await service.start()

@@ -23,7 +23,7 @@ function setup(limits: Record<string, number> = {}) {
 describe('worker view', () => {
   it('shows picks, holds, in flight against limits, rates, totals and the next cron fire in its last frame', () => {
     const { events, store, clock, detach } = setup({ aizk_task_communities: 1 })
-    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['aizk_task_communities', 'chunk_project'], batchSize: 64, concurrency: 256, pid: 4242, host: 'node-1' })
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['aizk_task_communities', 'chunk_project'], batchSize: 64, concurrency: 256, localQueueSize: 0, pid: 4242, host: 'node-1' })
     store.snapshot()
     events.emit('schedule:next', { name: 'communities', cronEntrypoint: 'aizk_cron_communities', nextRun: '2026-11-29T12:05:00.000Z' })
     events.emit('job:picked', { jobId: '101', entrypoint: 'aizk_task_communities', priority: 10, attempts: 4, waitMs: 12, scopes: [SCOPE] })
@@ -57,7 +57,7 @@ describe('worker view', () => {
 
   it('shows draining, a lost database and the last worker error', () => {
     const { events, store, clock, detach } = setup()
-    events.emit('worker:started', { queueManagerId: QM, entrypoints: [], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: [], batchSize: 1, concurrency: 4, localQueueSize: 0, pid: 1, host: 'h' })
     events.emit('db:lost', { error: 'terminating connection due to administrator command' })
     events.emit('worker:error', { where: 'pick', error: 'Connection terminated unexpectedly' })
     clock.advance(3000)
@@ -75,7 +75,7 @@ describe('worker view', () => {
     const render1 = render(<WorkerView state={store.snapshot()} />)
     assert.match(render1.lastFrame() ?? '', /db connecting/)
     render1.unmount()
-    events.emit('worker:started', { queueManagerId: QM, entrypoints: [], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: [], batchSize: 1, concurrency: 4, localQueueSize: 0, pid: 1, host: 'h' })
     const render2 = render(<WorkerView state={store.snapshot()} />)
     assert.match(render2.lastFrame() ?? '', /db ok/)
     render2.unmount()
@@ -84,7 +84,7 @@ describe('worker view', () => {
 
   it('marks paused entrypoints in the table and counts them in the header, until they are resumed', () => {
     const { events, store, detach } = setup()
-    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['chunk_project', 'embed_chunks', 'ocr_pages'], batchSize: 8, concurrency: 16, pid: 7, host: 'h' })
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['chunk_project', 'embed_chunks', 'ocr_pages'], batchSize: 8, concurrency: 16, localQueueSize: 0, pid: 7, host: 'h' })
     const idle = store.drawKey()
     events.emit('entrypoint:paused', { entrypoint: 'embed_chunks', pausedAt: '2026-11-29T12:00:00.000Z', pausedBy: 'ops', reason: 'provider outage' })
     events.emit('entrypoint:paused', { entrypoint: 'ocr_pages', pausedAt: '2026-11-29T12:00:00.000Z', pausedBy: null, reason: null })
@@ -113,7 +113,7 @@ describe('worker view', () => {
 
   it('shows a job asked to cancel as canceling, then canceled: out of in flight and counted in the totals', () => {
     const { events, store, detach } = setup({ ep: 2 })
-    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 4, concurrency: 4, pid: 7, host: 'h' })
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 4, concurrency: 4, localQueueSize: 0, pid: 7, host: 'h' })
     events.emit('job:picked', { jobId: '301', entrypoint: 'ep', priority: 0, attempts: 0, waitMs: 2 })
     events.emit('job:picked', { jobId: '302', entrypoint: 'ep', priority: 0, attempts: 0, waitMs: 2 })
     const running = store.drawKey()
@@ -148,7 +148,7 @@ describe('worker view', () => {
 
   it('an idle worker keeps its draw key: nothing to redraw until an event, a rate or a minute changes', () => {
     const { events, store, clock, detach } = setup()
-    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, localQueueSize: 0, pid: 1, host: 'h' })
     events.emit('schedule:next', { name: 'communities', cronEntrypoint: 'aizk_cron_communities', nextRun: '2026-11-29T12:30:00.000Z' })
     store.sample()
     for (let i = 0; i < 50; i++) {
@@ -184,7 +184,7 @@ describe('worker view', () => {
     const events = new WorkerEvents()
     const view = createWorkerViewService({ events, stdout: stdout as unknown as NodeJS.WriteStream, fps: 30 })
     await view.start()
-    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, pid: 1, host: 'h' })
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, localQueueSize: 0, pid: 1, host: 'h' })
     // A slow first frame (ink and React warming up) holds the next back by up to 5 s.
     await waitFor('the frame', () => writes > 0, 8000)
     // ink finishes the frames it throttled (a few frame intervals at most).

@@ -31,6 +31,14 @@ describe('settings', () => {
     assert.equal(parseSettings({ AIZK_QUEUE_BATCH_SIZE: '10', AIZK_QUEUE_CONCURRENT_TASKS: '7' }).queueConcurrentTasks, 7)
   })
 
+  it('derives the local queue from the batch size unless set; 0 is allowed, a negative size is not', () => {
+    assert.equal(parseSettings({ AIZK_QUEUE_BATCH_SIZE: '10' }).queueLocalSize, 40)
+    assert.equal(parseSettings({}, { overrides: { queueBatchSize: 100 } }).queueLocalSize, 400, 'derived after the --batch-size override')
+    assert.equal(parseSettings({ AIZK_QUEUE_LOCAL_SIZE: '0' }).queueLocalSize, 0)
+    assert.equal(parseSettings({ AIZK_QUEUE_LOCAL_SIZE: '512' }, { overrides: { queueBatchSize: 10 } }).queueLocalSize, 512)
+    assert.throws(() => parseSettings({ AIZK_QUEUE_LOCAL_SIZE: '-1' }), /AIZK_QUEUE_LOCAL_SIZE/)
+  })
+
   it('takes overrides (worker flags) in the same pass: a batch-size override keeps an explicit concurrency', () => {
     assert.equal(parseSettings({}, { overrides: { queueBatchSize: 10 } }).queueConcurrentTasks, 40, 'derived after the override')
     // 256 is also 4 x the default batch size: still an explicit value, kept.

@@ -52,7 +52,7 @@ describe('health and metrics', () => {
       { entrypoint: 'depth_b' },
     ])
     await db.pool.query("update pgqueuer set status = 'failed' where entrypoint = 'depth_b'")
-    events.emit('worker:started', { queueManagerId: 'a7c1f0e2-0000-4000-8000-000000000001', entrypoints: ['depth_a', 'depth_idle'], batchSize: 1, concurrency: 1, pid: 1, host: 'h' })
+    events.emit('worker:started', { queueManagerId: 'a7c1f0e2-0000-4000-8000-000000000001', entrypoints: ['depth_a', 'depth_idle'], batchSize: 1, concurrency: 1, localQueueSize: 4, pid: 1, host: 'h' })
     const res = await get(health.port, '/metrics')
     assert.equal(res.status, 200)
     assert.match(res.type, /^text\/plain; version=0\.0\.4/)

@@ -4,7 +4,7 @@ import { WorkerEvents } from '../../src/events.js'
 import { attachJsonLines } from '../../src/worker/log-lines.js'
 
 function emitSome(events: WorkerEvents) {
-  events.emit('worker:started', { queueManagerId: 'a7c1f0e2-0000-4000-8000-000000000001', entrypoints: ['e1'], batchSize: 64, concurrency: 256, pid: 1, host: 'h' })
+  events.emit('worker:started', { queueManagerId: 'a7c1f0e2-0000-4000-8000-000000000001', entrypoints: ['e1'], batchSize: 64, concurrency: 256, localQueueSize: 256, pid: 1, host: 'h' })
   events.emit('batch:picked', { count: 2, byEntrypoint: { e1: 2 }, ms: 1.5 })
   events.emit('job:picked', { jobId: '9007199254740993', entrypoint: 'e1', priority: 50, attempts: 0, waitMs: 3, scopes: ['a', 'b'] })
   events.emit('job:completed', { jobId: '9007199254740993', entrypoint: 'e1', durationMs: 2 })

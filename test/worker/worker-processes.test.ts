@@ -33,13 +33,13 @@ after(async () => {
 })
 
 describe('aizk worker processes', () => {
-  it('hands its flags to job bodies as settings; --batch-size keeps an explicit AIZK_QUEUE_CONCURRENT_TASKS', async () => {
+  it('hands its flags to job bodies as settings; --batch-size keeps an explicit AIZK_QUEUE_CONCURRENT_TASKS; --local-queue sizes the local queue', async () => {
     await enqueue(db.pool, { entrypoint: 'test_settings' })
     // 256 is also 4 x the default batch size: the value the old derivation mistook for "unset".
-    const w = start(['--entrypoint', 'test_settings', '--batch-size', '3', '--heartbeat-timeout', '2'], { AIZK_QUEUE_CONCURRENT_TASKS: '256' })
+    const w = start(['--entrypoint', 'test_settings', '--batch-size', '3', '--local-queue', '5', '--heartbeat-timeout', '2'], { AIZK_QUEUE_CONCURRENT_TASKS: '256' })
     await waitFor('the probe ran', async () => (await one<{ n: number }>('select count(*)::int n from test_runs'))!.n === 1)
     const run = await one<{ note: string }>('select note from test_runs')
-    assert.deepEqual(JSON.parse(run!.note), { queueBatchSize: 3, queueConcurrentTasks: 256, heartbeatTimeoutSeconds: 2 })
+    assert.deepEqual(JSON.parse(run!.note), { queueBatchSize: 3, queueConcurrentTasks: 256, queueLocalSize: 5, heartbeatTimeoutSeconds: 2 })
     w.kill('SIGTERM')
     assert.equal((await w.exited).code, 0)
   })
