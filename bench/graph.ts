@@ -155,13 +155,14 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
     value: `${fmt(rate, 1)} chunks/s`,
     note: `${fmt(chunks.length)} chunks in ${fmt(seconds, 1)} s; ${fmt(rate / single, 2)}x the extractor alone (target 1.3x)`,
   })
-  // Load-independent: what one chunk costs in CPU, and so the best two idle cores could do.
+  // Load-independent: what one chunk costs in CPU, and so the best two idle cores could do against
+  // the baseline, which on a quiet machine itself used more than one core (V8's threads).
   const cost = workerCpuMs + databaseCpuMs
   record({
     section: 'p',
     what: 'CPU a projected chunk (worker process with its threads, and its database backends)',
     value: `${fmt(cost, 1)} ms`,
-    note: `worker ${fmt(workerCpuMs, 1)} ms, database ${fmt(databaseCpuMs, 1)} ms; on ${os.availableParallelism()} idle cores at most ${fmt((os.availableParallelism() * 1000) / cost / single, 2)}x the extractor alone's measured rate`,
+    note: `worker ${fmt(workerCpuMs, 1)} ms, database ${fmt(databaseCpuMs, 1)} ms; on ${os.availableParallelism()} idle cores at most ${fmt((os.availableParallelism() * extractCpuMs) / cost / Math.max(1, singleCores), 2)}x the extractor alone`,
   })
   record({
     section: 'p',
