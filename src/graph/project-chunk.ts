@@ -12,6 +12,7 @@ import { isUuid, scopeArrayLiteral } from '../scope/scope-set.js'
 import { User } from '../scope/user.js'
 import type { Settings } from '../settings.js'
 import { type CleanExtraction, cleanExtraction, type Extractor } from './extraction.js'
+import { arrayLiteral, textLiteral } from './sql/array-literal.js'
 
 export interface ChunkRef {
   chunkId: string
@@ -27,10 +28,14 @@ type GraphSettings = Pick<Settings, 'systemUserId' | 'appRole' | 'decayHalfLifeD
  * literal statement, so that it rides in the round trip that opens the scoped transaction: the id
  * is checked as a UUID here and the set by scopeArrayLiteral.
  */
-function chunkTextSql(chunkId: string, scopes: readonly string[], lock: boolean): string {
+function chunkTextSql(chunkId: string, scopes: readonly string[], lock: boolean, column = 'text'): string {
+  return `SELECT ${column} FROM chunk WHERE id = '${chunkUuid(chunkId)}' AND scopes = '${scopeArrayLiteral(scopes)}'::uuid[]${lock ? ' FOR UPDATE' : ''}`
+}
+
+function chunkUuid(chunkId: string): string {
   const id = chunkId.toLowerCase()
   if (!isUuid(id)) throw new UsageError(`chunk id "${chunkId}" is not a UUID`)
-  return `SELECT text FROM chunk WHERE id = '${id}' AND scopes = '${scopeArrayLiteral(scopes)}'::uuid[]${lock ? ' FOR UPDATE' : ''}`
+  return id
 }
 
 export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: ChunkRef, extractor: Extractor, signal?: AbortSignal): Promise<ProjectionOutcome> {
@@ -40,18 +45,17 @@ export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: 
   if (!read) return { outcome: 'gone' }
   const { text } = read
   const extraction = cleanExtraction(await extractor.extract(text, signal))
-  // Locked as the transaction opens: two runs of one chunk write one after the other; a chunk
-  // replaced meanwhile is gone.
-  return user.transaction(
-    pool,
-    async (db, [current]) => {
-      if (!current) return { outcome: 'gone' } as const
-      if (current.text !== text) throw new Error(`chunk ${ref.chunkId} changed during projection; the retry reads it again`)
-      return writeProjection(db, user.write, ref.chunkId, extraction, settings.decayHalfLifeDays)
-    },
-    chunkTextSql(ref.chunkId, user.write, true),
-  )
+  // The write is one batch too: the chunk locked (two runs of one chunk write one after the
+  // other), its text compared with the one extracted, the write, COMMIT. The rows it creates are
+  // locked only while the server runs the batch, never across a round trip to this process, so a
+  // neighbouring chunk waiting on one of them waits for the server alone.
+  const [row] = await user.readOnce<{ same: boolean } & WriteCounts>(pool, lockedWriteSql(user.write, ref.chunkId, text, extraction, settings.decayHalfLifeDays))
+  if (!row) return { outcome: 'gone' }
+  if (!row.same) throw new Error(`chunk ${ref.chunkId} changed during projection; the retry reads it again`)
+  return { outcome: 'projected', entities: row.entities, claims: row.claims, mentions: row.mentions }
 }
+
+type WriteCounts = { entities: number; claims: number; mentions: number }
 
 /**
  * The chunk's contribution, written by one database call (aizk_write_projection, migration 0012):
@@ -65,29 +69,51 @@ export async function writeProjection(
   extraction: CleanExtraction,
   halfLifeDays: number,
 ): Promise<ProjectionOutcome & { outcome: 'projected' }> {
+  const args = projectionArgs(extraction)
+  const { rows } = await db.query<WriteCounts>(
+    'SELECT * FROM aizk_write_projection($1::uuid[], $2::uuid, $3::float8, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)',
+    [scopes, chunkId, halfLifeDays, ...args.map((a) => a.values)],
+  )
+  return { outcome: 'projected', ...rows[0] }
+}
+
+/**
+ * writeProjection's call as one statement with literal values (a batch takes no parameters),
+ * made only when the chunk, locked, still holds `text`: no row when the chunk is gone (or not of
+ * this set), `same` false when it changed, else `same` and the write's counts.
+ */
+function lockedWriteSql(scopes: readonly string[], chunkId: string, text: string, extraction: CleanExtraction, halfLifeDays: number): string {
+  if (!Number.isFinite(halfLifeDays)) throw new RangeError(`half-life ${halfLifeDays} is not a number`)
+  const locked = chunkTextSql(chunkId, scopes, true, `text = ${textLiteral(text)} AS same`)
+  const set = `'${scopeArrayLiteral(scopes)}'::uuid[]`
+  const call = [set, `'${chunkUuid(chunkId)}'::uuid`, `${halfLifeDays}::float8`, ...projectionArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
+  // The locked row's check is an uncorrelated subquery of the write's WHERE: the planner makes it
+  // a one-time filter, run before the function, so the write happens only for an unchanged chunk.
+  return (
+    `WITH c AS MATERIALIZED (${locked}) ` +
+    `SELECT c.same, w.entities, w.claims, w.mentions FROM c ` +
+    `LEFT JOIN (SELECT * FROM aizk_write_projection(${call.join(', ')}) WHERE (SELECT same FROM c)) w ON true`
+  )
+}
+
+/** aizk_write_projection's arrays after (scopes, chunk, half-life), in its parameter order. */
+function projectionArgs(extraction: CleanExtraction): { values: (string | number | boolean | null)[]; type: 'text' | 'int' | 'boolean' }[] {
   // Sorted by key, so projections of one set create shared entities in one order.
   const entities = [...extraction.entities].sort((a, b) => entityKey(a).localeCompare(entityKey(b)))
   const { claims } = extraction
-  const { rows } = await db.query<{ entities: number; claims: number; mentions: number }>(
-    'SELECT * FROM aizk_write_projection($1::uuid[], $2::uuid, $3::float8, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)',
-    [
-      scopes,
-      chunkId,
-      halfLifeDays,
-      entities.map((e) => e.name),
-      entities.map((e) => e.normalizedName),
-      entities.map((e) => e.kind),
-      entities.map((e) => e.mentions),
-      claims.map((c) => c.subject),
-      claims.map((c) => c.subjectKind),
-      claims.map((c) => c.predicate),
-      claims.map((c) => c.object),
-      claims.map((c) => c.objectKind),
-      claims.map((c) => c.objectIsEntity),
-      claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)),
-    ],
-  )
-  return { outcome: 'projected', ...rows[0] }
+  return [
+    { values: entities.map((e) => e.name), type: 'text' },
+    { values: entities.map((e) => e.normalizedName), type: 'text' },
+    { values: entities.map((e) => e.kind), type: 'text' },
+    { values: entities.map((e) => e.mentions), type: 'int' },
+    { values: claims.map((c) => c.subject), type: 'text' },
+    { values: claims.map((c) => c.subjectKind), type: 'text' },
+    { values: claims.map((c) => c.predicate), type: 'text' },
+    { values: claims.map((c) => c.object), type: 'text' },
+    { values: claims.map((c) => c.objectKind), type: 'text' },
+    { values: claims.map((c) => c.objectIsEntity), type: 'boolean' },
+    { values: claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)), type: 'text' },
+  ]
 }
 
 const entityKey = (e: { kind: string; normalizedName: string }) => `${e.kind}\u0000${e.normalizedName}`

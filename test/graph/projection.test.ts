@@ -8,11 +8,11 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { cleanExtraction, type Extraction } from '../../src/graph/extraction.js'
 import { closeExtractionPool } from '../../src/graph/extract-pool.js'
-import { writeProjection } from '../../src/graph/project-chunk.js'
+import { projectChunk, writeProjection } from '../../src/graph/project-chunk.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, createAppLogin } from '../scope/app-login.js'
+import { A, type AppLogin, B, createAppLogin, identity } from '../scope/app-login.js'
 import { corpusText } from './helpers/corpus.js'
-import { addDocument, asSet, countVisible, projectAs } from './helpers/graph.js'
+import { addDocument, asSet, countVisible, graphSettings, projectAs } from './helpers/graph.js'
 
 const AB = [A, B]
 let db: TestDatabase
@@ -124,5 +124,54 @@ describe('chunk projection', () => {
       asSet(app.scoped, AB, (q) => q.query(`INSERT INTO entity (scopes, name, normalized_name, kind) VALUES ('{${A}}', 'x', 'x', 'concept')`)),
       /row-level security/,
     )
+  })
+
+  // The owner login (no app login attached) sends the write as one batch of literal SQL: what
+  // quoting could break must arrive byte for byte, and the chunk check must still hold.
+  describe('the one-batch write on the owner login', () => {
+    const C = '00000000-0000-4000-8000-00000000000c'
+    const D = '00000000-0000-4000-8000-00000000000d'
+    const settings = () => graphSettings({ AIZK_SYSTEM_USER_ID: identity.systemUserId, AIZK_APP_ROLE: identity.appRole })
+    const awkward = [`O'Brien "the \\ quoted" Jr`, 'braces {a,b} and, commas', 'NULL', 'Zoë Ünïcode — 東京', "it's \\N"]
+
+    it('writes names, predicates and literals exactly as extracted', async () => {
+      const [chunk] = await addDocument(app.scoped, [C], 'awkward', 'Some text about awkward names.')
+      const extractor = {
+        name: 'stub',
+        extract: async (): Promise<Extraction> => ({
+          entities: awkward.map((name) => ({ name, kind: 'person' })),
+          claims: [
+            { subject: awkward[0], predicate: "doesn't \\ \"say\"", object: awkward[1], objectIsEntity: false },
+            { subject: awkward[3], predicate: 'knows', object: awkward[4], objectIsEntity: true },
+          ],
+        }),
+      }
+      const out = await projectChunk(db.pool, settings(), { chunkId: chunk, scopes: [C] }, extractor)
+      assert.deepEqual(out, { outcome: 'projected', entities: 5, claims: 2, mentions: 5 })
+      const names = await asSet(app.scoped, [C], async (q) => (await q.query<{ name: string }>('SELECT name FROM entity ORDER BY name')).rows.map((r) => r.name))
+      assert.deepEqual(names, [...awkward].sort((a, b) => (a < b ? -1 : 1)))
+      const claims = await asSet(app.scoped, [C], async (q) => (await q.query('SELECT predicate, object_text, object_key FROM claim ORDER BY predicate')).rows)
+      assert.deepEqual(claims.map((c) => [c.predicate, c.object_text]), [["doesn't \\ \"say\"", awkward[1]], ['knows', null]])
+      assert.equal(claims[0].object_key, `text:${awkward[1].toLowerCase()}`)
+      assert.deepEqual(await projectChunk(db.pool, settings(), { chunkId: chunk, scopes: [C] }, extractor), out, 'a re-run is the same write')
+    })
+
+    it('writes nothing for a chunk changed while it was extracted, and reports a deleted one gone', async () => {
+      const [changed, deleted] = await addDocument(app.scoped, [D], 'edited', `${'Grace Hopper wrote a compiler. '.repeat(70)}\n\n${'Alan Turing wrote a paper. '.repeat(70)}`)
+      const editing = (sql: string) => ({
+        name: 'stub',
+        extract: async (): Promise<Extraction> => {
+          await db.pool.query(sql)
+          return claimOf('Grace Hopper', 'write', 'a compiler')
+        },
+      })
+      const err = await projectChunk(db.pool, settings(), { chunkId: changed, scopes: [D] }, editing(`UPDATE chunk SET text = text || ' edited' WHERE id = '${changed}'`)).catch((e) => e)
+      assert.match(String(err), /changed during projection/)
+      assert.equal(await countVisible(app.scoped, [D], 'entity'), 0, 'nothing written from the stale text')
+      assert.equal(await countVisible(app.scoped, [D], 'chunk', "projection_status = 'projected'"), 0)
+      const gone = await projectChunk(db.pool, settings(), { chunkId: deleted, scopes: [D] }, editing(`DELETE FROM chunk WHERE id = '${deleted}'`))
+      assert.deepEqual(gone, { outcome: 'gone' })
+      assert.equal(await countVisible(app.scoped, [D], 'entity'), 0)
+    })
   })
 })
