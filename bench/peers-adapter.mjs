@@ -38,6 +38,11 @@ export default {
       batchSize: 64,
       concurrency: 256,
     },
+    batched: {
+      desc: "new Worker({batchSize: 500, concurrency: <the harness's BENCH_CONCURRENCY>}): up to 500 per pick (graphile-worker's batched profile holds 500 locally), local queue 4 x batch capped at about 1 s of work",
+      batchSize: 500,
+      concurrency: 'harness',
+    },
     tied: {
       desc: "new Worker({batchSize: <concurrency>, concurrency: <the harness's BENCH_CONCURRENCY>}): the pick batch equal to the concurrency",
       batchSize: 'harness',
