@@ -9,6 +9,7 @@ import assert from 'node:assert/strict'
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { waitFor } from '../helpers/wait-for.js'
 import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../helpers/worker-process.js'
 
 let db: TestDatabase
@@ -45,6 +46,9 @@ function start(env: Record<string, string>): WorkerProcess {
 }
 
 async function assertOneSuccessEach(ids: string[]): Promise<void> {
+  // A handler's end is not yet its completion: completions ride on the next pick or a flush
+  // (docs/job-lifecycle.md#the-local-queue), so wait until every row has left the queue.
+  await waitFor('every job completed in the database', async () => (await db.pool.query('select count(*)::int as n from pgqueuer')).rows[0].n === 0, 30_000)
   const log = await db.pool.query<{ job_id: string; status: string; n: number }>('select job_id::text, status::text, count(*)::int as n from pgqueuer_log group by 1, 2')
   assert.deepEqual(
     log.rows.filter((r) => r.status !== 'successful' || r.n !== 1),
