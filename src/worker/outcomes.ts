@@ -78,10 +78,10 @@ export class OutcomeBuffer {
    * Completions for a pick to carry (aizk_pick completes them in its transaction), once due:
    * `enough` of them, or the oldest waited `carryWaitMs`.
    */
-  takeCompletes(max = MAX_PER_STATEMENT, enough = CARRY_MIN): string[] {
+  takeCompletes(enough = CARRY_MIN): string[] {
     const n = this.completes.length
     if (n === 0 || (n < enough && Date.now() - this.completesSince < this.carryWaitMs)) return []
-    const taken = this.completes.splice(0, max)
+    const taken = this.completes.splice(0, MAX_PER_STATEMENT)
     this.completesSince = Date.now()
     return taken
   }

@@ -179,7 +179,7 @@ export class PickLoop {
       this.reserved += want
       let jobs: PickedJob[]
       const t0 = Date.now()
-      const done = this.outcomes.takeCompletes(undefined, this.carryEnough())
+      const done = this.outcomes.takeCompletes(this.carryEnough())
       const seq = this.sent++
       try {
         jobs = await pickJobs(this.p.pool, this.p.plan(), want, index === 0 ? this.staleSecondsIfDue() : 0, done)
