@@ -28,7 +28,7 @@ export interface AbOptions {
   rounds: number
 }
 
-interface Sample {
+export interface Sample {
   rate: number
   /** cpuMsPer1k: the whole machine. */
   cpu: number
@@ -38,11 +38,12 @@ interface Sample {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 const COUNT_TRIGGERS = ['aizk_count_insert', 'aizk_count_update', 'aizk_count_delete']
 
-async function drainSpread(pool: pg.Pool, o: AbOptions, spread: number): Promise<Sample> {
+/** One drain of `o.jobs` pre-enqueued no-op jobs by a forked worker, spread round-robin over `spread` entrypoints. */
+export async function measureDrain(pool: pg.Pool, o: Pick<AbOptions, 'url' | 'jobs' | 'batch' | 'concurrency'>, spread = 1): Promise<Sample> {
   await pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
   const eps = spreadEntrypoints(spread)
   for (let b = 0; b < o.jobs; b += 1000) {
@@ -98,8 +99,8 @@ function abRow(section: string, what: string, labels: [string, string], [as, bs]
 export async function spreadSection(pool: pg.Pool, o: AbOptions & { spread: number }): Promise<AbRow> {
   const runs = await alternate(
     o,
-    () => drainSpread(pool, o, 1),
-    () => drainSpread(pool, o, o.spread),
+    () => measureDrain(pool, o, 1),
+    () => measureDrain(pool, o, o.spread),
   )
   return abRow('h', `drain ${fmt(o.jobs)} no-op jobs: 1 entrypoint vs spread over ${o.spread}, worker bound to all`, ['1 ep', `${o.spread} eps`], runs, o.rounds)
 }
@@ -108,7 +109,7 @@ export async function countTriggerSection(pool: pg.Pool, o: AbOptions): Promise<
   const withTriggers = async (on: boolean) => {
     await pool.query(`ALTER TABLE pgqueuer ${COUNT_TRIGGERS.map((t) => `${on ? 'ENABLE' : 'DISABLE'} TRIGGER ${t}`).join(', ')}`)
     try {
-      return await drainSpread(pool, o, 1)
+      return await measureDrain(pool, o, 1)
     } finally {
       await pool.query(`ALTER TABLE pgqueuer ${COUNT_TRIGGERS.map((t) => `ENABLE TRIGGER ${t}`).join(', ')}`)
     }

@@ -7,10 +7,7 @@
  * while other work shares the machine), and batch-64 / tied as ratios (medians of BENCH_ROUNDS).
  */
 import type pg from 'pg'
-import { enqueueMany } from '../src/queue/enqueue.js'
-import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
-import { backendCpuMs, backendCpuSpent, cpuBusyMs, cpuMsPer1k } from './cpu.js'
-import { forkBenchWorker } from './worker-process.js'
+import { measureDrain, median, type Sample } from './drain-ab.js'
 
 export interface LocalQueueOptions {
   url: string
@@ -20,44 +17,7 @@ export interface LocalQueueOptions {
   concurrencies: number[]
 }
 
-interface Sample {
-  rate: number
-  cpu: number
-  own: number
-  logged: number
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
-
-async function drainOnce(pool: pg.Pool, o: LocalQueueOptions, batch: number, concurrency: number): Promise<Sample> {
-  await pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
-  for (let b = 0; b < o.jobs; b += 1000) {
-    await enqueueMany(
-      pool,
-      Array.from({ length: Math.min(1000, o.jobs - b) }, (_, k) => ({ entrypoint: BENCH_ENTRYPOINT, payload: { i: b + k } })),
-    )
-  }
-  await pool.query('VACUUM ANALYZE')
-  await pool.query('CHECKPOINT')
-  const w = await forkBenchWorker({ url: o.url, batch, concurrency })
-  const cpu0 = cpuBusyMs()
-  const back0 = await backendCpuMs(pool)
-  const { tStart, cpuMs: w0 } = await w.request<{ tStart: number; cpuMs: number }>('start', 'started')
-  for (;;) {
-    const { rows } = await pool.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM pgqueuer) AS any')
-    if (!rows[0].any) break
-    await sleep(20)
-  }
-  const rate = o.jobs / ((monotonicMs() - tStart) / 1000)
-  const cpu = cpuMsPer1k(cpu0, o.jobs)
-  const { cpuMs: w1 } = await w.request<{ cpuMs: number }>('status', 'status')
-  const own = ((w1 - w0 + backendCpuSpent(back0, await backendCpuMs(pool))) / o.jobs) * 1000
-  await w.stop()
-  const { rows } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pgqueuer_log WHERE status = 'successful'")
-  return { rate, cpu, own, logged: rows[0].n }
-}
 
 export async function localQueueSection(pool: pg.Pool, o: LocalQueueOptions): Promise<{ section: string; what: string; value: string; note: string }[]> {
   const out = []
@@ -65,8 +25,8 @@ export async function localQueueSection(pool: pg.Pool, o: LocalQueueOptions): Pr
     const decoupled: Sample[] = []
     const tied: Sample[] = []
     for (let r = 0; r < o.rounds; r++) {
-      decoupled.push(await drainOnce(pool, o, o.batch, c))
-      tied.push(await drainOnce(pool, o, c, c))
+      decoupled.push(await measureDrain(pool, { ...o, concurrency: c }))
+      tied.push(await measureDrain(pool, { ...o, batch: c, concurrency: c }))
     }
     const m = (xs: Sample[], k: keyof Sample) => median(xs.map((s) => s[k]))
     const logged = [...decoupled, ...tied].map((s) => s.logged)

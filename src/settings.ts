@@ -192,7 +192,7 @@ export function parseSettings(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): 
   parsed.env = Object.freeze({ ...env })
   // Derived once, after overrides: an explicit concurrency (variable or flag) always wins.
   parsed.queueConcurrentTasks ??= parsed.queueBatchSize * 4
-  parsed.queueLocalSize ??= parsed.queueBatchSize * 4
+  parsed.queueLocalSize ??= defaultLocalQueueSize(parsed.queueBatchSize)
   const settings: Settings = Object.freeze(parsed)
   const crossProblems = (opts.registry?.settingsChecks() ?? []).flatMap((check) => check(settings))
   if (crossProblems.length) throw new ConfigError(crossProblems)
@@ -263,4 +263,13 @@ function maskSecret(value: string): string {
   } catch {
     return '****'
   }
+}
+
+/**
+ * The local queue's size unless set: four batches, so whole batches are picked, one waits in
+ * reserve while the next is on its way, whatever the concurrency (docs/job-lifecycle.md#the-local-queue).
+ * It holds at most about a second of work (worker/pick-loop.ts, LOCAL_QUEUE_HORIZON_MS).
+ */
+export function defaultLocalQueueSize(batchSize: number): number {
+  return batchSize * 4
 }

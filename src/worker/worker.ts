@@ -22,6 +22,7 @@ import { OutcomeBuffer } from './outcomes.js'
 import { PauseControl } from './pause-control.js'
 import { PickLoop } from './pick-loop.js'
 import type { WorkerOptions, WorkerService } from './worker-options.js'
+import { defaultLocalQueueSize } from '../settings.js'
 import { describeWorker } from './registration.js'
 
 export class Worker {
@@ -216,13 +217,4 @@ export class Worker {
     await this.picker?.finished
     await this.stopped
   }
-}
-
-/**
- * The local queue's size unless set: four batches, so whole batches are picked, one waits in
- * reserve while the next is on its way, whatever the concurrency (docs/job-lifecycle.md#the-local-queue).
- * It holds at most about a second of work (pick-loop.ts, LOCAL_QUEUE_HORIZON_MS).
- */
-export function defaultLocalQueueSize(batchSize: number): number {
-  return batchSize * 4
 }

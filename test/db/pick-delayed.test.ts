@@ -7,23 +7,14 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { type PickedJob, pickJobs, planPick } from '../../src/queue/pick.js'
 import { retryJobs } from '../../src/queue/retry.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { queueTestDatabase } from '../helpers/db.js'
 
-let db: TestDatabase
-before(async () => {
-  db = await createTestDatabase()
-})
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log')
-})
-after(async () => {
-  await db.drop()
-})
+const db = queueTestDatabase()
 
 const plan = (eps: [string, number][]) => planPick(randomUUID(), eps.map(([entrypoint, concurrencyLimit]) => ({ entrypoint, concurrencyLimit })))
 

@@ -6,22 +6,13 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { completeJobs } from '../../src/queue/complete.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { queueTestDatabase } from '../helpers/db.js'
 
-let db: TestDatabase
-before(async () => {
-  db = await createTestDatabase()
-})
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log')
-})
-after(async () => {
-  await db.drop()
-})
+const db = queueTestDatabase()
 
 const ENTRYPOINT = 'durability'
 const planFor = (qm: string) => planPick(qm, [{ entrypoint: ENTRYPOINT, concurrencyLimit: 0 }])

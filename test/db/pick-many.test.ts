@@ -5,22 +5,13 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import pg from 'pg'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { queueTestDatabase } from '../helpers/db.js'
 
-let db: TestDatabase
-before(async () => {
-  db = await createTestDatabase()
-})
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log')
-})
-after(async () => {
-  await db.drop()
-})
+const db = queueTestDatabase()
 
 const eps = Array.from({ length: 20 }, (_, i) => `many_${String(i).padStart(2, '0')}`)
 const plan = (limits: Record<string, number> = {}) =>

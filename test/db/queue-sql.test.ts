@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import pg from 'pg'
 import { retryDelayMs } from '../../src/queue/backoff.js'
 import { completeJobs } from '../../src/queue/complete.js'
@@ -13,18 +13,9 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
 import { hasSlotColumn, holdJobs, releaseJobs, retryJobs } from '../../src/queue/retry.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { queueTestDatabase } from '../helpers/db.js'
 
-let db: TestDatabase
-before(async () => {
-  db = await createTestDatabase()
-})
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log')
-})
-after(async () => {
-  await db.drop()
-})
+const db = queueTestDatabase()
 
 const qm = () => randomUUID()
 const plan = (id: string, eps: [string, number][]) => planPick(id, eps.map(([entrypoint, concurrencyLimit]) => ({ entrypoint, concurrencyLimit })))

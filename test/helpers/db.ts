@@ -2,6 +2,7 @@
  * A database of the test file's own, cloned from the migrated template that test/run.mjs made.
  * Real PostgreSQL, never a mock; dropped when the file is done.
  */
+import { after, before, beforeEach } from 'node:test'
 import pg from 'pg'
 
 export interface TestDatabase {
@@ -73,4 +74,23 @@ async function create(template: string | null): Promise<TestDatabase> {
       await adminQuery(`drop database if exists ${name} with (force)`)
     },
   }
+}
+
+/**
+ * The lifecycle most queue test files share: a migrated database of the file's own, created
+ * before its tests, the queue tables emptied before each, dropped after. The handle is filled in
+ * by the `before` hook, so tests use it as they would the result of createTestDatabase().
+ */
+export function queueTestDatabase(): TestDatabase {
+  const handle = {} as TestDatabase
+  before(async () => {
+    Object.assign(handle, await createTestDatabase())
+  })
+  beforeEach(async () => {
+    await handle.pool.query('TRUNCATE pgqueuer, pgqueuer_log')
+  })
+  after(async () => {
+    await handle.drop()
+  })
+  return handle
 }
