@@ -265,11 +265,24 @@ function maskSecret(value: string): string {
   }
 }
 
+/** A worker's picks grow to at most this many jobs unless the batch size is larger. */
+const GROWN_PICK_CAP = 512
+
 /**
- * The local queue's size unless set: four batches, so whole batches are picked, one waits in
- * reserve while the next is on its way, whatever the concurrency (docs/job-lifecycle.md#the-local-queue).
- * It holds at most about a second of work (worker/pick-loop.ts, LOCAL_QUEUE_HORIZON_MS).
+ * The largest pick a worker grows to: while picks come back full, each asks for twice the last,
+ * up to 8 batches and at most GROWN_PICK_CAP (a larger batch size is its own ceiling).
+ * docs/job-lifecycle.md#the-size-of-a-pick says why.
+ */
+export function pickCeiling(batchSize: number): number {
+  return Math.max(batchSize, Math.min(batchSize * 8, GROWN_PICK_CAP))
+}
+
+/**
+ * The local queue's size unless set: room for two of the largest picks (one waits in reserve
+ * while the next is on its way) and at least four batches, whatever the concurrency
+ * (docs/job-lifecycle.md#the-local-queue). It holds at most about a second of work
+ * (worker/pick-loop.ts, LOCAL_QUEUE_HORIZON_MS).
  */
 export function defaultLocalQueueSize(batchSize: number): number {
-  return batchSize * 4
+  return Math.max(batchSize * 4, 2 * pickCeiling(batchSize))
 }

@@ -3,7 +3,9 @@
  * to the concurrency, pick again while batches come back full, else sleep until a NOTIFY, a
  * freed slot or a jittered poll. What a round trip picks (the batch size) is decoupled from what
  * runs at once (the concurrency): the local queue holds the difference, bounded (see
- * `localQueueLimit`), and picking stops while it is full. Two pickers: while one waits on its
+ * `localQueueLimit`), and picking stops while it is full. While picks come back full, each asks
+ * for twice the last, up to `pickCeiling` (a busy queue pays fewer round trips per job); a short
+ * pick goes back to the batch size (docs/job-lifecycle.md#the-size-of-a-pick). Two pickers: while one waits on its
  * round trip the other's batch runs, so a busy queue keeps the server and the handlers busy at
  * once (SKIP LOCKED keeps their picks disjoint). The second picker works only while batches come
  * back full. Each pick carries the completions that are due, so a busy worker commits both in
@@ -12,7 +14,7 @@
 import type pg from 'pg'
 import type { JobClass } from '../jobs/queue-job.js'
 import { type PickedJob, type PickPlan, pickJobs } from '../queue/pick.js'
-import type { Settings } from '../settings.js'
+import { pickCeiling, type Settings } from '../settings.js'
 import type { DatabaseHealth } from './db-health.js'
 import type { WorkerEvents } from '../events.js'
 import type { Executor } from './executor.js'
@@ -54,6 +56,8 @@ export class PickLoop {
   /** Slots promised to picks still in flight, so the two pickers never overshoot. */
   private reserved = 0
   private lastStaleCheck = 0
+  /** What the next pick asks for: the batch size, doubled after each full pick up to the ceiling. */
+  private pickSize: number
   /** Mean handler run time (ms, moving average), for the local queue's limit. */
   private meanRunMs = 0
   private readonly waiting = new LocalQueue()
@@ -70,6 +74,7 @@ export class PickLoop {
     private readonly executor: Executor,
     private readonly outcomes: OutcomeBuffer,
   ) {
+    this.pickSize = p.batchSize
   }
 
   start(): void {
@@ -138,6 +143,11 @@ export class PickLoop {
     return Math.max(1, Math.min(batchSize, Math.floor((concurrency + limit) / 2)))
   }
 
+  /** The largest pick: without a local queue, picks are tied to free slots and never grow past a batch. */
+  private largestPick(): number {
+    return this.p.localQueueSize > 0 ? pickCeiling(this.p.batchSize) : this.p.batchSize
+  }
+
   /** Completions worth carrying without waiting: with a local queue, picks are a batch apart, so any. */
   private carryEnough(): number | undefined {
     return this.p.localQueueSize > 0 ? 1 : undefined
@@ -174,7 +184,8 @@ export class PickLoop {
         await wakeup.sleep(this.pollDelayMs())
         continue
       }
-      const want = Math.min(this.p.batchSize, capacity)
+      const asked = this.pickSize
+      const want = Math.min(asked, capacity)
       this.wakePending = false
       this.reserved += want
       let jobs: PickedJob[]
@@ -200,9 +211,11 @@ export class PickLoop {
       }
       this.deliver(seq, jobs, Date.now() - t0)
       const full = jobs.length === want
+      if (!full) this.pickSize = this.p.batchSize
+      else if (want === asked) this.pickSize = Math.min(this.largestPick(), Math.max(this.pickSize, asked * 2))
       if (index === 0) {
         // A short pick emptied the ready rows: until a NOTIFY or the poll, a freed slot is no news.
-        this.capacityBound = full && want < this.p.batchSize
+        this.capacityBound = full && want < asked
         if (full !== this.busy) {
           this.busy = full
           if (full) this.wakeups[1].wake()

@@ -32,8 +32,11 @@ describe('settings', () => {
   })
 
   it('derives the local queue from the batch size unless set; 0 is allowed, a negative size is not', () => {
-    assert.equal(parseSettings({ AIZK_QUEUE_BATCH_SIZE: '10' }).queueLocalSize, 40)
-    assert.equal(parseSettings({}, { overrides: { queueBatchSize: 100 } }).queueLocalSize, 400, 'derived after the --batch-size override')
+    // Twice the largest pick (8 batches, at most 512), at least 4 batches.
+    assert.equal(parseSettings({}).queueLocalSize, 1024)
+    assert.equal(parseSettings({ AIZK_QUEUE_BATCH_SIZE: '10' }).queueLocalSize, 160)
+    assert.equal(parseSettings({}, { overrides: { queueBatchSize: 100 } }).queueLocalSize, 1024, 'derived after the --batch-size override')
+    assert.equal(parseSettings({ AIZK_QUEUE_BATCH_SIZE: '2000' }).queueLocalSize, 8000, 'a batch above the cap: 4 batches')
     assert.equal(parseSettings({ AIZK_QUEUE_LOCAL_SIZE: '0' }).queueLocalSize, 0)
     assert.equal(parseSettings({ AIZK_QUEUE_LOCAL_SIZE: '512' }, { overrides: { queueBatchSize: 10 } }).queueLocalSize, 512)
     assert.throws(() => parseSettings({ AIZK_QUEUE_LOCAL_SIZE: '-1' }), /AIZK_QUEUE_LOCAL_SIZE/)
