@@ -29,7 +29,7 @@ export default {
   dbSuffix: name.replace(/[^a-z0-9]/g, '_'),
   profiles: {
     default: {
-      desc: "new Worker({batchSize: 64, concurrency: <the harness's BENCH_CONCURRENCY>}): aizk_pick up to 64 per round trip, completions batched and carried on the next pick, LISTEN/NOTIFY + 1 s jittered poll, heartbeat 5 s",
+      desc: "new Worker({batchSize: 64, concurrency: <the harness's BENCH_CONCURRENCY>}): aizk_pick 64 per round trip, doubling while picks come back full up to 512, local queue 1,024 capped at about 1 s of work, completions batched and carried on the next pick, LISTEN/NOTIFY + 1 s jittered poll, heartbeat 5 s",
       batchSize: 64,
       concurrency: 'harness',
     },
@@ -39,7 +39,7 @@ export default {
       concurrency: 256,
     },
     batched: {
-      desc: "new Worker({batchSize: 500, concurrency: <the harness's BENCH_CONCURRENCY>}): up to 500 per pick (graphile-worker's batched profile holds 500 locally), local queue 4 x batch capped at about 1 s of work",
+      desc: "new Worker({batchSize: 500, concurrency: <the harness's BENCH_CONCURRENCY>}): 500 per pick, growing to 512 while full (graphile-worker's batched profile holds 500 locally), local queue 2,000 capped at about 1 s of work",
       batchSize: 500,
       concurrency: 'harness',
     },

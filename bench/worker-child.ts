@@ -46,10 +46,15 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000
 }
 
+/** BENCH_LOCAL_QUEUE (section j's tied arm: 0): the local queue's size; unset, the default. */
+function localQueueSize(): number | undefined {
+  return process.env.BENCH_LOCAL_QUEUE === undefined ? undefined : Number(process.env.BENCH_LOCAL_QUEUE)
+}
+
 process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'start') {
     const tStart = monotonicMs()
-    worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency), listen: { connectionString: url, application_name: 'aizk-bench-worker' } })
+    worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency), localQueueSize: localQueueSize(), listen: { connectionString: url, application_name: 'aizk-bench-worker' } })
     await worker.start()
     send({ type: 'started', tStart, tReady: monotonicMs(), cpuMs: cpuMs() })
   } else if (m.cmd === 'status') {
