@@ -4,10 +4,10 @@
 -- 0014's front of the queue served the entrypoints without a limit only when it held a whole
 -- batch of their ready rows. When it held fewer (the queue's last rows, a trickle of jobs, an
 -- idle poll of an empty queue), the pick walked every bound entrypoint in turn, a few
--- statements each: 20 bound entrypoints, some 60 statements to find the few rows the front had
--- already seen, or none.
+-- statements each: bound to 20, 68 statements to take a 40-row queue the front had already
+-- seen whole, 22 to find an empty one (docs/benchmarks.md).
 --
--- The one read without locks of the front (the first batch + 16 queued rows of every
+-- The one read without locks of the front (the first batch + 16 queued rows, whatever their
 -- entrypoint, in pick order) now also counts the rows it passed. Fewer than it asked for means
 -- there is nothing beyond: it saw the whole queue, so the ready rows of the entrypoints without
 -- a limit that it found are every ready row of theirs. The locking walk of the front then takes
