@@ -5,9 +5,9 @@
  * runs at once (the concurrency): the local queue holds the difference, bounded (see
  * `localQueueLimit`), and picking stops while it is full. While picks come back full, each asks
  * for twice the last, up to `pickCeiling` (a busy queue pays fewer round trips per job); a short
- * pick goes back to the batch size (docs/job-lifecycle.md#the-size-of-a-pick). Two pickers: while one waits on its
- * round trip the other's batch runs, so a busy queue keeps the server and the handlers busy at
- * once (SKIP LOCKED keeps their picks disjoint). The second picker works only while batches come
+ * pick goes back to the batch size (docs/job-lifecycle.md#the-size-of-a-pick). Two pickers:
+ * while one waits on its round trip the other's batch runs, so a busy queue keeps the server and
+ * the handlers busy at once (SKIP LOCKED keeps their picks disjoint). The second picker works only while batches come
  * back full. Each pick carries the completions that are due, so a busy worker commits both in
  * one transaction.
  */
