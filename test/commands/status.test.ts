@@ -106,7 +106,11 @@ describe('aizk status', () => {
     await seed()
     const pty = runInPty([process.execPath, binPath, 'status'], { env: cleanEnv(env), cols: 140, rows: 60 })
     try {
-      await waitFor('the terminal', () => /▸ Jobs \(2\)/.test(stripAnsi(pty.output())), { timeoutMs: 20_000, detail: () => `the terminal shows:\n${stripAnsi(pty.output()).slice(-3000)}` })
+      // A frame arrives in several writes: wait until the last pane of the first one (workers) is drawn.
+      await waitFor('the first whole frame', () => /▸ Jobs \(2\)[\s\S]*Workers \(1\)[\s\S]*host-a/.test(lastFrameOf(pty.output(), 'aizk status')), {
+        timeoutMs: 20_000,
+        detail: () => `the terminal shows:\n${stripAnsi(pty.output()).slice(-3000)}`,
+      })
       const frame = lastFrameOf(pty.output(), 'aizk status')
       assert.match(frame, /queued 13 · picked 2 · held 2/)
       assert.match(frame, /cli_strict\s+42\s+10\s+2\/3/)
