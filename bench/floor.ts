@@ -43,15 +43,23 @@ function pgEnv(url: string): NodeJS.ProcessEnv {
   }
 }
 
-/** One enqueue per transaction, and 64 per INSERT, straight into aizk's pgqueuer table. */
-const ENQUEUE_FLOORS = (entrypoint: string): Record<'an' | 'a64', string> => ({
-  an: `\\set p random(0, 9)
+export type EnqueueFloorTest = 'an' | 'a64' | 'a1000'
+
+const ROWS_PER_STATEMENT: Record<EnqueueFloorTest, number> = { an: 1, a64: 64, a1000: 1000 }
+
+/** One enqueue per transaction, and 64 or 1,000 per INSERT, straight into aizk's pgqueuer table. */
+const ENQUEUE_FLOORS = (entrypoint: string): Record<EnqueueFloorTest, string> => {
+  const many = (n: number) => `INSERT INTO pgqueuer (priority, entrypoint, payload, status)
+SELECT (random() * 9)::int, '${entrypoint}', '\\x7b2269223a317d'::bytea, 'queued' FROM generate_series(1, ${n});
+`
+  return {
+    an: `\\set p random(0, 9)
 INSERT INTO pgqueuer (priority, entrypoint, payload, status) VALUES (:p, '${entrypoint}', '\\x7b2269223a317d'::bytea, 'queued');
 `,
-  a64: `INSERT INTO pgqueuer (priority, entrypoint, payload, status)
-SELECT (random() * 9)::int, '${entrypoint}', '\\x7b2269223a317d'::bytea, 'queued' FROM generate_series(1, 64);
-`,
-})
+    a64: many(64),
+    a1000: many(1000),
+  }
+}
 
 async function pgbenchTps(o: FloorOptions, name: string, script: string): Promise<number> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aizk-floor-'))
@@ -65,8 +73,8 @@ async function pgbenchTps(o: FloorOptions, name: string, script: string): Promis
 }
 
 /** Rows per second of the enqueue floor `test` on aizk's own table (the caller empties it after). */
-export async function aizkEnqueueFloor(o: FloorOptions, test: 'an' | 'a64'): Promise<number> {
-  return (await pgbenchTps(o, `enqueue-${test}`, ENQUEUE_FLOORS(o.entrypoint)[test])) * (test === 'a64' ? 64 : 1)
+export async function aizkEnqueueFloor(o: FloorOptions, test: EnqueueFloorTest): Promise<number> {
+  return (await pgbenchTps(o, `enqueue-${test}`, ENQUEUE_FLOORS(o.entrypoint)[test])) * ROWS_PER_STATEMENT[test]
 }
 
 /** Jobs per second through aizk's pick + complete, 64 a batch, `clients` pgbench connections. */

@@ -2,8 +2,10 @@
  * `npm run bench`: aizk's queue benchmark (issue 3 item 9). Not a test: it prints figures.
  * Every section runs in a scratch database created here and dropped at the end.
  *   (a) enqueue jobs/s: one per call with 16 in flight, and 1,000 a call, each with its cpuMsPer1k
- *       and its ratio to the floor: the harness's an / a64 (BENCH_PEERS_FLOOR, or a checkout beside
- *       this one), else the same SQL on aizk's own pgqueuer table (bench/floor.ts)
+ *       and its ratio to the floors: the harness's an / a64 (BENCH_PEERS_FLOOR, or a checkout beside
+ *       this one) when present, and the same SQL by pgbench on aizk's own pgqueuer table (an and
+ *       a64 with FLOOR_CLIENTS clients, and the 1,000-row INSERT from one client, as one caller
+ *       sends it; bench/floor.ts)
  *   (b) drain jobs/s of 20,000 pre-enqueued no-op jobs by one worker process at batch 64
  *   (c) idle latency enqueue -> handler start, p50/p95/p99, at 50 jobs/s, run as the peer
  *       harness's W3 runs it (bench/peers-adapter.mjs, default profile at BENCH_CONCURRENCY 16)
@@ -16,6 +18,11 @@
  *   (i) drain with the live-count triggers off vs on (bench/drain-ab.ts), alternating rounds
  *   (j) drain at 16 and 64 in flight: batch BENCH_BATCH through the local queue vs the batch tied
  *       to the concurrency (bench/local-queue.ts), alternating rounds
+ *   (k) where an enqueue's server time goes: the a64 floor statement on aizk's pgqueuer as
+ *       migrated, without triggers, with PgQueuer's indexes only, with the harness table's two
+ *       (bench/insert-floor.ts), only when asked for
+ *   (l) section c beside its floor: a bare LISTEN + one-statement pick worker on the same
+ *       schedule (bench/latency-floor-child.ts), alternating rounds, only when asked for
  *   (graph) the memory graph's figures (bench/graph.ts; also `npm run bench:graph`), only when asked
  *       for: BENCH_SECTIONS="graph"
  *   (graph-maintenance) communities, RAPTOR and insights with peak memory
@@ -39,10 +46,11 @@ import { enqueue, enqueueMany } from '../src/queue/enqueue.js'
 import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
 import { backendCpuMs, backendCpuSpent, cpuBusyMs, cpuMsPer1k } from './cpu.js'
 import { countTriggerSection, spreadSection } from './drain-ab.js'
-import { aizkEnqueueFloor, aizkFloor, peersFloor, peersFloorScript } from './floor.js'
+import { aizkEnqueueFloor, aizkFloor, type EnqueueFloorTest, peersFloor, peersFloorScript } from './floor.js'
+import { insertFloorSection } from './insert-floor.js'
 import { localQueueSection } from './local-queue.js'
 import { logParitySection } from './log-parity.js'
-import { type BenchWorker, forkBenchWorker } from './worker-process.js'
+import { type BenchWorker, type BenchWorkerOptions, forkBenchWorker } from './worker-process.js'
 
 const env = process.env
 const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
@@ -93,25 +101,28 @@ async function reset(pool: pg.Pool): Promise<void> {
   await pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
 }
 
-/**
- * The enqueue floors, rows/s: the harness's `an` and `a64` when its floor script is here, else
- * the same two on this scratch database's own pgqueuer table (aizk's indexes and triggers).
- */
-async function enqueueFloor(pool: pg.Pool, test: 'an' | 'a64'): Promise<{ value: number; what: string }> {
-  if (peersFloorScript()) {
-    const got = await peersFloor(cfg.server, cfg.floorSeconds, [test])
-    const value = got?.[`L-${test}`]
-    if (value) return { value, what: `bench-peers ${test}` }
-  }
-  await reset(pool)
-  await settle(pool)
-  const value = await aizkEnqueueFloor({ url, seconds: cfg.floorSeconds, clients: cfg.floorClients, entrypoint: BENCH_ENTRYPOINT }, test)
-  await reset(pool)
-  return { value, what: `${test} on aizk's pgqueuer` }
+/** The harness's enqueue floor `test` (its bare table), rows/s, when its floor script is here. */
+async function harnessEnqueueFloor(test: 'an' | 'a64'): Promise<{ value: number; what: string } | undefined> {
+  if (!peersFloorScript()) return undefined
+  const value = (await peersFloor(cfg.server, cfg.floorSeconds, [test]))?.[`L-${test}`]
+  return value ? { value, what: `bench-peers ${test}, pgbench ${cfg.floorClients} clients` } : undefined
 }
 
-function floorNote(rate: number, cpu: number, floor: { value: number; what: string }): string {
-  return `${(rate / floor.value).toFixed(2)} of the floor (${floor.what}: ${fmt(floor.value)} rows/s, pgbench ${cfg.floorClients} clients); cpuMsPer1k ${cpu.toFixed(0)}`
+/**
+ * The same enqueue by pgbench on this scratch database's own pgqueuer table (PgQueuer's indexes,
+ * aizk's, every trigger): what any client can reach on this schema, with `clients` connections.
+ */
+async function ownEnqueueFloor(pool: pg.Pool, test: EnqueueFloorTest, clients: number): Promise<{ value: number; what: string }> {
+  await reset(pool)
+  await settle(pool)
+  const value = await aizkEnqueueFloor({ url, seconds: cfg.floorSeconds, clients, entrypoint: BENCH_ENTRYPOINT }, test)
+  await reset(pool)
+  return { value, what: `${test} on aizk's pgqueuer, pgbench ${clients} client${clients === 1 ? '' : 's'}` }
+}
+
+function floorNote(rate: number, cpu: number, floors: ({ value: number; what: string } | undefined)[]): string {
+  const ratios = floors.filter((f) => f !== undefined).map((f) => `${(rate / f.value).toFixed(2)} of ${f.what} (${fmt(f.value)} rows/s)`)
+  return `${ratios.join('; ')}; cpuMsPer1k ${cpu.toFixed(0)}`
 }
 
 async function sectionA(pool: pg.Pool): Promise<void> {
@@ -133,8 +144,8 @@ async function sectionA(pool: pg.Pool): Promise<void> {
   )
   const single = cfg.jobs / ((monotonicMs() - t0) / 1000)
   const singleCpu = cpuMsPer1k(cpu0, cfg.jobs)
-  const an = await enqueueFloor(pool, 'an')
-  rows.push({ section: 'a', what: `enqueue, 1 per call, ${cfg.inflight} in flight`, value: `${fmt(single)} jobs/s`, note: floorNote(single, singleCpu, an) })
+  const singleFloors = [await harnessEnqueueFloor('an'), await ownEnqueueFloor(pool, 'an', cfg.floorClients)]
+  rows.push({ section: 'a', what: `enqueue, 1 per call, ${cfg.inflight} in flight`, value: `${fmt(single)} jobs/s`, note: floorNote(single, singleCpu, singleFloors) })
   await reset(pool)
   await settle(pool)
   const cpu1 = cpuBusyMs()
@@ -145,8 +156,9 @@ async function sectionA(pool: pg.Pool): Promise<void> {
   }
   const bulk = cfg.jobs / ((monotonicMs() - t1) / 1000)
   const bulkCpu = cpuMsPer1k(cpu1, cfg.jobs)
-  const a64 = await enqueueFloor(pool, 'a64')
-  rows.push({ section: 'a', what: `enqueue, ${fmt(cfg.bulk)} per call`, value: `${fmt(bulk)} jobs/s`, note: floorNote(bulk, bulkCpu, a64) })
+  // One call at a time is one connection: its own floor is the same 1,000-row INSERT from one client.
+  const bulkFloors = [await harnessEnqueueFloor('a64'), await ownEnqueueFloor(pool, 'a64', cfg.floorClients), await ownEnqueueFloor(pool, 'a1000', 1)]
+  rows.push({ section: 'a', what: `enqueue, ${fmt(cfg.bulk)} per call`, value: `${fmt(bulk)} jobs/s`, note: floorNote(bulk, bulkCpu, bulkFloors) })
 }
 
 function spawnWorker(): Promise<BenchWorker> {
@@ -230,10 +242,10 @@ async function sectionB(pool: pg.Pool): Promise<Drained> {
  * on an absolute schedule at BENCH_LAT_RATE jobs/s, t0 taken just before each call.
  * `durablePick`: the worker's picks wait for the WAL flush as before (the A/B of BENCH_LAT_AB).
  */
-async function latencyRound(pool: pg.Pool, durablePick: boolean): Promise<number[]> {
+async function latencyRound(pool: pg.Pool, durablePick: boolean, child?: BenchWorkerOptions['child']): Promise<number[]> {
   await reset(pool)
   await settle(pool)
-  const w = await forkBenchWorker({ url, batch: cfg.batch, concurrency: cfg.latConcurrency, env: durablePick ? { BENCH_DURABLE_PICK: '1' } : {} })
+  const w = await forkBenchWorker({ url, batch: cfg.batch, concurrency: cfg.latConcurrency, env: durablePick ? { BENCH_DURABLE_PICK: '1' } : {}, child })
   await w.request('start', 'started')
   const gap = 1000 / cfg.latRate
   for (let i = 0; i < 10; i++) {
@@ -288,6 +300,24 @@ async function sectionC(pool: pg.Pool): Promise<void> {
     rows.push({ section: 'c', what: what(`, round ${r + 1}: lease pick`), value: latencyFigure(lease), note: `load ${load}; ÷ durable pick: p50 ${ratio(50)}, p99 ${ratio(99)}` })
     rows.push({ section: 'c', what: what(`, round ${r + 1}: durable pick`), value: latencyFigure(durable), note: `load ${load}` })
   }
+}
+
+/**
+ * (l) section c against its floor: aizk's worker and the bare floor worker
+ * (bench/latency-floor-child.ts) alternating, BENCH_ROUNDS rounds of the same schedule.
+ */
+async function sectionL(pool: pg.Pool): Promise<void> {
+  const rounds = num('BENCH_ROUNDS', 3)
+  const all: Record<'aizk' | 'floor', number[]> = { aizk: [], floor: [] }
+  for (let r = 0; r < rounds; r++) {
+    const order: ('aizk' | 'floor')[] = r % 2 ? ['floor', 'aizk'] : ['aizk', 'floor']
+    for (const who of order) all[who].push(...(await latencyRound(pool, false, who === 'floor' ? 'latency-floor-child.ts' : undefined)))
+  }
+  for (const s of Object.values(all)) s.sort((a, b) => a - b)
+  const ratio = (q: number) => (percentile(all.aizk, q) / percentile(all.floor, q)).toFixed(2)
+  const what = `latency at ${cfg.latRate} jobs/s, ${rounds} alternating rounds of ${fmt(cfg.latJobs)} jobs`
+  rows.push({ section: 'l', what: `${what}: aizk's worker (as c)`, value: latencyFigure(all.aizk), note: `÷ the floor: p50 ${ratio(50)}, p95 ${ratio(95)}, p99 ${ratio(99)}` })
+  rows.push({ section: 'l', what: `${what}: the floor (LISTEN + one bare pick statement, lease commit)`, value: latencyFigure(all.floor), note: `${all.floor.length} samples` })
 }
 
 async function insertNotReady(pool: pg.Pool): Promise<void> {
@@ -385,6 +415,8 @@ async function main(): Promise<void> {
         const concurrencies = (env.BENCH_LOCAL_CONCURRENCY ?? '16 64').split(/[\s,]+/).filter(Boolean).map(Number)
         rows.push(...(await localQueueSection(pool, { url, jobs: cfg.jobs, rounds: num('BENCH_ROUNDS', 3), batch: cfg.batch, concurrencies })))
       }
+      else if (s === 'l') await sectionL(pool)
+      else if (s === 'k') rows.push(...(await insertFloorSection({ server: cfg.server, seconds: cfg.floorSeconds, clients: cfg.floorClients }, env.AIZK_APP_ROLE ?? 'aizk_app')))
       else if (s === 'graph') await (await import('./graph.js')).runGraphBench()
       // The module runs its passes when loaded (it is also `npm run bench:graph-maintenance`).
       else if (s === 'graph-maintenance') await import('./graph-maintenance.js')

@@ -13,8 +13,18 @@ export interface BenchWorker {
   stop(): Promise<void>
 }
 
-export function forkBenchWorker(opts: { url: string; batch: number; concurrency: number; execArgv?: string[]; env?: Record<string, string> }): Promise<BenchWorker> {
-  const child = fork(path.join(here, 'worker-child.ts'), [opts.url, String(opts.batch), String(opts.concurrency)], {
+export interface BenchWorkerOptions {
+  url: string
+  batch: number
+  concurrency: number
+  execArgv?: string[]
+  env?: Record<string, string>
+  /** The child module: aizk's Worker (default), or section l's bare floor (latency-floor-child.ts). */
+  child?: 'worker-child.ts' | 'latency-floor-child.ts'
+}
+
+export function forkBenchWorker(opts: BenchWorkerOptions): Promise<BenchWorker> {
+  const child = fork(path.join(here, opts.child ?? 'worker-child.ts'), [opts.url, String(opts.batch), String(opts.concurrency)], {
     execArgv: ['--import', 'tsx', ...(opts.execArgv ?? [])],
     env: { ...process.env, AIZK_POLL_INTERVAL_SECONDS: '1', ...opts.env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
