@@ -8,12 +8,11 @@
  * the schema apart.
  */
 import pg from 'pg'
-import { migrate } from '../src/db/migrate.js'
 import { BENCH_ENTRYPOINT } from './bench-jobs.js'
 import { aizkEnqueueFloor } from './floor.js'
+import { createScratchDb } from './scratch-db.js'
 
 export interface InsertFloorOptions {
-  server: string
   seconds: number
   clients: number
 }
@@ -32,37 +31,25 @@ const STEPS: { what: string; sql: string }[] = [
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 
-export async function insertFloorSection(o: InsertFloorOptions, appRole: string): Promise<Row[]> {
-  const dbName = `aizk_bench_insert_${process.pid}`
-  const u = new URL(o.server)
-  u.pathname = `/${dbName}`
-  const url = u.toString()
-  const admin = new pg.Client({ connectionString: o.server })
-  await admin.connect()
+export async function insertFloorSection(o: InsertFloorOptions): Promise<Row[]> {
+  const scratch = await createScratchDb(`aizk_bench_insert_${process.pid}`)
+  const db = new pg.Client({ connectionString: scratch.url })
   const rows: Row[] = []
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-    await admin.query(`CREATE DATABASE ${dbName}`)
-    const db = new pg.Client({ connectionString: url })
     await db.connect()
-    try {
-      await migrate(db, { appRole })
-      let first = 0
-      for (const step of STEPS) {
-        if (step.sql) await db.query(step.sql)
-        await db.query('TRUNCATE pgqueuer')
-        await db.query('VACUUM ANALYZE pgqueuer')
-        await db.query('CHECKPOINT')
-        const value = await aizkEnqueueFloor({ url, seconds: o.seconds, clients: o.clients, entrypoint: BENCH_ENTRYPOINT }, 'a64')
-        first ||= value
-        rows.push({ section: 'k', what: `a64 by pgbench, ${o.clients} clients: ${step.what}`, value: `${fmt(value)} rows/s`, note: `${(value / first).toFixed(2)} of the first` })
-      }
-    } finally {
-      await db.end()
+    let first = 0
+    for (const step of STEPS) {
+      if (step.sql) await db.query(step.sql)
+      await db.query('TRUNCATE pgqueuer')
+      await db.query('VACUUM ANALYZE pgqueuer')
+      await db.query('CHECKPOINT')
+      const value = await aizkEnqueueFloor({ url: scratch.url, seconds: o.seconds, clients: o.clients, entrypoint: BENCH_ENTRYPOINT }, 'a64')
+      first ||= value
+      rows.push({ section: 'k', what: `a64 by pgbench, ${o.clients} clients: ${step.what}`, value: `${fmt(value)} rows/s`, note: `${(value / first).toFixed(2)} of the first` })
     }
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-    await admin.end()
+    await db.end()
+    await scratch.drop()
   }
   return rows
 }

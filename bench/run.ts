@@ -416,7 +416,7 @@ async function main(): Promise<void> {
         rows.push(...(await localQueueSection(pool, { url, jobs: cfg.jobs, rounds: num('BENCH_ROUNDS', 3), batch: cfg.batch, concurrencies })))
       }
       else if (s === 'l') await sectionL(pool)
-      else if (s === 'k') rows.push(...(await insertFloorSection({ server: cfg.server, seconds: cfg.floorSeconds, clients: cfg.floorClients }, env.AIZK_APP_ROLE ?? 'aizk_app')))
+      else if (s === 'k') rows.push(...(await insertFloorSection({ seconds: cfg.floorSeconds, clients: cfg.floorClients })))
       else if (s === 'graph') await (await import('./graph.js')).runGraphBench()
       // The module runs its passes when loaded (it is also `npm run bench:graph-maintenance`).
       else if (s === 'graph-maintenance') await import('./graph-maintenance.js')
