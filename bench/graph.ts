@@ -3,15 +3,19 @@
  * printed, never asserted. Real prose: Debian's python3.11-doc (scripts/fetch-corpus.sh).
  *   (p) projection of BENCH_GRAPH_CHUNKS (10,000) real chunks with the built-in extractor by one
  *       in-process worker (extraction on its thread pool, database writes included), beside the
- *       extractor's own single-thread rate on the same chunks (every k-th of them: a sample of
- *       BENCH_GRAPH_BASELINE (1,000)) and on the extraction pool's threads with no database, and
- *       the worker's event-loop delay p99 while projecting
+ *       extractor's own rate on the same chunks (every k-th of them: a sample of
+ *       BENCH_GRAPH_BASELINE (1,000)): on one core (a child pinned to CPU 0 with taskset, before
+ *       and after the projection; the target's baseline), on this process's one thread (whose
+ *       V8 helper threads may use the other core), and on the extraction pool's threads with no
+ *       database; and the worker's event-loop delay p99 while projecting
  *   (d) decay of BENCH_DECAY_CLAIMS (1,000,000) claims of one set
  *   (u) dedup over BENCH_DEDUP_ENTITIES (100,000) entities of one set, names built from corpus words
  * Knobs: AIZK_BENCH_URL, BENCH_GRAPH_SECTIONS ("p d u"), BENCH_GRAPH_CHUNK_CHARS (1200: the corpus
  * holds ~6,200 chunks of 2,000 characters, ~10,400 of 1,200), AIZK_GRAPH_EXTRACT_THREADS.
  */
+import { execFile } from 'node:child_process'
 import os from 'node:os'
+import { promisify } from 'node:util'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import pg from 'pg'
 import { migrate } from '../src/db/migrate.js'
@@ -20,6 +24,7 @@ import { corpusFiles } from '../test/graph/helpers/corpus.js'
 import { corpusChunks, corpusWords, insertChunks } from './graph-data.js'
 import { benchDecay, benchDedup } from './graph-passes.js'
 import { cpuSeconds } from './process-stats.js'
+import { evenSample, type ExtractRate, measureExtractor } from './extract-rate.js'
 
 const env = process.env
 const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
@@ -66,30 +71,34 @@ async function backendCpu(pool: pg.Pool): Promise<Map<number, number>> {
   return out
 }
 
+/** The extractor's rate in a child pinned to CPU 0 (bench/extract-baseline-child.ts); undefined without taskset. */
+async function oneCoreRate(chunks: number): Promise<ExtractRate | undefined> {
+  const args = ['-c', '0', process.execPath, '--import', 'tsx', 'bench/extract-baseline-child.ts', String(cfg.chunkChars), String(chunks), String(cfg.baseline)]
+  try {
+    const { stdout } = await promisify(execFile)('taskset', args, { maxBuffer: 1 << 20 })
+    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ExtractRate
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw err
+  }
+}
+
 async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
   const chunks = corpusChunks(corpusFiles(), cfg.chunkChars).slice(0, cfg.chunks)
   const avg = chunks.reduce((a, c) => a + c.length, 0) / chunks.length
   process.stderr.write(`bench: ${chunks.length} chunks of ${fmt(avg)} characters on average\n`)
 
-  // The extractor alone, on this thread, over an even sample of the same chunks.
-  const { extractBuiltin } = await import('../src/graph/builtin-extractor.js')
-  const step = Math.max(1, Math.floor(chunks.length / cfg.baseline))
-  const sample = chunks.filter((_, i) => i % step === 0).slice(0, cfg.baseline)
-  extractBuiltin(sample[0])
-  const t0 = performance.now()
-  const cpu0 = process.cpuUsage()
-  for (const text of sample) extractBuiltin(text)
-  const singleMs = performance.now() - t0
-  const single = sample.length / (singleMs / 1000)
-  const extractCpuMs = cpuMs(process.cpuUsage(cpu0)) / sample.length
-  // One JavaScript thread, but not one core: V8's garbage collector and compiler have threads of
-  // their own, which use the second core while the first extracts.
-  const singleCores = (extractCpuMs * sample.length) / singleMs
+  // The baseline: the extractor alone over an even sample of the same chunks, on one core (a
+  // child pinned to CPU 0, measured before and after the projection: the target's "one core"),
+  // and on this process's thread, whose V8 helper threads may use the second core.
+  const { sample, step } = evenSample(chunks, cfg.baseline)
+  const pinnedBefore = await oneCoreRate(chunks.length)
+  const single = measureExtractor(sample)
   record({
     section: 'p',
     what: 'built-in extractor alone, one thread',
-    value: `${fmt(single, 1)} chunks/s`,
-    note: `${sample.length} of the chunks (every ${step}th); ${fmt(extractCpuMs, 1)} ms CPU a chunk; the process used ${fmt(singleCores, 2)} cores (V8's own threads)`,
+    value: `${fmt(single.rate, 1)} chunks/s`,
+    note: `${sample.length} of the chunks (every ${step}th); ${fmt(single.cpuMs, 1)} ms CPU a chunk; the process used ${fmt(single.cores, 2)} cores (V8's own threads)`,
   })
 
   // The same sample on the worker's extraction pool, no database: what the threads alone can do.
@@ -111,7 +120,7 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
     section: 'p',
     what: `built-in extractor on the extraction pool (${threads} threads), no database`,
     value: `${fmt(pooled, 1)} chunks/s`,
-    note: `${fmt(pooled / single, 2)}x the extractor alone; ${fmt(pooledCpuMs, 1)} ms CPU a chunk`,
+    note: `${fmt(pooled / single.rate, 2)}x the extractor alone on one thread; ${fmt(pooledCpuMs, 1)} ms CPU a chunk`,
   })
 
   await insertChunks(pool, SET, chunks)
@@ -149,20 +158,30 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
   histogram.disable()
   await worker.stop()
   const rate = chunks.length / seconds
+  const pinnedAfter = await oneCoreRate(chunks.length)
+  const oneCore = pinnedBefore && pinnedAfter ? (pinnedBefore.rate + pinnedAfter.rate) / 2 : undefined
+  record({
+    section: 'p',
+    what: 'built-in extractor alone, on one core (pinned to CPU 0)',
+    value: oneCore ? `${fmt(oneCore, 1)} chunks/s` : 'n/a',
+    note: pinnedBefore && pinnedAfter
+      ? `before the projection ${fmt(pinnedBefore.rate, 1)}, after ${fmt(pinnedAfter.rate, 1)} (${fmt(pinnedBefore.cpuMs, 1)} and ${fmt(pinnedAfter.cpuMs, 1)} ms CPU a chunk); the same ${sample.length} chunks`
+      : 'taskset (util-linux) not found: no pinned baseline',
+  })
   record({
     section: 'p',
     what: `projection by one worker (limit ${settings.graphBuildConcurrency}, ${threads} extraction threads)`,
     value: `${fmt(rate, 1)} chunks/s`,
-    note: `${fmt(chunks.length)} chunks in ${fmt(seconds, 1)} s; ${fmt(rate / single, 2)}x the extractor alone (target 1.3x)`,
+    note: `${fmt(chunks.length)} chunks in ${fmt(seconds, 1)} s; ${oneCore ? `**${fmt(rate / oneCore, 2)}x the extractor on one core** (target 1.3x); ` : ''}${fmt(rate / single.rate, 2)}x the extractor on one unpinned thread`,
   })
-  // Load-independent: what one chunk costs in CPU, and so the best two idle cores could do against
-  // the baseline, which on a quiet machine itself used more than one core (V8's threads).
+  // Load-independent: what one chunk costs in CPU, and so the best the idle cores could do.
   const cost = workerCpuMs + databaseCpuMs
+  const ceiling = (os.availableParallelism() * 1000) / cost
   record({
     section: 'p',
     what: 'CPU a projected chunk (worker process with its threads, and its database backends)',
     value: `${fmt(cost, 1)} ms`,
-    note: `worker ${fmt(workerCpuMs, 1)} ms, database ${fmt(databaseCpuMs, 1)} ms; on ${os.availableParallelism()} idle cores at most ${fmt((os.availableParallelism() * extractCpuMs) / cost / Math.max(1, singleCores), 2)}x the extractor alone`,
+    note: `worker ${fmt(workerCpuMs, 1)} ms, database ${fmt(databaseCpuMs, 1)} ms; ${os.availableParallelism()} idle cores could project at most ${fmt(ceiling, 1)} chunks/s${oneCore ? ` (${fmt(ceiling / oneCore, 2)}x the one-core rate)` : ''}`,
   })
   record({
     section: 'p',
