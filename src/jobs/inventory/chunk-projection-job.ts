@@ -7,7 +7,13 @@ import { z } from 'zod'
 import { CHUNK_PROJECTION_ENTRYPOINT } from '../../ingest/projection.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
 import { JobPriority } from '../../queue/priority.js'
+import { lazyModule } from '../lazy-module.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
+
+const projection = lazyModule(async () => {
+  const [{ extractorFor }, { projectChunk }] = await Promise.all([import('../../graph/choose-extractor.js'), import('../../graph/project-chunk.js')])
+  return { extractorFor, projectChunk }
+})
 
 export const chunkRefPayload = z.object({
   chunkId: z.string().uuid(),
@@ -27,8 +33,7 @@ export class ChunkProjectionJob extends QueueJob<ChunkRefPayload> {
   static override concurrencySetting = 'graphBuildConcurrency'
 
   async handle(payload: ChunkRefPayload, ctx: JobContext): Promise<void> {
-    const { extractorFor } = await import('../../graph/choose-extractor.js')
-    const { projectChunk } = await import('../../graph/project-chunk.js')
+    const { extractorFor, projectChunk } = await projection()
     await projectChunk(ctx.pool, ctx.settings, payload, extractorFor(ctx.settings), ctx.signal)
   }
 }

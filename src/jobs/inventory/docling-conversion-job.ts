@@ -6,7 +6,11 @@
 import { z } from 'zod'
 import { CONVERT_ARTIFACT_ENTRYPOINT } from '../../ingest/entrypoints.js'
 import { JobPriority } from '../../queue/priority.js'
+import { lazyModule } from '../lazy-module.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
+
+// Loaded when a job first runs: the converters are heavy, and listing the inventory needs none.
+export const convertModule = lazyModule(() => import('../../ingest/convert-artifact.js'))
 
 export const artifactRefPayload = z.object({
   artifactId: z.string().uuid(),
@@ -23,8 +27,7 @@ export class DoclingConversionJob extends QueueJob<ArtifactRefPayload> {
   static override concurrencySetting = 'doclingConcurrency'
 
   async handle(payload: ArtifactRefPayload, ctx: JobContext): Promise<void> {
-    // Imported when a job runs: the converters are heavy, and listing the inventory needs none.
-    const { convertArtifact } = await import('../../ingest/convert-artifact.js')
+    const { convertArtifact } = await convertModule()
     await convertArtifact(ctx.pool, ctx.settings, payload, ctx.signal)
   }
 }

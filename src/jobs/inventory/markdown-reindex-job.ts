@@ -7,7 +7,7 @@ import type { Queryable } from '../../db/queryable.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
 import { JobPriority } from '../../queue/priority.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
-import { type ArtifactRefPayload, artifactRefPayload } from './docling-conversion-job.js'
+import { type ArtifactRefPayload, artifactRefPayload, convertModule } from './docling-conversion-job.js'
 
 export class MarkdownReindexJob extends QueueJob<ArtifactRefPayload> {
   static override entrypoint = 'aizk_reindex_artifact'
@@ -22,7 +22,7 @@ export class MarkdownReindexJob extends QueueJob<ArtifactRefPayload> {
   }
 
   async handle(payload: ArtifactRefPayload, ctx: JobContext): Promise<void> {
-    const { reindexArtifact } = await import('../../ingest/convert-artifact.js')
+    const { reindexArtifact } = await convertModule()
     await reindexArtifact(ctx.pool, ctx.settings, payload, ctx.signal)
   }
 }
