@@ -172,7 +172,7 @@ async function sectionProjection(url: string, pool: pg.Pool): Promise<void> {
     section: 'p',
     what: `projection by one worker (limit ${settings.graphBuildConcurrency}, ${threads} extraction threads)`,
     value: `${fmt(rate, 1)} chunks/s`,
-    note: `${fmt(chunks.length)} chunks in ${fmt(seconds, 1)} s; ${oneCore ? `**${fmt(rate / oneCore, 2)}x the extractor on one core** (target 1.3x); ` : ''}${fmt(rate / single.rate, 2)}x the extractor on one unpinned thread`,
+    note: `${fmt(chunks.length)} chunks in ${fmt(seconds, 1)} s; ${oneCore && pinnedBefore && pinnedAfter ? `**${fmt(rate / oneCore, 2)}x the extractor on one core** (target 1.3x; ${fmt(rate / Math.max(pinnedBefore.rate, pinnedAfter.rate), 2)}x its faster run); ` : ''}${fmt(rate / single.rate, 2)}x the extractor on one unpinned thread`,
   })
   // Load-independent: what one chunk costs in CPU, and so the best the idle cores could do.
   const cost = workerCpuMs + databaseCpuMs

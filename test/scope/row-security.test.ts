@@ -74,6 +74,9 @@ describe('row security through the app role', () => {
       [`{${A},${A}}`, 'duplicate'],
       [`{${A},NULL}`, 'null element'],
       [`{{${A}},{${B}}}`, 'two dimensions'],
+      [`{NULL,${A}}`, 'null first element'],
+      [`[2:3]={${A},${B}}`, 'lower bound 2'],
+      [`{${A},${B},${A}}`, 'repeat after a sorted pair'],
     ]
     for (const [literal, why] of bad) {
       await assert.rejects(
