@@ -5,9 +5,8 @@ import { dedupEntities } from '../src/graph/dedup.js'
 import { normalizeName } from '../src/graph/normalize.js'
 import { User } from '../src/scope/user.js'
 import { parseSettings } from '../src/settings.js'
+import { fmt, type Row } from './graph-rows.js'
 
-type Row = { section: string; what: string; value: string; note?: string }
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
 export async function benchDecay(pool: pg.Pool, set: string[], claims: number): Promise<Row[]> {
   const scopes = [...set.slice(0, -1), set.at(-1)?.replace(/b$/, 'd') as string]

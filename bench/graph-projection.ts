@@ -19,9 +19,10 @@ import { parseSettings } from '../src/settings.js'
 import { corpusFiles } from '../test/graph/helpers/corpus.js'
 import { baselineSets, type ExtractRate, measureExtractor } from './extract-rate.js'
 import { corpusChunks, insertChunks } from './graph-data.js'
-import { cpuSeconds } from './process-stats.js'
+import { backendCpuMs, backendCpuSpent } from './cpu.js'
+import { fmt, type Row } from './graph-rows.js'
+import { median } from './process-stats.js'
 
-type Row = { section: string; what: string; value: string; note?: string }
 export interface ProjectionBenchConfig {
   chunks: number
   chunkChars: number
@@ -31,29 +32,8 @@ export interface ProjectionBenchConfig {
   rounds: number
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000
 const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
-
-/** CPU seconds so far of each backend of this database (the server runs on this machine). */
-async function backendCpu(pool: pg.Pool): Promise<Map<number, number>> {
-  const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')
-  const out = new Map<number, number>()
-  for (const { pid } of rows) {
-    try {
-      out.set(pid, cpuSeconds(pid))
-    } catch {}
-  }
-  return out
-}
-
-function backendCpuSince(before: Map<number, number>, after: Map<number, number>): number {
-  return [...after].reduce((a, [pid, s]) => a + s - (before.get(pid) ?? 0), 0)
-}
 
 /** The extractor's rate in a child pinned to CPU 0 (bench/extract-baseline-child.ts); undefined without taskset. */
 async function oneCoreRate(cfg: ProjectionBenchConfig, chunks: number): Promise<ExtractRate | undefined> {
@@ -132,14 +112,14 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
   // One histogram a round: a histogram disabled and enabled again counts the pause as one delay.
   const rounds: { seconds: number; chunks: number; p50: number; p99: number; max: number }[] = []
   let workerCpuMs = 0
-  let databaseCpuS = 0
+  let databaseCpuMs = 0
   // Database sessions sampled every half second: how many run, and how many of those wait on a lock.
   const sampled = { active: 0, lock: 0 }
   const per = Math.ceil(chunks.length / cfg.rounds)
   for (let r = 0; r < cfg.rounds; r++) {
     const part = chunks.slice(r * per, (r + 1) * per)
     await insertChunks(pool, set, part)
-    const backends0 = await backendCpu(pool)
+    const backends0 = await backendCpuMs(pool)
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
     const histogram = monitorEventLoopDelay({ resolution: 10 })
@@ -158,7 +138,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
     const delay = (ns: number) => ns / 1e6
     rounds.push({ seconds: (performance.now() - t0) / 1000, chunks: part.length, p50: delay(histogram.percentile(50)), p99: delay(histogram.percentile(99)), max: delay(histogram.max) })
     workerCpuMs += cpuMs(process.cpuUsage(cpu0))
-    databaseCpuS += backendCpuSince(backends0, await backendCpu(pool))
+    databaseCpuMs += backendCpuSpent(backends0, await backendCpuMs(pool))
     // The worker stays up but idle (nothing left to pick) while the next baseline runs.
     pinned.push(await oneCoreRate(cfg, chunks.length))
     process.stderr.write(`bench: round ${r + 1}: ${part.length} chunks in ${fmt(rounds[r].seconds, 1)} s; one core after it ${pinned[r + 1] ? fmt(pinned[r + 1]!.rate, 1) : 'n/a'} chunks/s\n`)
@@ -171,7 +151,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
   record({
     section: 'p',
     what: 'built-in extractor alone, on one core (pinned to CPU 0)',
-    value: oneCore && pins ? `${fmt(oneCore, 1)} chunks/s` : 'n/a',
+    value: oneCore ? `${fmt(oneCore, 1)} chunks/s` : 'n/a',
     note: pins
       ? `mean of ${pins.length} runs, one before the first round and one after each (${pins.map((p) => fmt(p.rate, 1)).join(', ')}); each ${cfg.baseline} of the chunks after a warm-up on ${cfg.warmup} others; ${fmt(mean(pins.map((p) => p.cpuMs)), 1)} ms CPU a chunk`
       : 'taskset (util-linux) not found: no pinned baseline',
@@ -192,7 +172,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
   })
   // Load-independent: what one chunk costs in CPU, and so the best the idle cores could do.
   const workerPerChunk = workerCpuMs / chunks.length
-  const databasePerChunk = (databaseCpuS * 1000) / chunks.length
+  const databasePerChunk = databaseCpuMs / chunks.length
   const cost = workerPerChunk + databasePerChunk
   const ceiling = (os.availableParallelism() * 1000) / cost
   record({

@@ -17,6 +17,7 @@ import { corpusFiles } from '../test/graph/helpers/corpus.js'
 import { corpusWords } from './graph-data.js'
 import { benchDecay, benchDedup } from './graph-passes.js'
 import { benchProjection } from './graph-projection.js'
+import type { Row } from './graph-rows.js'
 
 const env = process.env
 const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
@@ -32,7 +33,6 @@ const cfg = {
   entities: num('BENCH_DEDUP_ENTITIES', 100_000),
 }
 const SET = ['11111111-0000-4000-8000-00000000000b']
-type Row = { section: string; what: string; value: string; note?: string }
 const rows: Row[] = []
 /** Keep a figure for the table, and echo it to stderr now: a long run shows its figures as it goes. */
 function record(...items: Row[]): void {
