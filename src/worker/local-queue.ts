@@ -35,6 +35,11 @@ export class LocalQueue {
     this.head = 0
   }
 
+  /** The next job in pick order, left in place; undefined when empty. */
+  peek(): PickedJob | undefined {
+    return this.head < this.items.length ? this.items[this.head] : undefined
+  }
+
   /** The next job in pick order, or undefined when empty. */
   take(): PickedJob | undefined {
     if (this.head >= this.items.length) return undefined

@@ -61,11 +61,14 @@ export class PickLoop {
   /** Mean handler run time (ms, moving average), for the local queue's limit. */
   private meanRunMs = 0
   private readonly waiting = new LocalQueue()
-  /** Picks are handed on in the order they were sent, so jobs start in pick order (see deliver). */
+  /** Picks sent so far: each is numbered in send order. */
   private sent = 0
-  private nextToDeliver = 0
-  private readonly arrived = new Map<number, { jobs: PickedJob[]; ms: number }>()
-  private arrivedJobs = 0
+  /** Every pick numbered below this one is back. */
+  private backBelow = 0
+  /** Picks numbered from `backBelow` on that are back. */
+  private readonly backAhead = new Set<number>()
+  /** A waiting job starts once `backBelow` reaches this: the picks sent before its own came back (see deliver). */
+  private readonly startsAfter = new WeakMap<PickedJob, number>()
   private readonly wakeups = [new Wakeup(), new Wakeup()]
   private running: Promise<void> | undefined
 
@@ -154,7 +157,7 @@ export class PickLoop {
   }
 
   private capacity(): number {
-    return this.p.concurrency + this.localQueueLimit() - this.executor.size - this.waiting.size - this.arrivedJobs - this.reserved
+    return this.p.concurrency + this.localQueueLimit() - this.executor.size - this.waiting.size - this.reserved
   }
 
   private pollDelayMs(): number {
@@ -227,20 +230,19 @@ export class PickLoop {
   }
 
   /**
-   * A pick came back. The two pickers' picks can return out of order, and a later one's jobs
-   * would start first while slots are free: each waits for the picks sent before it.
+   * A pick came back: its jobs join the local queue at once (merged by priority), but none
+   * starts before every pick sent by then is back too. Two picks in flight race on the server:
+   * the one sent later may run first and take the higher rows (SKIP LOCKED passes the other over
+   * them), while the one sent first comes back first, with the lower rows.
    */
   private deliver(seq: number, jobs: PickedJob[], ms: number): void {
-    this.arrived.set(seq, { jobs, ms })
-    this.arrivedJobs += jobs.length
-    for (let next = this.arrived.get(this.nextToDeliver); next; next = this.arrived.get(this.nextToDeliver)) {
-      this.arrived.delete(this.nextToDeliver++)
-      this.arrivedJobs -= next.jobs.length
-      if (next.jobs.length) this.dispatch(next.jobs, next.ms)
-    }
+    this.backAhead.add(seq)
+    while (this.backAhead.delete(this.backBelow)) this.backBelow++
+    if (jobs.length) this.dispatch(jobs, ms, this.sent)
+    this.startWaiting()
   }
 
-  private dispatch(jobs: PickedJob[], ms: number): void {
+  private dispatch(jobs: PickedJob[], ms: number, startsAfter: number): void {
     const events = this.p.events
     if (events.wants('batch:picked')) {
       const byEntrypoint: Record<string, number> = {}
@@ -269,17 +271,18 @@ export class PickLoop {
         events.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
         continue
       }
+      if (startsAfter > this.backBelow) this.startsAfter.set(job, startsAfter)
       fresh.push(job)
     }
     this.waiting.push(fresh)
-    this.startWaiting()
   }
 
-  /** Start waiting jobs, in pick order, while a handler slot is free. */
+  /** Start waiting jobs, in pick order, while a handler slot is free and the next one's rivals are back. */
   private startWaiting(): void {
     while (this.executor.size < this.p.concurrency) {
-      const job = this.waiting.take()
-      if (!job) return
+      const next = this.waiting.peek()
+      if (!next || (this.startsAfter.get(next) ?? 0) > this.backBelow) return
+      const job = this.waiting.take()!
       if (!this.executor.execute(job, fanOutScopes(job, this.p.jobs.get(job.entrypoint)))) {
         this.p.events.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
       }

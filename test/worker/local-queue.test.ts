@@ -82,13 +82,51 @@ function countingPool(pool: pg.Pool): pg.Pool {
   })
 }
 
-async function startWorker(env: Record<string, string>, opts: { batchSize?: number; concurrency?: number } = {}): Promise<WorkerEvents> {
+/**
+ * The test pool, forcing the two pickers' race: a pick is held back until a second one is sent
+ * (or 30 ms pass); then the second runs on the server first, takes the top rows (SKIP LOCKED
+ * passes the first over them), and the first is answered first. Counts the races it made.
+ */
+let races = 0
+function racingPool(pool: pg.Pool): pg.Pool {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
+  let held: { args: unknown[]; resolve: (v: unknown) => void; reject: (e: unknown) => void } | undefined
+  return new Proxy(pool, {
+    get(target, key, receiver) {
+      if (key !== 'query') return Reflect.get(target, key, receiver)
+      return async (...args: unknown[]) => {
+        const name = typeof args[0] === 'string' ? '' : ((args[0] as { name?: string }).name ?? '')
+        if (!name.includes('pick')) return query(...args)
+        const first = held
+        if (!first) {
+          return new Promise((resolve, reject) => {
+            const entry = { args, resolve, reject }
+            held = entry
+            setTimeout(() => {
+              if (held !== entry) return
+              held = undefined
+              query(...args).then(resolve, reject)
+            }, 30)
+          })
+        }
+        held = undefined
+        races++
+        const mine = await query(...args)
+        await query(...first.args).then(first.resolve, first.reject)
+        await new Promise((r) => setTimeout(r, 10))
+        return mine
+      }
+    },
+  })
+}
+
+async function startWorker(env: Record<string, string>, opts: { batchSize?: number; concurrency?: number; pool?: pg.Pool } = {}): Promise<WorkerEvents> {
   const registry = new JobRegistry()
   registry.register(GateJob)
   registry.register(OtherJob)
   const events = new WorkerEvents()
   worker = new Worker({
-    pool: countingPool(db.pool),
+    pool: opts.pool ?? countingPool(db.pool),
     registry,
     settings: parseSettings({ AIZK_POLL_INTERVAL_SECONDS: '0.2', AIZK_HEARTBEAT_INTERVAL_SECONDS: '0.2', ...env }),
     events,
@@ -203,6 +241,18 @@ describe('Worker: the local queue', () => {
     await done
     // The blocker (10) runs; the later 100 starts before the 9 and the 1 that waited.
     assert.deepEqual(started, [first[0], later[0], first[2], first[1]])
+  })
+
+  it('starts jobs in priority order when two picks race: the one sent first can come back first with the lower rows', async () => {
+    const items = Array.from({ length: 60 }, (_, i) => ({ entrypoint: 'lq_gate', priority: (i * 7) % 10, payload: { ms: 2 } }))
+    const ids = (await enqueueMany(db.pool, items)) as string[]
+    const priority = new Map(ids.map((id, i) => [id, items[i].priority]))
+    races = 0
+    const events = await startWorker({}, { batchSize: 4, pool: racingPool(db.pool) })
+    await count(events, 'job:completed', 60)
+    const expected = [...started].sort((a, b) => priority.get(b)! - priority.get(a)! || Number(a) - Number(b))
+    assert.ok(races > 0, 'the pool made the pickers race (the test can fail)')
+    assert.deepEqual(started, expected)
   })
 
   it('an idle worker makes no empty pick per finished job', async () => {

@@ -20,9 +20,13 @@ export const FAST_ENV = {
   AIZK_RETRY_MAX_SECONDS: '0.2',
 }
 
-/** A worker bound to the fixture jobs with FAST_ENV, on `url` (the one spawn helper underneath). */
+/**
+ * A worker bound to the fixture jobs with FAST_ENV, on `url` (the one spawn helper underneath).
+ * No scheduler unless `env` asks: a test spanning a minute's turn would find the every-minute
+ * jobs queued beside the rows it checks.
+ */
 export function spawnWorker(url: string, args: string[] = [], env: Record<string, string> = {}): SpawnedWorker {
-  return spawnProcess({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS, ...FAST_ENV, ...env }, args)
+  return spawnProcess({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS, AIZK_WORKER_NO_SCHEDULER: 'true', ...FAST_ENV, ...env }, args)
 }
 
 /** Stop every worker, however the test ended: SIGKILL what is still alive. */

@@ -196,9 +196,7 @@ describe('aizk worker processes', () => {
       { entrypoint: 'test_sleep', payload: { ms: 600_000 } },
       { entrypoint: 'test_sleep', payload: { ms: 600_000 } },
     ])
-    // No scheduler: a test that spans a minute's turn would find its every-minute chunk recovery
-    // job queued beside the rows it checks.
-    const w = start(['--entrypoint', 'test_sleep', '--shutdown-timeout', '2', '--no-scheduler'])
+    const w = start(['--entrypoint', 'test_sleep', '--shutdown-timeout', '2'])
     await waitFor('three runs started', async () => (await q('select 1 from test_runs')).length === 3)
     w.kill('SIGTERM')
     const { code } = await w.exited
