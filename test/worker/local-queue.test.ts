@@ -85,10 +85,11 @@ function countingPool(pool: pg.Pool): pg.Pool {
 /**
  * The test pool, forcing the two pickers' race: a pick is held back until a second one is sent
  * (or 30 ms pass); then the second runs on the server first, takes the top rows (SKIP LOCKED
- * passes the first over them), and the first is answered first. Counts the races it made.
+ * passes the first over them), and the first is answered first. Counts the races it made. With
+ * `failEvery` n, every nth race's first pick fails instead, having taken nothing.
  */
 let races = 0
-function racingPool(pool: pg.Pool): pg.Pool {
+function racingPool(pool: pg.Pool, failEvery = 0): pg.Pool {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
   let held: { args: unknown[]; resolve: (v: unknown) => void; reject: (e: unknown) => void } | undefined
   return new Proxy(pool, {
@@ -112,7 +113,8 @@ function racingPool(pool: pg.Pool): pg.Pool {
         held = undefined
         races++
         const mine = await query(...args)
-        await query(...first.args).then(first.resolve, first.reject)
+        if (failEvery && races % failEvery === 0) first.reject(new Error('the pick failed (test)'))
+        else await query(...first.args).then(first.resolve, first.reject)
         await new Promise((r) => setTimeout(r, 10))
         return mine
       }
@@ -252,6 +254,22 @@ describe('Worker: the local queue', () => {
     await count(events, 'job:completed', 60)
     const expected = [...started].sort((a, b) => priority.get(b)! - priority.get(a)! || Number(a) - Number(b))
     assert.ok(races > 0, 'the pool made the pickers race (the test can fail)')
+    assert.deepEqual(started, expected)
+  })
+
+  it('a racing pick that fails holds nothing back: the jobs of the pick it raced start, in priority order', { timeout: 60_000 }, async () => {
+    const items = Array.from({ length: 60 }, (_, i) => ({ entrypoint: 'lq_gate', priority: (i * 3) % 7, payload: { ms: 2 } }))
+    const ids = (await enqueueMany(db.pool, items)) as string[]
+    const priority = new Map(ids.map((id, i) => [id, items[i].priority]))
+    races = 0
+    const events = await startWorker({}, { batchSize: 4, pool: racingPool(db.pool, 2) })
+    const errors: unknown[] = []
+    events.on('worker:error', (e) => errors.push(e))
+    await count(events, 'job:completed', 60)
+    assert.ok(races >= 2, `${races} races: at least one pick failed (the test can fail)`)
+    assert.ok(errors.length > 0, 'the failed picks were reported')
+    assert.deepEqual([...started].sort(), [...ids].sort(), 'every job ran once')
+    const expected = [...started].sort((a, b) => priority.get(b)! - priority.get(a)! || Number(a) - Number(b))
     assert.deepEqual(started, expected)
   })
 
