@@ -7,7 +7,6 @@ import { User } from '../src/scope/user.js'
 import { parseSettings } from '../src/settings.js'
 import { fmt, type Row } from './graph-rows.js'
 
-
 export async function benchDecay(pool: pg.Pool, set: string[], claims: number): Promise<Row[]> {
   const scopes = [...set.slice(0, -1), set.at(-1)?.replace(/b$/, 'd') as string]
   await pool.query(

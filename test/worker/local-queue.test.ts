@@ -67,6 +67,13 @@ after(async () => {
   await db.drop()
 })
 
+/** A query's prepared-statement name, else its text. */
+function statementOf(args: unknown[]): string {
+  if (typeof args[0] === 'string') return args[0]
+  const config = args[0] as { text?: string; name?: string }
+  return config.name ?? config.text ?? ''
+}
+
 /** The test pool, counting aizk_pick statements. */
 function countingPool(pool: pg.Pool): pg.Pool {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
@@ -74,8 +81,7 @@ function countingPool(pool: pg.Pool): pg.Pool {
     get(target, key, receiver) {
       if (key !== 'query') return Reflect.get(target, key, receiver)
       return (...args: unknown[]) => {
-        const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: string; name?: string }).name ?? (args[0] as { text?: string }).text ?? '')
-        if (text.includes('aizk_pick')) picks++
+        if (statementOf(args).includes('aizk_pick')) picks++
         return query(...args)
       }
     },
@@ -96,8 +102,7 @@ function racingPool(pool: pg.Pool, failEvery = 0): pg.Pool {
     get(target, key, receiver) {
       if (key !== 'query') return Reflect.get(target, key, receiver)
       return async (...args: unknown[]) => {
-        const name = typeof args[0] === 'string' ? '' : ((args[0] as { name?: string }).name ?? '')
-        if (!name.includes('pick')) return query(...args)
+        if (!statementOf(args).includes('aizk_pick')) return query(...args)
         const first = held
         if (!first) {
           return new Promise((resolve, reject) => {
@@ -120,6 +125,24 @@ function racingPool(pool: pg.Pool, failEvery = 0): pg.Pool {
       }
     },
   })
+}
+
+/**
+ * 60 short jobs, the i-th of priority `priorityOf(i)`, run at concurrency 1 through racingPool:
+ * their ids, the worker's errors, and the order they should have started in (priority
+ * descending, then id).
+ */
+async function runRacing(priorityOf: (i: number) => number, failEvery: number) {
+  const items = Array.from({ length: 60 }, (_, i) => ({ entrypoint: 'lq_gate', priority: priorityOf(i), payload: { ms: 2 } }))
+  const ids = (await enqueueMany(db.pool, items)) as string[]
+  const priority = new Map(ids.map((id, i) => [id, items[i].priority]))
+  races = 0
+  const events = await startWorker({}, { batchSize: 4, pool: racingPool(db.pool, failEvery) })
+  const errors: unknown[] = []
+  events.on('worker:error', (e) => errors.push(e))
+  await count(events, 'job:completed', 60)
+  const inPriorityOrder = [...started].sort((a, b) => priority.get(b)! - priority.get(a)! || Number(a) - Number(b))
+  return { ids, errors, inPriorityOrder }
 }
 
 async function startWorker(env: Record<string, string>, opts: { batchSize?: number; concurrency?: number; pool?: pg.Pool } = {}): Promise<WorkerEvents> {
@@ -246,31 +269,17 @@ describe('Worker: the local queue', () => {
   })
 
   it('starts jobs in priority order when two picks race: the one sent first can come back first with the lower rows', async () => {
-    const items = Array.from({ length: 60 }, (_, i) => ({ entrypoint: 'lq_gate', priority: (i * 7) % 10, payload: { ms: 2 } }))
-    const ids = (await enqueueMany(db.pool, items)) as string[]
-    const priority = new Map(ids.map((id, i) => [id, items[i].priority]))
-    races = 0
-    const events = await startWorker({}, { batchSize: 4, pool: racingPool(db.pool) })
-    await count(events, 'job:completed', 60)
-    const expected = [...started].sort((a, b) => priority.get(b)! - priority.get(a)! || Number(a) - Number(b))
+    const run = await runRacing((i) => (i * 7) % 10, 0)
     assert.ok(races > 0, 'the pool made the pickers race (the test can fail)')
-    assert.deepEqual(started, expected)
+    assert.deepEqual(started, run.inPriorityOrder)
   })
 
   it('a racing pick that fails holds nothing back: the jobs of the pick it raced start, in priority order', { timeout: 60_000 }, async () => {
-    const items = Array.from({ length: 60 }, (_, i) => ({ entrypoint: 'lq_gate', priority: (i * 3) % 7, payload: { ms: 2 } }))
-    const ids = (await enqueueMany(db.pool, items)) as string[]
-    const priority = new Map(ids.map((id, i) => [id, items[i].priority]))
-    races = 0
-    const events = await startWorker({}, { batchSize: 4, pool: racingPool(db.pool, 2) })
-    const errors: unknown[] = []
-    events.on('worker:error', (e) => errors.push(e))
-    await count(events, 'job:completed', 60)
+    const run = await runRacing((i) => (i * 3) % 7, 2)
     assert.ok(races >= 2, `${races} races: at least one pick failed (the test can fail)`)
-    assert.ok(errors.length > 0, 'the failed picks were reported')
-    assert.deepEqual([...started].sort(), [...ids].sort(), 'every job ran once')
-    const expected = [...started].sort((a, b) => priority.get(b)! - priority.get(a)! || Number(a) - Number(b))
-    assert.deepEqual(started, expected)
+    assert.ok(run.errors.length > 0, 'the failed picks were reported')
+    assert.deepEqual([...started].sort(), [...run.ids].sort(), 'every job ran once')
+    assert.deepEqual(started, run.inPriorityOrder)
   })
 
   it('an idle worker makes no empty pick per finished job', async () => {

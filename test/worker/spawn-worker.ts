@@ -5,7 +5,7 @@
  */
 import path from 'node:path'
 import { repoRoot } from '../helpers/cli.js'
-import { spawnWorker as spawnProcess, type WorkerProcess } from '../helpers/worker-process.js'
+import { spawnWorker as spawnProcess, type WorkerProcess, workerEnv } from '../helpers/worker-process.js'
 
 export const TEST_JOBS = path.join(repoRoot, 'test', 'fixtures', 'test-jobs.mjs')
 
@@ -22,11 +22,11 @@ export const FAST_ENV = {
 
 /**
  * A worker bound to the fixture jobs with FAST_ENV, on `url` (the one spawn helper underneath).
- * No scheduler unless `env` asks: a test spanning a minute's turn would find the every-minute
- * jobs queued beside the rows it checks.
+ * No scheduler unless `env` asks (workerEnv's default): a test spanning a minute's turn would
+ * find the every-minute jobs queued beside the rows it checks.
  */
 export function spawnWorker(url: string, args: string[] = [], env: Record<string, string> = {}): SpawnedWorker {
-  return spawnProcess({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS, AIZK_WORKER_NO_SCHEDULER: 'true', ...FAST_ENV, ...env }, args)
+  return spawnProcess(workerEnv(url, { AIZK_WORKER_JOB_MODULES: TEST_JOBS, ...FAST_ENV, ...env }), args)
 }
 
 /** Stop every worker, however the test ended: SIGKILL what is still alive. */
