@@ -17,6 +17,22 @@ export function cpuBusyMs(): number {
   }
 }
 
+/** utime + stime of a /proc/.../stat file, in ms (USER_HZ = 100); throws where the file is missing. */
+function statCpuMs(file: string): number {
+  const f = fs.readFileSync(file, 'utf8')
+  const after = f.slice(f.lastIndexOf(')') + 2).split(' ')
+  return (Number(after[11]) + Number(after[12])) * 10
+}
+
+/** CPU ms this process's main thread has used so far (NaN where /proc is missing): its event loop alone. */
+export function mainThreadCpuMs(): number {
+  try {
+    return statCpuMs(`/proc/self/task/${process.pid}/stat`)
+  } catch {
+    return Number.NaN
+  }
+}
+
 /**
  * CPU ms each PostgreSQL backend of the pool's database has used so far, by pid (from
  * /proc/<pid>/stat; the server runs on this machine). Unlike cpuBusyMs it leaves out whatever
@@ -27,9 +43,7 @@ export async function backendCpuMs(pool: pg.Pool): Promise<Map<number, number>> 
   const out = new Map<number, number>()
   for (const { pid } of rows) {
     try {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
-      const after = f.slice(f.lastIndexOf(')') + 2).split(' ')
-      out.set(pid, (Number(after[11]) + Number(after[12])) * 10) // utime + stime, USER_HZ = 100
+      out.set(pid, statCpuMs(`/proc/${pid}/stat`))
     } catch {
       // gone, or another machine's server: not counted
     }

@@ -4,11 +4,10 @@
  * target's baseline ("on one core") means. Args: chunk size in characters, chunks, sample size,
  * warm-up size. Prints one JSON line (ExtractRate).
  */
-import { corpusFiles } from '../test/graph/helpers/corpus.js'
 import { baselineSets, measureExtractor } from './extract-rate.js'
-import { corpusChunks } from './graph-data.js'
+import { benchCorpusFiles, corpusChunks } from './graph-data.js'
 
 const [chunkChars, count, size, warmup] = process.argv.slice(2).map(Number)
-const chunks = corpusChunks(corpusFiles(), chunkChars).slice(0, count)
+const chunks = corpusChunks(benchCorpusFiles(), chunkChars).slice(0, count)
 const { sample, warm } = baselineSets(chunks, size, warmup)
 process.stdout.write(`${JSON.stringify(measureExtractor(sample, warm))}\n`)

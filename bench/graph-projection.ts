@@ -16,10 +16,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { promisify } from 'node:util'
 import type pg from 'pg'
 import { parseSettings } from '../src/settings.js'
-import { corpusFiles } from '../test/graph/helpers/corpus.js'
 import { baselineSets, type ExtractRate, measureExtractor } from './extract-rate.js'
-import { corpusChunks, insertChunks } from './graph-data.js'
-import { backendCpuMs, backendCpuSpent } from './cpu.js'
+import { benchCorpusFiles, corpusChunks, insertChunks } from './graph-data.js'
+import { backendCpuMs, backendCpuSpent, mainThreadCpuMs } from './cpu.js'
 import { fmt, type Row } from './graph-rows.js'
 import { median } from './process-stats.js'
 
@@ -93,7 +92,7 @@ async function extractorAlone(record: (...r: Row[]) => void, sample: string[], w
 }
 
 export async function benchProjection(url: string, pool: pg.Pool, set: string[], cfg: ProjectionBenchConfig, record: (...r: Row[]) => void): Promise<void> {
-  const chunks = corpusChunks(corpusFiles(), cfg.chunkChars).slice(0, cfg.chunks)
+  const chunks = corpusChunks(benchCorpusFiles(), cfg.chunkChars).slice(0, cfg.chunks)
   const avg = chunks.reduce((a, c) => a + c.length, 0) / chunks.length
   process.stderr.write(`bench: ${chunks.length} chunks of ${fmt(avg)} characters on average, ${cfg.rounds} rounds\n`)
   const { sample, warm, step } = baselineSets(chunks, cfg.baseline, cfg.warmup)
@@ -112,6 +111,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
   // One histogram a round: a histogram disabled and enabled again counts the pause as one delay.
   const rounds: { seconds: number; chunks: number; p50: number; p99: number; max: number }[] = []
   let workerCpuMs = 0
+  let loopCpuMs = 0
   let databaseCpuMs = 0
   // Database sessions sampled every half second: how many run, and how many of those wait on a lock.
   const sampled = { active: 0, lock: 0 }
@@ -121,6 +121,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
     await insertChunks(pool, set, part)
     const backends0 = await backendCpuMs(pool)
     const cpu0 = process.cpuUsage()
+    const loop0 = mainThreadCpuMs()
     const t0 = performance.now()
     const histogram = monitorEventLoopDelay({ resolution: 10 })
     histogram.enable()
@@ -138,6 +139,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
     const delay = (ns: number) => ns / 1e6
     rounds.push({ seconds: (performance.now() - t0) / 1000, chunks: part.length, p50: delay(histogram.percentile(50)), p99: delay(histogram.percentile(99)), max: delay(histogram.max) })
     workerCpuMs += cpuMs(process.cpuUsage(cpu0))
+    loopCpuMs += mainThreadCpuMs() - loop0
     databaseCpuMs += backendCpuSpent(backends0, await backendCpuMs(pool))
     // The worker stays up but idle (nothing left to pick) while the next baseline runs.
     pinned.push(await oneCoreRate(cfg, chunks.length))
@@ -179,7 +181,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
     section: 'p',
     what: 'CPU a projected chunk (worker process with its threads, and its database backends)',
     value: `${fmt(cost, 1)} ms`,
-    note: `worker ${fmt(workerPerChunk, 1)} ms, database ${fmt(databasePerChunk, 1)} ms; ${os.availableParallelism()} idle cores could project at most ${fmt(ceiling, 1)} chunks/s${oneCore ? ` (${fmt(ceiling / oneCore, 2)}x the one-core rate)` : ''}`,
+    note: `worker ${fmt(workerPerChunk, 1)} ms (its event loop ${fmt(loopCpuMs / chunks.length, 1)}, extraction threads and V8's helpers ${fmt(workerPerChunk - loopCpuMs / chunks.length, 1)}), database ${fmt(databasePerChunk, 1)} ms; ${os.availableParallelism()} idle cores could project at most ${fmt(ceiling, 1)} chunks/s${oneCore ? ` (${fmt(ceiling / oneCore, 2)}x the one-core rate)` : ''}`,
   })
   record({
     section: 'p',

@@ -1,20 +1,20 @@
 /**
  * `npm run bench:graph` (or `BENCH_SECTIONS=graph npm run bench`): the memory graph's figures,
- * printed, never asserted. Real prose: Debian's python3.11-doc (scripts/fetch-corpus.sh).
+ * printed, never asserted. Real prose: Debian's python3.11-doc, then perl-doc's manual pages
+ * (bench/graph-data.ts; `scripts/fetch-corpus.sh --bench` installs both).
  *   (p) projection of BENCH_GRAPH_CHUNKS (10,000) real chunks with the built-in extractor by one
  *       in-process worker, in BENCH_GRAPH_ROUNDS (5) rounds, beside the extractor's own rate on the
  *       same chunks (BENCH_GRAPH_BASELINE (250) of them after a warm-up on BENCH_GRAPH_WARMUP (300)
  *       others), on one core before and after every round: bench/graph-projection.ts
  *   (d) decay of BENCH_DECAY_CLAIMS (1,000,000) claims of one set
  *   (u) dedup over BENCH_DEDUP_ENTITIES (100,000) entities of one set, names built from corpus words
- * Knobs: AIZK_BENCH_URL, BENCH_GRAPH_SECTIONS ("p d u"), BENCH_GRAPH_CHUNK_CHARS (1200: the corpus
- * holds ~6,200 chunks of 2,000 characters, ~10,400 of 1,200), AIZK_GRAPH_EXTRACT_THREADS.
+ * Knobs: AIZK_BENCH_URL, BENCH_GRAPH_SECTIONS ("p d u"), BENCH_GRAPH_CHUNK_CHARS (2,000, the
+ * product's AIZK_CHUNK_MAX_CHARS: the corpus holds ~10,500 chunks of it), AIZK_GRAPH_EXTRACT_THREADS.
  */
 import os from 'node:os'
 import pg from 'pg'
 import { migrate } from '../src/db/migrate.js'
-import { corpusFiles } from '../test/graph/helpers/corpus.js'
-import { corpusWords } from './graph-data.js'
+import { corpusWords, pythonDocFiles } from './graph-data.js'
 import { benchDecay, benchDedup } from './graph-passes.js'
 import { benchProjection } from './graph-projection.js'
 import type { Row } from './graph-rows.js'
@@ -25,7 +25,7 @@ const cfg = {
   server: env.AIZK_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   sections: (env.BENCH_GRAPH_SECTIONS ?? 'p d u').split(/[\s,]+/).filter(Boolean),
   chunks: num('BENCH_GRAPH_CHUNKS', 10_000),
-  chunkChars: num('BENCH_GRAPH_CHUNK_CHARS', 1200),
+  chunkChars: num('BENCH_GRAPH_CHUNK_CHARS', 2000),
   baseline: num('BENCH_GRAPH_BASELINE', 250),
   warmup: num('BENCH_GRAPH_WARMUP', 300),
   rounds: num('BENCH_GRAPH_ROUNDS', 5),
@@ -66,14 +66,14 @@ export async function runGraphBench(): Promise<void> {
       process.stderr.write(`bench: graph section ${s}\n`)
       if (s === 'p') await benchProjection(url, pool, SET, cfg, record)
       else if (s === 'd') record(...(await benchDecay(pool, SET, cfg.claims)))
-      else if (s === 'u') record(...(await benchDedup(pool, SET, cfg.entities, corpusWords(corpusFiles()))))
+      else if (s === 'u') record(...(await benchDedup(pool, SET, cfg.entities, corpusWords(pythonDocFiles()))))
     }
   } finally {
     await pool.end()
     await admin(cfg.server, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
   }
   process.stdout.write(
-    `\naizk memory graph benchmark (node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; corpus: Debian python3.11-doc)\n\n`,
+    `\naizk memory graph benchmark (node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; corpus: Debian python3.11-doc and perl-doc)\n\n`,
   )
   process.stdout.write('| | measurement | result | notes |\n|---|---|---|---|\n')
   for (const r of rows) process.stdout.write(`| ${r.section} | ${r.what} | ${r.value} | ${r.note ?? ''} |\n`)
