@@ -6,15 +6,10 @@
  */
 import os from 'node:os'
 import { Piscina } from 'piscina'
+import { threadModule } from './cpu-thread.js'
 import type { Extraction, Extractor } from './extraction.js'
 
 let pool: Piscina | undefined
-
-/** Under tsx (tests, benchmarks) the thread loads the TypeScript source; built, the .js. */
-function threadFile(): string {
-  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
-  return new URL(`./extract-thread.${ext}`, import.meta.url).href
-}
 
 export function defaultExtractThreads(): number {
   return Math.max(1, Math.min(4, os.availableParallelism()))
@@ -25,7 +20,7 @@ const EXTRACTION_NICE = 5
 
 function extractionPool(threads: number): Piscina {
   pool ??= new Piscina({
-    filename: threadFile(),
+    filename: threadModule(import.meta.url, 'extract-thread'),
     minThreads: 1,
     maxThreads: Math.max(1, threads),
     idleTimeout: 60_000,
