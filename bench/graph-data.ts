@@ -2,11 +2,13 @@
  * Benchmark data from real prose: chunks of it, and its words for entity names. The corpus is
  * Debian's python3.11-doc (the graph tests' corpus) followed by perl-doc's manual pages, so that
  * it holds 10,000 distinct chunks at the product's chunk size (2,000 characters): python3.11-doc
- * alone holds 6,234. `scripts/fetch-corpus.sh --bench` installs both (npm run bench:graph runs it).
+ * alone holds 6,234. `scripts/fetch-corpus.sh --bench` installs both when missing and names
+ * their folders.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type pg from 'pg'
 import { chunkMarkdown } from '../src/chunking/index.js'
 import { insertDocument, insertDocumentChunks } from '../src/graph/sql/document-sql.js'
@@ -18,12 +20,11 @@ import { corpusDir, corpusFiles } from '../test/graph/helpers/corpus.js'
 /** Generated reference lists (a table of contents, Unicode properties, the C API), not prose. */
 const NOT_PROSE = new Set(['perltoc.pod', 'perluniprops.pod', 'perlapi.pod', 'perlintern.pod'])
 
+/** perl-doc's pod folder, from the script that installs it when missing (its output's second line). */
 function perlPodDir(): string {
-  const dir = process.env.AIZK_PERL_POD_DIR ?? path.join(execFileSync('perl', ['-MConfig', '-e', 'print $Config{privlib}'], { encoding: 'utf8' }), 'pod')
-  if (!existsSync(path.join(dir, 'perlfaq1.pod'))) {
-    throw new Error(`benchmark corpus missing: ${dir} holds no perl-doc manual pages; run scripts/fetch-corpus.sh --bench (installs Debian's perl-doc)`)
-  }
-  return dir
+  const script = fileURLToPath(new URL('../scripts/fetch-corpus.sh', import.meta.url))
+  const printed = execFileSync('bash', [script, '--bench'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  return printed.trim().split('\n')[1]
 }
 
 /** The Python documentation's text sources, as absolute paths, sorted. */

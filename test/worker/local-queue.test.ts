@@ -74,17 +74,24 @@ function statementOf(args: unknown[]): string {
   return config.name ?? config.text ?? ''
 }
 
-/** The test pool, counting aizk_pick statements. */
-function countingPool(pool: pg.Pool): pg.Pool {
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
+type Query = (...args: unknown[]) => Promise<unknown>
+
+/** The pool with its aizk_pick statements sent through `onPick` (given the real query); others pass. */
+function pickingPool(pool: pg.Pool, onPick: (query: Query, args: unknown[]) => Promise<unknown>): pg.Pool {
+  const query = pool.query.bind(pool) as Query
   return new Proxy(pool, {
     get(target, key, receiver) {
       if (key !== 'query') return Reflect.get(target, key, receiver)
-      return (...args: unknown[]) => {
-        if (statementOf(args).includes('aizk_pick')) picks++
-        return query(...args)
-      }
+      return (...args: unknown[]) => (statementOf(args).includes('aizk_pick') ? onPick(query, args) : query(...args))
     },
+  })
+}
+
+/** The test pool, counting aizk_pick statements. */
+function countingPool(pool: pg.Pool): pg.Pool {
+  return pickingPool(pool, (query, args) => {
+    picks++
+    return query(...args)
   })
 }
 
@@ -96,34 +103,27 @@ function countingPool(pool: pg.Pool): pg.Pool {
  */
 let races = 0
 function racingPool(pool: pg.Pool, failEvery = 0): pg.Pool {
-  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>
   let held: { args: unknown[]; resolve: (v: unknown) => void; reject: (e: unknown) => void } | undefined
-  return new Proxy(pool, {
-    get(target, key, receiver) {
-      if (key !== 'query') return Reflect.get(target, key, receiver)
-      return async (...args: unknown[]) => {
-        if (!statementOf(args).includes('aizk_pick')) return query(...args)
-        const first = held
-        if (!first) {
-          return new Promise((resolve, reject) => {
-            const entry = { args, resolve, reject }
-            held = entry
-            setTimeout(() => {
-              if (held !== entry) return
-              held = undefined
-              query(...args).then(resolve, reject)
-            }, 30)
-          })
-        }
-        held = undefined
-        races++
-        const mine = await query(...args)
-        if (failEvery && races % failEvery === 0) first.reject(new Error('the pick failed (test)'))
-        else await query(...first.args).then(first.resolve, first.reject)
-        await new Promise((r) => setTimeout(r, 10))
-        return mine
-      }
-    },
+  return pickingPool(pool, async (query, args) => {
+    const first = held
+    if (!first) {
+      return new Promise((resolve, reject) => {
+        const entry = { args, resolve, reject }
+        held = entry
+        setTimeout(() => {
+          if (held !== entry) return
+          held = undefined
+          query(...args).then(resolve, reject)
+        }, 30)
+      })
+    }
+    held = undefined
+    races++
+    const mine = await query(...args)
+    if (failEvery && races % failEvery === 0) first.reject(new Error('the pick failed (test)'))
+    else await query(...first.args).then(first.resolve, first.reject)
+    await new Promise((r) => setTimeout(r, 10))
+    return mine
   })
 }
 
