@@ -1,0 +1,35 @@
+// What `npm pack` ships: besides the code, the licence text package.json names and every page the
+// README links to, so an installed copy's README has no dead links.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { repoRoot } from '../helpers/cli.js'
+
+/** The packed file list; scripts are skipped (`prepare` would build first). */
+function packedFiles(): Set<string> {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  return new Set((JSON.parse(out)[0].files as { path: string }[]).map((f) => f.path))
+}
+
+describe('the npm package', () => {
+  const files = packedFiles()
+
+  it('ships an MIT LICENSE, as package.json says', () => {
+    assert.ok(files.has('LICENSE'), 'LICENSE is not packed')
+    const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'))
+    assert.equal(pkg.license, 'MIT')
+    assert.match(readFileSync(path.join(repoRoot, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) \d{4} aizk authors\n/)
+  })
+
+  it('ships every file the README links to', () => {
+    const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8')
+    const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]).filter((t) => !/^[a-z]+:/.test(t))
+    assert.ok(targets.some((t) => t.startsWith('docs/')), 'the README links no docs/ page')
+    assert.deepEqual(
+      targets.filter((t) => !files.has(path.posix.normalize(t))),
+      [],
+    )
+  })
+})
