@@ -2,10 +2,10 @@
  * Jobs cross in both directions between the real PgQueuer 1.3.2 and aizk, each run exactly once.
  */
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { describe } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
-import { interopFile, runsOf } from './support/scenario.js'
+import { interopFile, it, runsOf } from './support/scenario.js'
 import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()

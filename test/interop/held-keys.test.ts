@@ -3,10 +3,10 @@
  * requeue_jobs runs the held job again.
  */
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { describe } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { pgq, pgqOne } from './support/pgqueuer.js'
-import { interopFile, runsOf } from './support/scenario.js'
+import { interopFile, it, runsOf } from './support/scenario.js'
 import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker } = interopFile()

@@ -4,12 +4,12 @@
  * PgQueuer parses as its own TracebackRecord.
  */
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { describe } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { runCli } from '../helpers/cli.js'
 import type { TestDatabase } from '../helpers/db.js'
 import { idsOf, pgqEnqueue, pgqOne } from './support/pgqueuer.js'
-import { interopFile } from './support/scenario.js'
+import { interopFile, it } from './support/scenario.js'
 import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
-import { describe, it } from 'node:test'
+import { describe } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
 import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
-import { interopFile, runsOf } from './support/scenario.js'
+import { interopFile, it, runsOf } from './support/scenario.js'
 import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()

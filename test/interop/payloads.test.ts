@@ -2,10 +2,10 @@
  * Payloads arrive as sent: raw bytes that are not JSON, and no payload at all (None / null).
  */
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { describe } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { hex, idsOf, pgqEnqueue, pgqOne } from './support/pgqueuer.js'
-import { interopFile, runsOf } from './support/scenario.js'
+import { interopFile, it, runsOf } from './support/scenario.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 

@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { describe, it } from 'node:test'
+import { describe } from 'node:test'
 import type { TestDatabase } from '../helpers/db.js'
 import { type PickedJob, pickJobs, planPick } from '../../src/queue/pick.js'
 import { idsOf, pgqEnqueue, pgqOne } from './support/pgqueuer.js'
-import { interopFile } from './support/scenario.js'
+import { interopFile, it } from './support/scenario.js'
 
 const { scenario } = interopFile()
 

@@ -2,11 +2,11 @@
  * `aizk prune` deletes PgQueuer's log rows past the retention, and PgQueuer reads the rest.
  */
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { describe } from 'node:test'
 import { runCli } from '../helpers/cli.js'
 import type { TestDatabase } from '../helpers/db.js'
 import { idsOf, pgqEnqueue, pgqOne } from './support/pgqueuer.js'
-import { interopFile } from './support/scenario.js'
+import { interopFile, it } from './support/scenario.js'
 import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, pgqWorker } = interopFile()

@@ -3,9 +3,9 @@
  * a dead PgQueuer worker's pick is recovered by aizk once the foreign timeout has passed.
  */
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { describe } from 'node:test'
 import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
-import { interopFile, runsOf } from './support/scenario.js'
+import { interopFile, it, runsOf } from './support/scenario.js'
 import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()

@@ -4,11 +4,11 @@
  * stale pick; only aizk's own schedules are judged unless --include-foreign-schedules.
  */
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { describe } from 'node:test'
 import { runCli } from '../helpers/cli.js'
 import type { TestDatabase } from '../helpers/db.js'
 import { idsOf, pgq, pgqEnqueue } from './support/pgqueuer.js'
-import { interopFile } from './support/scenario.js'
+import { interopFile, it } from './support/scenario.js'
 import { waitFor } from '../helpers/wait-for.js'
 
 const { scenario, pgqWorker } = interopFile()

@@ -2,8 +2,9 @@
  * The real PgQueuer 1.3.2 beside aizk: test/interop/py/pgq.py run by the project's venv
  * (scripts/setup-pgqueuer.sh) with PgQueuer imported from its source folder. Where Python, the
  * venv, its packages or the source are missing, `requirePgQueuer` throws one line naming what,
- * so the suite fails instead of skipping.
- *   AIZK_PGQUEUER_SRC     PgQueuer's source folder (default ../shared/vendor/pgqueuer-1.3.2)
+ * so the suite fails instead of skipping; the one exception is `pgqueuerAbsent`.
+ *   AIZK_PGQUEUER_SRC     PgQueuer's source folder (default ../shared/vendor/pgqueuer-1.3.2);
+ *                         .ci/run always sets it
  *   AIZK_PGQUEUER_PYTHON  the Python to run (default .venv-pgq/bin/python)
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
@@ -16,6 +17,20 @@ export const PGQUEUER_SRC = path.resolve(repoRoot, process.env.AIZK_PGQUEUER_SRC
 export const PGQUEUER_PYTHON = process.env.AIZK_PGQUEUER_PYTHON ?? path.join(repoRoot, '.venv-pgq', 'bin', 'python')
 const DRIVER = path.join(repoRoot, 'test', 'interop', 'py', 'pgq.py')
 
+/**
+ * Why the interop suite is skipped, or false: in a clone outside this project's layout (no
+ * PgQueuer source at the default place, AIZK_PGQUEUER_SRC unset) the suite cannot run and says
+ * so. A source folder named by AIZK_PGQUEUER_SRC that is missing fails the suite instead.
+ */
+export const pgqueuerAbsent: string | false =
+  process.env.AIZK_PGQUEUER_SRC === undefined && !sourcePresent()
+    ? `PgQueuer 1.3.2 source not found at ${PGQUEUER_SRC}: set AIZK_PGQUEUER_SRC to its folder to run the interop suite`
+    : false
+
+function sourcePresent(): boolean {
+  return existsSync(path.join(PGQUEUER_SRC, 'pgqueuer', 'qm.py'))
+}
+
 let checked: string | null | undefined
 
 /** Throws one line naming what is missing; cheap after the first call. */
@@ -25,7 +40,7 @@ export function requirePgQueuer(): void {
 }
 
 function findMissing(): string | null {
-  if (!existsSync(path.join(PGQUEUER_SRC, 'pgqueuer', 'qm.py'))) {
+  if (!sourcePresent()) {
     return `PgQueuer 1.3.2 source not found at ${PGQUEUER_SRC} (set AIZK_PGQUEUER_SRC)`
   }
   if (!existsSync(PGQUEUER_PYTHON)) {

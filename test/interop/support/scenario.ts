@@ -4,13 +4,13 @@
  * would. Also the aizk worker process bound to the interop jobs, and the run records.
  */
 import path from 'node:path'
-import { after, before } from 'node:test'
+import { after, before, it as nodeIt, type TestContext } from 'node:test'
 import type pg from 'pg'
 import { migrate } from '../../../src/db/migrate.js'
 import { repoRoot } from '../../helpers/cli.js'
 import { createEmptyDatabase, type TestDatabase } from '../../helpers/db.js'
 import { killAll, type SpawnedWorker, spawnWorker } from '../../worker/spawn-worker.js'
-import { pgq, type PgqWorker, type PgqWorkerOptions, requirePgQueuer, startPgqWorker } from './pgqueuer.js'
+import { pgq, type PgqWorker, type PgqWorkerOptions, pgqueuerAbsent, requirePgQueuer, startPgqWorker } from './pgqueuer.js'
 
 export const INTEROP_JOBS = path.join(repoRoot, 'test', 'interop', 'support', 'interop-jobs.mjs')
 
@@ -65,15 +65,26 @@ export async function runsOf(pool: pg.Pool, entrypoint: string): Promise<RunRow[
 }
 
 /**
+ * node:test's `it` for the interop files: each test reports itself skipped, with the reason,
+ * where `pgqueuerAbsent` says the suite cannot run here.
+ */
+export function it(name: string, fn: (t: TestContext) => Promise<void> | void): void {
+  if (pgqueuerAbsent) nodeIt(name, { skip: pgqueuerAbsent }, () => {})
+  else nodeIt(name, fn)
+}
+
+/**
  * The per-file bookkeeping of the suite: PgQueuer must be present (else every test fails with
- * one line saying what is missing), and every database and process a test starts is stopped
- * and dropped when the file ends, however it ended.
+ * one line saying what is missing, unless `pgqueuerAbsent` skips them), and every database and
+ * process a test starts is stopped and dropped when the file ends, however it ended.
  */
 export function interopFile() {
   const dbs: TestDatabase[] = []
   const aizkWorkers: SpawnedWorker[] = []
   const pgqWorkers: PgqWorker[] = []
-  before(() => requirePgQueuer())
+  before(() => {
+    if (!pgqueuerAbsent) requirePgQueuer()
+  })
   after(async () => {
     await killAll(aizkWorkers)
     await Promise.all(pgqWorkers.map((w) => w.stop('SIGKILL')))
