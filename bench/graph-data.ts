@@ -2,8 +2,8 @@
  * Benchmark data from real prose: chunks of it, and its words for entity names. The corpus is
  * Debian's python3.11-doc (the graph tests' corpus) followed by perl-doc's manual pages, so that
  * it holds 10,000 distinct chunks at the product's chunk size (2,000 characters): python3.11-doc
- * alone holds 6,234. `scripts/fetch-corpus.sh --bench` installs both when missing and names
- * their folders.
+ * alone holds 6,234. `scripts/fetch-corpus.sh --bench` unpacks both into the user's cache
+ * when missing and names their folders.
  */
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -20,7 +20,7 @@ import { corpusDir, corpusFiles } from '../test/graph/helpers/corpus.js'
 /** Generated reference lists (a table of contents, Unicode properties, the C API), not prose. */
 const NOT_PROSE = new Set(['perltoc.pod', 'perluniprops.pod', 'perlapi.pod', 'perlintern.pod'])
 
-/** perl-doc's pod folder, from the script that installs it when missing (its output's second line). */
+/** perl-doc's pod folder, from the script that unpacks it when missing (its output's second line). */
 function perlPodDir(): string {
   const script = fileURLToPath(new URL('../scripts/fetch-corpus.sh', import.meta.url))
   const printed = execFileSync('bash', [script, '--bench'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:graph` (or `BENCH_SECTIONS=graph npm run bench`): the memory graph's figures,
  * printed, never asserted. Real prose: Debian's python3.11-doc, then perl-doc's manual pages
- * (bench/graph-data.ts; `scripts/fetch-corpus.sh --bench` installs both).
+ * (bench/graph-data.ts; `scripts/fetch-corpus.sh --bench` unpacks both into the user's cache).
  *   (p) projection of BENCH_GRAPH_CHUNKS (10,000) real chunks with the built-in extractor by one
  *       in-process worker, in BENCH_GRAPH_ROUNDS (5) rounds, beside the extractor's own rate on the
  *       same chunks (BENCH_GRAPH_BASELINE (250) of them after a warm-up on BENCH_GRAPH_WARMUP (300)

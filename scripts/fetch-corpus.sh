@@ -1,36 +1,71 @@
 #!/usr/bin/env bash
-# Real English prose for the tests and benchmarks, from Debian packages installed when missing
-# (as root; otherwise a one-line error naming the package):
+# Real English prose for the tests and benchmarks, from Debian packages unpacked into this user's
+# cache (apt-get download + dpkg-deb -x; nothing is installed into the system, no root needed):
 #   python3.11-doc  the Python documentation's text sources: the graph tests' corpus, and the
 #                   projection benchmark's first 6,234 chunks of 2,000 characters;
 #   perl-doc        with --bench only: Perl's manual pages (POD), the benchmark's next 3,766, so
 #                   that it projects 10,000 distinct chunks at the product's chunk size.
-# Prints the folders, one a line.
+# The cache is ${AIZK_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/aizk}/debs/PACKAGE, unpacked once and
+# reused. When the machine's apt lists do not know a package (an image that cleared them), lists
+# of the cache's own are fetched (apt-get update into the cache) and the download retried.
+# AIZK_CORPUS_DIR and AIZK_PERL_POD_DIR name folders to use instead.
+# Prints the folders, one a line; fails with one line naming what is missing.
 set -euo pipefail
-CORPUS_DIR="${AIZK_CORPUS_DIR:-/usr/share/doc/python3.11/html/_sources}"
-POD_DIR="${AIZK_PERL_POD_DIR:-$(perl -MConfig -e 'print "$Config{privlib}/pod"')}"
-missing=()
-[ -d "$CORPUS_DIR" ] || missing+=(python3.11-doc)
-if [ "${1:-}" = --bench ]; then
-  [ -f "$POD_DIR/perlfaq1.pod" ] || missing+=(perl-doc)
-fi
-if [ "${#missing[@]}" -gt 0 ]; then
-  if [ "$(id -u)" != 0 ]; then
-    echo "error: the corpus is missing; install Debian's ${missing[*]} (apt-get install ${missing[*]}) as root" >&2
-    exit 1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
-if [ ! -d "$CORPUS_DIR" ]; then
-  echo "error: python3.11-doc is installed but $CORPUS_DIR is missing; set AIZK_CORPUS_DIR to its text sources" >&2
+cache="${AIZK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/aizk}"
+
+fail() {
+  echo "error: $*" >&2
   exit 1
-fi
-echo "$CORPUS_DIR"
-if [ "${1:-}" = --bench ]; then
-  if [ ! -f "$POD_DIR/perlfaq1.pod" ]; then
-    echo "error: perl-doc is installed but $POD_DIR holds no manual pages; set AIZK_PERL_POD_DIR to its pod folder" >&2
-    exit 1
+}
+
+# Downloads PACKAGE's .deb into the current folder, with the system's lists or the cache's own.
+download() {
+  local pkg=$1 out
+  apt-get download -qq "$pkg" >/dev/null 2>&1 && return
+  local lists="$cache/apt/lists" apt_cache="$cache/apt/cache"
+  local own=(-o "Dir::State::Lists=$lists" -o "Dir::Cache=$apt_cache" -o Debug::NoLocking=1)
+  mkdir -p "$lists/partial" "$apt_cache/archives/partial"
+  out=$(apt-get -qq "${own[@]}" update 2>&1 && apt-get -qq "${own[@]}" download "$pkg" 2>&1) ||
+    fail "apt-get download $pkg failed, with this machine's package lists and with the cache's own ($(echo "$out" | tail -n1)): set AIZK_CORPUS_DIR (and AIZK_PERL_POD_DIR for --bench) to its folders"
+}
+
+# Prints the folder PACKAGE is unpacked in, unpacking it first when it is not cached yet.
+unpacked() {
+  local pkg=$1 dest="$cache/debs/$1" work
+  if [ ! -f "$dest/.complete" ]; then
+    command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null ||
+      fail "the corpus comes from Debian's $pkg, and this machine has no apt-get/dpkg-deb: set AIZK_CORPUS_DIR (and AIZK_PERL_POD_DIR for --bench) to its folders"
+    mkdir -p "$cache/debs"
+    work=$(mktemp -d "$cache/debs/.$pkg.XXXXXX")
+    (cd "$work" && download "$pkg") || { rm -rf "$work"; exit 1; }
+    dpkg-deb -x "$work"/*.deb "$work/root"
+    basename "$work"/*.deb >"$work/root/.complete"
+    # Renamed whole, so a folder that exists is complete; a concurrent run of this user that
+    # got there first wins and this copy goes.
+    mv -T "$work/root" "$dest" 2>/dev/null || true
+    rm -rf "$work"
+    [ -f "$dest/.complete" ] || fail "could not unpack $pkg into $dest"
   fi
-  echo "$POD_DIR"
+  echo "$dest"
+}
+
+if [ -n "${AIZK_CORPUS_DIR:-}" ]; then
+  corpus="$AIZK_CORPUS_DIR"
+  [ -d "$corpus" ] || fail "AIZK_CORPUS_DIR=$corpus is not a folder"
+else
+  corpus="$(unpacked python3.11-doc)/usr/share/doc/python3.11/html/_sources"
+  [ -d "$corpus" ] || fail "python3.11-doc holds no $corpus: set AIZK_CORPUS_DIR to the documentation's text sources"
+fi
+echo "$corpus"
+
+if [ "${1:-}" = --bench ]; then
+  if [ -n "${AIZK_PERL_POD_DIR:-}" ]; then
+    pods="$AIZK_PERL_POD_DIR"
+  else
+    perl_doc=$(unpacked perl-doc)
+    faq=$(find "$perl_doc/usr/share/perl" -path '*/pod/perlfaq1.pod' -print -quit 2>/dev/null || true)
+    pods=$(dirname "${faq:-$perl_doc/usr/share/perl/pod/x}")
+  fi
+  [ -f "$pods/perlfaq1.pod" ] || fail "no Perl manual pages in $pods: set AIZK_PERL_POD_DIR to perl-doc's pod folder"
+  echo "$pods"
 fi

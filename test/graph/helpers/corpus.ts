@@ -1,17 +1,29 @@
 /**
  * The real-prose corpus: Debian's python3.11-doc (the Python documentation's text sources),
- * installed by scripts/fetch-corpus.sh. Missing, a test fails at once with one line saying so.
+ * unpacked into the user's cache by scripts/fetch-corpus.sh, which runs on first use here too;
+ * AIZK_CORPUS_DIR names another folder. Missing, a test fails at once with the script's one line.
  */
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-export const CORPUS_DIR = process.env.AIZK_CORPUS_DIR ?? '/usr/share/doc/python3.11/html/_sources'
+let found: string | undefined
 
 export function corpusDir(): string {
-  if (!existsSync(CORPUS_DIR)) {
-    throw new Error(`corpus missing: ${CORPUS_DIR} not found; run scripts/fetch-corpus.sh (installs Debian's python3.11-doc)`)
+  found ??= process.env.AIZK_CORPUS_DIR ?? fetchCorpus()
+  if (!existsSync(found)) throw new Error(`corpus missing: ${found} not found; run scripts/fetch-corpus.sh or set AIZK_CORPUS_DIR`)
+  return found
+}
+
+function fetchCorpus(): string {
+  const script = fileURLToPath(new URL('../../../scripts/fetch-corpus.sh', import.meta.url))
+  try {
+    return execFileSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+  } catch (err) {
+    const stderr = String((err as { stderr?: string }).stderr ?? '').trim()
+    throw new Error(`corpus missing: ${stderr || (err as Error).message}`)
   }
-  return CORPUS_DIR
 }
 
 export function corpusText(relative: string): string {
