@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // The test command: prepares one migrated template database, then runs every test file with
 // node's test runner; each file clones its own database from the template.
-// AIZK_TEST_DATABASE_URL selects the server (CI: the machine's PostgreSQL); unset, the embedded
-// server is started in a scratch data folder.
+// AIZK_TEST_DATABASE_URL selects the server (CI: the machine's PostgreSQL); unset, this user's
+// embedded test server is used (its data folder in the temp folder, named by the user id; its
+// port chosen free, or AIZK_EMBEDDED_PORT). Databases are named by user, machine and run, and
+// cleaned up by test/helpers/run-databases.mjs.
 import { spawn } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
+import { dropStale, runOwner } from './helpers/run-databases.mjs'
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
 const { ensureEmbeddedServer } = await import(path.join(root, 'dist/db/embedded.js'))
@@ -16,16 +19,18 @@ const { migrate } = await import(path.join(root, 'dist/db/migrate.js'))
 
 let baseUrl = process.env.AIZK_TEST_DATABASE_URL
 if (!baseUrl) {
-  const dataDir = path.join(os.tmpdir(), `aizk-test-server-${process.getuid?.() ?? 'u'}`)
-  const server = await ensureEmbeddedServer({ dataDir, port: 54339, log: (l) => console.error(l), env: process.env })
+  const dataDir = path.join(os.tmpdir(), `aizk-test-server-${process.getuid?.() ?? os.userInfo().username}`)
+  const port = Number(process.env.AIZK_EMBEDDED_PORT) || undefined
+  const server = await ensureEmbeddedServer({ dataDir, port, log: (l) => console.error(l), env: process.env })
   baseUrl = server.url
-  console.error(`tests use the embedded server in ${dataDir}`)
+  console.error(`tests use the embedded server in ${dataDir} on port ${server.port}`)
 }
 
-const template = `aizk_test_template_${process.pid}`
+const prefix = `${runOwner()}${process.pid}`
+const template = `${prefix}_template`
 const admin = new pg.Client({ connectionString: withDb(baseUrl, 'postgres') })
 await admin.connect()
-await dropStale(admin)
+await dropStale(admin, runOwner())
 await admin.query(`create database ${template}`)
 const tpl = new pg.Client({ connectionString: withDb(baseUrl, template) })
 await tpl.connect()
@@ -37,7 +42,7 @@ const files = args.length ? args : findTests(path.join(root, 'test'))
 const child = spawn(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.AIZK_TEST_CONCURRENCY ?? 3}`, '--test-timeout=900000', ...files],
-  { stdio: 'inherit', cwd: root, env: { ...withoutCiVariables(process.env), AIZK_TEST_BASE_URL: baseUrl, AIZK_TEST_TEMPLATE: template } },
+  { stdio: 'inherit', cwd: root, env: { ...withoutCiVariables(process.env), AIZK_TEST_BASE_URL: baseUrl, AIZK_TEST_TEMPLATE: template, AIZK_TEST_DATABASE_PREFIX: prefix } },
 )
 const code = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)))
 await admin.query(`drop database if exists ${template} with (force)`)
@@ -54,25 +59,6 @@ function withDb(url, db) {
   const u = new URL(url)
   u.pathname = `/${db}`
   return u.toString()
-}
-
-async function dropStale(client) {
-  // Databases left by a run that was killed: templates and per-file clones of dead pids.
-  const { rows } = await client.query("select datname from pg_database where datname like 'aizk_test_%'")
-  for (const { datname } of rows) {
-    const pid = Number(datname.match(/_(\d+)(?:_|$)/)?.[1])
-    if (pid && isAlive(pid)) continue
-    await client.query(`drop database if exists ${datname} with (force)`).catch(() => {})
-  }
-}
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return err.code === 'EPERM'
-  }
 }
 
 function findTests(dir) {

@@ -50,7 +50,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 }
 
 async function create(template: string | null): Promise<TestDatabase> {
-  const name = `aizk_test_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`
+  // The run's prefix (test/run.mjs) names whose database this is, so a later run of this user
+  // can tell it was left by a dead run and no one else's run touches it.
+  const prefix = process.env.AIZK_TEST_DATABASE_PREFIX
+  if (!prefix) throw new Error('run tests through `npm test` (test/run.mjs names the databases)')
+  const name = `${prefix}_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`
   // CREATE DATABASE ... TEMPLATE fails while another session is connected to the template;
   // files clone concurrently, so retry that one error briefly.
   for (let attempt = 0; ; attempt++) {
