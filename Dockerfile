@@ -4,7 +4,9 @@
 # left out, so the image needs AIZK_DATABASE_URL) and the compiled output. scripts/image-steps.mjs
 # runs this file's runtime install and start steps in a clean folder, as the tests do.
 
-ARG NODE_VERSION=20
+# Node.js 24 (the active LTS) by default; `--build-arg NODE_VERSION=22` builds on 22. The lines
+# package.json's engines allows; scripts/image-steps.mjs refuses any other.
+ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /src

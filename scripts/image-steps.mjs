@@ -5,7 +5,11 @@
 // npm cache of this machine stands in for the cache mount), then its ENTRYPOINT is started as an
 // unprivileged user: `--version`, then with no AIZK_DATABASE_URL (the one-line "not installed"
 // error, exit 3), then, given --database-url, `install` and a worker stopped by SIGTERM (exit 0).
-// Usage: node scripts/image-steps.mjs [--database-url URL] [--keep]
+// First it checks the image's Node.js line (the NODE_VERSION build argument: the Dockerfile's
+// default, or --build-arg NODE_VERSION=N as for docker build) against package.json's engines,
+// and says which Node ran the steps: run it on the image's line to check what the image runs
+// (.ci/run does, on Node 24). --base-only stops after that check.
+// Usage: node scripts/image-steps.mjs [--build-arg NODE_VERSION=N] [--base-only] [--database-url URL] [--keep]
 import { execFileSync, spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, chmodSync } from 'node:fs'
 import os from 'node:os'
@@ -29,6 +33,19 @@ const workdir = directive('WORKDIR').at(-1) ?? '/'
 const entrypoint = JSON.parse(directive('ENTRYPOINT').at(-1) ?? 'null')
 if (!Array.isArray(entrypoint)) fail('the runtime stage needs an exec-form ENTRYPOINT (a JSON array)')
 if (!directive('USER').length) fail('the runtime stage runs as root: it needs a USER')
+
+// --- the image's Node.js line ----------------------------------------------------------------
+const buildArg = args.includes('--build-arg') ? args[args.indexOf('--build-arg') + 1] : undefined
+const nodeVersion = buildArg?.startsWith('NODE_VERSION=') ? buildArg.slice('NODE_VERSION='.length) : lines.map((l) => l.match(/^ARG\s+NODE_VERSION=(\S+)/i)?.[1]).find(Boolean)
+const base = stage[0].replace(/^FROM\s+/i, '').split(/\s+/)[0].replace('${NODE_VERSION}', nodeVersion ?? '')
+if (!nodeVersion || !/^node:\d+-/.test(base)) fail(`the runtime stage's base image (${stage[0]}) is not node:\${NODE_VERSION}-... with a numeric default NODE_VERSION`)
+const engines = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')).engines.node
+const allowed = [...engines.matchAll(/\^(\d+)\./g)].map((m) => m[1])
+if (!allowed.includes(nodeVersion)) fail(`the image would run Node ${nodeVersion} (${base}), a line package.json's engines ("${engines}") does not allow: use one of ${allowed.join(', ')}`)
+step(`the image runs Node ${nodeVersion} (${base}), a line engines allows ("${engines}")`)
+const here = process.versions.node.split('.')[0]
+step(`these steps run on Node ${process.version}${here === nodeVersion ? ", the image's line" : `, not the image's line (${nodeVersion}): run them on Node ${nodeVersion} to check what the image runs`}`)
+if (args.includes('--base-only')) process.exit(0)
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'aizk-image-'))
 chmodSync(root, 0o755)

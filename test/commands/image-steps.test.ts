@@ -37,6 +37,9 @@ describe('the Dockerfile runtime stage, run in a clean folder', () => {
   it('installs production dependencies only, starts, names the missing embedded server, and drains on SIGTERM', async () => {
     const res = await runScript(['--database-url', db.url])
     assert.equal(res.code, 0, `${res.stdout}\n${res.stderr}`)
+    assert.match(res.stdout, /step: the image runs Node 24 \(node:24-bookworm-slim\), a line engines allows/)
+    const here = process.versions.node.split('.')[0]
+    assert.match(res.stdout, here === '24' ? /step: these steps run on Node v24\.[\d.]+, the image's line\n/ : /not the image's line \(24\)/)
     assert.match(res.stdout, /step: RUN npm ci --omit=dev --omit=optional/)
     assert.match(res.stdout, /node_modules holds no embedded PostgreSQL and no dev tools/)
     assert.match(res.stdout, /step: node \/opt\/aizk\/bin\/run\.js --version: aizk\/0\.1\.0 /)
@@ -47,5 +50,15 @@ describe('the Dockerfile runtime stage, run in a clean folder', () => {
     )
     assert.match(res.stdout, /worker, SIGTERM once started: exit 0, drained \(worker:stopped\)/)
     assert.match(res.stdout, /image steps ok/)
+  })
+
+  it('builds on Node 22 when asked, and refuses a line engines does not allow before any step', async () => {
+    const on22 = await runScript(['--build-arg', 'NODE_VERSION=22', '--base-only'])
+    assert.equal(on22.code, 0, on22.stderr)
+    assert.match(on22.stdout, /step: the image runs Node 22 \(node:22-bookworm-slim\)/)
+    const on18 = await runScript(['--build-arg', 'NODE_VERSION=18'])
+    assert.equal(on18.code, 1)
+    assert.equal(on18.stdout, '')
+    assert.match(on18.stderr, /^image-steps: the image would run Node 18 \(node:18-bookworm-slim\), a line package.json's engines \(".*"\) does not allow: use one of 20, 22, 24\n$/)
   })
 })
