@@ -88,11 +88,19 @@ try {
   // --- the start steps, as an unprivileged user when this runs as root -------------------------
   const user = process.getuid?.() === 0 ? { uid: Number(execFileSync('id', ['-u', 'nobody']).toString()), gid: Number(execFileSync('id', ['-g', 'nobody']).toString()) } : {}
   if (user.uid !== undefined) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, env.HOME])
+  // The image carries its own node; so does this folder when the unprivileged user may not reach
+  // the one running here (a Node kept in root's cache, as .ci/run's second line is).
+  let nodeBinary = process.execPath
+  if (user.uid !== undefined) {
+    nodeBinary = path.join(root, '.node', 'node')
+    mkdirSync(path.dirname(nodeBinary))
+    cpSync(process.execPath, nodeBinary)
+  }
   const [program, ...entryArgs] = entrypoint
   step(`the entrypoint runs as uid ${user.uid ?? process.getuid?.()}`)
   const start = (cmdArgs, extraEnv = {}, onStdout) =>
     new Promise((resolve) => {
-      const child = spawn(program === 'node' ? process.execPath : program, [...entryArgs.map((a) => (a.startsWith('/') ? inImage(a) : a)), ...cmdArgs], {
+      const child = spawn(program === 'node' ? nodeBinary : program, [...entryArgs.map((a) => (a.startsWith('/') ? inImage(a) : a)), ...cmdArgs], {
         cwd: root,
         env: { ...env, ...extraEnv },
         stdio: ['ignore', 'pipe', 'pipe'],
