@@ -21,7 +21,12 @@ let baseUrl = process.env.AIZK_TEST_DATABASE_URL
 if (!baseUrl) {
   const dataDir = path.join(os.tmpdir(), `aizk-test-server-${process.getuid?.() ?? os.userInfo().username}`)
   const port = Number(process.env.AIZK_EMBEDDED_PORT) || undefined
-  const server = await ensureEmbeddedServer({ dataDir, port, log: (l) => console.error(l), env: process.env })
+  const server = await ensureEmbeddedServer({ dataDir, port, log: (l) => console.error(l), env: process.env }).catch((err) => {
+    // aizk's own errors (a taken port, missing binaries) are one line and an exit code, as in the CLI.
+    if (err.exitCode === undefined) throw err
+    console.error(`error: ${err.message}${err.hint ? ` (${err.hint})` : ''}`)
+    process.exit(err.exitCode)
+  })
   baseUrl = server.url
   console.error(`tests use the embedded server in ${dataDir} on port ${server.port}`)
 }
