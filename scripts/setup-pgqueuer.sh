@@ -10,6 +10,13 @@ cd "$(dirname "$0")/.."
 venv="${AIZK_PGQUEUER_VENV:-.venv-pgq}"
 python="${PYTHON:-python3}"
 packages=(asyncpg anyio croniter tabulate pydantic pydantic-settings typer uvloop)
+src="${AIZK_PGQUEUER_SRC:-../shared/vendor/pgqueuer-1.3.2}"
+
+# Without the source at its default place the interop suite skips itself: nothing to prepare.
+if [ -z "${AIZK_PGQUEUER_SRC:-}" ] && [ ! -d "$src/pgqueuer" ]; then
+  echo "note: PgQueuer source not found at $src (set AIZK_PGQUEUER_SRC); the interop suite will be skipped" >&2
+  exit 0
+fi
 
 if ! command -v "$python" >/dev/null 2>&1; then
   echo "error: $python not found: the PgQueuer interop suite needs Python 3.10 or newer" >&2
@@ -34,13 +41,8 @@ else
   "$venv/bin/pip" install -q "${args[@]}" "${packages[@]}" 2> >(grep -v "is ignored: it is neither" >&2)
 fi
 
-src="${AIZK_PGQUEUER_SRC:-../shared/vendor/pgqueuer-1.3.2}"
 if [ -d "$src/pgqueuer" ]; then
   PYTHONPATH="$src" "$venv/bin/python" -c 'import pgqueuer.qm, pgqueuer.queries' && echo "PgQueuer importable from $src"
 else
-  if [ -n "${AIZK_PGQUEUER_SRC:-}" ]; then
-    echo "warning: PgQueuer source not found at $src (AIZK_PGQUEUER_SRC); the interop suite will fail" >&2
-  else
-    echo "note: PgQueuer source not found at $src (set AIZK_PGQUEUER_SRC); the interop suite will be skipped" >&2
-  fi
+  echo "warning: PgQueuer source not found at $src (AIZK_PGQUEUER_SRC); the interop suite will fail" >&2
 fi
