@@ -12,18 +12,18 @@ import { dropStale, runOwner } from '../helpers/run-databases.mjs'
 const me = runOwner(4_000_000_001, 'this-machine')
 const otherUser = runOwner(4_000_000_002, 'this-machine')
 const otherMachine = runOwner(4_000_000_001, 'another-machine')
-const suffix = Math.random().toString(36).slice(2, 8)
+const suffix = `x${Math.random().toString(36).slice(2, 8)}`
 
 /** A pid that existed and is gone. */
 const deadPid = spawnSync(process.execPath, ['-e', '0']).pid as number
 
 const names = {
   mineDead: `${me}${deadPid}_template_${suffix}`,
-  mineDeadClone: `${me}${deadPid}_77_1_${suffix}`,
+  mineDeadClone: `${me}${deadPid}_${process.pid}_1_${suffix}`,
   mineLive: `${me}${process.pid}_template_${suffix}`,
   otherUserDead: `${otherUser}${deadPid}_template_${suffix}`,
   otherMachineDead: `${otherMachine}${deadPid}_template_${suffix}`,
-  unrelated: `aizk_test_${deadPid}_1_${suffix}`,
+  unrelated: `aizk_test_template_${deadPid}_${suffix}`,
 }
 
 after(async () => {
