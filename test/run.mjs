@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import { dropStale, runOwner } from './helpers/run-databases.mjs'
+import { dropStale, runPrefix } from './helpers/run-databases.mjs'
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
 const { ensureEmbeddedServer } = await import(path.join(root, 'dist/db/embedded.js'))
@@ -31,11 +31,11 @@ if (!baseUrl) {
   console.error(`tests use the embedded server in ${dataDir} on port ${server.port}`)
 }
 
-const prefix = `${runOwner()}${process.pid}`
+const prefix = runPrefix(process.pid)
 const template = `${prefix}_template`
 const admin = new pg.Client({ connectionString: withDb(baseUrl, 'postgres') })
 await admin.connect()
-await dropStale(admin, runOwner())
+await dropStale(admin)
 await admin.query(`create database ${template}`)
 const tpl = new pg.Client({ connectionString: withDb(baseUrl, template) })
 await tpl.connect()

@@ -1,4 +1,10 @@
 import type pg from 'pg'
 
-export function runOwner(uid?: number, host?: string): string
-export function dropStale(client: pg.Client, owner: string): Promise<string[]>
+export interface RunOwner {
+  uid: number
+  host: string
+}
+
+export function runOwner(uid?: number, host?: string): RunOwner
+export function runPrefix(pid: number, owner?: RunOwner): string
+export function dropStale(client: pg.Client, owner?: RunOwner): Promise<string[]>

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { after, describe, it } from 'node:test'
 import pg from 'pg'
 import { adminQuery, urlFor } from '../helpers/db.js'
-import { dropStale, runOwner } from '../helpers/run-databases.mjs'
+import { dropStale, runOwner, runPrefix } from '../helpers/run-databases.mjs'
 
 /** Owners no real run has: user ids far above any real one. */
 const me = runOwner(4_000_000_001, 'this-machine')
@@ -18,11 +18,11 @@ const suffix = `x${Math.random().toString(36).slice(2, 8)}`
 const deadPid = spawnSync(process.execPath, ['-e', '0']).pid as number
 
 const names = {
-  mineDead: `${me}${deadPid}_template_${suffix}`,
-  mineDeadClone: `${me}${deadPid}_${process.pid}_1_${suffix}`,
-  mineLive: `${me}${process.pid}_template_${suffix}`,
-  otherUserDead: `${otherUser}${deadPid}_template_${suffix}`,
-  otherMachineDead: `${otherMachine}${deadPid}_template_${suffix}`,
+  mineDead: `${runPrefix(deadPid, me)}_template_${suffix}`,
+  mineDeadClone: `${runPrefix(deadPid, me)}_${process.pid}_1_${suffix}`,
+  mineLive: `${runPrefix(process.pid, me)}_template_${suffix}`,
+  otherUserDead: `${runPrefix(deadPid, otherUser)}_template_${suffix}`,
+  otherMachineDead: `${runPrefix(deadPid, otherMachine)}_template_${suffix}`,
   unrelated: `aizk_test_template_${deadPid}_${suffix}`,
 }
 
