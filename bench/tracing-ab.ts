@@ -10,29 +10,12 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type pg from 'pg'
-import { enqueue, enqueueMany } from '../src/queue/enqueue.js'
+import { trace } from '@opentelemetry/api'
 import { runTraced, traceReceived } from '../src/tracing/job-spans.js'
 import { startTracingSdk } from '../src/tracing/sdk.js'
 import { installedTracer } from '../src/tracing/tracer.js'
-import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
-import { forkBenchWorker } from './worker-process.js'
-
-interface Row {
-  section: string
-  what: string
-  value: string
-  note?: string
-}
-
-interface Sample {
-  single: number
-  bulk: number
-  drain: number
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+import { BENCH_ENTRYPOINT } from './bench-jobs.js'
+import { abSide, fmt, median, type ParityRow as Row, type Sample } from './log-parity.js'
 
 /** An OTLP/HTTP endpoint that accepts every export and counts its spans. */
 async function startSink(): Promise<{ endpoint: string; spans: () => number; close: () => Promise<void> }> {
@@ -56,49 +39,14 @@ async function startSink(): Promise<{ endpoint: string; spans: () => number; clo
   }
 }
 
-async function fresh(pool: pg.Pool): Promise<void> {
-  await pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
-  await pool.query('VACUUM ANALYZE')
-  await pool.query('CHECKPOINT')
-}
-
 async function oneSide(pool: pg.Pool, o: TracingAbOptions, otelEnv: Record<string, string> | undefined): Promise<Sample> {
   // The enqueuing process (this one) gets the SDK too on the traced side, as an application would.
   const sdk = otelEnv ? await startTracingSdk(otelEnv, 'aizk-bench') : undefined
   try {
-    await fresh(pool)
-    const singles = Math.max(1000, Math.floor(o.jobs / 4))
-    let next = 0
-    const t0 = monotonicMs()
-    await Promise.all(
-      Array.from({ length: o.inflight }, async () => {
-        while (next < singles) {
-          const i = next++
-          await enqueue(pool, { entrypoint: BENCH_ENTRYPOINT, payload: { i } })
-        }
-      }),
-    )
-    const single = singles / ((monotonicMs() - t0) / 1000)
-    await fresh(pool)
-    const t1 = monotonicMs()
-    for (let b = 0; b < o.jobs; b += 1000) {
-      await enqueueMany(pool, Array.from({ length: Math.min(1000, o.jobs - b) }, (_, k) => ({ entrypoint: BENCH_ENTRYPOINT, payload: { i: b + k } })))
-    }
-    const bulk = o.jobs / ((monotonicMs() - t1) / 1000)
-    await pool.query('VACUUM ANALYZE')
-    const w = await forkBenchWorker({ url: o.url, batch: o.batch, concurrency: o.concurrency, env: otelEnv ? { ...otelEnv, BENCH_OTEL: '1' } : {} })
-    const { tStart } = await w.request<{ tStart: number }>('start', 'started')
-    for (;;) {
-      const { rows } = await pool.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM pgqueuer) AS any')
-      if (!rows[0].any) break
-      await sleep(20)
-    }
-    const drain = o.jobs / ((monotonicMs() - tStart) / 1000)
-    await w.stop()
-    return { single, bulk, drain }
+    return await abSide(pool, o, { workerEnv: otelEnv ? { ...otelEnv, BENCH_OTEL: '1' } : {} })
   } finally {
     await sdk?.shutdown()
-    if (sdk) (await import('@opentelemetry/api')).trace.disable()
+    if (sdk) trace.disable()
   }
 }
 

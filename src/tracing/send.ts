@@ -4,9 +4,9 @@
  * call carries in its headers (the send span is the creation context of each message). A job
  * that already carries a context (a fan-out job with a trace of its own) keeps it.
  */
-import { context, SpanKind, SpanStatusCode } from '@opentelemetry/api'
+import { context, SpanKind } from '@opentelemetry/api'
 import { hasCarrier, withCarrier } from './carrier.js'
-import { failedAttributes, installedTracer, messagingAttributes } from './tracer.js'
+import { recordFailure, installedTracer, messagingAttributes } from './tracer.js'
 
 export interface OutgoingMessage {
   entrypoint: string
@@ -32,8 +32,7 @@ export function traceSend<M extends OutgoingMessage, R extends readonly (string 
       if (skipped) span.setAttribute('messaging.pgqueuer.deduplicated', skipped)
       return ids
     } catch (err) {
-      span.setAttributes(failedAttributes(err))
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) })
+      recordFailure(span, err)
       throw err
     } finally {
       span.end()

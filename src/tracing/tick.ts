@@ -4,10 +4,10 @@
  * carries) with a link back to the tick, so a weekly pass over thousands of scope sets is
  * thousands of small traces, each one click away from the tick that made it.
  */
-import { context, type Link, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
+import { context, type Link, SpanKind, trace } from '@opentelemetry/api'
 import { withCarrier } from './carrier.js'
 import type { OutgoingMessage } from './send.js'
-import { failedAttributes, installedTracer, messagingAttributes } from './tracer.js'
+import { recordFailure, installedTracer, messagingAttributes } from './tracer.js'
 
 export interface TickInfo {
   name: string
@@ -24,8 +24,7 @@ export async function traceTick<T>(tick: TickInfo, fire: () => Promise<T>): Prom
     try {
       return await fire()
     } catch (err) {
-      span.setAttributes(failedAttributes(err))
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) })
+      recordFailure(span, err)
       throw err
     } finally {
       span.end()

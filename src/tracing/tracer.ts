@@ -3,7 +3,7 @@
  * one (the default: neither the application nor `aizk worker` registered a tracer provider),
  * the answer is one property read and no span, attribute or header is built.
  */
-import { type Attributes, type Tracer, trace } from '@opentelemetry/api'
+import { type Attributes, type Span, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api'
 
 export const TRACER_NAME = 'aizk'
 
@@ -35,7 +35,8 @@ export function messagingAttributes(operation: 'send' | 'create' | 'receive' | '
   }
 }
 
-/** Marks a span failed the way the semantic conventions ask: status ERROR and `error.type`. */
-export function failedAttributes(err: unknown): Attributes {
-  return { 'error.type': err instanceof Error ? err.name || err.constructor.name : typeof err }
+/** Marks a span failed the way the semantic conventions ask: status ERROR, its message and `error.type`. */
+export function recordFailure(span: Span, err: unknown): void {
+  span.setAttribute('error.type', err instanceof Error ? err.name || err.constructor.name : typeof err)
+  span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) })
 }
