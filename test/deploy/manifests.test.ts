@@ -73,6 +73,12 @@ describe('the Kubernetes example (deploy/kubernetes/aizk-worker.yaml)', () => {
     assert.deepEqual([...(worker?.command ?? []), ...(worker?.args ?? [])], ['node', '/opt/aizk/bin/run.js', 'worker'])
   })
 
+  it('runs as non-root under a numeric user, which the kubelet can verify for an image whose USER is a name', () => {
+    const dockerUser = /^USER (\S+)$/m.exec(read('Dockerfile'))?.[1]
+    assert.equal(spec.securityContext?.runAsNonRoot, true)
+    if (dockerUser && !/^\d+$/.test(dockerUser)) assert.ok(Number.isInteger(spec.securityContext?.runAsUser) && spec.securityContext.runAsUser > 0, `runAsUser set (the image's USER is ${dockerUser})`)
+  })
+
   it('reads the database URL from a secret, never a literal', () => {
     const url = env.get('AIZK_DATABASE_URL')
     assert.ok(url?.valueFrom?.secretKeyRef?.name, 'AIZK_DATABASE_URL from a secretKeyRef')
