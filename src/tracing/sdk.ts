@@ -16,6 +16,29 @@ export interface TracingSdk {
 
 type Env = Readonly<Record<string, string | undefined>>
 
+/**
+ * The longest the last export may hold the exit: the worker's drain (25 s) plus this stays
+ * under Kubernetes' 30 s grace period even when the collector does not answer.
+ */
+export const SHUTDOWN_FLUSH_MS = 3000
+
+function shutdownWithin(done: Promise<void>, ms: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms)
+    timer.unref()
+    done.then(
+      () => {
+        clearTimeout(timer)
+        resolve()
+      },
+      (err) => {
+        clearTimeout(timer)
+        reject(err)
+      },
+    )
+  })
+}
+
 /** The service name when OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES name none. */
 export const DEFAULT_SERVICE_NAME = 'aizk-worker'
 
@@ -48,5 +71,5 @@ export async function startTracingSdk(env: Env, serviceName = DEFAULT_SERVICE_NA
   const notes: string[] = []
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim()
   if (protocol && protocol !== 'http/json') notes.push(`aizk exports traces as OTLP http/json; OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not used (OTLP/HTTP receivers accept JSON on the same path)`)
-  return { endpoint, notes, shutdown: () => provider.shutdown() }
+  return { endpoint, notes, shutdown: () => shutdownWithin(provider.shutdown(), SHUTDOWN_FLUSH_MS) }
 }
