@@ -17,24 +17,42 @@ export interface ParityRow {
   note?: string
 }
 
-interface Sample {
+export interface Sample {
   single: number
   bulk: number
   drain: number
   logPerJob: number
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+export const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 
-async function fresh(pool: pg.Pool): Promise<void> {
+/** An empty queue, vacuumed and checkpointed: each side of an A/B starts alike. */
+export async function fresh(pool: pg.Pool): Promise<void> {
   await pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
   await pool.query('VACUUM ANALYZE')
   await pool.query('CHECKPOINT')
 }
 
-async function oneSide(pool: pg.Pool, o: { url: string; batch: number; concurrency: number; jobs: number; inflight: number }, parity: boolean): Promise<Sample> {
+export interface SideOptions {
+  url: string
+  batch: number
+  concurrency: number
+  jobs: number
+  inflight: number
+}
+
+function oneSide(pool: pg.Pool, o: SideOptions, parity: boolean): Promise<Sample> {
+  return abSide(pool, o, { logQueued: parity, workerEnv: { AIZK_QUEUE_LOG_PARITY: String(parity) } })
+}
+
+/**
+ * One side of an A/B on a fresh queue: enqueue one per call (16 in flight), enqueue the backlog
+ * 1,000 a call, drain it with one worker process started with `workerEnv`.
+ */
+export async function abSide(pool: pg.Pool, o: SideOptions, side: { logQueued?: boolean; workerEnv: Record<string, string> }): Promise<Sample> {
+  const parity = side.logQueued
   await fresh(pool)
   const singles = Math.max(1000, Math.floor(o.jobs / 4))
   let next = 0
@@ -56,7 +74,7 @@ async function oneSide(pool: pg.Pool, o: { url: string; batch: number; concurren
   }
   const bulk = o.jobs / ((monotonicMs() - t1) / 1000)
   await pool.query('VACUUM ANALYZE')
-  const w = await forkBenchWorker({ url: o.url, batch: o.batch, concurrency: o.concurrency, env: { AIZK_QUEUE_LOG_PARITY: String(parity) } })
+  const w = await forkBenchWorker({ url: o.url, batch: o.batch, concurrency: o.concurrency, env: side.workerEnv })
   const { tStart } = await w.request<{ tStart: number }>('start', 'started')
   for (;;) {
     const { rows } = await pool.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM pgqueuer) AS any')

@@ -23,6 +23,9 @@
  *       (bench/insert-floor.ts), only when asked for
  *   (l) section c beside its floor: a bare LISTEN + one-statement pick worker on the same
  *       schedule (bench/latency-floor-child.ts), alternating rounds, only when asked for
+ *   (t) OpenTelemetry tracing off (no SDK, the default) vs on (every span exported over OTLP/HTTP
+ *       to a local sink), alternating rounds (bench/tracing-ab.ts), and the hooks' own cost per
+ *       job with no SDK, only when asked for
  *   (graph) the memory graph's figures (bench/graph.ts; also `npm run bench:graph`), only when asked
  *       for: BENCH_SECTIONS="graph"
  *   (graph-maintenance) communities, RAPTOR and insights with peak memory
@@ -50,6 +53,7 @@ import { aizkEnqueueFloor, aizkFloor, type EnqueueFloorTest, peersFloor, peersFl
 import { insertFloorSection } from './insert-floor.js'
 import { localQueueSection } from './local-queue.js'
 import { logParitySection } from './log-parity.js'
+import { tracingSection } from './tracing-ab.js'
 import { type BenchWorker, type BenchWorkerOptions, forkBenchWorker } from './worker-process.js'
 
 const env = process.env
@@ -415,6 +419,7 @@ async function main(): Promise<void> {
         const concurrencies = (env.BENCH_LOCAL_CONCURRENCY ?? '16 64').split(/[\s,]+/).filter(Boolean).map(Number)
         rows.push(...(await localQueueSection(pool, { url, jobs: cfg.jobs, rounds: num('BENCH_ROUNDS', 3), batch: cfg.batch, concurrencies })))
       }
+      else if (s === 't') rows.push(...(await tracingSection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: num('BENCH_ROUNDS', 3) })))
       else if (s === 'l') await sectionL(pool)
       else if (s === 'k') rows.push(...(await insertFloorSection({ seconds: cfg.floorSeconds, clients: cfg.floorClients })))
       else if (s === 'graph') await (await import('./graph.js')).runGraphBench()

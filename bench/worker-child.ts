@@ -7,6 +7,7 @@ import { JobRegistry } from '../src/jobs/registry.js'
 import { DURABLE_PICK, LEASE_PICK_NAME } from '../src/queue/pick.js'
 import { parseSettings } from '../src/settings.js'
 import { Worker } from '../src/worker/worker.js'
+import { startTracingSdk, type TracingSdk } from '../src/tracing/sdk.js'
 import { benchStats, monotonicMs, spreadJobs } from './bench-jobs.js'
 
 const [url, batch, concurrency] = process.argv.slice(2)
@@ -16,6 +17,7 @@ for (const job of spreadJobs(Number(process.env.BENCH_SPREAD_ENTRYPOINTS ?? 1)))
 const pool = new pg.Pool({ connectionString: url, max: 12, application_name: 'aizk-bench-worker' })
 pool.on('error', () => {})
 let worker: Worker | undefined
+let tracing: TracingSdk | undefined
 // BENCH_PROFILE=1: time each statement by name and print a summary on stop.
 const profile = new Map<string, { n: number; ms: number; rows: number }>()
 if (process.env.BENCH_PROFILE) {
@@ -53,6 +55,8 @@ function localQueueSize(): number | undefined {
 
 process.on('message', async (m: { cmd: string }) => {
   if (m.cmd === 'start') {
+    // BENCH_OTEL=1 (section t's traced side): the SDK `aizk worker` starts from OTEL_*.
+    tracing = process.env.BENCH_OTEL ? await startTracingSdk(process.env) : undefined
     const tStart = monotonicMs()
     worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency), localQueueSize: localQueueSize(), listen: { connectionString: url, application_name: 'aizk-bench-worker' } })
     await worker.start()
@@ -63,6 +67,7 @@ process.on('message', async (m: { cmd: string }) => {
     send({ type: 'report', handled: benchStats.handled, latencies: benchStats.latencies })
   } else if (m.cmd === 'stop') {
     await worker?.stop({ timeoutMs: 5000 })
+    await tracing?.shutdown()
     if (process.env.BENCH_PROFILE) {
       const cpu = process.cpuUsage()
       process.stderr.write(`profile worker cpu: user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms\n`)

@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core'
+import { withCommandTracing } from '../cli/tracing.js'
 import { AizkCommand } from '../cli/base-command.js'
 import { parseWhen } from '../cli/duration.js'
 import { checkEntrypointName, resolveJob } from '../cli/entrypoints.js'
@@ -61,7 +62,7 @@ export default class Enqueue extends AizkCommand {
     const payload = job ? validatePayload(job, raw ?? {}) : raw
     const priority = flags.priority ?? job?.priority ?? 0
     const db = await this.database()
-    const id = await enqueue(db.pool, { entrypoint, payload, priority, dedupeKey: flags['dedupe-key'] ?? null, executeAfter })
+    const id = await withCommandTracing('aizk-cli', (line) => this.note(line), () => enqueue(db.pool, { entrypoint, payload, priority, dedupeKey: flags['dedupe-key'] ?? null, executeAfter }))
     const live = id === false && flags['dedupe-key'] ? await findLiveByKey(db.pool, flags['dedupe-key']) : null
     const doc = {
       enqueued: id !== false,

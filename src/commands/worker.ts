@@ -4,6 +4,7 @@ import { attachWorkerOutputs } from '../cli/worker-outputs.js'
 import { secondsFlag } from '../cli/flags.js'
 import { WorkerEvents } from '../events.js'
 import { startWorker } from '../app/run-worker.js'
+import { startCommandTracing } from '../cli/tracing.js'
 
 export default class WorkerCommand extends AizkCommand {
   static override summary = 'Run the worker: pick, run and finish queued jobs until SIGTERM.'
@@ -54,6 +55,8 @@ export default class WorkerCommand extends AizkCommand {
     const events = new WorkerEvents()
     // The live view on a terminal, JSON lines elsewhere; closed after the drain so it shows it.
     const outputs = await attachWorkerOutputs({ events, settings })
+    // Before the worker starts: its executor and scheduler ask once whether an SDK is installed.
+    const tracing = await startCommandTracing('aizk-worker', (line) => this.note(line))
     try {
       const running = await startWorker({ settings, events, log: (line) => this.note(line) })
       await new Promise<void>((resolve) => {
@@ -67,6 +70,7 @@ export default class WorkerCommand extends AizkCommand {
         process.on('SIGINT', onSignal)
       })
     } finally {
+      await tracing?.shutdown().catch((err) => this.note(`aizk: could not export traces: ${err instanceof Error ? err.message : String(err)}`))
       await outputs.close()
     }
     // The drain is over: whatever was running is finished or released. A handler that ignored

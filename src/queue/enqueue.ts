@@ -6,6 +6,8 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { UsageError } from '../errors.js'
+import { traceSend } from '../tracing/send.js'
+import { installedTracer } from '../tracing/tracer.js'
 import { queueLogParity, withLogRows } from './log-parity.js'
 import { encodePayload } from './payload.js'
 
@@ -124,8 +126,22 @@ function jsonPayloads(items: EnqueueItem[]): boolean {
   return true
 }
 
-/** Enqueue one job. Returns its id (a bigint as a string), or false when its key is live. */
-export async function enqueue(db: Queryable, item: EnqueueItem, opts: EnqueueLogOption = {}): Promise<string | false> {
+/**
+ * Enqueue one job. Returns its id (a bigint as a string), or false when its key is live. With an
+ * OpenTelemetry SDK installed, inside a `send` span whose context the job carries (docs/observability.md).
+ */
+export function enqueue(db: Queryable, item: EnqueueItem, opts: EnqueueLogOption = {}): Promise<string | false> {
+  if (!installedTracer()) return insertOne(db, item, opts)
+  return traceSend([item], async ([traced]) => [await insertOne(db, traced, opts)]).then(([id]) => id)
+}
+
+/** Enqueue many jobs in one statement; the result has one entry per item, in order. */
+export function enqueueMany(db: Queryable, items: EnqueueItem[], opts: EnqueueLogOption = {}): Promise<(string | false)[]> {
+  if (items.length === 0 || !installedTracer()) return insertMany(db, items, opts)
+  return traceSend(items, (traced) => insertMany(db, traced, opts))
+}
+
+async function insertOne(db: Queryable, item: EnqueueItem, opts: EnqueueLogOption): Promise<string | false> {
   checkDedupeKey(item.dedupeKey)
   const logged = opts.logQueued ?? queueLogParity(db)
   const keyed = item.dedupeKey !== null && item.dedupeKey !== undefined
@@ -143,8 +159,7 @@ export async function enqueue(db: Queryable, item: EnqueueItem, opts: EnqueueLog
   return rows.length ? String(rows[0].id) : false
 }
 
-/** Enqueue many jobs in one statement; the result has one entry per item, in order. */
-export async function enqueueMany(db: Queryable, items: EnqueueItem[], opts: EnqueueLogOption = {}): Promise<(string | false)[]> {
+async function insertMany(db: Queryable, items: EnqueueItem[], opts: EnqueueLogOption): Promise<(string | false)[]> {
   if (items.length === 0) return []
   for (const item of items) checkDedupeKey(item.dedupeKey)
   const logged = opts.logQueued ?? queueLogParity(db)

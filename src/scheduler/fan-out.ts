@@ -10,6 +10,7 @@ import { validatePayload } from '../jobs/queue-job.js'
 import { type EnqueueItem, enqueueMany } from '../queue/enqueue.js'
 import { scopeRoster } from '../scope/roster.js'
 import type { IdentitySettings } from '../scope/user.js'
+import { startLinkedTraces } from '../tracing/tick.js'
 
 export interface FanOutResult {
   name: string
@@ -26,7 +27,7 @@ const SLICE = 5000
 export async function fanOut(job: ScheduledJobClass, pool: pg.Pool, settings: IdentitySettings, roster?: string[][]): Promise<FanOutResult> {
   const name = job.jobName
   if (!(job.prototype instanceof ScopedScheduledJob)) {
-    const [id] = await enqueueMany(pool, [item(job, {}, job.jobName)])
+    const [id] = await enqueueMany(pool, startLinkedTraces([item(job, {}, job.jobName)]))
     return { name, kind: 'system', items: 1, enqueued: id ? 1 : 0, alreadyQueued: id ? 0 : 1 }
   }
   const scoped = job as typeof ScopedScheduledJob
@@ -34,7 +35,7 @@ export async function fanOut(job: ScheduledJobClass, pool: pg.Pool, settings: Id
   let enqueued = 0
   for (let i = 0; i < sets.length; i += SLICE) {
     const slice = sets.slice(i, i + SLICE).map((scopes) => item(scoped, { scopes }, scoped.dedupeKey(scopes)))
-    const ids = await enqueueMany(pool, slice)
+    const ids = await enqueueMany(pool, startLinkedTraces(slice))
     for (const id of ids) if (id) enqueued++
   }
   return { name, kind: 'scoped', items: sets.length, enqueued, alreadyQueued: sets.length - enqueued }

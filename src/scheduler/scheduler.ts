@@ -13,6 +13,7 @@ import { withTransaction } from '../db/sql/transaction.js'
 import type { WorkerEvents } from '../events.js'
 import { nextFireAfter, toPgqueuerExpression } from '../cron.js'
 import { fanOut, type FanOutResult } from './fan-out.js'
+import { traceTick } from '../tracing/tick.js'
 import * as sql from '../db/sql/pgqueuer-schedules.js'
 
 export interface SchedulerOptions {
@@ -215,7 +216,8 @@ export class Scheduler {
     const scheduledFor = c.stale ? c.dbNow : c.nextRun
     let result: FireResult
     try {
-      const out = await fanOut(job, this.opts.pool, this.opts.settings)
+      const tick = { name: job.jobName, cronEntrypoint: job.cronEntrypoint, scheduledFor }
+      const out = await traceTick(tick, () => fanOut(job, this.opts.pool, this.opts.settings))
       result = { ...out, cronEntrypoint: job.cronEntrypoint, scheduledFor, nextRun: c.advancedTo }
       this.opts.events.emit('schedule:fired', {
         name: out.name,

@@ -16,6 +16,7 @@ import type { LastError, TracebackRecord } from '../queue/retry.js'
 import type { Settings } from '../settings.js'
 import type { WorkerEventMap, WorkerEventName, WorkerEvents } from '../events.js'
 import type { OutcomeBuffer } from './outcomes.js'
+import { traceSettlements } from '../tracing/job-spans.js'
 
 export class JobTimeoutError extends Error {
   override name = 'JobTimeoutError'
@@ -87,11 +88,14 @@ export class Executor {
   private readonly timeoutMs: number
   private sweeper: NodeJS.Timeout | undefined
   private finished = 0
+  /** Ends the jobs' process spans; undefined without an OpenTelemetry SDK. */
+  private readonly untrace: (() => void) | undefined
 
   constructor(private readonly o: ExecutorOptions) {
     const seconds = o.settings.jobTimeoutSeconds
     this.timeoutMs = seconds > 0 ? seconds * 1000 : Number.POSITIVE_INFINITY
     for (const [entrypoint, cls] of o.jobs) this.handlers.set(entrypoint, new cls())
+    this.untrace = traceSettlements(o.events)
     if (Number.isFinite(this.timeoutMs)) {
       this.sweeper = setInterval(() => this.sweep(), Math.max(50, Math.min(1000, this.timeoutMs / 4)))
     }
@@ -279,6 +283,7 @@ export class Executor {
   }
 
   close(): void {
+    this.untrace?.()
     if (this.sweeper) clearInterval(this.sweeper)
     this.sweeper = undefined
   }

@@ -8,6 +8,7 @@ import type { Queryable } from '../db/queryable.js'
 import { countIntegrityFailures } from '../content/integrity.js'
 import { readCounts } from '../queue/counts.js'
 import type { WorkerEvents } from '../events.js'
+import { registerAlertMetrics } from './metrics-alerts.js'
 
 export interface WorkerMetricsOptions {
   events: WorkerEvents
@@ -111,6 +112,7 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
   void integrity
 
   if (opts.processMetrics ?? true) client.collectDefaultMetrics({ register: registry })
+  const detachAlertMetrics = registerAlertMetrics({ registry, events: opts.events, db: opts.db, cacheMs: depthCacheMs })
 
   const { events } = opts
   /** A job left this worker: count the outcome, free its in-flight slot, time its run. */
@@ -158,6 +160,7 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
     render: () => registry.metrics(),
     detach() {
       for (const off of offs.splice(0)) off()
+      detachAlertMetrics()
     },
   }
 }

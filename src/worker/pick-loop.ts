@@ -22,6 +22,7 @@ import { fanOutScopes } from './fan-out-scopes.js'
 import { LocalQueue } from './local-queue.js'
 import type { OutcomeBuffer } from './outcomes.js'
 import { Wakeup } from './wakeup.js'
+import { runTraced, traceReceived } from '../tracing/job-spans.js'
 
 /**
  * The local queue holds at most about this much work: jobs that the handlers, at the pace
@@ -197,6 +198,7 @@ export class PickLoop {
       const seq = this.sent++
       try {
         jobs = await pickJobs(this.p.pool, this.p.plan(), want, index === 0 ? this.staleSecondsIfDue() : 0, done)
+        traceReceived(jobs, t0, Date.now())
         failures = 0
         this.p.health.recovered()
         if (done.length && this.p.events.wants('outcomes:written')) {
@@ -283,7 +285,8 @@ export class PickLoop {
       const next = this.waiting.peek()
       if (!next || (this.startsAfter.get(next) ?? 0) > this.backBelow) return
       const job = this.waiting.take()!
-      if (!this.executor.execute(job, fanOutScopes(job, this.p.jobs.get(job.entrypoint)))) {
+      // The job's process span is active while it starts, so its handler's spans nest under it.
+      if (!runTraced(job, () => this.executor.execute(job, fanOutScopes(job, this.p.jobs.get(job.entrypoint))))) {
         this.p.events.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
       }
     }

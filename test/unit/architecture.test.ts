@@ -20,6 +20,7 @@ const RANK: Record<string, number> = {
   'settings-docs': 0,
   cron: 0,
   events: 0,
+  tracing: 0,
   db: 1,
   queue: 2,
   scope: 3,
