@@ -352,3 +352,15 @@ GRANT EXECUTE ON FUNCTION aizk_write_projection(uuid[], uuid, float8, text[], te
 -- Temporary objects: the app role keeps TEMP (its dedup and trend passes build ON COMMIT DROP
 -- tables); what a transaction leaves on a connection is wiped before the pool hands it on, and
 -- scoped transactions put the temporary schema last in their search_path (src/db/session-reset.ts).
+-- Nor may it create anything in the public schema, where a table would come before pg_temp:
+-- PostgreSQL 15 grants no CREATE there to PUBLIC; an older default is revoked where this login
+-- owns the schema (or is a superuser), and docs/security.md says to revoke it otherwise.
+DO $$
+BEGIN
+    IF has_schema_privilege('{{app_role_literal}}', 'public', 'CREATE')
+       AND (pg_has_role(current_user, (SELECT nspowner FROM pg_namespace WHERE nspname = 'public'), 'USAGE')
+            OR (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)) THEN
+        REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+        REVOKE CREATE ON SCHEMA public FROM {{app_role}};
+    END IF;
+END $$;
