@@ -27,6 +27,9 @@ export const SCOPED_SEARCH_PATH = 'SET LOCAL search_path = pg_catalog, public, p
  * prepared on this connection and would bind them unprepared. Forget them so it prepares again.
  */
 export function forgetPreparedStatements(client: pg.PoolClient): void {
-  const connection = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection
-  if (connection?.parsedStatements) connection.parsedStatements = {}
+  type Statements = { parsedStatements?: Record<string, string>; submittedNamedStatements?: Record<string, string> }
+  const connection = (client as unknown as { connection?: Statements }).connection
+  if (!connection) return
+  if (connection.parsedStatements) connection.parsedStatements = {}
+  if (connection.submittedNamedStatements) connection.submittedNamedStatements = {}
 }
