@@ -5,6 +5,7 @@
  * PgQueuer's statement trigger, which notifies `ch_pgqueuer`.
  */
 import type { Queryable } from '../db/queryable.js'
+import { isScopedClient } from '../db/scoped-client.js'
 import { UsageError } from '../errors.js'
 import { traceSend } from '../tracing/send.js'
 import { installedTracer } from '../tracing/tracer.js'
@@ -127,6 +128,30 @@ function jsonPayloads(items: EnqueueItem[]): boolean {
 }
 
 /**
+ * Inside a scoped transaction the app role inserts no queue rows itself: aizk_app_enqueue checks
+ * each item against the transaction's proven write set (docs/security.md) and inserts them.
+ */
+const APP_ENQUEUE = `SELECT job_id AS id, job_key AS dedupe_key
+  FROM aizk_app_enqueue($1::int[], $2::text[], $3::bytea[], $4::text[], $5::timestamptz[], $6::jsonb[], $7)`
+
+async function enqueueScoped(db: Queryable, items: EnqueueItem[], logged: boolean): Promise<(string | false)[]> {
+  const { rows } = await db.query<{ id: string; dedupe_key: string | null }>({
+    name: 'aizk_app_enqueue',
+    text: APP_ENQUEUE,
+    values: [
+      items.map((i) => i.priority ?? 0),
+      items.map((i) => i.entrypoint),
+      items.map((i) => encodePayload(i.payload)),
+      items.map((i) => i.dedupeKey ?? null),
+      items.map((i) => executeAfterOf(i.executeAfter)),
+      items.map((i) => (i.headers ? JSON.stringify(i.headers) : null)),
+      logged,
+    ],
+  })
+  return matchInserted(items, rows)
+}
+
+/**
  * Enqueue one job. Returns its id (a bigint as a string), or false when its key is live. With an
  * OpenTelemetry SDK installed, inside a `send` span whose context the job carries (docs/observability.md).
  */
@@ -144,6 +169,7 @@ export function enqueueMany(db: Queryable, items: EnqueueItem[], opts: EnqueueLo
 async function insertOne(db: Queryable, item: EnqueueItem, opts: EnqueueLogOption): Promise<string | false> {
   checkDedupeKey(item.dedupeKey)
   const logged = opts.logQueued ?? queueLogParity(db)
+  if (isScopedClient(db)) return (await enqueueScoped(db, [item], logged))[0]
   const keyed = item.dedupeKey !== null && item.dedupeKey !== undefined
   const { rows } = await db.query<{ id: string }>({
     ...statement('one', keyed, logged),
@@ -163,6 +189,7 @@ async function insertMany(db: Queryable, items: EnqueueItem[], opts: EnqueueLogO
   if (items.length === 0) return []
   for (const item of items) checkDedupeKey(item.dedupeKey)
   const logged = opts.logQueued ?? queueLogParity(db)
+  if (isScopedClient(db)) return enqueueScoped(db, items, logged)
   const keyed = items.some((i) => i.dedupeKey !== null && i.dedupeKey !== undefined)
   const asJson = jsonPayloads(items)
   const { rows } = await db.query<{ id: string; dedupe_key?: string | null }>({
@@ -178,6 +205,11 @@ async function insertMany(db: Queryable, items: EnqueueItem[], opts: EnqueueLogO
     ],
   })
   if (!keyed) return rows.map((r) => String(r.id))
+  return matchInserted(items, rows)
+}
+
+/** One entry per item: its row's id, or false for a keyed item whose key was live. */
+function matchInserted(items: EnqueueItem[], rows: { id: string; dedupe_key?: string | null }[]): (string | false)[] {
   // RETURNING yields inserted rows in insertion order; only keyed items can have been skipped.
   const out: (string | false)[] = []
   let next = 0

@@ -7,6 +7,8 @@
  */
 import type pg from 'pg'
 import { appLoginOf } from '../db/app-login.js'
+import { asScoped } from '../db/scoped-client.js'
+import { SCOPED_SEARCH_PATH } from '../db/session-reset.js'
 import { batchTransaction, withTransaction } from '../db/sql/transaction.js'
 import { OwnerAccessError } from '../errors.js'
 import type { Settings } from '../settings.js'
@@ -51,18 +53,26 @@ export class User {
     const role = this.role()
     const app = appLoginOf(pool)
     let rows: pg.QueryResultRow[] = []
+    const body = (c: pg.PoolClient) => asScoped(c, () => fn(c, rows))
     if (!app) {
       // With `first`, its statement rides in the same round trip as the sets.
       const setup = this.ownerSetup(role) + (first ? `; ${first}` : '')
-      return withTransaction(pool, (c) => fn(c, rows), async (c) => {
+      return withTransaction(pool, body, async (c) => {
         const results = (await c.query(setup)) as unknown as pg.QueryResult[]
         if (first) rows = results[results.length - 1].rows
       })
     }
-    return withTransaction(app, (c) => fn(c, rows), async (c) => {
+    // On the app login, the connection is wiped before it returns to the pool (withTransaction's
+    // resetSession), and the temporary schema comes last in the path, so a table a tenant left
+    // there cannot stand in for a real one. The owner path gets neither: there RESET ROLE already
+    // reaches the owner (docs/security.md).
+    return withTransaction(
+      app,
+      body,
+      async (c) => {
         // The start time as ISO 8601 with microseconds: exact, whatever either session's DateStyle.
         const results = (await c.query(
-          `BEGIN; SET LOCAL ROLE "${role}"; SELECT pg_backend_pid() AS pid, to_char(transaction_timestamp(), 'YYYY-MM-DD"T"HH24:MI:SS.USOF') AS started`,
+          `BEGIN; SET LOCAL ROLE "${role}"; ${SCOPED_SEARCH_PATH}; SELECT pg_backend_pid() AS pid, to_char(transaction_timestamp(), 'YYYY-MM-DD"T"HH24:MI:SS.USOF') AS started`,
         )) as unknown as pg.QueryResult<{ pid: number; started: string }>[]
         const { pid, started } = results[results.length - 1].rows[0]
         const read = scopeArrayLiteral(this.read)
@@ -76,7 +86,9 @@ export class User {
           [read, write, proof[0].proof],
         )
         if (first) rows = (await c.query(first)).rows
-    })
+      },
+      true,
+    )
   }
 
   /**

@@ -21,7 +21,8 @@ export interface AppLogin {
   drop(): Promise<void>
 }
 
-export async function createAppLogin(db: TestDatabase, appRole = 'aizk_app'): Promise<AppLogin> {
+/** `max`: the login pool's size; 1 makes every scoped transaction share one connection, as a busy pool may. */
+export async function createAppLogin(db: TestDatabase, appRole = 'aizk_app', opts: { max?: number } = {}): Promise<AppLogin> {
   const role = `aizk_test_login_${process.pid}_${Math.random().toString(36).slice(2, 8)}`
   // A password too: the embedded server authenticates with scram-sha-256, not trust.
   const password = Math.random().toString(36).slice(2)
@@ -29,7 +30,7 @@ export async function createAppLogin(db: TestDatabase, appRole = 'aizk_app'): Pr
   const url = new URL(db.url)
   url.username = role
   url.password = password
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 4 })
+  const pool = new pg.Pool({ connectionString: url.toString(), max: opts.max ?? 4 })
   pool.on('error', () => {})
   const scoped = new pg.Pool({ connectionString: db.url, max: 2 })
   scoped.on('error', () => {})

@@ -92,13 +92,13 @@ describe('a scoped transaction cannot widen itself', () => {
   it('a key of its own in a temporary table, and a proof made with it, are not accepted', async () => {
     const seen = await as([A]).transaction(app.scoped, async (c) => {
       await c.query(`create temp table aizk_scope_key (one boolean, ipad bytea, opad bytea) on commit drop`)
-      await c.query(`insert into aizk_scope_key values (true, decode(repeat('36', 64), 'hex'), decode(repeat('5c', 64), 'hex'))`)
+      await c.query(`insert into pg_temp.aizk_scope_key values (true, decode(repeat('36', 64), 'hex'), decode(repeat('5c', 64), 'hex'))`)
       const wide = `{${A},${B},${C}}`
       await c.query(
         `select set_config('aizk.read_scopes', $1, true), set_config('aizk.write_scopes', $1, true),
                 set_config('aizk.scope_proof', (select encode(sha256(k.opad || sha256(k.ipad || convert_to(
                   $1::uuid[]::text || '|' || $1::uuid[]::text || '|' || pg_backend_pid()::text || '|'
-                  || extract(epoch from transaction_timestamp())::text, 'UTF8'))), 'hex') from aizk_scope_key k), true)`,
+                  || extract(epoch from transaction_timestamp())::text, 'UTF8'))), 'hex') from pg_temp.aizk_scope_key k), true)`,
         [wide],
       )
       return titles(c)
@@ -187,25 +187,22 @@ describe('content is stored only under the hash of its own bytes', () => {
 })
 
 describe('the queue under row security for the app role', () => {
-  it("a tenant enqueues in its own transaction and reads back only that, never another tenant's payloads", async () => {
-    const idA = await as([A]).transaction(app.scoped, (c) => enqueue(c, { entrypoint: 'probe', payload: { scopes: [A], secret: 'a-artifact' } }))
+  it("a tenant enqueues its own set's jobs through the one door and reads no queue row, never another tenant's payloads", async () => {
+    const raptor = (set: string[]) => ({ entrypoint: 'aizk_task_raptor', priority: 10, dedupeKey: `raptor:${set.join(',')}`, payload: { scopes: set } })
+    const idA = await as([A]).transaction(app.scoped, (c) => enqueue(c, raptor([A])))
     assert.ok(idA)
-    const seen = await as([B]).transaction(app.scoped, async (c) => {
-      const idB = await enqueue(c, { entrypoint: 'probe', payload: { scopes: [B] } })
-      const rows = (await c.query('select id::text from pgqueuer order by id')).rows.map((r) => r.id)
-      return { idB, rows }
-    })
-    assert.deepEqual(seen.rows, [seen.idB])
-    const later = await as([B]).transaction(app.scoped, (c) => c.query('select count(*)::int as n from pgqueuer'))
-    assert.equal(later.rows[0].n, 0)
-    // The worker's pick function, called as the app role, finds nothing to take.
-    const picked = await as([B]).transaction(app.scoped, (c) => c.query("select * from aizk_pick(100, gen_random_uuid(), array['probe'], array[0], 0)"))
-    assert.equal(picked.rows.length, 0)
+    assert.ok(await as([B]).transaction(app.scoped, (c) => enqueue(c, raptor([B]))))
+    await assert.rejects(as([B]).transaction(app.scoped, (c) => c.query('select id::text from pgqueuer')), /permission denied/)
+    // The worker's pick function, called as the app role, reaches no row either.
+    await assert.rejects(
+      as([B]).transaction(app.scoped, (c) => c.query("select * from aizk_pick(100, gen_random_uuid(), array['aizk_task_raptor'], array[0], 0)")),
+      /permission denied/,
+    )
     for (const sql of ["update pgqueuer set status = 'queued'", 'delete from pgqueuer']) {
       await assert.rejects(as([B]).transaction(app.scoped, (c) => c.query(sql)), /permission denied/)
     }
     // The owner (worker, operator commands) still sees every row.
-    const all = await db.pool.query("select count(*)::int as n from pgqueuer where entrypoint = 'probe'")
+    const all = await db.pool.query("select count(*)::int as n from pgqueuer where entrypoint = 'aizk_task_raptor'")
     assert.equal(all.rows[0].n, 2)
   })
 })

@@ -29,8 +29,8 @@ describe('scopeRoster', () => {
     await write([B, C], "insert into document (scopes, title) values ($1::uuid[], 'd1')")
     await write([B, C], "insert into document (scopes, title) values ($1::uuid[], 'd2')")
     await write([A], "insert into session_item (scopes, content) values ($1::uuid[], 's')")
-    await write([A, B], "insert into artifact (scopes, content_id) values ($1::uuid[], 'x')")
-    await write([A], "insert into artifact (scopes, content_id) values ($1::uuid[], 'y')")
+    await write([A, B], "insert into artifact (scopes, content_id) select $1::uuid[], aizk_store_content('x'::bytea)")
+    await write([A], "insert into artifact (scopes, content_id) select $1::uuid[], aizk_store_content('y'::bytea)")
     // A chunk or a claim alone does not put a set on the roster.
     await write([C], "insert into claim (scopes, subject, predicate, object) values ($1::uuid[], 's', 'p', 'o')")
     assert.deepEqual(await scopeRoster(db.pool, identity), [[A], [A, B], [B, C]])

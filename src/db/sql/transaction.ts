@@ -6,6 +6,7 @@
  * caller decides what commits together.
  */
 import type pg from 'pg'
+import { COMMIT_AND_RESET_SQL, forgetPreparedStatements, SESSION_RESET_SQL } from '../session-reset.js'
 
 export type Begin = string | ((client: pg.PoolClient) => Promise<unknown>)
 
@@ -13,20 +14,41 @@ function isPool(db: pg.Pool | pg.ClientBase): db is pg.Pool {
   return 'totalCount' in db
 }
 
-export async function withTransaction<T>(db: pg.Pool | pg.ClientBase, fn: (client: pg.PoolClient) => Promise<T>, begin: Begin = 'BEGIN'): Promise<T> {
+/**
+ * `resetSession`: wipe what `fn` left on the connection (session-reset.ts) before it returns to
+ * the pool, in COMMIT's round trip; a connection that cannot be wiped is closed instead.
+ */
+export async function withTransaction<T>(
+  db: pg.Pool | pg.ClientBase,
+  fn: (client: pg.PoolClient) => Promise<T>,
+  begin: Begin = 'BEGIN',
+  resetSession = false,
+): Promise<T> {
   const pooled = isPool(db)
   const client = (pooled ? await db.connect() : db) as pg.PoolClient
   let broken: Error | undefined
   try {
     await (typeof begin === 'string' ? client.query(begin) : begin(client))
     const result = await fn(client)
-    await client.query('COMMIT')
+    await client.query(resetSession ? COMMIT_AND_RESET_SQL : 'COMMIT')
+    if (resetSession) forgetPreparedStatements(client)
     return result
   } catch (err) {
     broken = await rollBack(client)
+    if (resetSession && !broken) broken = await reset(client)
     throw err
   } finally {
     if (pooled) client.release(broken)
+  }
+}
+
+async function reset(client: pg.PoolClient): Promise<Error | undefined> {
+  try {
+    await client.query(SESSION_RESET_SQL)
+    forgetPreparedStatements(client)
+    return undefined
+  } catch (err) {
+    return err as Error
   }
 }
 
