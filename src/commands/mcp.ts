@@ -23,6 +23,7 @@ export default class Mcp extends AizkCommand {
     const db = await this.database({ poolSize: 4, applicationName: 'aizk mcp' })
     const { createMcpServer } = await import('../mcp/server.js')
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
+    const { trackPendingRequests } = await import('../mcp/pending-requests.js')
     const server = createMcpServer({ pool: db.pool, settings, actor: `${operatorName()} (mcp)` }, { version: this.config.version, allowActions: flags['allow-actions'] })
     const transport = new StdioServerTransport()
     const closed = new Promise<void>((resolve) => {
@@ -30,8 +31,11 @@ export default class Mcp extends AizkCommand {
       process.stdin.once('end', () => resolve())
     })
     await server.connect(transport)
+    const requests = trackPendingRequests(transport)
     this.note(`aizk mcp: serving ${flags['allow-actions'] ? 'read and action' : 'read'} tools on stdio`)
     await closed
+    // A client that wrote its last request and hung up still gets the answer.
+    await requests.idle()
     await server.close()
   }
 }

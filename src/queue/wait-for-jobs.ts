@@ -54,6 +54,8 @@ export async function waitForJobs(pool: pg.Pool, ids: readonly string[], opts: W
     finish = resolve
     fail = reject
   })
+  // Awaited below; a failure that comes first must not count as unhandled meanwhile.
+  finished.catch(() => {})
   let over = false
 
   const read = async (): Promise<void> => {

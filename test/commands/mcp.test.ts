@@ -5,6 +5,7 @@
  * absent without --allow-actions and change the queue with it; no answer carries memory content.
  */
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -197,5 +198,24 @@ describe('aizk mcp', () => {
     assert.deepEqual([resumed.paused, resumed.changed], [false, true])
     assert.equal((await db.pool.query('SELECT count(*)::int AS n FROM aizk_entrypoint_pause')).rows[0].n, 0)
     assert.match(await callError(client, 'pause_entrypoint', { entrypoint: 'Bad Name' }), /is not an entrypoint name/)
+  })
+
+  it('a client that writes its requests and closes stdin gets every answer, then the server exits 0', async () => {
+    const child = spawn(process.execPath, [binPath, 'mcp'], { cwd: repoRoot, env: cleanEnv({ AIZK_DATABASE_URL: db.url }), stdio: ['pipe', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d) => {
+      out += d
+    })
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve))
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'queue_age', arguments: {} } },
+    ]
+    child.stdin.end(messages.map((m) => JSON.stringify(m)).join('\n') + '\n')
+    assert.equal(await exited, 0)
+    const answers = out.trim().split('\n').map((l) => JSON.parse(l))
+    assert.deepEqual(answers.map((a) => a.id), [1, 2])
+    assert.equal(answers[1].result.isError, undefined)
   })
 })
