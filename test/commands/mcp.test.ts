@@ -2,7 +2,8 @@
  * `aizk mcp` end to end: the real command spawned over stdio, driven by the MCP SDK's own
  * client, on a database of this file's own holding jobs in every state, log rows, a schedule, a
  * stale pick of a foreign worker and tenant memory. Every tool is called; the action tools are
- * absent without --allow-actions and change the queue with it; no answer carries memory content.
+ * absent without --allow-actions and change the queue with it; no answer carries memory content,
+ * and the server's scoped reads run as the app login (AIZK_APP_DATABASE_URL), under row security.
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
@@ -14,6 +15,7 @@ import { enqueue } from '../../src/queue/enqueue.js'
 import { binPath, cleanEnv, repoRoot } from '../helpers/cli.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { TEST_JOBS } from '../worker/spawn-worker.js'
+import { type AppLogin, createAppLogin } from '../scope/app-login.js'
 import { insertHeld, insertLog } from './support/queue-rows.js'
 
 const READ_TOOLS = [
@@ -38,6 +40,7 @@ const SECRET = 'tenant-secret-7f3a'
 const A = '0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f'
 
 let db: TestDatabase
+let login: AppLogin
 let held: string[]
 let queued: string[]
 const foreignWorker = randomUUID()
@@ -45,6 +48,7 @@ const clients: Client[] = []
 
 before(async () => {
   db = await createTestDatabase()
+  login = await createAppLogin(db)
   queued = [String(await enqueue(db.pool, { entrypoint: 'test_noop', payload: { n: 1 }, priority: 5 })), String(await enqueue(db.pool, { entrypoint: 'test_noop', payload: { n: 2 }, priority: 9 }))]
   held = await insertHeld(db.pool, 'test_fail', 2, { lastError: { type: 'TypeError', message: 'boom' } })
   await db.pool.query(
@@ -62,11 +66,13 @@ before(async () => {
 })
 after(async () => {
   for (const c of clients) await c.close().catch(() => {})
+  await login.drop()
   await db.drop()
 })
 
 async function connect(args: string[] = []): Promise<Client> {
-  const env = cleanEnv({ AIZK_DATABASE_URL: db.url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) as Record<string, string>
+  // Scoped reads (the roster's counts) run on a login that is neither owner nor superuser.
+  const env = cleanEnv({ AIZK_DATABASE_URL: db.url, AIZK_APP_DATABASE_URL: login.url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) as Record<string, string>
   const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, 'mcp', ...args], env, cwd: repoRoot, stderr: 'pipe' })
   const client = new Client({ name: 'aizk-test', version: '1.0.0' })
   await client.connect(transport)
