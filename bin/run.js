@@ -1,13 +1,21 @@
 #!/usr/bin/env node
 // The only place that decides the process's exit code.
 // `aizk --version` is answered here, in oclif's own format, without loading oclif (most of a
-// second on a small machine); everything else goes through oclif.
+// second on a small machine), and with --json as one JSON document, as every command's --json
+// is; everything else goes through oclif.
 import { readFileSync } from 'node:fs'
 
 const argv = process.argv.slice(2)
-if (argv.length === 1 && argv[0] === '--version') {
+const versionAsked = argv.includes('--version') && argv.every((a) => a === '--version' || a === '--json')
+if (versionAsked) {
   const { name, version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-  process.stdout.write(`${name}/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
+  const architecture = `${process.platform}-${process.arch}`
+  if (argv.includes('--json')) {
+    const doc = { name, version, cliVersion: `${name}/${version}`, architecture, nodeVersion: `node-${process.version}` }
+    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`)
+  } else {
+    process.stdout.write(`${name}/${version} ${architecture} node-${process.version}\n`)
+  }
 } else {
   // oclif checks Node against its own `engines` with semver (about 50 modules loaded for every
   // command); npm already enforces aizk's stricter range, so that check is skipped.

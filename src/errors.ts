@@ -12,6 +12,12 @@ export const ExitCode = {
   notFound: 5,
   conflict: 6,
   unhealthy: 7,
+  /** `enqueue --wait`: the job failed (held, or a PgQueuer worker's exception). */
+  jobFailed: 8,
+  /** `enqueue --wait`: the job was canceled or discarded before it succeeded. */
+  jobCanceled: 9,
+  /** `enqueue --wait`: the job had not finished when the timeout ran out. */
+  waitTimeout: 10,
 } as const
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode]
@@ -77,6 +83,24 @@ export class ConflictError extends AizkError {
 export class UnhealthyError extends AizkError {
   override readonly exitCode = ExitCode.unhealthy
   override readonly code = 'unhealthy'
+}
+
+/** A waited-for job failed: held (or a PgQueuer worker logged an exception). */
+export class JobFailedError extends AizkError {
+  override readonly exitCode = ExitCode.jobFailed
+  override readonly code = 'job_failed'
+}
+
+/** A waited-for job was canceled or discarded. */
+export class JobGoneError extends AizkError {
+  override readonly exitCode = ExitCode.jobCanceled
+  override readonly code = 'job_canceled'
+}
+
+/** A waited-for job had not finished in time. */
+export class WaitTimeoutError extends AizkError {
+  override readonly exitCode = ExitCode.waitTimeout
+  override readonly code = 'wait_timeout'
 }
 
 /** Raised by the scope module when a non-system caller asks for the owner connection. */

@@ -1,9 +1,13 @@
 /**
  * The inventory as operators see it: every registered job with its kind, priority, limit,
- * attempts and, for scheduled jobs, cron, enabled and next fire (computed from the cron, so it
- * needs no database). Also what `status` needs to know about a job by entrypoint.
+ * attempts, payload fields and, for scheduled jobs, cron, enabled and next fire (computed from
+ * the cron, so it needs no database), and its rendering as text. Also what `status` needs to
+ * know about a job by entrypoint.
  */
 import { jobRegistry } from '../jobs/registry.js'
+import { formatRelative } from '../ui/format.js'
+import { renderTable } from '../ui/table.js'
+import { type PayloadShape, payloadShape } from './payload-fields.js'
 import { concurrencyLimitOf } from '../jobs/queue-job.js'
 import { isScheduledJobClass } from '../jobs/scheduled-job.js'
 import type { Settings } from '../settings.js'
@@ -21,6 +25,8 @@ export interface InventoryRow {
   enabled: boolean
   nextFire: string | null
   settings: { cron: string; enabled: string } | null
+  /** What `aizk enqueue` accepts for this entrypoint (from the job's zod schema). */
+  payload: PayloadShape
 }
 
 export function jobInventory(settings: Settings, now = new Date()): InventoryRow[] {
@@ -38,8 +44,31 @@ export function jobInventory(settings: Settings, now = new Date()): InventoryRow
       enabled: s ? s.enabled : true,
       nextFire: s?.nextFire ?? null,
       settings: s?.settings ?? null,
+      payload: payloadShape(job.payload, job.payloadFormat),
     }
   })
+}
+
+/** The inventory as text: the table, then each entrypoint's payload fields (what `enqueue --payload` takes). */
+export function renderJobInventory(rows: InventoryRow[], now = new Date()): string {
+  const table = renderTable(
+    rows,
+    [
+      { header: 'ENTRYPOINT', get: (r) => r.entrypoint },
+      { header: 'KIND', get: (r) => r.kind },
+      { header: 'PRIORITY', get: (r) => r.priority, align: 'right' },
+      { header: 'CONCURRENCY', get: (r) => (r.concurrencyLimit === 0 ? 'unbounded' : r.concurrencyLimit), align: 'right' },
+      { header: 'ATTEMPTS', get: (r) => r.maxAttempts, align: 'right' },
+      { header: 'CRON', get: (r) => r.cron },
+      { header: 'ENABLED', get: (r) => (r.enabled ? 'yes' : 'no') },
+      { header: 'NEXT FIRE', get: (r) => (r.nextFire ? `${r.nextFire} (${formatRelative(r.nextFire, now.getTime())})` : null) },
+    ],
+    { empty: '(no jobs registered)' },
+  )
+  if (rows.length === 0) return table
+  const width = Math.max(...rows.map((r) => r.entrypoint.length))
+  const payloads = rows.map((r) => `  ${r.entrypoint.padEnd(width)}  ${r.payload.summary}`)
+  return `${table}\n\nPAYLOAD (\`aizk enqueue ENTRYPOINT --payload JSON\`; ? = optional, = default)\n${payloads.join('\n')}`
 }
 
 /** What `queueStats` asks about jobs, answered from the registry and settings. */

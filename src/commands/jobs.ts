@@ -1,11 +1,9 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
-import { formatRelative } from '../ui/format.js'
-import { jobInventory } from '../cli/job-inventory.js'
-import { renderTable } from '../ui/table.js'
+import { jobInventory, renderJobInventory } from '../cli/job-inventory.js'
 
 export default class Jobs extends AizkCommand {
-  static override summary = 'List the job inventory: entrypoint, kind, priority, concurrency, attempts, cron, next fire.'
+  static override summary = 'List the job inventory: entrypoint, kind, priority, concurrency, attempts, cron, next fire, payload fields.'
   static override description =
     'Every job this process registers (aizk\'s own and those of AIZK_WORKER_JOB_MODULES). Scheduled jobs show their effective cron and whether they are enabled (AIZK_<NAME>_CRON / AIZK_<NAME>_ENABLED) and their next fire computed from the cron in AIZK_TIMEZONE. Needs no database.'
   static override examples = [
@@ -25,22 +23,7 @@ export default class Jobs extends AizkCommand {
     const rows = jobInventory(settings, now).filter((r) => !flags.kind || r.kind === flags.kind)
     const result = { timezone: settings.timezone, jobs: rows }
     if (this.jsonEnabled()) return result
-    this.log(
-      renderTable(
-        rows,
-        [
-          { header: 'ENTRYPOINT', get: (r) => r.entrypoint },
-          { header: 'KIND', get: (r) => r.kind },
-          { header: 'PRIORITY', get: (r) => r.priority, align: 'right' },
-          { header: 'CONCURRENCY', get: (r) => (r.concurrencyLimit === 0 ? 'unbounded' : r.concurrencyLimit), align: 'right' },
-          { header: 'ATTEMPTS', get: (r) => r.maxAttempts, align: 'right' },
-          { header: 'CRON', get: (r) => r.cron },
-          { header: 'ENABLED', get: (r) => (r.enabled ? 'yes' : 'no') },
-          { header: 'NEXT FIRE', get: (r) => (r.nextFire ? `${r.nextFire} (${formatRelative(r.nextFire, now.getTime())})` : null) },
-        ],
-        { empty: '(no jobs registered)' },
-      ),
-    )
+    this.log(renderJobInventory(rows, now))
     return result
   }
 }

@@ -96,6 +96,7 @@ export interface StatsOptions {
 const THROUGHPUT_COMPACT_EVERY_MS = 15_000
 const lastThroughputCompaction = new WeakMap<pg.Pool, number>()
 
+/** Per entrypoint with queued rows: seconds the oldest ready one has waited, and the earliest not yet due. */
 export async function readOldest(db: Queryable, entrypoints: string[]) {
   if (entrypoints.length === 0) return new Map<string, { age: number | null; next: Date | null }>()
   const { rows } = await db.query<{ entrypoint: string; age: number | null; next: Date | null }>(

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { runCli } from '../helpers/cli.js'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { repoRoot, runCli } from '../helpers/cli.js'
 
 describe('aizk CLI basics', () => {
   it('--help lists every command with a summary', async () => {
@@ -13,6 +15,22 @@ describe('aizk CLI basics', () => {
     const res = await runCli(['--version'])
     assert.equal(res.code, 0)
     assert.match(res.stdout, /^aizk\/\d+\.\d+\.\d+/)
+  })
+
+  it('--version --json prints one JSON document, in either order of the flags', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'))
+    for (const args of [['--version', '--json'], ['--json', '--version']]) {
+      const res = await runCli(args)
+      assert.equal(res.code, 0, res.stderr)
+      const doc = JSON.parse(res.stdout)
+      assert.deepEqual(doc, {
+        name: 'aizk',
+        version,
+        cliVersion: `aizk/${version}`,
+        architecture: `${process.platform}-${process.arch}`,
+        nodeVersion: `node-${process.version}`,
+      })
+    }
   })
 
   it('bad settings: exit 3 with one line per problem', async () => {

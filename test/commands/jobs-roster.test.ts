@@ -36,7 +36,23 @@ describe('aizk jobs', () => {
       enabled: true,
       nextFire: null,
       settings: null,
+      payload: {
+        kind: 'object',
+        fields: [
+          { name: 'name', type: 'string', required: true },
+          { name: 'count', type: 'integer', required: true },
+        ],
+        summary: '{name: string, count: integer}',
+      },
     })
+    assert.deepEqual((by.get('aizk_usage_event') as { payload: { fields: unknown[] } }).payload.fields, [
+      { name: 'captureKey', type: 'string', required: true },
+      { name: 'scopes', type: 'uuid[] (1+)', required: true },
+      { name: 'kind', type: 'string', required: true },
+      { name: 'quantity', type: 'number', required: false, default: 1 },
+      { name: 'occurredAt', type: 'ISO datetime', required: true },
+    ])
+    assert.equal((by.get('aizk_task_cleanup') as { payload: { kind: string } }).payload.kind, 'empty')
     const dispatch = by.get('aizk_task_chunk_dispatch') as Record<string, unknown>
     assert.ok(dispatch, 'the inventory registers the chunk dispatch pass')
     assert.deepEqual([dispatch.kind, dispatch.priority, dispatch.concurrencyLimit, dispatch.cron, dispatch.enabled], ['scoped', 10, 1, '*/5 * * * *', true])
@@ -46,6 +62,10 @@ describe('aizk jobs', () => {
     assert.match(text.stdout, /^ENTRYPOINT\s+KIND\s+PRIORITY\s+CONCURRENCY\s+ATTEMPTS\s+CRON\s+ENABLED\s+NEXT FIRE$/m)
     assert.match(text.stdout, /^cli_strict\s+on-write\s+42\s+3\s+5\s+-\s+yes\s+-$/m)
     assert.match(text.stdout, /^cli_noop\s+on-write\s+0\s+unbounded\s+5/m)
+    // What `aizk enqueue --payload` takes, per entrypoint, under the table.
+    assert.match(text.stdout, /^PAYLOAD /m)
+    assert.match(text.stdout, /^ {2}cli_strict\s+\{name: string, count: integer\}$/m)
+    assert.match(text.stdout, /^ {2}aizk_usage_event\s+\{captureKey: string, scopes: uuid\[\] \(1\+\), kind: string, quantity\?: number = 1, occurredAt: ISO datetime\}$/m)
   })
 
   it('--kind filters; a bad kind is exit 2', async () => {

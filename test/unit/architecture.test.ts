@@ -39,6 +39,7 @@ const RANK: Record<string, number> = {
   app: 10,
   ui: 11,
   cli: 12,
+  mcp: 12,
   commands: 13,
   index: 14,
 }

@@ -17,28 +17,28 @@ export function Summary({ stats }: { stats: StatusStats }) {
   const tp = stats.throughput
   return (
     <Box flexDirection="column">
-      <Text>
+      <Text wrap="truncate-end">
         queued <Text bold>{formatCount(t.queued)}</Text> · picked <Text bold color="cyan">{formatCount(t.picked)}</Text> · held{' '}
         <Text bold color={t.held ? 'red' : undefined}>{formatCount(t.held)}</Text> · log{' '}
         {stats.log.rowsEstimate === null ? '' : `~${formatCount(stats.log.rowsEstimate)} rows `}
         {formatBytes(stats.log.bytes)}
       </Text>
-      <Text>
+      <Text wrap="truncate-end">
         throughput <Text bold color="green">{formatRate(tp.perSecondNow)}</Text> · {formatCount(tp.lastMinute)}/min{' '}
         <Text color="green">{sparkline(tp.perMinute)}</Text> <Text dimColor>(last {tp.perMinute.length} min)</Text>
       </Text>
-      {stats.paused.length ? <Text color="yellow">paused: {truncate(stats.paused.map(pausedText).join(', '), 110)}</Text> : null}
+      {stats.paused.length ? <Text color="yellow" wrap="truncate-end">paused: {truncate(stats.paused.map(pausedText).join(', '), 110)}</Text> : null}
       {stats.health.healthy ? (
         <Text color="green">healthy</Text>
       ) : (
         stats.health.problems.map((p) => (
-          <Text key={p.code + p.message} color="red">
+          <Text key={p.code + p.message} color="red" wrap="truncate-end">
             ! {truncate(p.message, 110)}
           </Text>
         ))
       )}
       {stats.memory ? (
-        <Text>
+        <Text wrap="truncate-end">
           memory: {formatCount(stats.memory.chunksPendingProjection)} chunks pending projection · {formatCount(stats.memory.dirtyProfiles)} dirty profiles
           {stats.memory.gates.map((g) => ` · ${truncate(describeGate(g), 110)}`).join('')}
         </Text>
@@ -48,18 +48,24 @@ export function Summary({ stats }: { stats: StatusStats }) {
   )
 }
 
+/** Lines Summary draws for these stats (each is one line: they never wrap). */
+export function summaryHeight(stats: StatusStats): number {
+  const health = stats.health.healthy ? 1 : stats.health.problems.length
+  return 3 + (stats.paused.length ? 1 : 0) + health + (stats.memory ? 1 : 0)
+}
+
 export function JobsPane({ stats, rows }: { stats: StatusStats; rows: number }) {
   const list = stats.entrypoints.slice(0, rows)
   const w = Math.min(34, Math.max(10, ...list.map((e) => e.entrypoint.length + (e.paused ? 2 : 0))))
   return (
     <Box flexDirection="column">
-      <Text bold>
+      <Text bold wrap="truncate-end">
         {fit('ENTRYPOINT', w)} {'PRIO'.padStart(6)} {'QUEUED'.padStart(10)} {'PICKED/LIM'.padStart(10)} {'HELD'.padStart(7)} {'OLDEST'.padStart(8)}{' '}
         {'RATE'.padStart(8)}
       </Text>
       {list.length === 0 ? <Text dimColor>(the queue is empty)</Text> : null}
       {list.map((e) => (
-        <Text key={e.entrypoint}>
+        <Text key={e.entrypoint} wrap="truncate-end">
           <Text color={e.paused ? 'yellow' : undefined}>{fit(e.paused ? `${e.entrypoint} ⏸` : e.entrypoint, w)}</Text> {e.priorities.join(',').padStart(6)} {formatCount(e.queued).padStart(10)}{' '}
           <Text color={e.concurrencyLimit && e.picked >= e.concurrencyLimit ? 'yellow' : undefined}>
             {limitText(e.picked, e.concurrencyLimit).padStart(10)}
@@ -77,12 +83,12 @@ export function HeldPane({ stats, rows, now }: { stats: StatusStats; rows: numbe
   const list = stats.held.jobs.slice(0, rows)
   return (
     <Box flexDirection="column">
-      <Text bold>
+      <Text bold wrap="truncate-end">
         {'ID'.padStart(10)} {fit('ENTRYPOINT', 26)} {'CYC'.padStart(3)} {fit('HELD', 9)} LAST ERROR
       </Text>
       {list.length === 0 ? <Text dimColor>(no held jobs)</Text> : null}
       {list.map((h) => (
-        <Text key={h.id}>
+        <Text key={h.id} wrap="truncate-end">
           {h.id.padStart(10)} {fit(h.entrypoint, 26)} {String(h.cycles).padStart(3)} {fit(formatRelative(h.heldAt, now), 9)}{' '}
           <Text color="red">{truncate(h.lastError, 60)}</Text>
         </Text>
@@ -94,26 +100,28 @@ export function HeldPane({ stats, rows, now }: { stats: StatusStats; rows: numbe
 
 export function WorkersPane({ stats, rows }: { stats: StatusStats; rows: number }) {
   const list = stats.workers.list.slice(0, rows)
+  const foreign = stats.workers.foreign.slice(0, Math.max(0, rows - list.length))
+  const stale = stats.stalePicks.jobs.slice(0, Math.max(0, rows - list.length - foreign.length))
   return (
     <Box flexDirection="column">
-      <Text>
+      <Text wrap="truncate-end">
         {stats.workers.alive} alive of {stats.workers.total} · stale picks{' '}
         <Text color={stats.stalePicks.count ? 'red' : undefined}>{stats.stalePicks.count}</Text>
       </Text>
       {list.map((w) => (
-        <Text key={w.queueManagerId}>
+        <Text key={w.queueManagerId} wrap="truncate-end">
           <Text color={w.alive ? 'green' : 'red'}>{w.alive ? '●' : '○'}</Text> {w.queueManagerId.slice(0, 8)} {fit(w.host, 18)} pid{' '}
           {String(w.pid).padEnd(7)} picked {String(w.picked).padStart(4)} · beat {formatAge(w.heartbeatAgeSeconds)} ago · v{w.version}
         </Text>
       ))}
-      {stats.workers.foreign.slice(0, Math.max(0, rows - list.length)).map((f) => (
-        <Text key={f.queueManagerId}>
+      {foreign.map((f) => (
+        <Text key={f.queueManagerId} wrap="truncate-end">
           <Text color="cyan">◆</Text> {f.queueManagerId.slice(0, 8)} foreign (PgQueuer?) picked {String(f.picked).padStart(4)} · beat {formatAge(f.heartbeatAgeSeconds)} ago ·{' '}
           {fit(f.entrypoints.join(','), 30)}
         </Text>
       ))}
-      {stats.stalePicks.jobs.slice(0, Math.max(0, rows - list.length)).map((j) => (
-        <Text key={j.id} color="red">
+      {stale.map((j) => (
+        <Text key={j.id} color="red" wrap="truncate-end">
           stale job {j.id} {j.entrypoint} (worker {j.queueManagerId?.slice(0, 8) ?? '?'}, beat {formatAge(j.ageSeconds)} ago)
         </Text>
       ))}
@@ -128,7 +136,7 @@ export function SchedulesPane({ stats, rows, now }: { stats: StatusStats; rows: 
     <Box flexDirection="column">
       {list.length === 0 ? <Text dimColor>(no schedules)</Text> : null}
       {list.map((s) => (
-        <Text key={`${s.entrypoint} ${s.expression}`}>
+        <Text key={`${s.entrypoint} ${s.expression}`} wrap="truncate-end">
           {fit(s.entrypoint, w)} {fit(s.expression, 14)} next {fit(formatRelative(s.nextRun, now), 12)} last {fit(formatRelative(s.lastRun, now), 12)}{' '}
           {s.enabled === false ? <Text dimColor>disabled</Text> : s.overdue && !s.foreign ? <Text color="red">OVERDUE</Text> : <Text dimColor>{s.overdue ? 'late' : s.status}</Text>}
           {s.foreign ? <Text dimColor> (foreign)</Text> : null}

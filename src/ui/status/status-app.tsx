@@ -3,8 +3,9 @@
  * failed refresh (and shows the error), and handles keys (keys.ts): tab / → / ↓ next pane,
  * shift-tab / ← / ↑ previous, q or Esc to leave; a burst of keys in one read moves once per key.
  */
-import { useApp, useInput } from 'ink'
+import { useApp, useInput, useStdout } from 'ink'
 import { useEffect, useState } from 'react'
+import type { ScreenSize } from '../fit-height.js'
 import type { StatusStats } from './status-stats.js'
 import { dashboardActions } from './keys.js'
 import type { PaneName } from './panes.js'
@@ -24,6 +25,16 @@ export function StatusApp({ load, intervalMs = 1000, initialFocus = 'jobs', onEx
   const [error, setError] = useState<string | null>(null)
   const [focus, setFocus] = useState<PaneName>(initialFocus)
   const [now, setNow] = useState(Date.now())
+  const { stdout } = useStdout()
+  const [size, setSize] = useState(() => screenSize(stdout))
+
+  useEffect(() => {
+    const resized = () => setSize(screenSize(stdout))
+    stdout.on('resize', resized)
+    return () => {
+      stdout.off('resize', resized)
+    }
+  }, [stdout])
 
   useEffect(() => {
     let stopped = false
@@ -60,5 +71,10 @@ export function StatusApp({ load, intervalMs = 1000, initialFocus = 'jobs', onEx
     }
   })
 
-  return <StatusDashboard stats={stats} focus={focus} error={error} now={now} />
+  return <StatusDashboard stats={stats} focus={focus} error={error} now={now} size={size} />
+}
+
+/** The terminal's size; none when stdout is not a terminal (no rows to fit). */
+function screenSize(stdout: NodeJS.WriteStream): ScreenSize | undefined {
+  return stdout.isTTY && stdout.rows > 0 ? { rows: stdout.rows, columns: stdout.columns || 80 } : undefined
 }

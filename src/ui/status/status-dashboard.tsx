@@ -1,10 +1,13 @@
 /**
  * The live `aizk status` dashboard: a summary line, then four panes (jobs, held, workers,
  * schedules). The focused pane is outlined and shows more rows; tab / arrows move the focus.
+ * On a terminal too short for every pane (80x24), the other panes shrink to their title line
+ * and the focused one takes the rows left, so the header never scrolls off.
  * A pure function of its props, so tests render it and read the last frame.
  */
 import { Box, Text } from 'ink'
-import { HeldPane, JobsPane, PANES, type PaneName, SchedulesPane, Summary, WorkersPane } from './panes.js'
+import { frameBudget, type ScreenSize } from '../fit-height.js'
+import { HeldPane, JobsPane, PANES, type PaneName, SchedulesPane, Summary, summaryHeight, WorkersPane } from './panes.js'
 import type { StatusStats } from './status-stats.js'
 
 export interface DashboardProps {
@@ -14,17 +17,39 @@ export interface DashboardProps {
   now?: number
   /** Rows a pane shows when it has the focus / when it does not. */
   rows?: { focused: number; other: number }
+  /** The terminal: the frame stays shorter than it. Unset: no limit. */
+  size?: ScreenSize
+}
+
+/** A pane's lines beyond its rows: border (2), title, column header, the "… more" line. */
+const PANE_FRAME = 5
+
+/** How many rows each pane shows, or null for a pane shrunk to its title line. */
+function paneRows(space: number, focus: PaneName, rows: { focused: number; other: number }): Record<PaneName, number | null> {
+  const full = rows.focused + (PANES.length - 1) * rows.other + PANES.length * PANE_FRAME
+  const out = {} as Record<PaneName, number | null>
+  for (const pane of PANES) {
+    if (space >= full) out[pane] = pane === focus ? rows.focused : rows.other
+    else out[pane] = pane === focus ? Math.max(1, Math.min(rows.focused, space - (PANES.length - 1) - PANE_FRAME)) : null
+  }
+  return out
 }
 
 const TITLES: Record<PaneName, string> = { jobs: 'Jobs', held: 'Held', workers: 'Workers', schedules: 'Schedules' }
 
-export function StatusDashboard({ stats, focus, error, now = Date.now(), rows = { focused: 15, other: 5 } }: DashboardProps) {
+export function StatusDashboard({ stats, focus, error, now = Date.now(), rows = { focused: 15, other: 5 }, size }: DashboardProps) {
+  const head = 1 + (error ? 1 : 0) + (stats ? summaryHeight(stats) : 1)
+  const shown = paneRows(frameBudget(size) - head, focus, rows)
   return (
-    <Box flexDirection="column">
-      <Text>
+    <Box flexDirection="column" width={size?.columns}>
+      <Text wrap="truncate-end">
         <Text bold>aizk status</Text> <Text dimColor>· tab/←→ move · q quit</Text>
       </Text>
-      {error ? <Text color="red">refresh failed: {error}</Text> : null}
+      {error ? (
+        <Text color="red" wrap="truncate-end">
+          refresh failed: {error}
+        </Text>
+      ) : null}
       {stats === null ? (
         <Text dimColor>loading…</Text>
       ) : (
@@ -32,8 +57,16 @@ export function StatusDashboard({ stats, focus, error, now = Date.now(), rows = 
           <Summary stats={stats} />
           {PANES.map((pane) => {
             const focused = pane === focus
-            const n = focused ? rows.focused : rows.other
+            const n = shown[pane]
             const count = countFor(stats, pane)
+            if (n === null) {
+              return (
+                <Text key={pane} dimColor wrap="truncate-end">
+                  {'  '}
+                  {TITLES[pane]} ({count}) · tab to open
+                </Text>
+              )
+            }
             return (
               <Box key={pane} flexDirection="column" borderStyle={focused ? 'round' : 'single'} borderColor={focused ? 'cyan' : 'gray'} paddingX={1}>
                 <Text bold color={focused ? 'cyan' : undefined}>

@@ -42,11 +42,14 @@ export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerV
   // ...but an operator sees a fresh frame at least this often, however busy the machine.
   const maxGapMs = 5000
   let nextDrawAt = 0
+  let screen: NodeJS.WriteStream | undefined
+  const size = () => (screen?.isTTY && screen.rows > 0 ? { rows: screen.rows, columns: screen.columns || 80 } : undefined)
+  const resized = () => draw()
 
   const draw = (key = store.drawKey()) => {
     drawn = key
     const started = performance.now()
-    instance?.rerender(<WorkerView state={store.snapshot()} />)
+    instance?.rerender(<WorkerView state={store.snapshot()} size={size()} />)
     const took = performance.now() - started
     nextDrawAt = started + Math.min(maxGapMs, Math.max(intervalMs, took / budget))
   }
@@ -64,8 +67,10 @@ export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerV
       const stdout = opts.stdout ?? process.stdout
       // A pseudo-terminal nobody sized (script(1) without a terminal) reports 0 columns.
       if (stdout.isTTY && !stdout.columns) stdout.columns = 120
+      screen = stdout
+      stdout.on('resize', resized)
       drawn = store.drawKey()
-      instance = render(<WorkerView state={store.snapshot()} />, {
+      instance = render(<WorkerView state={store.snapshot()} size={size()} />, {
         stdout,
         // The worker owns SIGINT/SIGTERM (drain, then a second signal exits at once): ink must not.
         exitOnCtrlC: false,
@@ -79,6 +84,7 @@ export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerV
       if (timer) clearInterval(timer)
       timer = undefined
       detach()
+      screen?.off('resize', resized)
       if (!instance) return
       draw()
       const done = instance.waitUntilExit().catch(() => {})

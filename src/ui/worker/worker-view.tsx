@@ -1,9 +1,12 @@
 /**
  * The live view of one worker: header, rates and totals, in-flight jobs per entrypoint against
  * its limit, the latest picks and holds, the next cron fires. A pure function of a snapshot
- * (view-store.ts), so tests render it from a state and read the last frame.
+ * (view-store.ts), so tests render it from a state and read the last frame. Given the terminal's
+ * size, every line is cut at its width and the lists share the rows under the header, so the
+ * header stays on screen at 80x24.
  */
 import { Box, Text } from 'ink'
+import { frameBudget, type ScreenSize, shareRows } from '../fit-height.js'
 import type { EntrypointRow, RecentHold, RecentPick, ScheduleRow, WorkerViewState } from './view-store.js'
 import { fit, formatAgeMinutes, formatClock, formatCount, formatLimit, formatMs, formatSteadyRate, formatScopes, oneLine } from '../format.js'
 
@@ -29,20 +32,20 @@ function Header({ state }: { state: WorkerViewState }) {
   const paused = state.entrypoints.filter((r) => r.paused).length
   return (
     <Box flexDirection="column">
-      <Text>
+      <Text wrap="truncate-end">
         <Text bold>aizk worker</Text>
         {w ? ` ${w.queueManagerId.slice(0, 8)} · ${w.host} pid ${w.pid}` : ''} · <Text color={phaseColor}>{state.phase}</Text> · up{' '}
         {formatAgeMinutes(state.now - state.startedAt)} · db <Database db={state.db} />
       </Text>
-      {state.phase === 'waiting' && state.db.lastError ? <Text color="yellow">{oneLine(state.db.lastError, 120)}</Text> : null}
+      {state.phase === 'waiting' && state.db.lastError ? <Text color="yellow" wrap="truncate-end">{oneLine(state.db.lastError, 120)}</Text> : null}
       {w ? (
-        <Text dimColor>
+        <Text dimColor wrap="truncate-end">
           batch {w.batchSize} · concurrency {w.concurrency} · in flight {state.inFlight} · {w.entrypoints.length} entrypoints
           {paused ? <Text color="yellow"> · {paused} paused</Text> : null}
         </Text>
       ) : null}
       {state.lastError ? (
-        <Text color="red">
+        <Text color="red" wrap="truncate-end">
           last error ({state.lastError.where}, {formatClock(state.lastError.at)}): {oneLine(state.lastError.error, 100)}
         </Text>
       ) : null}
@@ -54,11 +57,11 @@ function Throughput({ state }: { state: WorkerViewState }) {
   const { rates, totals } = state
   return (
     <Box flexDirection="column" marginTop={1}>
-      <Text>
+      <Text wrap="truncate-end">
         <Text bold>rate </Text> picked {formatSteadyRate(rates.picked)} · completed <Text color="green">{formatSteadyRate(rates.completed)}</Text> · failed{' '}
         <Text color={rates.failed > 0 ? 'yellow' : undefined}>{formatSteadyRate(rates.failed)}</Text>
       </Text>
-      <Text>
+      <Text wrap="truncate-end">
         <Text bold>total</Text> picked {formatCount(totals.picked)} · completed {formatCount(totals.completed)} · retried{' '}
         {formatCount(totals.retried)} · held <Text color={totals.held ? 'red' : undefined}>{formatCount(totals.held)}</Text> · canceled{' '}
         {formatCount(totals.canceled)} · released{' '}
@@ -68,12 +71,17 @@ function Throughput({ state }: { state: WorkerViewState }) {
   )
 }
 
-function Entrypoints({ rows }: { rows: EntrypointRow[] }) {
-  if (!rows.length) return null
+function More({ n, what }: { n: number; what: string }) {
+  return n > 0 ? <Text dimColor>{` … ${n} more ${what}`}</Text> : null
+}
+
+function Entrypoints({ rows: all, shown }: { rows: EntrypointRow[]; shown: number }) {
+  if (!all.length) return null
+  const rows = all.slice(0, shown)
   const width = Math.min(40, Math.max(10, ...rows.map((r) => r.entrypoint.length)))
   return (
     <Box flexDirection="column" marginTop={1}>
-      <Text bold>
+      <Text bold wrap="truncate-end">
         {fit('ENTRYPOINT', width)} {'IN FLIGHT'.padStart(10)} {'PICKED'.padStart(9)} {'DONE'.padStart(9)} {'RETRIED'.padStart(8)}{' '}
         {'HELD'.padStart(6)}
       </Text>
@@ -86,11 +94,13 @@ function Entrypoints({ rows }: { rows: EntrypointRow[] }) {
           {r.paused ? <Text color="yellow"> paused</Text> : null}
         </Text>
       ))}
+      <More n={all.length - rows.length} what="entrypoints" />
     </Box>
   )
 }
 
-function Picks({ picks }: { picks: RecentPick[] }) {
+function Picks({ picks: all, shown }: { picks: RecentPick[]; shown: number }) {
+  const picks = all.slice(0, shown)
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold>latest picks</Text>
@@ -103,12 +113,14 @@ function Picks({ picks }: { picks: RecentPick[] }) {
           <Text dimColor>{formatScopes(p.scopes)}</Text>
         </Text>
       ))}
+      <More n={all.length - picks.length} what="picks" />
     </Box>
   )
 }
 
-function Holds({ holds }: { holds: RecentHold[] }) {
-  if (!holds.length) return null
+function Holds({ holds: all, shown }: { holds: RecentHold[]; shown: number }) {
+  if (!all.length) return null
+  const holds = all.slice(0, shown)
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold color="red">
@@ -127,12 +139,14 @@ function Holds({ holds }: { holds: RecentHold[] }) {
           </Text>
         </Box>
       ))}
+      <More n={all.length - holds.length} what="holds" />
     </Box>
   )
 }
 
-function Schedules({ schedules, now }: { schedules: ScheduleRow[]; now: number }) {
-  if (!schedules.length) return null
+function Schedules({ schedules: all, now, shown }: { schedules: ScheduleRow[]; now: number; shown: number }) {
+  if (!all.length) return null
+  const schedules = all.slice(0, shown)
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold>next cron fires</Text>
@@ -146,19 +160,64 @@ function Schedules({ schedules, now }: { schedules: ScheduleRow[]; now: number }
           </Text>
         )
       })}
+      <More n={all.length - schedules.length} what="schedules" />
     </Box>
   )
 }
 
-export function WorkerView({ state }: { state: WorkerViewState }) {
+/** Lines Header draws for this state. */
+function headerHeight(state: WorkerViewState): number {
+  return 1 + (state.phase === 'waiting' && state.db.lastError ? 1 : 0) + (state.worker ? 1 : 0) + (state.lastError ? 1 : 0)
+}
+
+/** A list section: its lines for `items` entries (title and margin included) and how many it holds. */
+interface Section {
+  items: number
+  /** Lines per entry (a hold takes two). */
+  per: number
+  /** Drawn even when empty (the picks: "none yet"). */
+  always?: boolean
+}
+
+/**
+ * How many entries each section shows within `space` lines: a section costs its margin and
+ * title (2) plus one line, whose entry or "… more" line it shows; the rest of the space is
+ * shared in turns. Sections that do not fit at all are dropped (null) from the last one up.
+ */
+export function sectionRows(space: number, sections: Section[]): (number | null)[] {
+  const wanted = sections.map((s) => (s.items > 0 || s.always ? s.items * s.per : -1))
+  const kept = wanted.map((w) => w >= 0)
+  const cost = () => kept.reduce((n, k) => n + (k ? 3 : 0), 0)
+  for (let i = sections.length - 1; i >= 0 && cost() > space; i--) kept[i] = false
+  const extra = shareRows(space - cost(), wanted.map((w, i) => (kept[i] ? Math.max(0, w - 1) : 0)))
+  return sections.map((s, i) => {
+    if (!kept[i]) return null
+    const lines = 1 + extra[i]
+    if (lines >= s.items * s.per) return s.items
+    // Cut: one line goes to "… N more".
+    return Math.max(0, Math.floor((lines - 1) / s.per))
+  })
+}
+
+export function WorkerView({ state, size }: { state: WorkerViewState; size?: ScreenSize }) {
+  const space = frameBudget(size) - headerHeight(state) - 3
+  const all = [state.entrypoints.length, state.picks.length, state.holds.length, state.schedules.length]
+  const [entrypoints, picks, holds, schedules] = Number.isFinite(space)
+    ? sectionRows(space, [
+        { items: all[0], per: 1 },
+        { items: all[1], per: 1, always: true },
+        { items: all[2], per: 2 },
+        { items: all[3], per: 1 },
+      ])
+    : all
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" width={size?.columns}>
       <Header state={state} />
       <Throughput state={state} />
-      <Entrypoints rows={state.entrypoints} />
-      <Picks picks={state.picks} />
-      <Holds holds={state.holds} />
-      <Schedules schedules={state.schedules} now={state.now} />
+      {entrypoints === null ? null : <Entrypoints rows={state.entrypoints} shown={entrypoints} />}
+      {picks === null ? null : <Picks picks={state.picks} shown={picks} />}
+      {holds === null ? null : <Holds holds={state.holds} shown={holds} />}
+      {schedules === null ? null : <Schedules schedules={state.schedules} now={state.now} shown={schedules} />}
     </Box>
   )
 }

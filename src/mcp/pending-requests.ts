@@ -1,0 +1,37 @@
+/**
+ * Requests the server has read but not answered yet, counted on the transport: a client that
+ * writes its last request and closes stdin (a script piping JSON-RPC in) still gets the answer
+ * before the server closes.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+
+const isRequest = (m: JSONRPCMessage) => 'method' in m && 'id' in m
+const isResponse = (m: JSONRPCMessage) => !('method' in m) && 'id' in m
+
+/** Count requests and responses on a connected transport; `idle()` resolves once every request read has been answered. */
+export function trackPendingRequests(transport: Transport): { idle(): Promise<void> } {
+  let pending = 0
+  let wake: (() => void) | undefined
+  const received = transport.onmessage
+  transport.onmessage = (message, extra) => {
+    if (isRequest(message)) pending++
+    received?.(message, extra)
+  }
+  const send = transport.send.bind(transport)
+  transport.send = async (message, options) => {
+    try {
+      await send(message, options)
+    } finally {
+      if (isResponse(message)) {
+        pending = Math.max(0, pending - 1)
+        if (pending === 0) wake?.()
+      }
+    }
+  }
+  return {
+    async idle() {
+      while (pending > 0) await new Promise<void>((resolve) => (wake = resolve))
+    },
+  }
+}

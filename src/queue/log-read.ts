@@ -1,0 +1,37 @@
+/**
+ * Recent pgqueuer_log rows for operators and assistants, newest first: the whole log through
+ * pgqueuer_log_created, failures (aizk's holds, PgQueuer's exceptions) through pgqueuer_log_status.
+ * Both read a bounded page, never the whole table.
+ */
+import type { Queryable } from '../db/queryable.js'
+
+export interface LogRow {
+  id: string
+  created: string
+  jobId: string
+  status: string
+  priority: number
+  entrypoint: string
+  traceback: unknown
+}
+
+const COLUMNS = 'id::text AS id, created, job_id::text AS job_id, status::text AS status, priority, entrypoint, traceback'
+
+type Raw = { id: string; created: Date; job_id: string; status: string; priority: number; entrypoint: string; traceback: unknown }
+
+const toRow = (r: Raw): LogRow => ({ id: r.id, created: r.created.toISOString(), jobId: r.job_id, status: r.status, priority: r.priority, entrypoint: r.entrypoint, traceback: r.traceback })
+
+/** The newest `limit` log rows of every status. */
+export async function readRecentLog(db: Queryable, limit: number): Promise<LogRow[]> {
+  const { rows } = await db.query<Raw>(`SELECT ${COLUMNS} FROM pgqueuer_log ORDER BY created DESC, id DESC LIMIT $1`, [limit])
+  return rows.map(toRow)
+}
+
+/** The newest `limit` failures: `failed` (an aizk hold) and `exception` (a PgQueuer worker's), with their tracebacks. */
+export async function readRecentFailures(db: Queryable, limit: number): Promise<LogRow[]> {
+  const { rows } = await db.query<Raw>(
+    `SELECT ${COLUMNS} FROM pgqueuer_log WHERE status IN ('failed', 'exception') ORDER BY created DESC, id DESC LIMIT $1`,
+    [limit],
+  )
+  return rows.map(toRow)
+}
