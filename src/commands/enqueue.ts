@@ -24,7 +24,7 @@ export default class Enqueue extends AizkCommand {
     { command: `<%= config.bin %> enqueue aizk_usage_event --payload '{}' --json`, description: 'Print {"enqueued", "id", ...} as JSON.' },
   ]
   static override args = {
-    entrypoint: Args.string({ description: 'The job entrypoint (see `aizk jobs`).', required: true }),
+    entrypoint: Args.string({ description: 'The job entrypoint (see `aizk jobs types`).', required: true }),
   }
   static override flags = {
     payload: Flags.string({ char: 'p', description: 'The payload as JSON.' }),
