@@ -13,6 +13,7 @@
 import type { Queryable } from '../db/queryable.js'
 import { readCounts } from './counts.js'
 import { CYCLES_SQL } from './requeue.js'
+import { describeError } from './stats-held.js'
 
 export const JOB_STATES = ['queued', 'scheduled', 'picked', 'held'] as const
 export type JobState = (typeof JOB_STATES)[number]
@@ -45,6 +46,8 @@ export interface ListedJob {
   /** Seconds until it is due; 0 unless scheduled. */
   dueInSeconds: number
   queueManagerId: string | null
+  /** A held job's last error as the worker kept it (headers.aizk.lastError), one line. */
+  lastError: string | null
 }
 
 export interface JobsPage {
@@ -66,11 +69,13 @@ interface Row {
   age: number
   due_in: number
   queue_manager_id: string | null
+  last_error: unknown
 }
 
 const COLUMNS = `p.id, p.status::text AS status, p.entrypoint, p.priority, p.attempts, ${CYCLES_SQL.replaceAll('headers', 'p.headers')} AS cycles,
   p.created, p.updated, p.execute_after, extract(epoch FROM now() - p.updated)::float8 AS age,
-  greatest(extract(epoch FROM p.execute_after - now()), 0)::float8 AS due_in, p.queue_manager_id::text AS queue_manager_id`
+  greatest(extract(epoch FROM p.execute_after - now()), 0)::float8 AS due_in, p.queue_manager_id::text AS queue_manager_id,
+  CASE WHEN p.status = 'failed' THEN p.headers->'aizk'->'lastError' END AS last_error`
 
 /** $3 age, $4 after id, $5 limit: the filters every walk applies. */
 const COMMON = `($3::float8 IS NULL OR p.updated <= now() - $3::float8 * interval '1 second')
@@ -136,6 +141,7 @@ function toJob(r: Row): ListedJob {
     ageSeconds: r.age,
     dueInSeconds: r.due_in,
     queueManagerId: r.queue_manager_id,
+    lastError: describeError(r.last_error),
   }
 }
 

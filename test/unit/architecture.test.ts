@@ -38,6 +38,7 @@ const RANK: Record<string, number> = {
   app: 10,
   ui: 11,
   cli: 12,
+  dashboard: 12,
   commands: 13,
   index: 14,
 }
