@@ -57,7 +57,7 @@ export function page(frame: PageFrame, body: Html): string {
     (p) => html`<li><a href="${p.path}"${p.path === frame.path ? new Html(' aria-current="page"') : ''}>${p.title}</a></li>`,
   )
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${frame.title} · aizk dashboard</title><link rel="stylesheet" href="/assets/app.css"><meta name="csrf-token" content="${frame.csrf}"></head>
+<title>${frame.title} · aizk dashboard</title><link rel="stylesheet" href="/assets/app.css"><link rel="icon" href="data:,"><meta name="csrf-token" content="${frame.csrf}"></head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header><span class="brand">aizk</span><nav aria-label="Pages"><ul>${nav}</ul></nav>
 <span class="live" id="live-status" role="status" aria-live="polite">connecting…</span>${frame.readOnly ? html`<span class="badge">read-only</span>` : ''}</header>
