@@ -83,7 +83,7 @@ describe('the dashboard in chromium', { skip }, () => {
     assert.match((await page.locator('main table').textContent()) ?? '', /test_record/)
     // The first Tab reaches the skip link, which moves focus to the content.
     await page.keyboard.press('Tab')
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content')
+    assert.equal(await page.evaluate('document.activeElement?.textContent'), 'Skip to content')
     assert.deepEqual(consoleErrors, [])
   })
 
@@ -111,7 +111,7 @@ describe('the dashboard in chromium', { skip }, () => {
     await item.waitFor({ timeout: 60_000 })
     assert.match((await item.textContent()) ?? '', /test_noop successful/)
     // The page was not reloaded: the item came over the event stream.
-    assert.equal(await page.evaluate(() => performance.getEntriesByType('navigation').length), 1)
+    assert.equal(await page.evaluate('performance.getEntriesByType("navigation").length'), 1)
     assert.deepEqual(consoleErrors, [])
   })
 })
