@@ -43,6 +43,7 @@ th { background: var(--panel); font-weight: 600; }
 .state-picked { background: var(--picked); } .state-held, .state-failed { background: var(--held); }
 .foreign { border: 1px dashed var(--muted); border-radius: 4px; padding: 0 .35rem; font-size: .85em; }
 .empty { color: var(--muted); }
+.nowrap { white-space: nowrap; }
 .flash { background: #fff7d6; border: 1px solid #d9b100; border-radius: 6px; padding: .5rem .75rem; }
 form.inline { display: inline; }
 form.filters { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; margin-bottom: 1rem; }

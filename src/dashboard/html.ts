@@ -81,10 +81,10 @@ export function table<T>(caption: string, rows: T[], columns: Column<T>[], empty
 }
 
 /** A POST form for one action: CSRF token, hidden fields, one button. */
-export function actionForm(action: string, csrf: string, fields: Record<string, string>, label: string, opts: { danger?: boolean; confirm?: string } = {}): Html {
+export function actionForm(action: string, csrf: string, fields: Record<string, string>, label: string, opts: { danger?: boolean; confirm?: string; ariaLabel?: string } = {}): Html {
   return html`<form method="post" action="${action}" class="inline"${opts.confirm ? html` data-confirm="${opts.confirm}"` : ''}><input type="hidden" name="_csrf" value="${csrf}">${Object.entries(
     fields,
-  ).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit"${opts.danger ? new Html(' class="danger"') : ''}>${label}</button></form>`
+  ).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit"${opts.danger ? new Html(' class="danger"') : ''}${opts.ariaLabel ? html` aria-label="${opts.ariaLabel}"` : ''}>${label}</button></form>`
 }
 
 export function stateBadge(state: string): Html {

@@ -7,6 +7,7 @@ import type { InventoryRow } from '../cli/job-inventory.js'
 import type { jobStoryJson } from '../cli/job-story-view.js'
 import { JOB_STATES, type JobsPage, type ListedJob } from '../queue/list-jobs.js'
 import type { Outcome } from '../queue/recent-outcomes.js'
+import { describeError } from '../queue/stats-held.js'
 import type { RosterEntry } from '../scope/roster-counts.js'
 import { describeGate } from '../scope/memory-backlog.js'
 import { formatAge, formatCount, formatRate } from '../ui/format.js'
@@ -15,6 +16,8 @@ import { actionForm, Html, html, stateBadge, table } from './html.js'
 
 const jobLink = (id: string) => html`<a href="/jobs/${id}">${id}</a>`
 const ago = (iso: string | null | undefined, now: number) => (iso ? formatAge((now - Date.parse(iso)) / 1000) : '-')
+/** 2026-12-03 16:49:00Z: a timestamp to the second, short enough for a table cell. */
+const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z`
 
 function card(label: string, value: unknown, live?: string): Html {
   return html`<div class="card"><span class="n"${live ? html` data-live="${live}"` : ''}>${value}</span><span class="k">${label}</span></div>`
@@ -88,8 +91,8 @@ export function entrypointsBody(rows: EntrypointRow[], csrf: string, readOnly: b
         readOnly
           ? '-'
           : r.paused
-            ? actionForm('/actions/resume', csrf, { entrypoint: r.entrypoint, back: '/entrypoints' }, `Resume ${r.entrypoint}`)
-            : actionForm('/actions/pause', csrf, { entrypoint: r.entrypoint, back: '/entrypoints' }, `Pause ${r.entrypoint}`),
+            ? actionForm('/actions/resume', csrf, { entrypoint: r.entrypoint, back: '/entrypoints' }, 'Resume', { ariaLabel: `Resume ${r.entrypoint}` })
+            : actionForm('/actions/pause', csrf, { entrypoint: r.entrypoint, back: '/entrypoints' }, 'Pause', { ariaLabel: `Pause ${r.entrypoint}` }),
     },
   ])
 }
@@ -168,7 +171,7 @@ export function storyBody(doc: StoryDoc, csrf: string, readOnly: boolean): Html 
 ${j ? html`<dl class="facts"><dt>Status</dt><dd>${j.status}</dd><dt>Priority</dt><dd>${j.priority}</dd><dt>Attempts</dt><dd>${j.attempts}</dd><dt>Cycles</dt><dd>${j.cycles}</dd>
 <dt>Dedupe key</dt><dd>${j.dedupeKey ?? '-'}</dd><dt>Created</dt><dd>${j.created}</dd><dt>Updated</dt><dd>${j.updated}</dd><dt>Due</dt><dd>${j.executeAfter}</dd>
 <dt>Held by</dt><dd>${doc.holder ? (doc.holder.registered ? `${doc.holder.host} pid ${doc.holder.pid}, heartbeat ${formatAge(doc.holder.heartbeatAgeSeconds)} ago (${doc.holder.alive ? 'alive' : 'gone'})` : `queue manager ${doc.holder.queueManagerId} (not an aizk worker)`) : '-'}</dd>
-${doc.lastError ? html`<dt>Last error</dt><dd>${JSON.stringify(doc.lastError)}</dd>` : ''}</dl>` : html`<p>The row is gone: finished jobs keep only their log rows until <code>aizk prune</code>.</p>`}
+${doc.lastError ? html`<dt>Last error</dt><dd>${describeError(doc.lastError)}</dd>` : ''}</dl>` : html`<p>The row is gone: finished jobs keep only their log rows until <code>aizk prune</code>.</p>`}
 ${held && !readOnly ? html`<div class="bar">${actionForm('/actions/held', csrf, { ids: doc.id, action: 'requeue', back: `/jobs/${doc.id}` }, 'Requeue this job')} ${actionForm('/actions/held', csrf, { ids: doc.id, action: 'discard', back: `/jobs/${doc.id}` }, 'Discard this job', { danger: true, confirm: `Delete job ${doc.id} for good?` })}</div>` : ''}
 ${doc.payload ? html`<h2>Payload (${doc.payload.bytes} bytes, ${doc.payload.encoding}${doc.payload.truncated ? ', cut' : ''})</h2><pre>${doc.payload.text}</pre>` : ''}
 ${doc.headers ? html`<h2>Headers</h2><pre>${JSON.stringify(doc.headers, null, 2)}</pre>` : ''}
@@ -184,9 +187,9 @@ export function schedulesBody(stats: DashboardStats): Html {
   const now = Date.parse(stats.generatedAt)
   return table('Schedules', stats.schedules, [
     { header: 'Entrypoint', cell: (s) => html`${s.entrypoint}${s.foreign ? html` <span class="foreign">foreign</span>` : ''}` },
-    { header: 'Cron', cell: (s) => html`<code>${s.expression}</code>` },
-    { header: 'Next fire', cell: (s) => `${s.nextRun} (in ${formatAge((Date.parse(s.nextRun) - now) / 1000)})` },
-    { header: 'Last fire', cell: (s) => (s.lastRun ? `${s.lastRun} (${ago(s.lastRun, now)} ago)` : 'never') },
+    { header: 'Cron', cell: (s) => html`<code class="nowrap">${s.expression}</code>` },
+    { header: 'Next fire', cell: (s) => `${when(s.nextRun)} (in ${formatAge((Date.parse(s.nextRun) - now) / 1000)})` },
+    { header: 'Last fire', cell: (s) => (s.lastRun ? `${when(s.lastRun)} (${ago(s.lastRun, now)} ago)` : 'never') },
     { header: 'Enabled', cell: (s) => (s.enabled === null ? 'unknown here' : s.enabled ? 'yes' : 'no') },
     { header: 'Overdue', cell: (s) => (s.overdue ? 'yes' : 'no') },
   ], 'no schedule rows (a worker with its scheduler writes them)')
