@@ -16,7 +16,7 @@ const out = path.join(root, 'docs', 'images')
 const install = spawnSync('bash', [path.join(root, 'scripts', 'install-chromium.sh')], { stdio: 'inherit' })
 if (install.status !== 0) process.exit(1)
 
-const child = spawn(process.execPath, [path.join(root, 'bin', 'run.js'), 'dashboard', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
+const child = spawn(process.execPath, [path.join(root, 'bin', 'run.js'), 'dashboard', '--json', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
 const url = await new Promise((resolve, reject) => {
   let buf = ''
   child.stdout.setEncoding('utf8').on('data', (c) => {

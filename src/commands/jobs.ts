@@ -15,7 +15,8 @@ export default class Jobs extends AizkCommand {
   static override description = `Live jobs (their rows in pgqueuer), oldest id first; scheduled ones (queued but not yet due) soonest due first. AGE is how long a row has been in its state. Pages are keyset: pass the last id printed (or "nextAfter" of --json) to --after for the next page. A page costs the same on a thousand rows as on a million (docs/jobs-by-state.md). Finished jobs are in \`aizk jobs show ID\` while their log rows are kept; the job types are \`aizk jobs types\`.`
   static override examples = [
     { command: '<%= config.bin %> jobs', description: 'The first 50 live jobs, every state.' },
-    { command: '<%= config.bin %> jobs --state held -e aizk_convert_artifact', description: 'Held jobs of one entrypoint.' },
+    { command: '<%= config.bin %> jobs --state held --entrypoint aizk_convert_artifact', description: 'Held jobs of one entrypoint (-e, repeatable).' },
+    { command: '<%= config.bin %> jobs --priority 75 -e aizk_convert_artifact -e aizk_reindex_artifact', description: 'Jobs of priority 75 of two entrypoints.' },
     { command: '<%= config.bin %> jobs --state queued --older-than 1h', description: 'Jobs ready to run that have waited an hour or more.' },
     { command: '<%= config.bin %> jobs --state scheduled --limit 20', description: 'The next 20 jobs to come due.' },
     { command: '<%= config.bin %> jobs --after 1234', description: 'The page after job 1234.' },
