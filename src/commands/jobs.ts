@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { wholeFlag } from '../cli/flags.js'
-import { readJobFilter } from '../cli/job-filter-flags.js'
+import { readJobFilter, readPriority } from '../cli/job-filter-flags.js'
 import { jobId } from '../cli/numbers.js'
 import { UsageError } from '../errors.js'
 import { JOB_STATES, type JobState, listJobs } from '../queue/list-jobs.js'
@@ -34,10 +34,7 @@ export default class Jobs extends AizkCommand {
   async run() {
     const { flags } = await this.parse(Jobs)
     const { filter } = readJobFilter(flags)
-    const priorities = (flags.priority ?? []).map((p) => {
-      if (!/^-?\d{1,9}$/.test(p.trim())) throw new UsageError(`--priority "${p}" is not a whole number`, 'priorities are integers, as `aizk status` shows them')
-      return Number(p)
-    })
+    const priorities = (flags.priority ?? []).map((p) => readPriority(p, '--priority'))
     if (flags.limit > JOBS_MAX_LIMIT) throw new UsageError(`--limit ${flags.limit} is over ${JOBS_MAX_LIMIT}`, 'page with --after instead')
     const afterId = flags.after === undefined ? undefined : jobId(flags.after, '--after')
     await this.settings()

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { parseDuration } from '../cli/duration.js'
+import { readAge, readPriority } from '../cli/job-filter-flags.js'
 import { checkEntrypointName } from '../cli/entrypoints.js'
 import { jobInventory } from '../cli/job-inventory.js'
 import { jobStoryJson } from '../cli/job-story-view.js'
@@ -179,10 +179,9 @@ function jobsFilter(url: URL): { filter: JobsFilter; after?: string; olderThanSe
   const entrypoint = q('entrypoint')
   if (entrypoint) checkEntrypointName(entrypoint)
   const priority = q('priority')
-  if (priority && !/^-?\d{1,9}$/.test(priority)) throw new UsageError(`priority "${priority}" is not a whole number`, 'priorities are integers')
+  const priorities = priority ? [readPriority(priority, 'priority')] : undefined
   const older = q('older')
-  const ms = older ? parseDuration(older) : null
-  if (older && ms === null) throw new UsageError(`"${older}" is not a duration`, 'use a duration such as 30m, 2h or 7d')
+  const olderThanSeconds = older ? readAge(older, 'age') : undefined
   const limitText = q('limit') ?? '50'
   const limit = Number(limitText)
   if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX) throw new UsageError(`per page "${limitText}" is out of range`, `use 1 to ${PAGE_LIMIT_MAX}`)
@@ -190,8 +189,8 @@ function jobsFilter(url: URL): { filter: JobsFilter; after?: string; olderThanSe
   return {
     filter: { state, entrypoint, priority, olderThan: older, limit },
     after: afterText ? jobId(afterText, 'after') : undefined,
-    olderThanSeconds: ms === null ? undefined : ms / 1000,
-    priorities: priority ? [Number(priority)] : undefined,
+    olderThanSeconds,
+    priorities,
   }
 }
 
