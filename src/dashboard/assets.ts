@@ -72,6 +72,7 @@ export const JS = `
     const es = new EventSource('/events');
     es.onopen = () => { status.textContent = 'live'; status.dataset.state = 'live'; };
     es.onerror = () => { status.textContent = 'reconnecting…'; status.dataset.state = 'down'; };
+    es.addEventListener('trouble', (ev) => { status.textContent = 'database trouble: ' + JSON.parse(ev.data).message; });
     es.addEventListener('pulse', (ev) => {
       const p = JSON.parse(ev.data);
       document.querySelectorAll('[data-live]').forEach((el) => {

@@ -10,7 +10,7 @@ import { checkEntrypointName } from '../cli/entrypoints.js'
 import { jobInventory } from '../cli/job-inventory.js'
 import { jobStoryJson } from '../cli/job-story-view.js'
 import { jobId } from '../cli/numbers.js'
-import { AizkError, UsageError } from '../errors.js'
+import { AizkError, NotFoundError, UsageError } from '../errors.js'
 import { JOB_STATES, type JobState, listJobs } from '../queue/list-jobs.js'
 import { readJobStory } from '../queue/job-story.js'
 import { readOutcomes } from '../queue/recent-outcomes.js'
@@ -233,7 +233,7 @@ async function render(ctx: DashboardContext, hub: LiveHub, url: URL): Promise<{ 
   if (story) {
     const id = jobId(decodeURIComponent(story[1]), 'job id')
     const s = await readJobStory(ctx.pool, id, ctx.settings.heartbeatTimeoutSeconds)
-    if (!s) return { title: `Job ${id}`, nav: '/jobs', html: errorBody(`no job ${id}: not in the queue and no log row (finished jobs keep their log rows until aizk prune)`) }
+    if (!s) throw new NotFoundError(`no job ${id}: not in the queue and no log row`, 'finished jobs keep their log rows only until `aizk prune` trims them')
     return { title: `Job ${id}`, nav: '/jobs', html: storyBody(jobStoryJson(s, false), ctx.csrf, ctx.readOnly) }
   }
   if (p === '/schedules') return { title: 'Schedules', nav: '/schedules', html: schedulesBody(await loadStats(ctx)) }

@@ -64,6 +64,7 @@ describe('aizk dashboard over HTTP', () => {
     }
     assert.equal((await request(new URL('/assets/app.js', d.url).toString())).status, 200)
     assert.equal((await request(new URL('/nope', d.url).toString())).status, 404)
+    assert.equal((await request(new URL('/jobs/987654321', d.url).toString())).status, 404)
     const bad = await request(new URL('/jobs?state=done', d.url).toString())
     assert.equal(bad.status, 400)
     assert.match(bad.body, /no state &quot;done&quot;/)
