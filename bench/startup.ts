@@ -1,5 +1,5 @@
 /**
- * Start-up of whole CLI processes (issue 16): `aizk --version`, `aizk jobs --json` and
+ * Start-up of whole CLI processes (issue 16): `aizk --version`, `aizk jobs types --json` and
  * `aizk status --once`, each spawned 10 times (median), against plain `node -e 0`: the wall
  * time, and the CPU time (user + system) each process used, which other work on a shared
  * machine disturbs less than the wall time. With
@@ -18,7 +18,7 @@ const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
 const runs = Number(process.env.STARTUP_RUNS ?? 10)
 const checkouts: [string, string][] = [['after', here]]
 if (process.env.BENCH_BEFORE_DIR) checkouts.unshift(['before', path.resolve(process.env.BENCH_BEFORE_DIR)])
-const commands = [['--version'], ['jobs', '--json'], ['status', '--once']]
+const commands = [['--version'], ['jobs', 'types', '--json'], ['status', '--once']]
 
 interface Sample {
   wallMs: number

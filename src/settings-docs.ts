@@ -84,6 +84,11 @@ const core: Record<string, string> = {
   chunkOverlapChars: 'Overlap carried from one chunk into the next.',
   requeueDefaultLimit: '`aizk requeue` window without `--limit`.',
   statusHeldThreshold: '`aizk status --check` is unhealthy above this many held jobs.',
+  dashboardToken: '`aizk dashboard` bearer token (at least 16 characters); with it or basic auth the dashboard may bind beyond 127.0.0.1.',
+  dashboardUser: '`aizk dashboard` basic-auth user (with AIZK_DASHBOARD_PASSWORD).',
+  dashboardPassword: '`aizk dashboard` basic-auth password (at least 8 characters, with AIZK_DASHBOARD_USER).',
+  dashboardPort: '`aizk dashboard` port when --port is not given (0: any free port).',
+  dashboardIntervalSeconds: 'How often the dashboard reads the database for its live updates, only while a browser is connected.',
 }
 
 export function describeSetting(key: string): string | undefined {

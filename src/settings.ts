@@ -113,6 +113,13 @@ const coreShape = {
   backupPgBin: z.string().optional(),
   requeueDefaultLimit: intSetting(1000, { min: 1 }),
   statusHeldThreshold: intSetting(0, { min: 0 }),
+  /** `aizk dashboard` accepts this bearer token (or its cookie); set, it may bind beyond loopback. */
+  dashboardToken: z.string().min(16, 'expected at least 16 characters').optional(),
+  /** `aizk dashboard` basic auth: both or neither. */
+  dashboardUser: z.string().min(1).optional(),
+  dashboardPassword: z.string().min(8, 'expected at least 8 characters').optional(),
+  dashboardPort: intSetting(8474, { min: 0, max: 65535 }),
+  dashboardIntervalSeconds: numberSetting(2, { min: 0.2 }),
 }
 
 type ShapeOf<T> = { [K in keyof T]: z.ZodTypeAny }
@@ -198,6 +205,9 @@ export function parseSettings(env: NodeJS.ProcessEnv, opts: ParseOptions = {}): 
   if (crossProblems.length) throw new ConfigError(crossProblems)
   const crossed = heartbeatProblems(settings, { interval: nameOf('heartbeatIntervalSeconds'), timeout: nameOf('heartbeatTimeoutSeconds') })
   if (crossed.length) throw new ConfigError(crossed)
+  if ((settings.dashboardUser === undefined) !== (settings.dashboardPassword === undefined)) {
+    throw new ConfigError([`${envName('dashboardUser')} and ${envName('dashboardPassword')}: set both for basic auth, or neither`])
+  }
   return settings
 }
 

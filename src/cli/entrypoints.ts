@@ -9,7 +9,7 @@ export function unknownEntrypointError(name: string, known: string[], extraHint?
   const didYouMean = near.length ? `did you mean ${near.map((n) => `"${n}"`).join(', ')}? ` : ''
   return new UsageError(
     `unknown entrypoint "${name}"`,
-    `${didYouMean}\`aizk jobs\` lists the registered entrypoints${extraHint ? `; ${extraHint}` : ''}`,
+    `${didYouMean}\`aizk jobs types\` lists the registered entrypoints${extraHint ? `; ${extraHint}` : ''}`,
     { entrypoint: name, suggestions: near },
   )
 }

@@ -34,11 +34,19 @@ export function readJobFilter(flags: JobFilterFlagValues): { filter: JobFilter; 
   const limit = flags.limit
   for (const ep of flags.entrypoint ?? []) checkEntrypointName(ep)
   const ids = (flags.id ?? []).map((id) => jobId(id))
-  let olderThanSeconds: number | undefined
-  if (flags['older-than'] !== undefined) {
-    const ms = parseDuration(flags['older-than'])
-    if (ms === null) throw new UsageError(`--older-than "${flags['older-than']}" is not a duration`, 'use a duration such as 30m, 2h or 7d')
-    olderThanSeconds = ms / 1000
-  }
+  const olderThanSeconds = flags['older-than'] === undefined ? undefined : readAge(flags['older-than'], '--older-than')
   return { filter: { entrypoints: flags.entrypoint, ids: ids.length ? ids : undefined, olderThanSeconds }, ids, limit }
+}
+
+/** An age such as 30m, 2h or 7d, in seconds; `what` names where it was given. */
+export function readAge(text: string, what: string): number {
+  const ms = parseDuration(text)
+  if (ms === null) throw new UsageError(`${what} "${text}" is not a duration`, 'use a duration such as 30m, 2h or 7d')
+  return ms / 1000
+}
+
+/** A job priority (a whole number, possibly negative); `what` names where it was given. */
+export function readPriority(text: string, what: string): number {
+  if (!/^-?\d{1,9}$/.test(text.trim())) throw new UsageError(`${what} "${text}" is not a whole number`, 'priorities are integers, as `aizk status` shows them')
+  return Number(text)
 }

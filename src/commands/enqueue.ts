@@ -22,7 +22,7 @@ export default class Enqueue extends AizkCommand {
   // usage.json as the description shows it). Each JSON token stays short: --help wraps lines
   // only between words, so a copied example keeps working at 80 columns.
   static override examples = [
-    { command: `<%= config.bin %> enqueue aizk_task_decay --payload '{"scopes":["5f1c8a2e-4b7d-4c3a-9e21-7d3b6a0c9f14"]}'`, description: "Run one scope set's decay pass now, the payload inline (`aizk jobs` lists each job's payload fields)." },
+    { command: `<%= config.bin %> enqueue aizk_task_decay --payload '{"scopes":["5f1c8a2e-4b7d-4c3a-9e21-7d3b6a0c9f14"]}'`, description: "Run one scope set's decay pass now, the payload inline (`aizk jobs types` lists each job's payload fields)." },
     {
       command: '<%= config.bin %> enqueue aizk_usage_event --payload-file usage.json',
       description: 'Read the payload from a file; usage.json: {"captureKey": "abc", "scopes": ["5f1c8a2e-4b7d-4c3a-9e21-7d3b6a0c9f14"], "kind": "tokens", "quantity": 120, "occurredAt": "2026-12-01T09:00:00Z"}.',
@@ -39,7 +39,7 @@ export default class Enqueue extends AizkCommand {
     { command: '<%= config.bin %> enqueue aizk_task_cleanup --json', description: 'Print {"enqueued", "id", ...} as JSON (with --wait, also "outcome").' },
   ]
   static override args = {
-    entrypoint: Args.string({ description: 'The job entrypoint (`aizk jobs` lists them with their payload fields).', required: true }),
+    entrypoint: Args.string({ description: 'The job entrypoint (`aizk jobs types` lists them with their payload fields).', required: true }),
   }
   static override flags = {
     payload: Flags.string({ char: 'p', description: 'The payload as JSON.' }),

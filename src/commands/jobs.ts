@@ -1,29 +1,69 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
-import { jobInventory, renderJobInventory } from '../cli/job-inventory.js'
+import { wholeFlag } from '../cli/flags.js'
+import { readJobFilter, readPriority } from '../cli/job-filter-flags.js'
+import { jobId } from '../cli/numbers.js'
+import { UsageError } from '../errors.js'
+import { JOB_STATES, type JobState, listJobs } from '../queue/list-jobs.js'
+import { formatAge } from '../ui/format.js'
+import { renderTable } from '../ui/table.js'
+
+export const JOBS_MAX_LIMIT = 1000
 
 export default class Jobs extends AizkCommand {
-  static override summary = 'List the job inventory: entrypoint, kind, priority, concurrency, attempts, cron, next fire, payload fields.'
-  static override description =
-    'Every job this process registers (aizk\'s own and those of AIZK_WORKER_JOB_MODULES). Scheduled jobs show their effective cron and whether they are enabled (AIZK_<NAME>_CRON / AIZK_<NAME>_ENABLED) and their next fire computed from the cron in AIZK_TIMEZONE. Needs no database.'
+  static override summary = 'List the jobs themselves by state (queued, scheduled, picked, held), entrypoint, priority and age, a page at a time.'
+  static override description = `Live jobs (their rows in pgqueuer), oldest id first; scheduled ones (queued but not yet due) soonest due first. AGE is how long a row has been in its state. Pages are keyset: pass the last id printed (or "nextAfter" of --json) to --after for the next page. A page costs the same on a thousand rows as on a million (docs/jobs-by-state.md). Finished jobs are in \`aizk jobs show ID\` while their log rows are kept; the job types are \`aizk jobs types\`.`
   static override examples = [
-    { command: '<%= config.bin %> jobs', description: 'The inventory as a table.' },
-    { command: '<%= config.bin %> jobs --kind scoped', description: 'Only scoped scheduled jobs (on-write, scoped or system).' },
-    { command: 'AIZK_DECAY_ENABLED=false <%= config.bin %> jobs', description: 'See the effect of a setting on the schedule.' },
-    { command: '<%= config.bin %> jobs --json', description: 'Print {"jobs": [...]} as JSON.' },
+    { command: '<%= config.bin %> jobs', description: 'The first 50 live jobs, every state.' },
+    { command: '<%= config.bin %> jobs --state held --entrypoint aizk_convert_artifact', description: 'Held jobs of one entrypoint (-e, repeatable).' },
+    { command: '<%= config.bin %> jobs --priority 75 -e aizk_convert_artifact -e aizk_reindex_artifact', description: 'Jobs of priority 75 of two entrypoints.' },
+    { command: '<%= config.bin %> jobs --state queued --older-than 1h', description: 'Jobs ready to run that have waited an hour or more.' },
+    { command: '<%= config.bin %> jobs --state scheduled --limit 20', description: 'The next 20 jobs to come due.' },
+    { command: '<%= config.bin %> jobs --after 1234', description: 'The page after job 1234.' },
+    { command: '<%= config.bin %> jobs --state picked --json', description: 'Print {"jobs": [...], "nextAfter"} as JSON.' },
   ]
   static override flags = {
-    kind: Flags.string({ description: 'Only jobs of this kind.', options: ['on-write', 'scoped', 'system'] }),
+    state: Flags.string({ char: 's', description: 'Only jobs in this state (default: every live job).', options: [...JOB_STATES] }),
+    entrypoint: Flags.string({ char: 'e', description: 'Only this entrypoint (repeatable).', multiple: true }),
+    priority: Flags.string({ char: 'p', description: 'Only this priority (repeatable).', multiple: true }),
+    'older-than': Flags.string({ description: 'Only jobs in their state for at least this long (30m, 2h, 7d).' }),
+    after: Flags.string({ description: 'Start after this job id: the last id of the previous page.' }),
+    limit: wholeFlag({ char: 'n', description: `Jobs per page, at most ${JOBS_MAX_LIMIT}.`, example: '--limit 100', default: 50 }),
   }
 
   async run() {
     const { flags } = await this.parse(Jobs)
-    const settings = await this.settings()
-    const now = new Date()
-    const rows = jobInventory(settings, now).filter((r) => !flags.kind || r.kind === flags.kind)
-    const result = { timezone: settings.timezone, jobs: rows }
-    if (this.jsonEnabled()) return result
-    this.log(renderJobInventory(rows, now))
-    return result
+    const { filter } = readJobFilter(flags)
+    const priorities = (flags.priority ?? []).map((p) => readPriority(p, '--priority'))
+    if (flags.limit > JOBS_MAX_LIMIT) throw new UsageError(`--limit ${flags.limit} is over ${JOBS_MAX_LIMIT}`, 'page with --after instead')
+    const afterId = flags.after === undefined ? undefined : jobId(flags.after, '--after')
+    await this.settings()
+    const db = await this.database({ applicationName: 'aizk jobs' })
+    const page = await listJobs(db.pool, {
+      state: flags.state as JobState | undefined,
+      entrypoints: filter.entrypoints,
+      priorities,
+      olderThanSeconds: filter.olderThanSeconds,
+      afterId,
+      limit: flags.limit,
+    })
+    if (this.jsonEnabled()) return page
+    this.log(
+      renderTable(
+        page.jobs,
+        [
+          { header: 'ID', get: (j) => j.id, align: 'right' },
+          { header: 'STATE', get: (j) => j.state },
+          { header: 'ENTRYPOINT', get: (j) => j.entrypoint },
+          { header: 'PRIORITY', get: (j) => j.priority, align: 'right' },
+          { header: 'ATTEMPTS', get: (j) => j.attempts, align: 'right' },
+          { header: 'AGE', get: (j) => formatAge(j.ageSeconds), align: 'right' },
+          { header: 'DUE IN', get: (j) => (j.state === 'scheduled' ? formatAge(j.dueInSeconds) : ''), align: 'right' },
+        ],
+        { empty: '(no live jobs match)' },
+      ),
+    )
+    if (page.nextAfter) this.log(`more: the same command with --after ${page.nextAfter}`)
+    return page
   }
 }

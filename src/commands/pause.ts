@@ -15,7 +15,7 @@ export default class Pause extends AizkCommand {
     { command: '<%= config.bin %> pause aizk_usage_event --json', description: 'Print {"entrypoint", "paused", "changed", ...} as JSON.' },
   ]
   static override args = {
-    entrypoint: Args.string({ description: 'The entrypoint to pause (see `aizk jobs`).', required: true }),
+    entrypoint: Args.string({ description: 'The entrypoint to pause (see `aizk jobs types`).', required: true }),
   }
   static override flags = {
     reason: Flags.string({ char: 'r', description: 'Why: kept with the pause and shown by `aizk status`.' }),

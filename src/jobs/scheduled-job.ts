@@ -91,7 +91,7 @@ export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
     return nextFireAfter(this.cron(settings), from, { timezone: settings.timezone })
   }
 
-  /** What `aizk jobs` shows for a scheduled job. */
+  /** What `aizk jobs types` shows for a scheduled job. */
   static describe(settings: Settings, from: Date = new Date()) {
     return {
       name: this.jobName,

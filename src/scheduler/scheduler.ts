@@ -123,7 +123,7 @@ export class Scheduler {
     return Promise.all(claimed.map((c) => this.track(c)))
   }
 
-  /** What fires next, for UIs and `aizk jobs`: every scheduled job, enabled or not. */
+  /** What fires next, for UIs and `aizk jobs types`: every scheduled job, enabled or not. */
   async upcomingFires(from: Date = new Date()): Promise<UpcomingFire[]> {
     const rows = await sql.listSchedules(this.opts.pool, this.jobs.map((j) => j.cronEntrypoint))
     return this.jobs.map((job) => {

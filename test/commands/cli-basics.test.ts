@@ -99,7 +99,7 @@ describe("an application's job module", () => {
   const modules = { AIZK_WORKER_JOB_MODULES: 'test/fixtures/app-jobs.mjs' }
 
   it('binds its scheduled pass with derived names and its two settings, nothing registered by hand', async () => {
-    const res = await runCli(['jobs', '--json'], { env: { ...modules, AIZK_NIGHTLY_REPORT_CRON: '45 3 * * *' } })
+    const res = await runCli(['jobs', 'types', '--json'], { env: { ...modules, AIZK_NIGHTLY_REPORT_CRON: '45 3 * * *' } })
     assert.equal(res.code, 0, res.stderr)
     const job = JSON.parse(res.stdout).jobs.find((j: { entrypoint: string }) => j.entrypoint === 'aizk_task_nightly_report')
     assert.ok(job, 'the pass is listed')

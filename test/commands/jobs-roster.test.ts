@@ -17,9 +17,9 @@ after(async () => {
   await db.drop()
 })
 
-describe('aizk jobs', () => {
+describe('aizk jobs types', () => {
   it('lists the inventory with kind, priority, concurrency, attempts, cron, enabled and next fire', async () => {
-    const res = await runCli(['jobs', '--json'], { env: { ...env, AIZK_CHUNK_DISPATCH_CRON: '*/5 * * * *' } })
+    const res = await runCli(['jobs', 'types', '--json'], { env: { ...env, AIZK_CHUNK_DISPATCH_CRON: '*/5 * * * *' } })
     assert.equal(res.code, 0, res.stderr)
     const doc = JSON.parse(res.stdout)
     assert.equal(doc.timezone, 'UTC')
@@ -58,7 +58,7 @@ describe('aizk jobs', () => {
     assert.deepEqual([dispatch.kind, dispatch.priority, dispatch.concurrencyLimit, dispatch.cron, dispatch.enabled], ['scoped', 10, 1, '*/5 * * * *', true])
     assert.equal(new Date(dispatch.nextFire as string).getUTCMinutes() % 5, 0)
     assert.equal(dispatch.cronEntrypoint, 'aizk_cron_chunk_dispatch')
-    const text = await runCli(['jobs'], { env })
+    const text = await runCli(['jobs', 'types'], { env })
     assert.match(text.stdout, /^ENTRYPOINT\s+KIND\s+PRIORITY\s+CONCURRENCY\s+ATTEMPTS\s+CRON\s+ENABLED\s+NEXT FIRE$/m)
     assert.match(text.stdout, /^cli_strict\s+on-write\s+42\s+3\s+5\s+-\s+yes\s+-$/m)
     assert.match(text.stdout, /^cli_noop\s+on-write\s+0\s+unbounded\s+5/m)
@@ -69,10 +69,10 @@ describe('aizk jobs', () => {
   })
 
   it('--kind filters; a bad kind is exit 2', async () => {
-    const res = await runCli(['jobs', '--kind', 'on-write', '--json'], { env })
+    const res = await runCli(['jobs', 'types', '--kind', 'on-write', '--json'], { env })
     assert.equal(res.code, 0, res.stderr)
     assert.ok(JSON.parse(res.stdout).jobs.every((j: { kind: string }) => j.kind === 'on-write'))
-    const bad = await runCli(['jobs', '--kind', 'cron'], { env })
+    const bad = await runCli(['jobs', 'types', '--kind', 'cron'], { env })
     assert.equal(bad.code, 2)
     assert.match(bad.stderr, /cron/)
   })

@@ -122,8 +122,8 @@ describe('aizk jobs show', () => {
     assert.match(bad.stderr, /error: job id "12x" is not a job id/)
     const missing = await runCli(['jobs', 'show'], { env: fx.env })
     assert.equal(missing.code, 2)
-    // The inventory is still `aizk jobs`.
-    const inventory = await runCli(['jobs', '--json'], { env: fx.env })
+    // The inventory is `aizk jobs types`.
+    const inventory = await runCli(['jobs', 'types', '--json'], { env: fx.env })
     assert.equal(inventory.code, 0, inventory.stderr)
     assert.ok(JSON.parse(inventory.stdout).jobs.some((j: { entrypoint: string }) => j.entrypoint === 'test_record'))
   })

@@ -151,7 +151,7 @@ describe('RAPTOR', () => {
     const bad = await runCli(['jobs'], { env: { AIZK_DATABASE_URL: db.url, AIZK_RAPTOR_ENABLED: 'true' } })
     assert.equal(bad.code, 3)
     assert.match(bad.stderr, /error: .*invalid settings[\s\S]*AIZK_RAPTOR_ENABLED: .*AIZK_EMBEDDINGS_URL/)
-    const jobs = JSON.parse((await runCli(['jobs', '--json'], { env })).stdout)
+    const jobs = JSON.parse((await runCli(['jobs', 'types', '--json'], { env })).stdout)
     const raptor = (jobs.jobs ?? jobs).find((j: { entrypoint: string }) => j.entrypoint === 'aizk_task_raptor')
     assert.equal(raptor.cron, 'off')
     assert.equal(raptor.enabled, true)

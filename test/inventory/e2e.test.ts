@@ -2,7 +2,7 @@
  * The inventory end to end through real processes: `aizk ingest` for Markdown, HTML and text into
  * two scope sets, a real `aizk worker` converting them and running the passes' ticks (fanned out
  * by the test exactly as a cron tick fans out), a PDF with no converter held, a crashed hand-off recovered, a corrupted original
- * caught by the integrity pass, every chunk projected once, and `aizk jobs` listing the inventory with its spec values.
+ * caught by the integrity pass, every chunk projected once, and `aizk jobs types` listing the inventory with its spec values.
  */
 import assert from 'node:assert/strict'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -138,8 +138,8 @@ describe('inventory end to end', () => {
     assert.equal(held.attempts, 1, 'a conversion no retry can mend is held at once, not retried')
   })
 
-  it('`aizk jobs` lists every job of the inventory with its spec values', async () => {
-    const res = await runCli(['jobs', '--json'], { env: { AIZK_DATABASE_URL: db.url } })
+  it('`aizk jobs types` lists every job of the inventory with its spec values', async () => {
+    const res = await runCli(['jobs', 'types', '--json'], { env: { AIZK_DATABASE_URL: db.url } })
     assert.equal(res.code, 0, res.stderr)
     const jobs = (JSON.parse(res.stdout).jobs as { entrypoint: string; priority: number; concurrencyLimit: number; cron: string | null; enabled: boolean }[]).map((j) => [
       j.entrypoint,

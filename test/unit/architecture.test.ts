@@ -40,6 +40,7 @@ const RANK: Record<string, number> = {
   ui: 11,
   cli: 12,
   mcp: 12,
+  dashboard: 12,
   commands: 13,
   index: 14,
 }

@@ -64,7 +64,7 @@ describe('documentation', () => {
     const section = readme.slice(readme.indexOf('## Documentation'))
     assert.ok(readme.includes('## Documentation'), 'README.md has no "## Documentation" heading')
     const listed = new Set([...section.matchAll(/^- \[[^\]]*\]\(docs\/([^)#]+)\)/gm)].map((m) => m[1]))
-    const pages = filesUnder(DOCS).map((f) => path.relative(DOCS, f))
+    const pages = filesUnder(DOCS).filter((f) => f.endsWith('.md')).map((f) => path.relative(DOCS, f))
     assert.deepEqual(
       pages.filter((p) => !listed.has(p)),
       [],
