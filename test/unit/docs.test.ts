@@ -13,7 +13,7 @@ const DOCS = path.join(repoRoot, 'docs')
 /** Pages another branch adds; linked already, checked once they exist. Empty this at merge. */
 const PAGES_FROM_OTHER_BRANCHES = new Set(['docs/pgqueuer-interop.md'])
 
-const CITATION = /\bDESIGN\b|\bSTYLE\.md\b|shared\/|spec\/(job-system|background-work)\.md/
+const CITATION = /\bDESIGN\b|\bSTYLE\.md\b|(?<!sdk\/)shared\/|spec\/(job-system|background-work)\.md/
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
