@@ -123,13 +123,14 @@ describe('weekly graph passes end to end', () => {
       assert.ok(picked.length >= 3 && picked.every((l) => Array.isArray(l.scopes)), `${ep} picks name their set`)
       assert.deepEqual([...new Set(picked.map((l) => l.scopes?.join()))].sort(), SETS.map((s) => s.join()).sort())
     }
-    // A skip means the set grew by less than the threshold (5) since its last build. Not always 0:
+    // A skip means the set grew by no more than the threshold (5) since its last build (the gate
+    // rebuilds past it, growth-gate.ts). Not always 0:
     // a build can run while the set's last chunks are still being projected.
     const skips = completed('aizk_task_communities', [B]).filter((l) => l.detail?.gate === 'skipped')
     assert.ok(skips.length > 0)
     for (const skip of skips) {
       const since = Number(skip.detail?.sinceLastBuild)
-      assert.ok(since >= 0 && since < 5, `a skip of B reported ${since} new claims since its last build, threshold 5`)
+      assert.ok(since >= 0 && since <= 5, `a skip of B reported ${since} new claims since its last build, threshold 5`)
     }
 
     // As the app role: each set's own rows, nothing of a wider set, nothing pointing across sets.
