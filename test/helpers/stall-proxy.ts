@@ -119,6 +119,7 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
     },
     reset,
     async close() {
+      stalled = false
       reset()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },

@@ -192,17 +192,19 @@ describe('aizk worker end to end: network stalls', () => {
     assert.equal((await runCli(['jobs', 'show', id, '--json'], { env })).code, 0)
     const commands = [['status', '--check'], ['requeue', '--entrypoint', 'test_noop', '--yes'], ['jobs', 'show', id]]
     // Stalled from the start (the handshake hangs), and stalled once the command has connected
-    // and read the schema's version (its own statements hang).
-    for (const [args, readyBeforeStall] of [...commands.map((c) => [c, 0] as const), ...commands.map((c) => [c, 4] as const)]) {
+    // and read the schema's version (three ReadyForQuery: the handshake, two statements), so its
+    // own first statement hangs.
+    for (const [args, readyBeforeStall] of [...commands.map((c) => [c, 0] as const), ...commands.map((c) => [c, 3] as const)]) {
       if (readyBeforeStall) proxy.stallAfterReady(readyBeforeStall)
       else proxy.stall()
       const t0 = Date.now()
       const res = await runCli([...args], { env, timeoutMs: 30_000 })
       const tookMs = Date.now() - t0
-      assert.equal(res.code, 4, `${args.join(' ')}: ${res.stderr}`)
-      assert.match(res.stderr, /PostgreSQL/, args.join(' '))
+      const what = `${args.join(' ')} (stalled after ${readyBeforeStall} ReadyForQuery)`
+      assert.equal(res.code, 4, `${what}: ${res.stdout}${res.stderr}`)
+      assert.match(res.stderr, /PostgreSQL/, what)
       // Node's start-up and oclif's, the connection's deadline, a second for goodbyes.
-      assert.ok(tookMs < 8000, `${args.join(' ')} took ${tookMs} ms`)
+      assert.ok(tookMs < 8000, `${what} took ${tookMs} ms`)
       proxy.resume()
     }
   })
