@@ -1,8 +1,10 @@
 /**
  * A TCP proxy in the test process between a client and PostgreSQL, for network faults the way
  * an operator's network makes them: `stall()` stops forwarding bytes both ways without closing
- * anything (a NAT that dropped its state, a partition: no RST, no FIN), `resume()` forwards
- * again (what was held back is delivered then), `reset()` destroys every connection at once.
+ * anything (a NAT that dropped its state, a partition: no RST, no FIN). What is sent meanwhile
+ * is lost for good, as behind a gateway that forgot the connection: a query whose reply is
+ * dropped waits for it forever unless the client gives up. `resume()` forwards again,
+ * `reset()` destroys every connection at once.
  */
 import net from 'node:net'
 
@@ -28,7 +30,6 @@ export interface StallProxy {
 interface Pair {
   client: net.Socket
   server: net.Socket
-  held: { to: net.Socket; chunk: Buffer }[]
 }
 
 export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
@@ -42,10 +43,7 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
   const forward = (pair: Pair, from: net.Socket, to: net.Socket) => {
     const fromServer = from === pair.server
     from.on('data', (chunk: Buffer) => {
-      if (stalled) {
-        pair.held.push({ to, chunk })
-        return
-      }
+      if (stalled) return
       to.write(chunk)
       if (fromServer && readyLeft > 0) {
         readyLeft -= countReady(chunk)
@@ -56,7 +54,7 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
 
   const server = net.createServer((client) => {
     const upstream = net.connect(targetPort, targetHost)
-    const pair: Pair = { client, server: upstream, held: [] }
+    const pair: Pair = { client, server: upstream }
     pairs.add(pair)
     forward(pair, client, upstream)
     forward(pair, upstream, client)
@@ -113,9 +111,6 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
     resume() {
       stalled = false
       readyLeft = 0
-      for (const pair of pairs) {
-        for (const { to, chunk } of pair.held.splice(0)) if (!to.destroyed) to.write(chunk)
-      }
     },
     reset,
     async close() {

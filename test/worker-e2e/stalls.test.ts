@@ -78,7 +78,7 @@ describe('aizk worker end to end: network stalls', () => {
     await waitFor('the first jobs to run', () => allDone(first), 15_000)
     assert.equal((await probe(healthPort, '/livez')).status, 200)
 
-    // Shorter than the deadline: the round trips on their way just finish late.
+    // Shorter than the deadline: what was on its way is lost, and given up at its deadline.
     proxy.stall()
     await sleep(DEADLINE_SECONDS * 500)
     proxy.resume()
@@ -126,7 +126,14 @@ describe('aizk worker end to end: network stalls', () => {
 
   it('runs every job exactly once across repeated stalls and a reset under load', async () => {
     proxy = await startStallProxy(db.url)
-    worker = spawnWorker(proxy.url, [], { ...STALL_ENV, AIZK_WORKER_ENTRYPOINTS: 'test_noop,test_sleep', AIZK_QUEUE_BATCH_SIZE: '8', AIZK_QUEUE_CONCURRENT_TASKS: '8' })
+    worker = spawnWorker(proxy.url, [], {
+      ...STALL_ENV,
+      AIZK_WORKER_ENTRYPOINTS: 'test_noop,test_sleep',
+      AIZK_QUEUE_BATCH_SIZE: '8',
+      AIZK_QUEUE_CONCURRENT_TASKS: '8',
+      // A handler's own statement whose reply was lost fails at the job timeout and is retried.
+      AIZK_JOB_TIMEOUT_SECONDS: '4',
+    })
     await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     const ids: string[] = []
     for (let round = 0; round < 4; round++) {
