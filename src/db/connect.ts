@@ -139,17 +139,21 @@ export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
 
 /**
  * End a pool within `graceMs`: connections that have not said goodbye by then (a silent
- * network) are destroyed. Resolves with how many had to be destroyed.
+ * network) are destroyed. Resolves with how many had to be destroyed. pg's pool.end() resolves
+ * once no client is checked out, while each client's goodbye may still wait for the peer's
+ * FIN: such a socket would keep the process alive, so the clients are watched until each is gone.
  */
 export async function closePool(pool: pg.Pool, graceMs: number): Promise<number> {
+  const clients = pools.get(pool)?.clients ?? new Set<DeadlineClient>()
+  const deadline = Date.now() + graceMs
   const ended = pool.end().catch(() => {})
   let timer: NodeJS.Timeout | undefined
-  const late = await Promise.race([ended.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)))])
+  await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))])
   clearTimeout(timer)
-  if (!late) return 0
-  const clients = [...(pools.get(pool)?.clients ?? [])]
-  for (const client of clients) client.destroy()
-  return clients.length
+  while (clients.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  const silent = [...clients]
+  for (const client of silent) client.destroy()
+  return silent.length
 }
 
 /** Connect once to prove the server answers, mapping failure to exit 4. */

@@ -233,10 +233,12 @@ export class Worker {
     if (outcomes) {
       // What is not written stays picked and is recovered after the heartbeat timeout.
       await outcomes.drain(end).catch(() => {
-        unwritten = outcomes.ids().length
+        const ids = outcomes.ids()
+        unwritten = ids.length
+        const named = `${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}`
         this.events.emit('worker:error', {
           where: 'shutdown',
-          error: `${unwritten} job outcomes or releases could not be written before the shutdown deadline (is the database reachable?); those jobs stay picked and run again after the heartbeat timeout`,
+          error: `${unwritten} job outcomes or releases could not be written before the shutdown deadline (is the database reachable?): jobs ${named} stay picked and run again after the heartbeat timeout`,
         })
       })
       // A released handler that finishes later must not start writes (and retry timers) on a

@@ -42,6 +42,10 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
 
   const forward = (pair: Pair, from: net.Socket, to: net.Socket) => {
     const fromServer = from === pair.server
+    // A FIN is forwarded like data: during a stall the other end never learns of it.
+    from.on('end', () => {
+      if (!stalled) to.end()
+    })
     from.on('data', (chunk: Buffer) => {
       if (stalled) return
       to.write(chunk)
@@ -52,8 +56,9 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
     })
   }
 
-  const server = net.createServer((client) => {
-    const upstream = net.connect(targetPort, targetHost)
+  // Half-open sockets: the proxy, not Node, decides whether a FIN goes on.
+  const server = net.createServer({ allowHalfOpen: true }, (client) => {
+    const upstream = net.connect({ port: targetPort, host: targetHost, allowHalfOpen: true })
     const pair: Pair = { client, server: upstream }
     pairs.add(pair)
     forward(pair, client, upstream)
