@@ -56,7 +56,7 @@ describe('a deadline on each round trip', () => {
   })
 
   it('closes a pool within its grace even when its connections went silent', async () => {
-    proxy = await startStallProxy(db.url)
+    proxy = await startStallProxy(db.url, { holdFin: true })
     const pool = createPool(proxy.url, { max: 2, deadlineMs: 5000 })
     await Promise.all([pool.query('select pg_sleep(0.05)'), pool.query('select pg_sleep(0.05)')])
     assert.equal(pool.totalCount, 2)

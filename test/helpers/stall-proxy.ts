@@ -32,7 +32,16 @@ interface Pair {
   server: net.Socket
 }
 
-export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
+export interface StallProxyOptions {
+  /**
+   * Hold back a FIN during a stall too (half-open sockets), so a goodbye gets no answer: for
+   * tests of closing a pool. Off by default: the worker tests' proxies pass FINs through.
+   */
+  holdFin?: boolean
+}
+
+export async function startStallProxy(targetUrl: string, opts: StallProxyOptions = {}): Promise<StallProxy> {
+  const allowHalfOpen = opts.holdFin === true
   const target = new URL(targetUrl)
   const targetPort = Number(target.port || 5432)
   const targetHost = target.hostname || '127.0.0.1'
@@ -42,10 +51,12 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
 
   const forward = (pair: Pair, from: net.Socket, to: net.Socket) => {
     const fromServer = from === pair.server
-    // A FIN is forwarded like data: during a stall the other end never learns of it.
-    from.on('end', () => {
-      if (!stalled) to.end()
-    })
+    // With holdFin a FIN is forwarded like data: during a stall the other end never learns of it.
+    if (allowHalfOpen) {
+      from.on('end', () => {
+        if (!stalled) to.end()
+      })
+    }
     from.on('data', (chunk: Buffer) => {
       if (stalled) return
       to.write(chunk)
@@ -56,9 +67,9 @@ export async function startStallProxy(targetUrl: string): Promise<StallProxy> {
     })
   }
 
-  // Half-open sockets: the proxy, not Node, decides whether a FIN goes on.
-  const server = net.createServer({ allowHalfOpen: true }, (client) => {
-    const upstream = net.connect({ port: targetPort, host: targetHost, allowHalfOpen: true })
+  // Half-open sockets with holdFin: the proxy, not Node, decides whether a FIN goes on.
+  const server = net.createServer({ allowHalfOpen }, (client) => {
+    const upstream = net.connect({ port: targetPort, host: targetHost, allowHalfOpen })
     const pair: Pair = { client, server: upstream }
     pairs.add(pair)
     forward(pair, client, upstream)
