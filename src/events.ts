@@ -9,7 +9,7 @@ export interface WorkerEventMap {
   /** Start-up: PostgreSQL refused or is still starting; the worker tries again (AIZK_WORKER_STARTUP_WAIT_SECONDS). */
   'worker:waiting': { error: string; attempt: number; retryInMs: number; waitedMs: number; giveUpAfterMs: number }
   'worker:stopping': { reason: string; inFlight: number }
-  'worker:stopped': { released: number; completedInTime: number }
+  'worker:stopped': { released: number; completedInTime: number; unwritten?: number }
   'worker:error': { where: string; error: string }
   /** A write of job outcomes committed (a flush, or completions a pick carried): tests wait on it. */
   'outcomes:written': { completed: number; retried: number; held: number; released: number; canceled: number }

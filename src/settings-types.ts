@@ -42,16 +42,18 @@ export function intSetting(defaultValue: number | undefined, opts: { min?: numbe
   })
 }
 
-export function numberSetting(defaultValue: number, opts: { min?: number } = {}) {
+export function numberSetting(defaultValue: number, opts: { min?: number; max?: number } = {}) {
+  const min = opts.min ?? 0
   return z
     .union([z.number(), z.string()])
     .default(defaultValue)
     .transform((value, ctx) => {
       const n = typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value)
-      if (!Number.isFinite(n) || n < (opts.min ?? 0)) {
+      if (!Number.isFinite(n) || n < min || (opts.max !== undefined && n > opts.max)) {
+        const range = opts.max === undefined ? `of at least ${min}` : `between ${min} and ${opts.max}`
         ctx.addIssue({
           code: z.ZodIssueCode.custom,
-          message: `expected a number of at least ${opts.min ?? 0}, got "${value}"`,
+          message: `expected a number ${range}, got "${value}"`,
         })
         return z.NEVER
       }

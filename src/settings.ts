@@ -53,6 +53,12 @@ const coreShape = {
   /** Write `queued` and `picked` log rows as PgQueuer does (its job_status and percentiles see aizk's jobs). */
   queueLogParity: boolSetting(false),
   shutdownTimeoutSeconds: numberSetting(25, { min: 0 }),
+  /** Every queue round trip (pick, completion, heartbeat, counts, status reads) fails past this, its connection destroyed. */
+  dbDeadlineSeconds: numberSetting(15, { min: 0.1, max: 3600 }),
+  /** Idle seconds before TCP keepalive probes start on every database connection. */
+  dbKeepaliveSeconds: numberSetting(10, { min: 1, max: 7200 }),
+  /** How often the LISTEN connection proves itself with a round trip. */
+  listenCheckSeconds: numberSetting(10, { min: 0.1, max: 3600 }),
   completionFlushMs: intSetting(15, { min: 0, max: 10000 }),
   workerStartupWaitSeconds: numberSetting(60, { min: 0 }),
   pollIntervalSeconds: numberSetting(1, { min: 0.01 }),

@@ -16,6 +16,11 @@ import { openDatabaseWhenReady } from '../worker/startup-wait.js'
 import { Worker } from '../worker/worker.js'
 import type { WorkerService } from '../worker/worker-options.js'
 
+/** Connections of the queue's own pool: two pickers, two outcome writes, heartbeat, pauses, health, scheduler, counts. */
+const QUEUE_POOL_SIZE = 10
+/** How long a stopping worker's pools wait for goodbyes before destroying what is left. */
+export const POOL_GOODBYE_MS = 1000
+
 export interface WorkerRunOptions {
   settings: Settings
   registry?: JobRegistry
@@ -66,17 +71,21 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
   await loadJobModules(settings.workerJobModules)
   const events = opts.events ?? new WorkerEvents()
   const concurrency = settings.queueConcurrentTasks
-  const db = await openDatabaseWhenReady(settings, events, {
-    applicationName: 'aizk-worker',
-    poolSize: Math.min(64, 8 + Math.ceil(concurrency / 16)),
-    log: opts.log,
-  })
+  // The queue's round trips (picks, outcomes, heartbeat, health, scheduler) run on a small pool
+  // under the round-trip deadline; handlers' SQL on a pool of its own, bounded by the job timeout.
+  const db = await openDatabaseWhenReady(settings, events, { applicationName: 'aizk-worker', poolSize: QUEUE_POOL_SIZE, log: opts.log })
   let worker: Worker
   try {
     const entrypoints = opts.entrypoints ?? settings.workerEntrypoints
     const registry = opts.registry ?? jobRegistry
+    const workPool = db.addPool({
+      applicationName: 'aizk-worker-jobs',
+      max: Math.min(64, 8 + Math.ceil(concurrency / 16)),
+      deadlineMs: Math.round(settings.jobTimeoutSeconds * 1000),
+    })
     worker = new Worker({
       pool: db.pool,
+      workPool,
       registry,
       settings,
       events,
@@ -97,10 +106,11 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
     db,
     events,
     stop(timeoutMs = settings.shutdownTimeoutSeconds * 1000, reason = 'stop requested') {
-      // The extraction threads outlive the drain: in-flight projections still use them.
+      // The extraction threads outlive the drain: in-flight projections still use them. The
+      // pools get a second for goodbyes: a connection silent past that is destroyed.
       stopping ??= worker
         .stop({ timeoutMs, reason })
-        .finally(() => Promise.all([db.close().catch(() => {}), closeExtractionPool().catch(() => {})]).then(() => {}))
+        .finally(() => Promise.all([db.close(POOL_GOODBYE_MS).catch(() => 0), closeExtractionPool().catch(() => {})]).then(() => {}))
       return stopping
     },
   }

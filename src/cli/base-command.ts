@@ -72,8 +72,10 @@ export abstract class AizkCommand extends Command {
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err instanceof Errors.ExitError) throw err
-    for (const db of this.openDatabases.splice(0)) await db.close().catch(() => {})
-    const report = this.report(err)
+    const databases = this.openDatabases.splice(0)
+    // The error may be the link itself: a short goodbye, then the sockets are destroyed.
+    for (const db of databases) await db.close(1000).catch(() => {})
+    const report = this.report(await this.asDatabaseError(err, databases))
     if (this.jsonEnabled()) {
       this.logJson(this.toErrorJson(err))
     } else {
@@ -82,6 +84,16 @@ export abstract class AizkCommand extends Command {
       if (report.hint) process.stderr.write(`${chalk.dim('hint:')} ${report.hint}\n`)
     }
     this.exit(report.exitCode)
+  }
+
+  /**
+   * A link that dropped or went silent mid-command (a round trip past AIZK_DB_DEADLINE_SECONDS)
+   * is the database's failure, exit 4, not a bug.
+   */
+  private async asDatabaseError(err: Error, databases: Database[]): Promise<Error> {
+    if (err instanceof AizkError || databases.length === 0) return err
+    const { connectionError, isConnectionError } = await import('../db/connect.js')
+    return isConnectionError(err) ? connectionError(err, databases[0].target.url) : err
   }
 
   private report(err: Error & { oclif?: { exit?: number } }): ErrorReport {

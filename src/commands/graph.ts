@@ -32,7 +32,7 @@ export default class Graph extends AizkCommand {
       throw new UsageError(`not a uuid: ${bad.map((b) => `"${b}"`).join(', ')}`, 'pass each scope of the set as --scope UUID (see `aizk roster`)', { invalid: bad })
     }
     const settings = await this.settings()
-    const db = await this.database()
+    const db = await this.database({ deadline: false })
     const view = await readGraph(db.pool, flags.scope, settings, flags.limit)
     const built = await readMaintenance(db.pool, flags.scope, settings, flags.limit)
     const result = { ...view, ...built }

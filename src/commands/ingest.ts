@@ -36,7 +36,7 @@ export default class Ingest extends AizkCommand {
       throw new UsageError(`cannot read ${args.file}: ${err.code ?? err.message}`, 'ingest a regular file you can read')
     })
     const settings = await this.settings()
-    const db = await this.database()
+    const db = await this.database({ deadline: false })
     const result = await ingestOriginal(db.pool, settings, { bytes, filename: args.file, mediaType: flags['media-type'] ?? null, scopes: flags.scope })
     if (this.jsonEnabled()) return result
     const what = result.created ? 'ingested' : 'already ingested'

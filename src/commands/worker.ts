@@ -3,8 +3,9 @@ import { AizkCommand } from '../cli/base-command.js'
 import { attachWorkerOutputs } from '../cli/worker-outputs.js'
 import { secondsFlag } from '../cli/flags.js'
 import { WorkerEvents } from '../events.js'
-import { startWorker } from '../app/run-worker.js'
+import { POOL_GOODBYE_MS, startWorker } from '../app/run-worker.js'
 import { startCommandTracing } from '../cli/tracing.js'
+import { shutdownFinishMs } from '../worker/worker.js'
 
 export default class WorkerCommand extends AizkCommand {
   static override summary = 'Run the worker: pick, run and finish queued jobs until SIGTERM.'
@@ -64,6 +65,12 @@ export default class WorkerCommand extends AizkCommand {
           // The second signal gets Node's default action: the process ends at once.
           process.off('SIGTERM', onSignal)
           process.off('SIGINT', onSignal)
+          // Every step of the drain is bounded; should one still hang, the process ends anyway.
+          const lastWordMs = settings.shutdownTimeoutSeconds * 1000 + shutdownFinishMs(settings) + POOL_GOODBYE_MS
+          setTimeout(() => {
+            this.note(`aizk: the drain did not end within ${lastWordMs} ms; exiting`)
+            resolve()
+          }, lastWordMs).unref()
           running.stop(settings.shutdownTimeoutSeconds * 1000, signal).then(resolve, resolve)
         }
         process.on('SIGTERM', onSignal)

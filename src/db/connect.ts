@@ -6,6 +6,7 @@
 import pg from 'pg'
 import { DatabaseError, errorMessage } from '../errors.js'
 import type { Settings } from '../settings.js'
+import { CallTracker, DEADLINE_CODE, DeadlineClient, type DeadlineClientConfig } from './deadline-client.js'
 
 // bigint (int8) columns come back as strings: job ids never pass through a JS number unchecked.
 export interface DatabaseTarget {
@@ -35,7 +36,7 @@ export function describeUrl(url: string): string {
 
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNRESET', '57P03'])
 /** Codes of a link that dropped after it was up: the server shut down, a socket broke. */
-const LOST_CODES = new Set(['EPIPE', '57P01', '57P02', '08000', '08003', '08006'])
+const LOST_CODES = new Set(['EPIPE', '57P01', '57P02', '08000', '08003', '08006', DEADLINE_CODE])
 
 /**
  * Whether `err` says the server is unreachable or the link dropped (not an SQL error): the one
@@ -74,29 +75,85 @@ export function connectionError(err: unknown, url: string): DatabaseError {
 export interface PoolOptions {
   max?: number
   applicationName?: string
+  /** Deadline of each round trip and of connecting, ms; 0: none (connecting still gives up after 10 s). */
+  deadlineMs?: number
+  /** Idle time before TCP keepalive probes start, ms. Default 10 s. */
+  keepAliveMs?: number
 }
 
-const clientConfigs = new WeakMap<pg.Pool, pg.ClientConfig>()
+/** The pool options the settings give: the round-trip deadline and the keepalive. */
+export function connectionLimits(settings: Pick<Settings, 'dbDeadlineSeconds' | 'dbKeepaliveSeconds'>): Required<Pick<PoolOptions, 'deadlineMs' | 'keepAliveMs'>> {
+  // Settings built by hand (tests, embedding applications) may lack them: the schema's defaults.
+  return { deadlineMs: Math.round((settings.dbDeadlineSeconds ?? 15) * 1000), keepAliveMs: Math.round((settings.dbKeepaliveSeconds ?? 10) * 1000) }
+}
+
+interface PoolFacts {
+  config: DeadlineClientConfig
+  calls: CallTracker
+  clients: Set<DeadlineClient>
+}
+
+const pools = new WeakMap<pg.Pool, PoolFacts>()
 
 /** The connection settings a pool from `createPool` was opened with (for a client of its own, the LISTEN one). */
-export function clientConfigOf(pool: pg.Pool): pg.ClientConfig | undefined {
-  return clientConfigs.get(pool)
+export function clientConfigOf(pool: pg.Pool): DeadlineClientConfig | undefined {
+  return pools.get(pool)?.config
 }
 
-/** A pool whose idle-client errors (a restarted server) are reported, never thrown. */
+/** The round trips of a pool from `createPool` that are on their way (health reads their age). */
+export function callsOf(pool: pg.Pool): CallTracker | undefined {
+  return pools.get(pool)?.calls
+}
+
+/**
+ * A pool whose clients all have TCP keepalive and, with `deadlineMs`, a deadline on each round
+ * trip (deadline-client.ts). Idle-client errors (a restarted server) are reported, never thrown.
+ */
 export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
-  const client: pg.ClientConfig = { connectionString: url, application_name: opts.applicationName ?? 'aizk', connectionTimeoutMillis: 10_000 }
-  const pool = new pg.Pool({ ...client, max: opts.max ?? 10, idleTimeoutMillis: 30_000 })
-  clientConfigs.set(pool, client)
+  const calls = new CallTracker()
+  const deadlineMs = opts.deadlineMs ?? 0
+  const config: DeadlineClientConfig = {
+    connectionString: url,
+    application_name: opts.applicationName ?? 'aizk',
+    connectionTimeoutMillis: deadlineMs > 0 ? deadlineMs : 10_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: opts.keepAliveMs ?? 10_000,
+    deadlineMs,
+    calls,
+  }
+  const pool = new pg.Pool({ ...config, Client: DeadlineClient as unknown as typeof pg.Client, max: opts.max ?? 10, idleTimeoutMillis: 30_000 })
+  const clients = new Set<DeadlineClient>()
+  pools.set(pool, { config, calls, clients })
   pool.on('error', () => {
     // An idle client lost its connection (server restart); the pool replaces it on next use.
   })
   pool.on('connect', (client) => {
+    clients.add(client as unknown as DeadlineClient)
     // A checked-out client whose connection drops between queries emits 'error'; unheard, that
     // would end the process. The failure reaches its holder through the next query instead.
     client.on('error', () => {})
   })
+  pool.on('remove', (client) => clients.delete(client as unknown as DeadlineClient))
   return pool
+}
+
+/**
+ * End a pool within `graceMs`: connections that have not said goodbye by then (a silent
+ * network) are destroyed. Resolves with how many had to be destroyed. pg's pool.end() resolves
+ * once no client is checked out, while each client's goodbye may still wait for the peer's
+ * FIN: such a socket would keep the process alive, so the clients are watched until each is gone.
+ */
+export async function closePool(pool: pg.Pool, graceMs: number): Promise<number> {
+  const clients = pools.get(pool)?.clients ?? new Set<DeadlineClient>()
+  const deadline = Date.now() + graceMs
+  const ended = pool.end().catch(() => {})
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))])
+  clearTimeout(timer)
+  while (clients.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  const silent = [...clients]
+  for (const client of silent) client.destroy()
+  return silent.length
 }
 
 /** Connect once to prove the server answers, mapping failure to exit 4. */

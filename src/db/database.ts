@@ -6,15 +6,21 @@
 import type pg from 'pg'
 import { DatabaseError } from '../errors.js'
 import type { Settings } from '../settings.js'
-import { attachAppLogin, checkAppLogin } from './app-login.js'
+import { appLoginOf, attachAppLogin, checkAppLogin } from './app-login.js'
 import { enableLogParity } from './log-parity.js'
-import { checkConnection, connectionError, createPool, type DatabaseTarget, resolveDatabase } from './connect.js'
+import { checkConnection, closePool, connectionError, connectionLimits, createPool, type DatabaseTarget, type PoolOptions, resolveDatabase } from './connect.js'
 import { migrate, schemaState } from './migrate.js'
 
 export interface Database {
   pool: pg.Pool
   target: DatabaseTarget
-  close(): Promise<void>
+  /**
+   * Another pool on the same server and logins, closed with this database: the worker's
+   * handlers get one whose round trips are bounded by the job timeout, not the queue's deadline.
+   */
+  addPool(opts: Pick<PoolOptions, 'max' | 'applicationName' | 'deadlineMs'>): pg.Pool
+  /** End every pool; connections silent for `graceMs` (default the deadline) are destroyed. Resolves with how many were. */
+  close(graceMs?: number): Promise<number>
 }
 
 export interface OpenOptions {
@@ -23,15 +29,31 @@ export interface OpenOptions {
   poolSize?: number
   applicationName?: string
   log?: (line: string) => void
+  /**
+   * Bound each round trip by AIZK_DB_DEADLINE_SECONDS (the default). False for commands whose
+   * statements may rightly run long (install's migrations, ingest, graph builds, prune).
+   */
+  deadline?: boolean
 }
 
 export async function openDatabase(settings: Settings, opts: OpenOptions = {}): Promise<Database> {
   const target = await resolveDatabase(settings, opts.log)
-  const pool = createPool(target.url, { max: opts.poolSize, applicationName: opts.applicationName })
-  const app = settings.appDatabaseUrl ? createPool(settings.appDatabaseUrl, { max: opts.poolSize, applicationName: opts.applicationName }) : undefined
-  if (settings.queueLogParity) for (const p of [pool, app]) if (p) enableLogParity(p)
-  const close = async () => {
-    await Promise.all([pool.end(), app?.end()])
+  const limits = connectionLimits(settings)
+  const pools: pg.Pool[] = []
+  const open = (o: Pick<PoolOptions, 'max' | 'applicationName' | 'deadlineMs'>): pg.Pool => {
+    const options = { keepAliveMs: limits.keepAliveMs, ...o }
+    const owner = createPool(target.url, options)
+    const app = settings.appDatabaseUrl ? createPool(settings.appDatabaseUrl, options) : undefined
+    if (settings.queueLogParity) for (const p of [owner, app]) if (p) enableLogParity(p)
+    if (app) attachAppLogin(owner, app)
+    pools.push(owner, ...(app ? [app] : []))
+    return owner
+  }
+  const pool = open({ max: opts.poolSize, applicationName: opts.applicationName, deadlineMs: opts.deadline === false ? 0 : limits.deadlineMs })
+  const app = appLoginOf(pool)
+  const close = async (graceMs = limits.deadlineMs) => {
+    const destroyed = await Promise.all(pools.map((p) => closePool(p, graceMs)))
+    return destroyed.reduce((a, b) => a + b, 0)
   }
   try {
     await checkConnection(pool, target.url)
@@ -39,29 +61,42 @@ export async function openDatabase(settings: Settings, opts: OpenOptions = {}): 
     if (app && settings.appDatabaseUrl) {
       await checkConnection(app, settings.appDatabaseUrl)
       await checkAppLogin(app, settings.appRole)
-      attachAppLogin(pool, app)
     }
   } catch (err) {
     await close().catch(() => {})
     throw err
   }
-  return { pool, target, close }
+  return { pool, target, close, addPool: open }
 }
 
 async function ensureSchema(pool: pg.Pool, target: DatabaseTarget, settings: Settings, log?: (line: string) => void): Promise<void> {
+  const state = await withClient(pool, target, (client) => schemaState(client, { appRole: settings.appRole }))
+  if (state.pending.length === 0) return
+  if (!target.embedded) {
+    const what = state.installed ? `behind (version ${state.current}, this aizk needs ${state.latest})` : 'not installed'
+    throw new DatabaseError(`the aizk schema is ${what} in this database`, 'run `aizk install`')
+  }
+  // A migration may rightly take longer than a queue round trip: its own connection, no deadline.
+  const installer = createPool(target.url, { max: 1, keepAliveMs: connectionLimits(settings).keepAliveMs })
+  try {
+    const result = await withClient(installer, target, (client) => migrate(client, { appRole: settings.appRole }))
+    if (result.applied.length) log?.(`aizk: installed schema version ${result.current} in the embedded database`)
+  } finally {
+    await closePool(installer, 5000)
+  }
+}
+
+async function withClient<T>(pool: pg.Pool, target: DatabaseTarget, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect().catch((err) => {
     throw connectionError(err, target.url)
   })
+  let broken: Error | undefined
   try {
-    const state = await schemaState(client, { appRole: settings.appRole })
-    if (state.pending.length === 0) return
-    if (!target.embedded) {
-      const what = state.installed ? `behind (version ${state.current}, this aizk needs ${state.latest})` : 'not installed'
-      throw new DatabaseError(`the aizk schema is ${what} in this database`, 'run `aizk install`')
-    }
-    const result = await migrate(client, { appRole: settings.appRole })
-    if (result.applied.length) log?.(`aizk: installed schema version ${result.current} in the embedded database`)
+    return await fn(client)
+  } catch (err) {
+    broken = err as Error
+    throw err
   } finally {
-    client.release()
+    client.release(broken)
   }
 }

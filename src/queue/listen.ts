@@ -1,13 +1,15 @@
 /**
  * The LISTEN connection: a dedicated client on ch_pgqueuer (and aizk_control, for pause changes)
- * that reconnects with backoff after a dropped link. NOTIFY is only a hint: notifications sent
- * while the link was down are lost, so every (re)connect reports itself and the worker polls
- * again.
+ * that reconnects with backoff after a dropped link. A link can also go silent without closing
+ * (a stalled network): then no notification arrives and nothing says so. So every `checkMs` it
+ * proves itself with a round trip under the deadline, and one that fails is replaced. NOTIFY is
+ * only a hint: notifications sent while the link was down are lost, so every (re)connect reports
+ * itself and the worker polls again (the poll covers the gap meanwhile).
  */
-import pg from 'pg'
 import { cancellationIds } from './cancel-request.js'
 import { NOTIFY_CHANNEL } from './notify.js'
 import { CONTROL_CHANNEL } from './pause.js'
+import { DeadlineClient, type DeadlineClientConfig } from '../db/deadline-client.js'
 
 export interface ControlEvent {
   type: 'entrypoint_paused' | 'entrypoint_resumed'
@@ -27,17 +29,25 @@ export interface ListenerHooks {
 }
 
 export class QueueListener {
-  private client: pg.Client | undefined
+  private client: DeadlineClient | undefined
   private stopped = false
   private timer: NodeJS.Timeout | undefined
+  private checkTimer: NodeJS.Timeout | undefined
+  private checking = false
   private lostAt = 0
   private everConnected = false
   private delayMs = 100
 
   constructor(
-    private readonly config: pg.ClientConfig,
+    private readonly config: DeadlineClientConfig,
+    /** How often the link proves itself; its round trips' deadline when the config has none. */
+    private readonly checkMs: number,
     private readonly hooks: ListenerHooks,
   ) {}
+
+  private get deadlineMs(): number {
+    return this.config.deadlineMs || this.checkMs
+  }
 
   /** Resolves after the first successful LISTEN, or rejects with its error. */
   async start(): Promise<void> {
@@ -45,7 +55,13 @@ export class QueueListener {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ ...this.config, application_name: 'aizk-listen', keepAlive: true })
+    const client = new DeadlineClient({
+      ...this.config,
+      application_name: 'aizk-listen',
+      keepAlive: true,
+      deadlineMs: this.deadlineMs,
+      connectionTimeoutMillis: this.config.connectionTimeoutMillis || this.deadlineMs,
+    })
     client.on('notification', (msg) => {
       const payload = msg.payload ?? ''
       if (msg.channel === CONTROL_CHANNEL) {
@@ -69,25 +85,43 @@ export class QueueListener {
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`)
       if (this.hooks.onControl) await client.query(`LISTEN ${CONTROL_CHANNEL}`)
     } catch (err) {
-      client.end().catch(() => {})
+      client.destroy()
       throw err
     }
     if (this.stopped) {
-      await client.end().catch(() => {})
+      client.destroy()
       return
     }
     this.client = client
     this.delayMs = 100
+    this.startChecks(client)
     const reconnect = this.everConnected
     this.everConnected = true
     this.hooks.onConnected({ reconnect, downMs: reconnect ? Date.now() - this.lostAt : 0 })
   }
 
-  private dropped(client: pg.Client, err: Error): void {
+  /** A round trip every checkMs; one past its deadline destroys the socket, and 'error' or the failure replaces it. */
+  private startChecks(client: DeadlineClient): void {
+    clearInterval(this.checkTimer)
+    this.checkTimer = setInterval(() => {
+      if (this.client !== client || this.checking) return
+      this.checking = true
+      client
+        .query('SELECT 1')
+        .catch((err: Error) => this.dropped(client, err))
+        .finally(() => {
+          this.checking = false
+        })
+    }, this.checkMs)
+  }
+
+  private dropped(client: DeadlineClient, err: Error): void {
     if (this.client !== client || this.stopped) return
     this.client = undefined
+    clearInterval(this.checkTimer)
     this.lostAt = Date.now()
-    client.end().catch(() => {})
+    // No goodbye: on a silent link it would wait forever.
+    client.destroy()
     this.hooks.onLost(err.message)
     this.schedule()
   }
@@ -103,13 +137,22 @@ export class QueueListener {
     }, this.delayMs)
   }
 
+  /** Close the link: a goodbye within the deadline, else the socket is destroyed. */
   async stop(): Promise<void> {
     this.stopped = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = undefined
+    clearInterval(this.checkTimer)
     const client = this.client
     this.client = undefined
-    await client?.end().catch(() => {})
+    if (!client) return
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.deadlineMs)
+    })
+    await Promise.race([client.end().catch(() => {}), late])
+    clearTimeout(timer)
+    client.destroy()
   }
 }
 

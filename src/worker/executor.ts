@@ -109,6 +109,11 @@ export class Executor {
     return this.running.has(id)
   }
 
+  /** Ids of the jobs running now (the heartbeat's list). */
+  runningIds(): IterableIterator<string> {
+    return this.running.keys()
+  }
+
   /** Jobs that ended since the worker started (any outcome but release). */
   get finishedCount(): number {
     return this.finished

@@ -12,7 +12,7 @@ import type { WorkerMetrics } from './metrics.js'
 export interface HealthServicesOptions {
   probe: WorkerProbe
   pool: pg.Pool
-  settings: Pick<Settings, 'workerHealthPort' | 'appRole' | 'heartbeatTimeoutSeconds'>
+  settings: Pick<Settings, 'workerHealthPort' | 'appRole' | 'heartbeatTimeoutSeconds' | 'dbDeadlineSeconds'>
   events: WorkerEvents
   /** Where the chosen port is announced (one plain line). Default: nowhere. */
   log?: (line: string) => void
@@ -33,7 +33,16 @@ export async function healthServices(opts: HealthServicesOptions): Promise<Healt
   const [{ createHealthService }, { createWorkerMetrics }] = await Promise.all([import('./health.js'), import('./metrics.js')])
   // Created now, not at start, so the counters see every job from the worker's first pick.
   const metrics = createWorkerMetrics({ events: opts.events, db: opts.pool })
-  const health = createHealthService({ port, host: opts.host, pool: opts.pool, settings: opts.settings, events: opts.events, probe: opts.probe, metrics })
+  const health = createHealthService({
+    port,
+    host: opts.host,
+    pool: opts.pool,
+    settings: opts.settings,
+    events: opts.events,
+    probe: opts.probe,
+    metrics,
+    deadlineMs: opts.settings.dbDeadlineSeconds * 1000,
+  })
   return [
     {
       health,

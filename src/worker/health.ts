@@ -1,8 +1,10 @@
 /**
- * The worker's health port (node:http): /livez (the loop turned recently and `select 1`
- * answers), /readyz (schema present and current, not draining) and /metrics (Prometheus text).
- * A service the worker starts and stops with itself. Probes answer JSON `{status, checks}`
- * with 200 or 503; each database check is bounded by a timeout so a probe never hangs.
+ * The worker's health port (node:http): /livez (the loop turned recently, its picks come back
+ * within the round-trip deadline, no database call is older than that: progress, not just a
+ * process that answers), /readyz (schema present and current, not draining) and /metrics
+ * (Prometheus text). A service the worker starts and stops with itself. Probes answer JSON
+ * `{status, checks}` with 200 or 503; each database check is bounded by a timeout so a probe
+ * never hangs, whatever the database does (docs/worker-faults.md#network-stalls).
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -11,6 +13,7 @@ import { ConflictError, errorMessage } from '../errors.js'
 import { schemaState } from '../db/migrate.js'
 import type { WorkerEvents } from '../events.js'
 import type { WorkerMetrics } from './metrics.js'
+import { withTimeout } from './with-timeout.js'
 
 /** What health needs to know about the running worker. */
 export interface WorkerProbe {
@@ -18,6 +21,10 @@ export interface WorkerProbe {
   readonly draining: boolean
   /** Date.now() of the loop's last turn (pick, wait or poll); 0 before the first. */
   readonly lastTurnAt: number
+  /** How long the loop has gone without completing a pick it tried; 0 while picks come back. */
+  readonly pickStalledMs?: number
+  /** Age of the oldest queue round trip on its way; 0 when none. */
+  readonly oldestCallMs?: number
 }
 
 export interface HealthServiceOptions {
@@ -32,8 +39,10 @@ export interface HealthServiceOptions {
   metrics?: WorkerMetrics
   /** The loop counts as stuck when it has not turned for this long. Default: the heartbeat timeout. */
   loopStaleMs?: number
-  /** Bound on each database check. Default 3000 ms. */
+  /** Bound on each database check (/readyz's schema, /livez's `select 1` without a probe). Default 1000 ms. */
   checkTimeoutMs?: number
+  /** The round-trip deadline: /livez fails when picks or a call go longer. Default 15 s. */
+  deadlineMs?: number
 }
 
 export interface HealthService {
@@ -47,18 +56,14 @@ export interface HealthService {
 
 type Check = { ok: boolean; detail?: string }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
+/** A call's deadline fires on a timer: allow for a busy event loop before calling it overdue. */
+const CALL_SLACK_MS = 1000
 
 export function createHealthService(opts: HealthServiceOptions): HealthService {
   const startedAt = Date.now()
   const loopStaleMs = opts.loopStaleMs ?? opts.settings.heartbeatTimeoutSeconds * 1000
-  const timeoutMs = opts.checkTimeoutMs ?? 3000
+  const timeoutMs = opts.checkTimeoutMs ?? 1000
+  const deadlineMs = opts.deadlineMs ?? 15_000
   let stoppingSeen = false
   const offStopping = opts.events.on('worker:stopping', () => {
     stoppingSeen = true
@@ -79,6 +84,28 @@ export function createHealthService(opts: HealthServiceOptions): HealthService {
     const since = opts.probe.lastTurnAt || startedAt
     const age = Date.now() - since
     return age <= loopStaleMs ? { ok: true, detail: `last turn ${age} ms ago` } : { ok: false, detail: `no turn for ${age} ms` }
+  }
+
+  /** The loop's picks come back: one that tried and got nothing back for longer than the deadline is stuck. */
+  const picksCheck = (probe: WorkerProbe): Check => {
+    const stalled = probe.pickStalledMs ?? 0
+    if (stalled <= deadlineMs) return { ok: true }
+    return { ok: false, detail: `no pick came back for ${stalled} ms (deadline ${deadlineMs} ms)` }
+  }
+
+  const callsCheck = (probe: WorkerProbe): Check => {
+    const age = probe.oldestCallMs ?? 0
+    if (age <= deadlineMs + CALL_SLACK_MS) return { ok: true }
+    return { ok: false, detail: `a database call has waited ${age} ms (deadline ${deadlineMs} ms)` }
+  }
+
+  /** With the worker to ask, its own round trips are the database check: /livez never waits on the database. */
+  const livenessChecks = async (): Promise<Record<string, Check>> => {
+    const probe = opts.probe
+    if (!probe) return { loop: loopCheck(), database: await databaseCheck() }
+    // Draining is alive, whatever the database does: the drain has its own deadline.
+    if (draining()) return { loop: loopCheck() }
+    return { loop: loopCheck(), picks: picksCheck(probe), calls: callsCheck(probe) }
   }
 
   const schemaCheck = async (): Promise<Check> => {
@@ -115,7 +142,7 @@ export function createHealthService(opts: HealthServiceOptions): HealthService {
       res.writeHead(405, { allow: 'GET, HEAD' }).end()
       return
     }
-    if (path === '/livez') return respond(res, { loop: loopCheck(), database: await databaseCheck() })
+    if (path === '/livez') return respond(res, await livenessChecks())
     if (path === '/readyz') {
       const notDraining: Check = draining() ? { ok: false, detail: 'draining' } : { ok: true }
       return respond(res, { draining: notDraining, schema: await schemaCheck() })

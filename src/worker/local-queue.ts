@@ -53,6 +53,13 @@ export class LocalQueue {
     return job
   }
 
+  /** Ids of the waiting jobs (the heartbeat's list). */
+  ids(): string[] {
+    const ids: string[] = []
+    for (let i = this.head; i < this.items.length; i++) ids.push((this.items[i] as PickedJob).id)
+    return ids
+  }
+
   has(id: string): boolean {
     for (let i = this.head; i < this.items.length; i++) if (this.items[i]?.id === id) return true
     return false

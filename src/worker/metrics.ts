@@ -9,6 +9,7 @@ import { countIntegrityFailures } from '../content/integrity.js'
 import { readCounts } from '../queue/counts.js'
 import type { WorkerEvents } from '../events.js'
 import { registerAlertMetrics } from './metrics-alerts.js'
+import { withTimeout } from './with-timeout.js'
 
 export interface WorkerMetricsOptions {
   events: WorkerEvents
@@ -18,6 +19,8 @@ export interface WorkerMetricsOptions {
   processMetrics?: boolean
   /** Scrapes closer together than this reuse the last queue-depth read. Default 1000 ms. */
   depthCacheMs?: number
+  /** A database read of a scrape that takes longer is given up (the last values stay). Default 1000 ms. */
+  readTimeoutMs?: number
 }
 
 export interface WorkerMetrics {
@@ -66,6 +69,7 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
   draining.set(0)
 
   const depthCacheMs = opts.depthCacheMs ?? 1000
+  const readTimeoutMs = opts.readTimeoutMs ?? 1000
   let bound: string[] = []
   let depthReadAt = 0
   const depth = new client.Gauge({
@@ -76,7 +80,7 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
     async collect() {
       if (!opts.db || Date.now() - depthReadAt < depthCacheMs) return
       try {
-        const rows = await readCounts(opts.db)
+        const rows = await withTimeout(readCounts(opts.db), readTimeoutMs, 'queue depth')
         this.reset()
         // Bound entrypoints report 0 queued rather than no series, so an autoscaler query on an
         // empty queue returns 0, not nothing.
@@ -100,7 +104,7 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
     async collect() {
       if (!opts.db || Date.now() - integrityReadAt < depthCacheMs) return
       try {
-        const failures = await countIntegrityFailures(opts.db)
+        const failures = await withTimeout(countIntegrityFailures(opts.db), readTimeoutMs, 'integrity failures')
         this.set({ status: 'mismatch' }, failures.mismatch)
         this.set({ status: 'missing' }, failures.missing)
         integrityReadAt = Date.now()

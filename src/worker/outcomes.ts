@@ -45,6 +45,8 @@ export class OutcomeBuffer {
   private failures = 0
   private idleWaiters: (() => void)[] = []
   private closed = false
+  /** Ids whose outcome is being written now (a write that fails puts them back in the buffers). */
+  private readonly writing = new Set<string>()
 
   /** While true, completions wait a moment for the next pick to carry them (see takeCompletes). */
   carrierActive: () => boolean = () => false
@@ -61,6 +63,15 @@ export class OutcomeBuffer {
     private readonly onRecovered: () => void,
     private readonly carryWaitMs = DEFAULT_CARRY_WAIT_MS,
   ) {}
+
+  /** Ids whose outcome is buffered or being written: their rows are still this worker's `picked` rows. */
+  ids(): string[] {
+    return [...this.completes, ...this.retries.map((r) => r.id), ...this.holds.map((h) => h.id), ...this.releases, ...this.cancels, ...this.writing]
+  }
+
+  has(id: string): boolean {
+    return this.ids().includes(id)
+  }
 
   get pending(): number {
     return this.completes.length + this.retries.length + this.holds.length + this.releases.length + this.cancels.length
@@ -164,6 +175,8 @@ export class OutcomeBuffer {
     const releases = this.releases.splice(0, MAX_PER_STATEMENT)
     const cancels = this.cancels.splice(0, MAX_PER_STATEMENT)
     const qm = this.queueManagerId
+    const batch = [...completes, ...retries.map((r) => r.id), ...holds.map((h) => h.id), ...releases, ...cancels]
+    for (const id of batch) this.writing.add(id)
     const results = await Promise.allSettled([
       completes.length ? completeJobs(this.pool, qm, completes) : 0,
       retries.length ? retryJobs(this.pool, qm, retries, this.options) : 0,
@@ -171,6 +184,7 @@ export class OutcomeBuffer {
       releases.length ? releaseJobs(this.pool, qm, releases, this.options) : 0,
       cancels.length ? settleCanceled(this.pool, qm, cancels) : 0,
     ])
+    for (const id of batch) this.writing.delete(id)
     let failed = false
     const requeue = <T>(index: number, items: T[], into: T[]) => {
       const r = results[index]

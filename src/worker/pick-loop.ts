@@ -48,6 +48,10 @@ export interface PickLoopParts {
 export class PickLoop {
   /** Date.now() of the last turn, 0 before the first (health's /livez). */
   turnAt = 0
+  /** Date.now() when the first of the picks failing in a row was sent; 0 while picks succeed. */
+  private failingSince = 0
+  /** Date.now() when each pick on its way was sent, by its number. */
+  private readonly sentAt = new Map<number, number>()
   /** The last batch came back full: the second picker runs and completions wait for a carrier. */
   busy = false
   private stopping = false
@@ -104,6 +108,23 @@ export class PickLoop {
   /** Jobs picked and waiting for a handler slot. */
   get waitingCount(): number {
     return this.waiting.size
+  }
+
+  /** Ids of the jobs waiting for a handler slot (the heartbeat's list). */
+  waitingIds(): string[] {
+    return this.waiting.ids()
+  }
+
+  /**
+   * How long the loop has gone without completing a pick it tried (health's /livez): the age of
+   * the oldest pick on its way, or of the first of the picks that failed in a row since the last
+   * one that came back. 0 while picks come back, and while the loop has nothing to pick for.
+   */
+  get pickStalledMs(): number {
+    if (this.stopping) return 0
+    let since = this.failingSince || Number.POSITIVE_INFINITY
+    for (const at of this.sentAt.values()) since = Math.min(since, at)
+    return since === Number.POSITIVE_INFINITY ? 0 : Date.now() - since
   }
 
   /** Wake the first picker: `work` when new work may be ready (NOTIFY), false when only a slot freed. */
@@ -196,10 +217,12 @@ export class PickLoop {
       const t0 = Date.now()
       const done = this.outcomes.takeCompletes(this.carryEnough())
       const seq = this.sent++
+      this.sentAt.set(seq, t0)
       try {
         jobs = await pickJobs(this.p.pool, this.p.plan(), want, index === 0 ? this.staleSecondsIfDue() : 0, done)
         traceReceived(jobs, t0, Date.now())
         failures = 0
+        this.failingSince = 0
         this.p.health.recovered()
         if (done.length && this.p.events.wants('outcomes:written')) {
           this.p.events.emit('outcomes:written', { completed: done.length, retried: 0, held: 0, released: 0, canceled: 0 })
@@ -208,11 +231,13 @@ export class PickLoop {
         this.deliver(seq, [], 0)
         if (done.length) this.outcomes.returnCompletes(done)
         this.p.health.error('pick', err)
+        if (!this.failingSince) this.failingSince = t0
         failures++
         await wakeup.sleep(Math.min(5000, 100 * 2 ** Math.min(failures, 6)))
         continue
       } finally {
         this.reserved -= want
+        this.sentAt.delete(seq)
       }
       this.deliver(seq, jobs, Date.now() - t0)
       const full = jobs.length === want
@@ -268,8 +293,9 @@ export class PickLoop {
           ...(scopes ? { scopes } : {}),
         })
       }
-      // A pick that found our own row stale (the heartbeat failed long enough): the copy we hold goes on.
-      if (job.recovered && (this.executor.isRunning(job.id) || this.waiting.has(job.id))) {
+      // A pick that found our own row stale (the heartbeat failed long enough): the copy we hold
+      // goes on, or the outcome we still have to write for it stands.
+      if (job.recovered && (this.executor.isRunning(job.id) || this.waiting.has(job.id) || this.outcomes.has(job.id))) {
         events.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
         continue
       }

@@ -12,7 +12,10 @@ export interface WorkerService {
 export type WorkerSettings = Settings
 
 export interface WorkerOptions {
+  /** The queue's own round trips: pick, outcomes, heartbeat, pauses (a pool with the round-trip deadline). */
   pool: pg.Pool
+  /** What handlers get in their run context; default `pool`. */
+  workPool?: pg.Pool
   registry: JobRegistry
   settings: WorkerSettings
   events?: WorkerEvents

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
-import { clientConfigOf } from '../db/connect.js'
+import { callsOf, clientConfigOf } from '../db/connect.js'
 import { deregisterWorker, heartbeat, registerWorker } from '../db/sql/aizk-worker.js'
 import { UsageError } from '../errors.js'
 import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
@@ -21,7 +21,7 @@ import { Executor } from './executor.js'
 import { OutcomeBuffer } from './outcomes.js'
 import { PauseControl } from './pause-control.js'
 import { PickLoop } from './pick-loop.js'
-import type { WorkerOptions, WorkerService } from './worker-options.js'
+import type { WorkerOptions, WorkerService, WorkerSettings } from './worker-options.js'
 import { defaultLocalQueueSize } from '../settings.js'
 import { describeWorker } from './registration.js'
 
@@ -37,6 +37,7 @@ export class Worker {
   private picker: PickLoop | undefined
   private listener: QueueListener | undefined
   private heartbeatTimer: NodeJS.Timeout | undefined
+  private beating = false
   private stopped: Promise<void> | undefined
   private readonly services: WorkerService[] = []
   private startedServices: WorkerService[] = []
@@ -64,6 +65,16 @@ export class Worker {
 
   get inFlight(): number {
     return this.executor?.size ?? 0
+  }
+
+  /** How long the pick loop has gone without completing a pick it tried (health's /livez). */
+  get pickStalledMs(): number {
+    return this.picker?.pickStalledMs ?? 0
+  }
+
+  /** Age (ms) of the oldest queue round trip on its way, 0 when none (health's /livez). */
+  get oldestCallMs(): number {
+    return callsOf(this.o.pool)?.oldestAgeMs() ?? 0
   }
 
   /** Jobs picked and waiting in the local queue for a handler slot. */
@@ -95,14 +106,14 @@ export class Worker {
     outcomes.carrierActive = () => (this.picker?.busy ?? false) && !this.draining
     outcomes.carrierInFlight = () => (this.picker?.picking ?? false) && !this.draining
     outcomes.onWritten = (written) => this.events.emit('outcomes:written', written)
-    const executor = new Executor({ pool, events: this.events, outcomes, settings, jobs: this.jobs, onSlotFree: (ranMs) => this.picker?.slotFreed(ranMs) })
+    const executor = new Executor({ pool: this.o.workPool ?? pool, events: this.events, outcomes, settings, jobs: this.jobs, onSlotFree: (ranMs) => this.picker?.slotFreed(ranMs) })
     const picker = new PickLoop({ pool, settings, events: this.events, health: this.health, jobs: this.jobs, plan: () => this.plan, batchSize, concurrency, localQueueSize }, executor, outcomes)
     this.outcomes = outcomes
     this.executor = executor
     this.picker = picker
     const registration = describeWorker(this.queueManagerId, this.entrypoints)
     await registerWorker(pool, registration)
-    this.listener = new QueueListener(this.listenConfig(), {
+    this.listener = new QueueListener(this.listenConfig(), settings.listenCheckSeconds * 1000, {
       // A completion anywhere may free a slot of a global limit: only then is a DELETE news.
       onWake: (kind) => {
         if (kind === 'work' || hasLimits) picker.wake(true)
@@ -137,13 +148,25 @@ export class Worker {
 
   /** One statement for the worker's row and every pick it holds; it also brings cancels and pauses whose NOTIFY was lost. */
   private beat(): void {
-    heartbeat(this.o.pool, this.queueManagerId).then(
-      (beat) => {
-        if (beat.cancelRequested.length) this.cancel(beat.cancelRequested)
-        if (!this.pauses.matches(beat.paused)) this.refreshPauses()
-      },
-      (err) => this.health.error('heartbeat', err),
-    )
+    // One beat at a time: on a silent network the next waits for this one's deadline.
+    if (this.beating) return
+    this.beating = true
+    heartbeat(this.o.pool, this.queueManagerId, this.heldIds())
+      .then(
+        (beat) => {
+          if (beat.cancelRequested.length) this.cancel(beat.cancelRequested)
+          if (!this.pauses.matches(beat.paused)) this.refreshPauses()
+        },
+        (err) => this.health.error('heartbeat', err),
+      )
+      .finally(() => {
+        this.beating = false
+      })
+  }
+
+  /** The rows this worker knows it holds: running, waiting for a slot, or with an outcome to write. */
+  private heldIds(): string[] {
+    return [...(this.executor?.runningIds() ?? []), ...(this.picker?.waitingIds() ?? []), ...(this.outcomes?.ids() ?? [])]
   }
 
   /** An operator canceled these jobs: abort the running ones, log the waiting ones `canceled` without running them. */
@@ -180,16 +203,23 @@ export class Worker {
     return this.stopped
   }
 
+  /**
+   * Running jobs get `timeoutMs`; the last writes (outcomes, releases, deregistering, closing
+   * LISTEN) get `shutdownFinishMs` more, each step cut off there however its connection behaves,
+   * so the worker always stops. What could not be written is said ('worker:error') and stays
+   * picked, to be picked again after the heartbeat timeout.
+   */
   private async shutdown(timeoutMs: number, reason: string): Promise<void> {
     const deadline = Date.now() + timeoutMs
+    const end = deadline + shutdownFinishMs(this.o.settings)
     const { executor, outcomes, picker } = this
     this.events.emit('worker:stopping', { reason, inFlight: this.inFlight })
-    await picker?.stop()
+    await until(end, picker?.stop())
     // Waiting jobs never started: back to `queued` at once, not after the drain.
     const notStarted = picker?.takeWaiting() ?? []
     if (notStarted.length) executor?.releaseWaiting(notStarted)
     for (const service of this.startedServices.splice(0).reverse()) {
-      await service.stop().catch((err) => this.health.error('service', err))
+      await until(end, service.stop()).catch((err) => this.health.error('service', err))
     }
     const before = executor?.finishedCount ?? 0
     while (picker && executor && executor.size > 0 && Date.now() < deadline) {
@@ -199,17 +229,25 @@ export class Worker {
     const released = executor?.releaseAll() ?? 0
     executor?.close()
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer)
+    let unwritten = 0
     if (outcomes) {
-      // Keep trying past the drain deadline a little: what is not written stays picked and is
-      // recovered after the heartbeat timeout, so give up only when the database is gone.
-      await outcomes.drain(Math.max(deadline, Date.now() + 5000)).catch((err) => this.health.error('shutdown', err))
+      // What is not written stays picked and is recovered after the heartbeat timeout.
+      await outcomes.drain(end).catch(() => {
+        const ids = outcomes.ids()
+        unwritten = ids.length
+        const named = `${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}`
+        this.events.emit('worker:error', {
+          where: 'shutdown',
+          error: `${unwritten} job outcomes or releases could not be written before the shutdown deadline (is the database reachable?): jobs ${named} stay picked and run again after the heartbeat timeout`,
+        })
+      })
       // A released handler that finishes later must not start writes (and retry timers) on a
       // pool that is about to close: that kept stopped workers alive.
       outcomes.close()
     }
-    await deregisterWorker(this.o.pool, this.queueManagerId).catch((err) => this.health.error('deregister', err))
-    await this.listener?.stop()
-    this.events.emit('worker:stopped', { released, completedInTime })
+    await until(end, deregisterWorker(this.o.pool, this.queueManagerId)).catch((err) => this.health.error('deregister', err))
+    await until(end, this.listener?.stop())
+    this.events.emit('worker:stopped', { released, completedInTime, ...(unwritten ? { unwritten } : {}) })
   }
 
   /** Resolves when the worker has stopped (after `stop()`). */
@@ -217,4 +255,19 @@ export class Worker {
     await this.picker?.finished
     await this.stopped
   }
+}
+
+/** How long a stopping worker's last writes may take past the shutdown timeout: 5 s, or the database deadline if shorter. */
+export function shutdownFinishMs(settings: Pick<WorkerSettings, 'dbDeadlineSeconds'>): number {
+  return Math.min(5000, Math.round((settings.dbDeadlineSeconds ?? 15) * 1000))
+}
+
+/** `promise`, or nothing once `end` (Date.now() ms) has passed: a step of the shutdown that may hang. */
+function until<T>(end: number, promise: Promise<T> | undefined): Promise<T | undefined> {
+  if (!promise) return Promise.resolve(undefined)
+  let timer: NodeJS.Timeout | undefined
+  const cut = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, end - Date.now()))
+  })
+  return Promise.race([promise, cut]).finally(() => clearTimeout(timer))
 }

@@ -17,7 +17,8 @@ describe('raw payloads between PgQueuer and aizk', () => {
     const [jsonNoneId] = idsOf(await pgqOne(db.url, ['enqueue', 'interop_json', '--null'])) as string[]
     const w = aizkWorker(db, ['interop_bytes', 'interop_json'])
     for (const id of [rawId, noneId, jsonNoneId]) await w.waitFor((e) => e.event === 'job:completed' && e.jobId === id, `completion of ${id}`)
-    const bytes = await runsOf(db.pool, 'interop_bytes')
+    // The two run at once, so in either order: compared by job id.
+    const bytes = (await runsOf(db.pool, 'interop_bytes')).sort((a, b) => Number(a.job_id) - Number(b.job_id))
     assert.deepEqual(
       bytes.map((r) => [r.job_id, r.payload_hex, r.payload_json]),
       [

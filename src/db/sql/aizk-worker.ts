@@ -27,8 +27,11 @@ export async function deregisterWorker(db: Queryable, queueManagerId: string): P
 }
 
 /**
- * One statement per interval for everything a worker holds: its `aizk_worker` row and every
- * row it has picked (found through pgqueuer_queue_manager_id_idx), never one per job. It also
+ * One statement per interval for everything a worker holds: its `aizk_worker` row and the rows
+ * it knows it holds (running, waiting, or with an outcome still to write), found through
+ * pgqueuer_queue_manager_id_idx, never one statement per job. A row picked under this worker's
+ * id whose reply never reached it (a pick past its deadline that committed anyway) is left out,
+ * so it goes stale and is picked again like a dead worker's. It also
  * reports which of those rows an operator asked to cancel and which entrypoints are paused, so
  * a cancel or pause whose NOTIFY was lost still reaches the worker within one interval.
  */
@@ -36,7 +39,7 @@ const HEARTBEAT = {
   name: 'aizk_heartbeat',
   text: `WITH w AS (UPDATE aizk_worker SET heartbeat = now() WHERE queue_manager_id = $1 RETURNING 1),
          hb AS (UPDATE pgqueuer SET heartbeat = now()
-                 WHERE queue_manager_id = $1 AND status = 'picked'
+                 WHERE queue_manager_id = $1 AND status = 'picked' AND id = ANY ($2::bigint[])
                 RETURNING id, headers)
          SELECT (SELECT count(*) FROM hb)::int AS touched,
                 coalesce((SELECT array_agg(id::text) FROM hb WHERE headers->'aizk' ? 'cancelRequestedAt'), '{}') AS cancel,
@@ -52,8 +55,8 @@ export interface HeartbeatResult {
   paused: string[]
 }
 
-export async function heartbeat(db: Queryable, queueManagerId: string): Promise<HeartbeatResult> {
-  const { rows } = await db.query<{ touched: number; cancel: string[]; paused: string[] }>({ ...HEARTBEAT, values: [queueManagerId] })
+export async function heartbeat(db: Queryable, queueManagerId: string, held: readonly string[]): Promise<HeartbeatResult> {
+  const { rows } = await db.query<{ touched: number; cancel: string[]; paused: string[] }>({ ...HEARTBEAT, values: [queueManagerId, `{${held.join(',')}}`] })
   return { touched: rows[0].touched, cancelRequested: rows[0].cancel, paused: rows[0].paused }
 }
 

@@ -1,0 +1,93 @@
+/**
+ * A pg client whose every round trip has a deadline. A peer that goes silent (a stalled
+ * network: no RST, no FIN) would otherwise leave a query waiting for its reply forever. Past the
+ * deadline the socket is destroyed: the query, and anything queued behind it on that
+ * connection, fails with a DeadlineError (a connection error, so the worker counts an outage,
+ * and a command exits 4), and the pool drops the client instead of handing it out again.
+ * node-postgres's own `query_timeout` only rejects the query and leaves the connection waiting
+ * for the lost reply. Every client also turns on TCP keepalive (docs/worker-faults.md#network-stalls).
+ */
+import pg from 'pg'
+
+/** The code of a round trip that passed its deadline (a connection error: see isConnectionError). */
+export const DEADLINE_CODE = 'AIZK_DEADLINE'
+
+export class DeadlineError extends Error {
+  readonly code = DEADLINE_CODE
+  constructor(ms: number) {
+    super(`no reply from PostgreSQL within ${ms} ms: the connection was closed (a network stall?)`)
+  }
+}
+
+/** Round trips of one pool's clients that are on their way, for health's "a call older than its deadline". */
+export class CallTracker {
+  private readonly started = new Map<number, number>()
+  private next = 0
+
+  begin(): number {
+    const id = this.next++
+    this.started.set(id, Date.now())
+    return id
+  }
+
+  end(id: number): void {
+    this.started.delete(id)
+  }
+
+  /** Age (ms) of the oldest call on its way, 0 when none. */
+  oldestAgeMs(): number {
+    let oldest = Number.POSITIVE_INFINITY
+    for (const at of this.started.values()) oldest = Math.min(oldest, at)
+    return oldest === Number.POSITIVE_INFINITY ? 0 : Date.now() - oldest
+  }
+
+  get size(): number {
+    return this.started.size
+  }
+}
+
+export interface DeadlineClientConfig extends pg.ClientConfig {
+  /** The deadline of each round trip in ms; 0 or absent: none (keepalive only). */
+  deadlineMs?: number
+  calls?: CallTracker
+}
+
+type Callback = (err: Error | null, res?: unknown) => void
+
+export class DeadlineClient extends pg.Client {
+  private readonly deadlineMs: number
+  private readonly calls: CallTracker | undefined
+
+  constructor(config: DeadlineClientConfig) {
+    super(config)
+    this.deadlineMs = config.deadlineMs ?? 0
+    this.calls = config.calls
+  }
+
+  /** Close the socket at once: no goodbye to a peer that may never answer. */
+  destroy(err?: Error): void {
+    const stream = (this as unknown as { connection?: { stream?: { destroy(err?: Error): void } } }).connection?.stream
+    stream?.destroy(err)
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this wraps them all.
+  override query(config: any, values?: any, callback?: any): any {
+    // Cursors and streams (objects with submit) keep a portal open across round trips: not bounded here.
+    if (!this.deadlineMs || (config && typeof config.submit === 'function')) return super.query(config, values, callback)
+    const call = this.calls?.begin()
+    const timer = setTimeout(() => this.destroy(new DeadlineError(this.deadlineMs)), this.deadlineMs)
+    const settle = () => {
+      clearTimeout(timer)
+      if (call !== undefined) this.calls?.end(call)
+    }
+    const cb: Callback | undefined = typeof values === 'function' ? values : callback
+    if (cb) {
+      const wrapped: Callback = (err, res) => {
+        settle()
+        cb(err, res)
+      }
+      return typeof values === 'function' ? super.query(config, wrapped) : super.query(config, values, wrapped)
+    }
+    return (super.query(config, values) as Promise<unknown>).finally(settle)
+  }
+}
