@@ -14,6 +14,9 @@ import { UsageError } from '../errors.js'
 import { type CurrentStatus, type FinalStatus, isFinal, readJobStatuses } from './job-status.js'
 import { QueueListener } from './listen.js'
 
+/** How often the wait's LISTEN connection proves itself (the worker's AIZK_LISTEN_CHECK_SECONDS default). */
+const LISTEN_CHECK_MS = 10_000
+
 export interface WaitOptions {
   /** Give up after this many milliseconds: the ids still running resolve to `timeout`. Unset: wait for ever. */
   timeoutMs?: number
@@ -117,7 +120,7 @@ export async function waitForJobs(pool: pg.Pool, ids: readonly string[], opts: W
 
   const config = opts.listen === false ? undefined : (opts.listen ?? clientConfigOf(pool))
   const listener = config
-    ? new QueueListener(config, {
+    ? new QueueListener(config, LISTEN_CHECK_MS, {
         onWake: wake,
         onConnected: ({ reconnect }) => {
           if (reconnect) wake()
