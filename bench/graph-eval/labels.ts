@@ -10,6 +10,8 @@ export interface LabeledEntity {
   /** person, organisation, place, concept, event, product; 'optional' is neither wanted nor wrong. */
   kind: string
   aliases: string[]
+  /** Phrases that refer to it in a claim ("the project") without being its name. */
+  refs?: string[]
 }
 
 export interface LabeledClaim {
@@ -47,5 +49,12 @@ export function loadLabeledSet(path: string): LabeledSet {
 export function nameIndex(entities: readonly LabeledEntity[]): Map<string, LabeledEntity> {
   const index = new Map<string, LabeledEntity>()
   for (const e of entities) for (const n of [e.name, ...e.aliases]) index.set(normalizeName(n), e)
+  return index
+}
+
+/** The same, with the phrases that refer to an entity in a claim. */
+export function referenceIndex(entities: readonly LabeledEntity[]): Map<string, LabeledEntity> {
+  const index = nameIndex(entities)
+  for (const e of entities) for (const n of e.refs ?? []) if (!index.has(normalizeName(n))) index.set(normalizeName(n), e)
   return index
 }

@@ -5,7 +5,7 @@
 import type { CleanExtraction } from '../../src/graph/extraction.js'
 import { normalizeName } from '../../src/graph/normalize.js'
 import { clusterLevels, type WeightedEdge } from '../../src/graph/communities/cluster-levels.js'
-import { type LabeledClaim, type LabeledSet, nameIndex, type Passage } from './labels.js'
+import { type LabeledClaim, type LabeledSet, nameIndex, type Passage, referenceIndex } from './labels.js'
 
 export interface Counts {
   entitiesOut: number
@@ -37,11 +37,15 @@ export interface ScoredClaim {
 
 const words = (s: string) => normalizeName(s).split(/[^\p{L}\p{N}+.-]+/u).filter(Boolean)
 
+/** A word without its inflection ("created", "creates" and "create" are one), crudely. */
+export const stem = (word: string) => word.toLowerCase().replace(/(ing|ed|es|s|e)$/, '')
+
 function predicateMatches(produced: string, label: LabeledClaim): boolean {
   const tokens = produced.split(/\s+/)
   const negated = tokens[0] === 'not'
   if (negated !== (label.negated ?? false)) return false
-  return label.predicates.some((p) => tokens.includes(p))
+  const stems = new Set(tokens.map(stem))
+  return label.predicates.some((p) => stems.has(stem(p)))
 }
 
 function literalMatches(produced: string, label: string): boolean {
@@ -52,7 +56,7 @@ function literalMatches(produced: string, label: string): boolean {
 
 /** The labeled claim a produced claim states, if any. */
 export function matchClaim(c: ScoredClaim, p: Passage): LabeledClaim | undefined {
-  const names = nameIndex(p.entities)
+  const names = referenceIndex(p.entities)
   const subject = names.get(normalizeName(c.subject))
   if (!subject || subject.kind === 'optional') return undefined
   return p.claims.find((l) => {
@@ -67,7 +71,7 @@ export function matchClaim(c: ScoredClaim, p: Passage): LabeledClaim | undefined
  * matched, such as "Ian" beside "Ian Murdock", is a duplicate and counts as wrong; optional
  * labels count neither way); claims by subject, predicate lemma, negation and object.
  */
-export function scorePassage(p: Passage, out: CleanExtraction & { claims: ScoredClaim[] }, into: Counts): void {
+export function scorePassage(p: Passage, out: { entities: CleanExtraction['entities']; claims: ScoredClaim[] }, into: Counts): void {
   const names = nameIndex(p.entities)
   const matched = new Set<string>()
   for (const e of out.entities) {
