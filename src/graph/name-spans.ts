@@ -59,7 +59,10 @@ function nameStart(t: Term, sentenceStart: boolean): boolean {
 const COMMON_SUFFIX = /(ment|tion|sion|ness|ity|ance|ence|ing|ism|ship|ure|ies|ers|ology|able|ible)$/
 
 /** A capitalised function word inside a run ("ANSI C. After that") ends the name. */
+const FUNCTION_WORDS = new Set(['after', 'before', 'when', 'while', 'since', 'although', 'because', 'if', 'then', 'thus', 'however', 'therefore', 'also', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'as', 'to', 'and', 'or', 'but', 'so', 'yet', 'not', 'no', 'yes', 'once', 'until', 'unless', 'during', 'without', 'within', 'about', 'into', 'here', 'there', 'now', 'today'])
+
 function functionWord(t: Term): boolean {
+  if (FUNCTION_WORDS.has(t.normal)) return true
   const tag = knownTag(t.normal)
   return /Preposition|Conjunction|Determiner|Pronoun|Adverb|QuestionWord/.test(tag) || has(t, 'Preposition', 'Conjunction', 'Determiner', 'Pronoun')
 }
@@ -113,8 +116,8 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
       const initial = run.start === 0 || /[:“"]/.test(s[run.start - 1]?.post ?? '')
       raw.push({ sentence: n, run, initial })
       let from = run.start
-      while (from < run.end - 1 && LEADING.has(s[from].normal)) from++
-      if (!initial || from > run.start) seenInside.add(normalizeName(surfaceOf(s, from, run.end)))
+      while (from < run.end && !nameStart(s[from], false)) from++
+      if (from < run.end && (!initial || from > run.start)) seenInside.add(normalizeName(surfaceOf(s, from, run.end)))
     }
   })
   for (const { sentence, run, initial } of raw) {

@@ -40,6 +40,8 @@ const HAVE = new Set(['have', 'has', 'had', 'having'])
 const CLAUSE_BREAK = new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'while', 'although', 'because', 'whereas', 'if', 'when', 'so', 'but', 'since'])
 const LIST_GLUE = /^(,|,?\s*and|,?\s*or)$/
 const MAX_LITERAL_TERMS = 6
+/** Past participles compromise does not always tag as such ("was born"). */
+const PARTICIPLE = /(ed|en|wn|rn|ne|lt|pt|ught|ung)$/
 const PARTICLES = new Set(['to', 'into', 'onto', 'from', 'with', 'for', 'in', 'on', 'at', 'by', 'as', 'after', 'of', 'within', 'under', 'over'])
 
 const lemmaOf = (t: Term) => (BE.has(t.normal) || BE.has(t.root) ? 'be' : HAVE.has(t.normal) ? 'have' : t.root.replace(/[^\p{L}'-]/gu, '') || t.normal)
@@ -56,6 +58,7 @@ function verbGroups(s: Sentence, taken: Uint8Array): VerbGroup[] {
     let end = i + 1
     const continues = (k: number): boolean => verbish(s[k]) || has(s[k], 'Negative') || (has(s[k], 'Adverb') && k + 1 < s.length && !taken[k + 1] && continues(k + 1))
     while (end < s.length && !taken[end] && continues(end)) end++
+    while (i > 0 && !taken[i - 1] && DISCOURSE.has(s[i - 1].normal) && !/[,;:]/.test(s[i - 1].post)) i--
     // "Debian releases is": a verb before an auxiliary or copula of the same group is a noun.
     for (let k = end - 1; k > i; k--) {
       if (has(s[k], 'Auxiliary', 'Copula', 'Modal') && s.slice(i, k).some((t) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal'))) {
@@ -72,7 +75,7 @@ function verbGroups(s: Sentence, taken: Uint8Array): VerbGroup[] {
       main,
       lemma: lemmaOf(main),
       negated: terms.some((t) => has(t, 'Negative') || t.normal === 'not' || t.normal === "n't"),
-      passive: beAux && has(main, 'PastTense', 'Participle', 'Passive') && lemmaOf(main) !== 'be',
+      passive: beAux && (has(main, 'PastTense', 'Participle', 'Passive') || PARTICIPLE.test(main.normal)) && lemmaOf(main) !== 'be',
     })
     i = end
   }
@@ -94,7 +97,7 @@ export function dateOf(s: Sentence): string | undefined {
 function adjacent(s: Sentence, from: number, to: number): boolean {
   if (from === to) return true
   const between = s.slice(from, to)
-  if (between.every((t) => has(t, 'Adverb'))) return true
+  if (between.every((t) => has(t, 'Adverb') || DISCOURSE.has(t.normal))) return true
   const opened = /\(\s*$/.test(s[from - 1]?.post ?? '') || /\(/.test(between[0].pre)
   if (opened && /\)/.test(between.at(-1)?.post ?? '')) return true
   return /^,/.test(s[from - 1]?.post ?? '') && /,\s*$/.test(between.at(-1)?.post ?? '') && !between.some(verbish)
@@ -115,17 +118,20 @@ function listFrom(s: Sentence, names: readonly NameAt[], first: NameAt): NameAt[
   return list
 }
 
-function literalAfter(s: Sentence, from: number, to: number, taken: Uint8Array): string | undefined {
+function literalAfter(s: Sentence, from: number, to: number): string | undefined {
   let i = from
   while (i < to && has(s[i], 'Determiner', 'Adverb') && !has(s[i], 'Negative')) i++
   const terms: Term[] = []
   for (let k = i; k < to && terms.length < MAX_LITERAL_TERMS; k++) {
-    if (terms.length > 0 && has(s[k], 'Determiner')) break
-    const ofNoun = s[k].normal === 'of' && terms.length > 0 && s[k + 1] && !taken[k + 1] && has(s[k + 1], 'Noun', 'Adjective', 'Determiner')
-    if (!ofNoun && (taken[k] || has(s[k], 'Preposition', 'Conjunction', 'Pronoun', 'Gerund') || verbish(s[k]))) break
-    terms.push(s[k])
-    if (/[,;:()—]/.test(s[k].post)) break
+    const t = s[k]
+    const afterOf = terms.at(-1)?.normal === 'of'
+    const ofNoun = t.normal === 'of' && terms.length > 0 && s[k + 1] !== undefined && has(s[k + 1], 'Noun', 'Adjective', 'Determiner', 'ProperNoun')
+    if (has(t, 'Determiner') && !afterOf) break
+    if (!ofNoun && !has(t, 'Determiner') && (has(t, 'Preposition', 'Conjunction', 'Pronoun', 'Gerund') || verbish(t))) break
+    if (!(has(t, 'Determiner') && afterOf)) terms.push(t)
+    if (/[,;:()—]/.test(t.post)) break
   }
+  while (terms.length > 0 && (terms.at(-1)?.normal === 'of' || has(terms.at(-1), 'Determiner'))) terms.pop()
   if (!terms.some((t) => has(t, 'Noun', 'Adjective', 'Value'))) return undefined
   return terms.map((t, n) => t.text + (n < terms.length - 1 ? ' ' : '')).join('').replace(/[,;:.!?)]+$/, '')
 }
@@ -173,7 +179,7 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
       add(subject, negate(g, `be ${of.noun} ${of.prep}`), of.name.key, true)
       continue
     }
-    const literal = literalAfter(s, objectStart, end, taken)
+    const literal = literalAfter(s, objectStart, end)
     if (literal) add(subject, predicate, literal, false)
   }
   verblessRelations(s, names, add)
@@ -187,6 +193,9 @@ function governed(s: Sentence, start: number): boolean {
   if (k < 0 || /[,;:()]/.test(s[k].post) || SUBORDINATORS.has(s[k].normal)) return false
   return has(s[k], 'Preposition') || PARTICLES.has(s[k].normal) || (verbish(s[k]) && !has(s[k], 'Auxiliary', 'Copula', 'Modal'))
 }
+
+/** Words between a subject and its verb that do not change who does what. */
+const DISCOURSE = new Set(['therefore', 'thus', 'also', 'then', 'now', 'still', 'however', 'hence', 'later', 'first', 'finally', 'successively', 'usually', 'often', 'eventually', 'always', 'never'])
 
 const SUBORDINATORS = new Set(['since', 'as', 'while', 'after', 'before', 'until', 'unless', 'because', 'although', 'though', 'once', 'when'])
 

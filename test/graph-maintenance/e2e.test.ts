@@ -158,7 +158,7 @@ describe('weekly graph passes end to end', () => {
         await q.query<{ objects: string[] }>(
           `select array_agg(o.name order by o.name) as objects from insight i join insight_evidence v on v.insight_id = i.id
              join claim c on c.id = v.claim_id join entity o on o.id = c.object_id
-            where i.kind = 'contradiction' and c.predicate = 'born' group by i.id`,
+            where i.kind = 'contradiction' and c.predicate = 'be born in' group by i.id`,
         )
       ).rows,
     )
