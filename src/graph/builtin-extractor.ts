@@ -36,10 +36,15 @@ export function extractBuiltin(text: string): Extraction {
   const described = new Map<string, string>()
   let lastPerson: string | undefined
   let lastTopic: string | undefined
+  let leadPerson: string | undefined
   sentences.forEach((s, n) => {
     const names: NameAt[] = []
     const topic = lastTopic
     lastTopic = undefined
+    // "He" is a person named earlier in the sentence, else the one the previous sentence led with, else the last one named.
+    const previousLead = leadPerson ?? lastPerson
+    let personHere: string | undefined
+    leadPerson = undefined
     const own = bySentence.get(n) ?? []
     for (let i = 0; i < s.length; i++) {
       const m = own.find((x) => x.start === i)
@@ -47,7 +52,11 @@ export function extractBuiltin(text: string): Extraction {
         const key = keyOf.get(m)
         if (key) {
           names.push({ start: m.start, end: m.end, key, kind: kindOf.get(key) ?? 'concept' })
-          if (kindOf.get(key) === 'person') lastPerson = key
+          if (kindOf.get(key) === 'person') {
+            lastPerson = key
+            leadPerson ??= key
+            personHere = key
+          }
           for (const w of m.surface.toLowerCase().split(/\s+/)) if (REFERRING_HEADS.has(w)) headOwners.set(w, key)
           const after = s[m.end]
           if (after && REFERRING_HEADS.has(after.normal)) headOwners.set(after.normal, key)
@@ -55,7 +64,7 @@ export function extractBuiltin(text: string): Extraction {
         i = m.end - 1
         continue
       }
-      const pronoun = pronounSubject(s, i, lastPerson, topic)
+      const pronoun = pronounSubject(s, i, personHere ?? previousLead, topic)
       if (pronoun) {
         names.push({ start: i, end: i + 1, key: pronoun, kind: kindOf.get(pronoun) ?? 'concept' })
         continue

@@ -35,7 +35,7 @@ const ORG_WORDS = /^(foundation|corporation|inc\.?|ltd\.?|gmbh|llc|company|team|
 const BREAK_AFTER = /[,;:()“”"[\]—–]|\.\s*$/
 const BREAK_BEFORE = /[(“"[]/
 
-const capitalised = (t: Term) => /^\p{Lu}/u.test(t.text)
+const capitalised = (t: Term) => /^(\p{Lu}|\p{Ll}{1,3}\p{Lu})/u.test(t.text)
 const possessive = (t: Term) => /['’]s$/.test(t.text)
 const abbreviation = (t: Term) => /^(\p{Lu}\.|Inc\.|Ltd\.|Dr\.|St\.|Jr\.|Co\.|Corp\.)$/u.test(t.text) || /^\p{Lu}\.$/u.test(`${t.text}${t.post.trim()}`)
 
@@ -84,7 +84,8 @@ function runsOf(s: Sentence): Run[] {
     let end = i + 1
     while (end < s.length && !breaksAfter(s[end - 1], s[end]) && !(possessive(s[end - 1]) && !capitalised(s[end]))) {
       const t = s[end]
-      if ((capitalised(t) && !functionWord(t)) || /^\d+(\.\d+)*\+?$/.test(t.text) || CORPORATE_SUFFIX.has(t.normal)) end++
+      const titleWord = functionWord(t) && s[end + 1] !== undefined && capitalised(s[end + 1]) && !functionWord(s[end + 1]) && !breaksAfter(t, s[end + 1])
+      if ((capitalised(t) && (!functionWord(t) || titleWord)) || /^\d+(\.\d+)*\+?$/.test(t.text) || CORPORATE_SUFFIX.has(t.normal)) end++
       else if (PARTICLES.has(t.normal) && s[end + 1] && capitalised(s[end + 1]) && !breaksAfter(t, s[end + 1])) end += 2
       else if (NAME_HEADS.has(t.normal)) {
         end++
@@ -124,7 +125,8 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
     const s = sentences[sentence]
     let start = run.start
     const whole = normalizeName(surfaceOf(s, start, run.end))
-    if (!(initial && seenInside.has(whole))) {
+    const quoted = /[“"‘]/.test(s[run.start].pre)
+    if (!quoted && !(initial && seenInside.has(whole))) {
       while (start < run.end && !nameStart(s[start], initial && start === run.start)) start++
     }
     let end = run.end

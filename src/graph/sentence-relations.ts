@@ -191,11 +191,15 @@ function governed(s: Sentence, start: number): boolean {
   let k = start - 1
   while (k >= 0 && has(s[k], 'Determiner', 'Adjective') && !/[,;:]/.test(s[k].post)) k--
   if (k < 0 || /[,;:()]/.test(s[k].post) || SUBORDINATORS.has(s[k].normal)) return false
+  // "to whom Debian is indebted": the clause is about someone else.
+  if (RELATIVES.has(s[k].normal)) return true
   return has(s[k], 'Preposition') || PARTICLES.has(s[k].normal) || (verbish(s[k]) && !has(s[k], 'Auxiliary', 'Copula', 'Modal'))
 }
 
 /** Words between a subject and its verb that do not change who does what. */
 const DISCOURSE = new Set(['therefore', 'thus', 'also', 'then', 'now', 'still', 'however', 'hence', 'later', 'first', 'finally', 'successively', 'usually', 'often', 'eventually', 'always', 'never'])
+
+const RELATIVES = new Set(['whom', 'whose', 'which'])
 
 const SUBORDINATORS = new Set(['since', 'as', 'while', 'after', 'before', 'until', 'unless', 'because', 'although', 'though', 'once', 'when'])
 
