@@ -26,7 +26,7 @@ export interface NamedEntity {
 }
 
 const PARTICLES = new Set(['van', 'von', 'de', 'der', 'den', 'du', 'la', 'le', 'da', 'di', 'of', 'for'])
-const LEADING = new Set(['each', 'every', 'some', 'many', 'most', 'all', 'several', 'other', 'others', 'older', 'newer', 'new', 'any', 'both', 'few', 'no', 'such', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'the', 'a', 'an', 'dr', 'dr.', 'mr', 'mr.', 'ms', 'ms.'])
+const LEADING = new Set(['each', 'every', 'some', 'many', 'most', 'all', 'several', 'other', 'others', 'any', 'both', 'few', 'no', 'such', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'the', 'a', 'an', 'dr', 'dr.', 'mr', 'mr.', 'ms', 'ms.'])
 const STRUCTURE = new Set(['section', 'chapter', 'figure', 'table', 'example', 'note', 'appendix', 'part', 'step', 'see', 'tip', 'warning'])
 const CORPORATE_SUFFIX = new Set(['inc', 'inc.', 'ltd', 'ltd.', 'llc', 'gmbh', 'co.', 'corp.'])
 /** Lower-case words that end an organisation's or a document's name after a capitalised one ("Debian security team"). */
@@ -114,26 +114,26 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
   const seenInside = new Set<string>()
   sentences.forEach((s, n) => {
     for (const run of runsOf(s)) {
-      const initial = run.start === 0 || /[:“"]/.test(s[run.start - 1]?.post ?? '')
+      const initial = run.start === 0 || /[:“"‘]/.test(`${s[run.start - 1]?.post ?? ''}${s[run.start].pre}`)
       raw.push({ sentence: n, run, initial })
       let from = run.start
       while (from < run.end && !nameStart(s[from], false)) from++
-      if (from < run.end && (!initial || from > run.start)) seenInside.add(normalizeName(surfaceOf(s, from, run.end)))
+      if (from < run.end && (!initial || from > run.start) && s.slice(from, run.end).some(capitalised)) seenInside.add(normalizeName(surfaceOf(s, from, run.end)))
     }
   })
   for (const { sentence, run, initial } of raw) {
     const s = sentences[sentence]
     let start = run.start
     const whole = normalizeName(surfaceOf(s, start, run.end))
-    const quoted = /[“"‘]/.test(s[run.start].pre)
-    if (!quoted && !(initial && seenInside.has(whole))) {
-      while (start < run.end && !nameStart(s[start], initial && start === run.start)) start++
-    }
+    const quoted = /[“"‘]/.test(s[run.start].pre) && /[”"’]/.test(s[run.end - 1].post)
+    // A sentence's first word is a name when the chunk writes the same name inside a sentence too.
+    const opening = initial && !seenInside.has(whole)
+    if (!quoted) while (start < run.end && !nameStart(s[start], opening && start === run.start)) start++
     let end = run.end
     while (end > start && (PARTICLES.has(s[end - 1].normal) || has(s[end - 1], 'Date', 'Month'))) end--
     if (end <= start) continue
     const surface = surfaceOf(s, start, end)
-    if (normalizeName(surface).length < 2 || !/\p{L}{2}/u.test(surface)) continue
+    if (normalizeName(surface).length < 2 || !/\p{L}{2}/u.test(surface) || !s.slice(start, end).some(capitalised)) continue
     mentions.push({ sentence, start, end, surface })
   }
   return mentions
@@ -167,7 +167,7 @@ export function resolveMentions(sentences: readonly Sentence[], mentions: readon
   // An acronym in parentheses right after a name: "Free Software Foundation (FSF)".
   mentions.forEach((m, i) => {
     const next = mentions[i + 1]
-    if (!next || next.sentence !== m.sentence || next.start !== m.end || !/^\p{Lu}[\p{Lu}\d&]{1,7}$/u.test(next.surface)) return
+    if (!next || next.sentence !== m.sentence || next.start !== m.end || !next.surface.split(/\s+/).some((w) => /^\p{Lu}[\p{Lu}\d&]{1,7}$/u.test(w))) return
     if (BREAK_BEFORE.test(sentences[m.sentence][next.start].pre) || /\(\s*$/.test(sentences[m.sentence][m.end - 1].post)) alias.set(normalizeName(next.surface), normalizeName(m.surface))
   })
   const multi = [...byKey].filter(([, e]) => e.words.length > 1)

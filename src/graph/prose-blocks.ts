@@ -8,6 +8,9 @@
  */
 import { Lexer, type Token, type Tokens } from 'marked'
 
+/** A line of one repeated punctuation character: a reStructuredText title's over- or underline. */
+const ADORNMENT = /^([=\-~^"'`#*+])\1{2,}\s*$/
+
 /** reStructuredText that Markdown would read as text: roles, directives, explicit targets, title adornments. */
 function foldRestructuredText(text: string): string {
   const lines = text.split('\n')
@@ -23,11 +26,12 @@ function foldRestructuredText(text: string): string {
       continue
     }
     const next = lines[i + 1] ?? ''
-    if (/^([=\-~^"'`#*+])\1{2,}\s*$/.test(line) && line.trim().length >= 3) {
+    // An overline: the title under it is taken with its underline on the next line.
+    if (ADORNMENT.test(line) && next.trim() && !ADORNMENT.test(next) && (lines[i + 2] ?? '').trim() === line.trim() && line.trim().length >= next.trim().length) {
       out.push('')
       continue
     }
-    if (line.trim() && /^([=\-~^"'`#*+])\1{2,}\s*$/.test(next) && next.trim().length >= line.trim().length) {
+    if (line.trim() && !ADORNMENT.test(line) && ADORNMENT.test(next) && next.trim().length >= line.trim().length) {
       out.push(`# ${line.trim()}`)
       i++
       continue
@@ -38,7 +42,7 @@ function foldRestructuredText(text: string): string {
     .join('\n')
     .replace(/:[a-z:]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`/g, '$1')
     .replace(/`([^`<]+?)\s*<[^>]+>`__?/g, '$1')
-    .replace(/``([^`]+)``/g, '`$1`')
+    .replace(/``([^`\n]+)``/g, '`$1`')
 }
 
 type Inline = Token & { tokens?: Token[]; text?: string }

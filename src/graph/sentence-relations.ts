@@ -193,7 +193,7 @@ function governed(s: Sentence, start: number): boolean {
   if (k < 0 || /[,;:()]/.test(s[k].post) || SUBORDINATORS.has(s[k].normal)) return false
   // "to whom Debian is indebted": the clause is about someone else.
   if (RELATIVES.has(s[k].normal)) return true
-  return has(s[k], 'Preposition') || PARTICLES.has(s[k].normal) || (verbish(s[k]) && !has(s[k], 'Auxiliary', 'Copula', 'Modal'))
+  return has(s[k], 'Preposition', 'Gerund') || PARTICLES.has(s[k].normal) || (verbish(s[k]) && !has(s[k], 'Auxiliary', 'Copula', 'Modal'))
 }
 
 /** Words between a subject and its verb that do not change who does what. */

@@ -55,7 +55,8 @@ describe('chunk projection', () => {
     const first = await snapshot([A])
     assert.ok(first.entities.some((e) => e.name === 'Guido van Rossum' && e.kind === 'person'), 'Guido van Rossum is a person')
     assert.ok(first.entities.some((e) => e.name === 'SourceForge'), 'SourceForge is an entity')
-    assert.ok(first.claims.length >= 10, `claims: ${first.claims.length}`)
+    // Claims are made about names only (whatsnew/2.0's first 7,000 characters state 8 or so).
+    assert.ok(first.claims.length >= 5, `claims: ${first.claims.length}`)
     assert.ok(first.mentions.length >= first.entities.length, 'every entity is mentioned by some chunk')
     assert.ok(first.sources.length >= first.claims.length, 'every claim names its evidence')
     assert.equal(await countVisible(app.scoped, [A], 'profile', 'dirty'), first.entities.length)
