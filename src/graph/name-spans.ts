@@ -132,6 +132,8 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
     let end = run.end
     while (end > start && (PARTICLES.has(s[end - 1].normal) || has(s[end - 1], 'Date', 'Month'))) end--
     if (end <= start) continue
+    // "Version: 2.0-1": a field's label, not a name.
+    if (end - start === 1 && /^:/.test(s[start].post) && s[start + 1] !== undefined) continue
     const surface = surfaceOf(s, start, end)
     if (normalizeName(surface).length < 2 || !/\p{L}{2}/u.test(surface) || !s.slice(start, end).some(capitalised)) continue
     mentions.push({ sentence, start, end, surface })

@@ -89,7 +89,7 @@ function collect(tokens: readonly Token[], into: string[]): void {
       case 'text': {
         const t = token as Tokens.Paragraph
         const text = inlineText(t.tokens ?? []) || t.text
-        if (!onlyLinks(t.tokens) && !onlyEmphasis(t.tokens) && !(token.type === 'paragraph' && isTitle(text))) push(into, text)
+        if (!onlyLinks(t.tokens) && !onlyEmphasis(t.tokens) && !isTitle(text)) push(into, text)
         break
       }
       case 'list': {
@@ -108,7 +108,7 @@ function collect(tokens: readonly Token[], into: string[]): void {
   }
 }
 
-/** A short line with no closing punctuation standing as a paragraph: a page's or section's title. */
+/** A short line with no closing punctuation, as a paragraph or list item: a title, an entry of a table of contents. */
 function isTitle(text: string): boolean {
   const s = text.trim()
   return !/[.!?:;…"”')\]]$/.test(s) && s.split(/\s+/).length < 12
