@@ -167,7 +167,9 @@ describe('dedup', () => {
 describe('profiles', () => {
   it('rebuilds dirty profiles of the set from the strongest live claims, leaving other sets dirty', async () => {
     const S = [A, C]
-    const [c1, c2] = await addDocument(app.scoped, S, 'profile', `${'Guido van Rossum created Python. '.repeat(60)}\n\n${'Guido van Rossum worked at CNRI. '.repeat(60)}`)
+    // Two documents: a second chunk of one document would not reinforce (evidence counts sources).
+    const [c1] = await addDocument(app.scoped, S, 'profile', `${'Guido van Rossum created Python. '.repeat(60)}\n\n${'Guido van Rossum worked at CNRI. '.repeat(60)}`)
+    const [c2] = await addDocument(app.scoped, S, 'profile, again', 'Guido van Rossum created Python.')
     const guido: Extraction = {
       entities: [{ name: 'Guido van Rossum', kind: 'person' }, { name: 'Python', kind: 'product' }],
       claims: [
