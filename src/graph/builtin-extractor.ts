@@ -1,91 +1,119 @@
 /**
- * The built-in extractor: compromise (an English NLP library, no service, no model download).
- * Entities are the people, places and organisations it tags, plus proper-noun phrases and
- * acronyms as concepts. Claims are subject–verb–object triples read off each sentence: the
- * noun phrase just before the sentence's first verb phrase, the verb's infinitive (prefixed
- * "not " when negated), and the first noun phrase after it (an entity when the chunk names it
- * as one, otherwise literal text). This is CPU work: the worker runs it on a thread pool
- * (extract-pool.ts), never on its event loop.
+ * The built-in extractor: compromise (an English NLP library, no service, no model download)
+ * over the chunk's prose (prose-blocks.ts: Markdown parsed, markup, code and navigation left
+ * out). Entities are proper names, validated and folded within the chunk (name-spans.ts); claims
+ * are the relations each sentence states between them, or from a name to a noun phrase
+ * (sentence-relations.ts). A definite "the project" / "the language" in a subject or object names
+ * the last entity whose name carries that word ("the Debian Project"), or that the chunk wrote it
+ * after ("the Python language"). Each entity carries the first sentence that says what it is as
+ * its description. This is CPU work: the worker runs it on a thread pool (extract-pool.ts),
+ * never on its event loop.
  */
-import nlp from 'compromise'
 import type { Extraction } from './extraction.js'
-import { normalizeName } from './normalize.js'
+import { findMentions, type Mention, resolveMentions } from './name-spans.js'
+import { proseBlocks } from './prose-blocks.js'
+import { type NameAt, type SentenceClaim, sentenceClaims } from './sentence-relations.js'
+import { has, type Sentence, sentencesOf } from './sentence-terms.js'
 
-type Doc = ReturnType<typeof nlp>
+export { plainProse } from './prose-blocks.js'
 
-/** reStructuredText and Markdown markup that would read as words: roles, backticks, directives. */
-export function plainProse(text: string): string {
-  return text
-    .replace(/^\s*\.\. .*$/gm, ' ')
-    .replace(/^[=\-~^"'`#*+]{3,}\s*$/gm, ' ')
-    .replace(/:[a-z:]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`/g, '$1')
-    .replace(/`+([^`]*)`+_?/g, '$1')
-    .replace(/\*\*?([^*]+)\*\*?/g, '$1')
-    .replace(/^\s*[#>]+\s*/gm, '')
-    .replace(/^\s{4,}\S.*$/gm, ' ')
-}
-
-/** Proper-noun phrases, less what compromise capitalises for other reasons (dates, sentence starts). */
-function properNouns(doc: Doc) {
-  return doc.match('#ProperNoun+').not('(#Date|#Month|#WeekDay|#Pronoun|#Preposition|#Conjunction|#Determiner)')
-}
-
-/** Pronouns and demonstratives name nothing on their own: no claim is made about "it". */
-const PRONOUN = /^(i|you|he|she|it|we|they|them|him|her|us|me|this|that|these|those|there|here|who|which|what|one|someone|something|anything|everything)(\b|'|’)/i
-
-function tagged(doc: { out(format: 'array'): unknown }, kind: string, into: Map<string, { name: string; kind: string }>) {
-  for (const name of doc.out('array') as string[]) {
-    const key = normalizeName(name)
-    if (key.length >= 2 && !into.has(key)) into.set(key, { name, kind })
-  }
-}
+const REFERRING_HEADS = new Set(['project', 'language', 'company', 'team', 'foundation', 'interpreter', 'distribution', 'organization', 'organisation'])
+const MAX_DESCRIPTION = 300
 
 export function extractBuiltin(text: string): Extraction {
-  const doc = nlp(plainProse(text))
-  const known = new Map<string, { name: string; kind: string }>()
-  tagged(doc.people(), 'person', known)
-  tagged(doc.places(), 'place', known)
-  tagged(doc.organizations(), 'organisation', known)
-  tagged(properNouns(doc), 'concept', known)
-  tagged(doc.match('#Acronym'), 'concept', known)
+  const sentences: Sentence[] = proseBlocks(text).flatMap(sentencesOf)
+  const mentions = findMentions(sentences)
+  const { entities, keyOf } = resolveMentions(sentences, mentions)
+  const kindOf = new Map(entities.map((e) => [e.key, e.kind]))
+  const nameOf = new Map(entities.map((e) => [e.key, e.name]))
 
-  const entities: Extraction['entities'] = []
-  const counts = new Map<string, number>()
-  for (const name of properNouns(doc).out('array') as string[]) {
-    const key = normalizeName(name)
-    counts.set(key, (counts.get(key) ?? 0) + 1)
-  }
-  for (const [key, e] of known) {
-    for (let i = 0; i < Math.max(1, counts.get(key) ?? 1); i++) entities.push({ name: e.name, kind: e.kind })
-  }
+  // Which entity each referring head word points to, as the chunk goes.
+  const headOwners = new Map<string, string>()
+  const bySentence = new Map<number, Mention[]>()
+  for (const m of mentions) bySentence.set(m.sentence, [...(bySentence.get(m.sentence) ?? []), m])
 
   const claims: Extraction['claims'] = []
-  doc.sentences().forEach((sentence) => {
-    const claim = sentenceClaim(sentence as unknown as Doc, known)
-    if (claim) claims.push(claim)
+  const described = new Map<string, string>()
+  let lastPerson: string | undefined
+  let lastTopic: string | undefined
+  let leadPerson: string | undefined
+  sentences.forEach((s, n) => {
+    const names: NameAt[] = []
+    const topic = lastTopic
+    lastTopic = undefined
+    // "He" is a person named earlier in the sentence, else the one the previous sentence led with, else the last one named.
+    const previousLead = leadPerson ?? lastPerson
+    let personHere: string | undefined
+    leadPerson = undefined
+    const own = bySentence.get(n) ?? []
+    for (let i = 0; i < s.length; i++) {
+      const m = own.find((x) => x.start === i)
+      if (m) {
+        const key = keyOf.get(m)
+        if (key) {
+          names.push({ start: m.start, end: m.end, key, kind: kindOf.get(key) ?? 'concept' })
+          if (kindOf.get(key) === 'person') {
+            lastPerson = key
+            leadPerson ??= key
+            personHere = key
+          }
+          for (const w of m.surface.toLowerCase().split(/\s+/)) if (REFERRING_HEADS.has(w)) headOwners.set(w, key)
+          const after = s[m.end]
+          if (after && REFERRING_HEADS.has(after.normal)) headOwners.set(after.normal, key)
+        }
+        i = m.end - 1
+        continue
+      }
+      const pronoun = pronounSubject(s, i, personHere ?? previousLead, topic)
+      if (pronoun) {
+        names.push({ start: i, end: i + 1, key: pronoun, kind: kindOf.get(pronoun) ?? 'concept' })
+        continue
+      }
+      const head = s[i + 1]
+      if (s[i].normal === 'the' && head && REFERRING_HEADS.has(head.normal) && headOwners.has(head.normal) && !/^\p{Lu}/u.test(s[i + 2]?.text ?? '')) {
+        names.push({ start: i, end: i + 2, key: headOwners.get(head.normal) as string, kind: kindOf.get(headOwners.get(head.normal) as string) ?? 'concept' })
+        i++
+      }
+    }
+    const found = sentenceClaims(s, names)
+    const subjectHere = found.find((c) => c.subjectAt <= 1 && kindOf.get(c.subject) !== 'person')?.subject
+    lastTopic = subjectHere
+    for (const c of found) claims.push(asClaim(c, nameOf))
+    const sentenceText = s.map((t) => `${t.pre}${t.text}${t.post}`).join('').trim()
+    for (const c of found) if (c.predicate === 'be' && !c.objectIsEntity && !described.has(c.subject)) described.set(c.subject, sentenceText)
+    for (const x of names) if (!described.has(x.key)) described.set(x.key, sentenceText)
   })
-  return { entities, claims }
-}
 
-function sentenceClaim(sentence: Doc, known: Map<string, unknown>): Extraction['claims'][number] | null {
-  const verb = sentence.verbs().first()
-  if (!verb.found) return null
-  const text: string = sentence.text()
-  const verbText: string = verb.text()
-  const at = text.indexOf(verbText)
-  if (at < 0) return null
-  const phrases = (sentence.nouns().out('array') as string[]).map((p) => ({ p, i: text.indexOf(p) })).filter((x) => x.i >= 0)
-  const subject = phrases.filter((x) => x.i + x.p.length <= at).at(-1)?.p
-  const object = phrases.find((x) => x.i >= at + verbText.length)?.p
-  if (!subject || !object || normalizeName(subject).length < 2 || PRONOUN.test(subject) || PRONOUN.test(object)) return null
-  const negated: boolean = verb.has('#Negative')
-  const main = verb.terms().last() as unknown as Doc
-  const infinitive = String(main.verbs().toInfinitive().text() || main.text()).toLowerCase()
-  if (!/^[a-z][a-z' -]*$/.test(infinitive)) return null
   return {
-    subject,
-    predicate: negated ? `not ${infinitive}` : infinitive,
-    object,
-    objectIsEntity: known.has(normalizeName(object)),
+    entities: entities.flatMap((e) => {
+      const description = described.get(e.key)?.slice(0, MAX_DESCRIPTION)
+      return Array.from({ length: e.mentions }, () => ({ name: e.name, kind: e.kind, ...(description ? { description } : {}) }))
+    }),
+    claims,
   }
 }
+
+/**
+ * "He" or "she" as a subject names the last person the chunk mentioned; "it" names what the
+ * previous sentence made a claim about, when that was not a person.
+ */
+function pronounSubject(s: Sentence, i: number, lastPerson: string | undefined, topic: string | undefined): string | undefined {
+  const next = s[i + 1]
+  if (!next || !has(next, 'Verb', 'Auxiliary', 'Copula', 'Modal', 'Adverb')) return undefined
+  if (s[i].normal === 'he' || s[i].normal === 'she') return lastPerson
+  if (s[i].normal === 'it' && (i === 0 || /[,;:]/.test(s[i - 1].post))) return topic
+  return undefined
+}
+
+function asClaim(c: SentenceClaim, nameOf: Map<string, string>): Extraction['claims'][number] {
+  return {
+    subject: nameOf.get(c.subject) ?? c.subject,
+    predicate: c.predicate,
+    object: c.objectIsEntity ? (nameOf.get(c.object) ?? c.object) : c.object,
+    objectIsEntity: c.objectIsEntity,
+    ...(c.when ? { when: c.when } : {}),
+  }
+}
+
+
+

@@ -1,11 +1,13 @@
 /**
  * DedupJob's body: entity resolution within one scope set. Entities with equal normalized names
  * are one (whatever kind each extraction gave them); entities of one kind whose names are
- * trigram-similar above `dedupSimilarity` are one too. Groups are closed transitively; each
- * folds into its oldest member (first seen, then id), which keeps its id, so references held
+ * trigram-similar above `dedupSimilarity` are one too, when their words agree in order
+ * (name-compatibility.ts: "Babbages" is "Babbage", "Oldoldstable" is not "Oldstable"). Groups
+ * are closed transitively; each folds into its oldest member (first seen, then id), which keeps its id, so references held
  * elsewhere stay valid and merged rows answer through `merged_into`.
  */
 import type { Queryable } from '../db/queryable.js'
+import { compatibleNames } from './name-compatibility.js'
 import { similarNamePairs } from './similar-names.js'
 import { confirmSimilar, entityStamps, mergeEntities, nameTrigrams, sameNameGroups } from './sql/dedup-sql.js'
 
@@ -42,8 +44,12 @@ export async function dedupEntities(db: Queryable, scopes: readonly string[], si
   const groups = new Groups()
   for (const ids of await sameNameGroups(db, scopes)) for (const id of ids.slice(1)) groups.union(ids[0], id)
   if (similarity < 1) {
-    const found = await similarNamePairs(await nameTrigrams(db, scopes), similarity)
-    for (const [a, b] of await confirmSimilar(db, scopes, found, similarity)) groups.union(a, b)
+    const names = await nameTrigrams(db, scopes)
+    const nameOf = new Map(names.map((n) => [n.id, n.name]))
+    const found = await similarNamePairs(names, similarity)
+    for (const [a, b] of await confirmSimilar(db, scopes, found, similarity)) {
+      if (compatibleNames(nameOf.get(a) ?? '', nameOf.get(b) ?? '')) groups.union(a, b)
+    }
   }
   const sets = [...groups.members().values()].filter((m) => m.length > 1)
   if (sets.length === 0) return { merged: 0, claimsMoved: 0, claimsFolded: 0 }

@@ -8,7 +8,14 @@ import { displayName, normalizeKind, normalizeName } from './normalize.js'
 
 export const extractionSchema = z.object({
   entities: z
-    .array(z.object({ name: z.string().min(1).max(300), kind: z.string().min(1).max(60) }))
+    .array(
+      z.object({
+        name: z.string().min(1).max(300),
+        kind: z.string().min(1).max(60),
+        /** What the text says it is, in its own words. */
+        description: z.string().max(2000).optional(),
+      }),
+    )
     .max(500),
   claims: z
     .array(
@@ -18,6 +25,8 @@ export const extractionSchema = z.object({
         object: z.string().min(1).max(1000),
         /** True when the object is a thing the memory knows (an entity), false for literal text. */
         objectIsEntity: z.boolean(),
+        /** When it became true, as the text dates it ("1993", "May 2000"). */
+        when: z.string().max(60).optional(),
       }),
     )
     .max(500),

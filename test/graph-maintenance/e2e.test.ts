@@ -72,6 +72,12 @@ describe('weekly graph passes end to end', () => {
     }
     await add([A], 'birth one', 'Ada Lovelace was born in London.')
     await add([A], 'birth two', 'Ada Lovelace was born in Paris.')
+    // Every set gets a real contradiction of its own (only single-valued predicates make one), so
+    // each has an insight to wait for.
+    await add([B], 'birth three', 'Grace Hopper was born in New York.')
+    await add([B], 'birth four', 'Grace Hopper was born in Boston.')
+    await add(AB, 'birth five', 'Alan Turing was born in Maida Vale.')
+    await add(AB, 'birth six', 'Alan Turing was born in Wilmslow.')
 
     worker = startWorker({
       ...env,
@@ -159,7 +165,7 @@ describe('weekly graph passes end to end', () => {
         await q.query<{ objects: string[] }>(
           `select array_agg(o.name order by o.name) as objects from insight i join insight_evidence v on v.insight_id = i.id
              join claim c on c.id = v.claim_id join entity o on o.id = c.object_id
-            where i.kind = 'contradiction' and c.predicate = 'born' group by i.id`,
+            where i.kind = 'contradiction' and c.predicate = 'be born in' group by i.id`,
         )
       ).rows,
     )

@@ -56,6 +56,9 @@ before(async () => {
   // The planted contradiction, in two documents of {A} only.
   await write([A], 'birth one', 'Ada Lovelace was born in London.')
   await write([A], 'birth two', 'Ada Lovelace was born in Paris.')
+  // Two values of a predicate that holds several at once: a list, not a contradiction.
+  await write([A], 'git one', 'Git is a tool.')
+  await write([A], 'git two', 'Git is a version control system.')
 })
 after(async () => {
   await closeExtractionPool()
@@ -152,12 +155,15 @@ describe('weekly graph passes per scope set', () => {
       `SELECT i.id::text, i.title, array_agg(s.name || ' ' || c.predicate || ' ' || coalesce(o.name, c.object_text) ORDER BY o.name) AS evidence
          FROM insight i JOIN insight_evidence ev ON ev.insight_id = i.id JOIN claim c ON c.id = ev.claim_id
          JOIN entity s ON s.id = c.subject_id LEFT JOIN entity o ON o.id = c.object_id
-        WHERE i.kind = 'contradiction' AND s.normalized_name = 'ada lovelace' AND c.predicate = 'born' GROUP BY i.id`,
+        WHERE i.kind = 'contradiction' AND s.normalized_name = 'ada lovelace' AND c.predicate = 'be born in' GROUP BY i.id`,
     )
     assert.equal(found.length, 1, JSON.stringify(found))
     assert.equal(found[0].evidence.length, 2)
     assert.match(found[0].evidence.join(' | '), /London/)
     assert.match(found[0].evidence.join(' | '), /Paris/)
+    const git = await rows<{ objects: number }>([A], "SELECT count(DISTINCT c.object_key)::int AS objects FROM claim c JOIN entity s ON s.id = c.subject_id WHERE s.normalized_name = 'git' AND c.predicate = 'be'")
+    assert.equal(git[0].objects, 2, 'both values of "Git is" were projected')
+    assert.equal(await countVisible(app.scoped, [A], 'insight', "kind = 'contradiction' AND title LIKE 'Git %'"), 0, 'a multi-valued predicate is no contradiction')
     // The same evidence is never written twice.
     const again = await run(InsightJob, [A])
     assert.equal(again.written, 0)

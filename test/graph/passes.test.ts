@@ -113,7 +113,8 @@ describe('dedup', () => {
     await project(S, c1, ada('Ada Lovelace', 'person'))
     await project(S, c2, ada('ada  lovelace', 'concept', [{ subject: 'ada  lovelace', predicate: 'work with', object: 'Charles Babbage', objectIsEntity: true }]))
     await project(S, c3, {
-      entities: [{ name: 'Charles Babbages', kind: 'person' }, { name: "Charles Babbage's", kind: 'organisation' }],
+      // Trigram-similar, but not one name: never merged.
+      entities: [{ name: 'Charles Babbages', kind: 'person' }, { name: "Charles Babbage's", kind: 'organisation' }, { name: 'Oldstable', kind: 'concept' }, { name: 'Oldoldstable', kind: 'concept' }],
       claims: [{ subject: 'Charles Babbages', predicate: 'design', object: 'engines', objectIsEntity: false }],
     })
     // The same names in {B}: a different set, never merged with {B,C}'s.
@@ -128,6 +129,8 @@ describe('dedup', () => {
       ['Ada Lovelace', 'person'],
       ['Charles Babbage', 'person'],
       ["Charles Babbage's", 'organisation'],
+      ['Oldoldstable', 'concept'],
+      ['Oldstable', 'concept'],
     ])
     const keeper = live[0].id
     const merged = await rows<{ name: string; merged_into: string }>(S, 'SELECT name, merged_into::text FROM entity WHERE merged_into IS NOT NULL ORDER BY name')
@@ -164,7 +167,9 @@ describe('dedup', () => {
 describe('profiles', () => {
   it('rebuilds dirty profiles of the set from the strongest live claims, leaving other sets dirty', async () => {
     const S = [A, C]
-    const [c1, c2] = await addDocument(app.scoped, S, 'profile', `${'Guido van Rossum created Python. '.repeat(60)}\n\n${'Guido van Rossum worked at CNRI. '.repeat(60)}`)
+    // Two documents: a second chunk of one document would not reinforce (evidence counts sources).
+    const [c1] = await addDocument(app.scoped, S, 'profile', `${'Guido van Rossum created Python. '.repeat(60)}\n\n${'Guido van Rossum worked at CNRI. '.repeat(60)}`)
+    const [c2] = await addDocument(app.scoped, S, 'profile, again', 'Guido van Rossum created Python.')
     const guido: Extraction = {
       entities: [{ name: 'Guido van Rossum', kind: 'person' }, { name: 'Python', kind: 'product' }],
       claims: [

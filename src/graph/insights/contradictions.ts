@@ -1,11 +1,13 @@
 /**
- * Contradictions: one subject and predicate with different live objects ("Ada was born in
- * London", "Ada was born in Paris"). Live means neither superseded nor faded. A subject and
- * predicate with more than `maxObjects` objects is a list ("Python supports ..."), not a
- * contradiction, and is left alone. The evidence is every live claim of the group.
+ * Contradictions: one subject and a single-valued predicate (single-valued.ts) with different
+ * live objects ("Ada was born in London", "Ada was born in Paris"). Live means neither superseded
+ * nor faded. Any other predicate may hold several values at once, and a subject and predicate
+ * with more than `maxObjects` objects is a list either way: both are left alone. The evidence is
+ * every live claim of the group.
  */
 import type { Queryable } from '../../db/queryable.js'
 import type { NewInsight } from '../sql/insight-sql.js'
+import { isSingleValuedPredicate } from './single-valued.js'
 
 export async function findContradictions(db: Queryable, scopes: readonly string[], maxObjects: number): Promise<NewInsight[]> {
   const { rows } = await db.query<{ subject_id: string; subject: string; predicate: string; ids: string[]; objects: string[] }>(
@@ -20,7 +22,7 @@ export async function findContradictions(db: Queryable, scopes: readonly string[
      HAVING count(DISTINCT c.object_key) BETWEEN 2 AND $2`,
     [scopes, maxObjects],
   )
-  return rows.map((r) => ({
+  return rows.filter((r) => isSingleValuedPredicate(r.predicate)).map((r) => ({
     kind: 'contradiction',
     title: `${r.subject} ${r.predicate}: ${r.objects.join(' / ')}`,
     detail: { subject: r.subject, predicate: r.predicate, objects: r.objects },

@@ -27,13 +27,14 @@ export async function sameNameGroups(db: Queryable, scopes: readonly string[]): 
  * Joined by U+0001, which no trigram holds (pg_trgm keeps letters, digits and spaces, and writes
  * any other trigram as hex): splitting a string costs far less than parsing a text[] per row.
  */
-export async function nameTrigrams(db: Queryable, scopes: readonly string[]): Promise<NameTrigrams[]> {
-  const { rows } = await db.query<{ id: string; kind: string; trigrams: string }>(
-    `SELECT id::text, kind, array_to_string(show_trgm(normalized_name), chr(1)) AS trigrams
+/** Each live entity's trigrams as pg_trgm makes them, with its normalized name. */
+export async function nameTrigrams(db: Queryable, scopes: readonly string[]): Promise<(NameTrigrams & { name: string })[]> {
+  const { rows } = await db.query<{ id: string; kind: string; name: string; trigrams: string }>(
+    `SELECT id::text, kind, normalized_name AS name, array_to_string(show_trgm(normalized_name), chr(1)) AS trigrams
        FROM entity WHERE scopes = $1::uuid[] AND merged_into IS NULL`,
     [scopes],
   )
-  return rows.map((r) => ({ id: r.id, kind: r.kind, trigrams: r.trigrams === '' ? [] : r.trigrams.split('\u0001') }))
+  return rows.map((r) => ({ id: r.id, kind: r.kind, name: r.name, trigrams: r.trigrams === '' ? [] : r.trigrams.split('\u0001') }))
 }
 
 /** The pairs among `pairs` whose names' pg_trgm similarity is above `threshold`: pg_trgm has the last word. */

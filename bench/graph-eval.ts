@@ -1,0 +1,57 @@
+/**
+ * `npm run eval:graph`: the memory graph's extraction measured against the project's labeled
+ * passages (test/fixtures/graph-eval/passages.json; docs/memory-graph.md, "The evaluation"),
+ * for the built-in extractor and for the chat-model extractor against a stand-in replaying
+ * recorded answers, on the tuning split and the held-out split. Prints figures, asserts nothing.
+ */
+import { readFileSync } from 'node:fs'
+import { extractBuiltin } from '../src/graph/builtin-extractor.js'
+import { cleanExtraction, type Extraction } from '../src/graph/extraction.js'
+import { isSingleValuedPredicate } from '../src/graph/insights/single-valued.js'
+import { LlmExtractor } from '../src/graph/llm-extractor.js'
+import { normalizeName } from '../src/graph/normalize.js'
+import { loadLabeledSet, type Passage } from './graph-eval/labels.js'
+import { startRecordedLlm } from './graph-eval/recorded-llm.js'
+import { type Counts, type ScoredClaim, type SplitGraph, scoreCommunities, scoreContradictions, scorePassage, zeroCounts } from './graph-eval/score.js'
+
+const fixtures = new URL('../test/fixtures/graph-eval/', import.meta.url)
+const set = loadLabeledSet(new URL('passages.json', fixtures).pathname)
+const recorded = JSON.parse(readFileSync(new URL('llm-answers.json', fixtures), 'utf8')) as Record<string, unknown>
+
+const MAX_OBJECTS = 4 // AIZK_INSIGHT_MAX_OBJECTS's default
+const RESOLUTION = 1 // AIZK_COMMUNITIES_RESOLUTION's default
+
+const ratio = (a: number, b: number) => (b === 0 ? 'n/a' : (a / b).toFixed(2))
+
+async function evaluate(name: string, extract: (p: Passage) => Promise<Extraction>) {
+  for (const split of ['tune', 'held-out'] as const) {
+    const passages = set.passages.filter((p) => p.split === split)
+    const counts: Counts = zeroCounts()
+    const graph: SplitGraph = { claims: [] }
+    for (const p of passages) {
+      const raw = await extract(p)
+      const clean = cleanExtraction(raw)
+      const whenOf = new Map(raw.claims.map((c) => [`${normalizeName(c.subject)}\u0000${normalizeName(c.object)}`, (c as { when?: string }).when]))
+      const claims: ScoredClaim[] = clean.claims.map((c) => ({ ...c, when: whenOf.get(`${c.subject}\u0000${normalizeName(c.object)}`) }))
+      scorePassage(p, { ...clean, claims }, counts)
+      for (const claim of claims) graph.claims.push({ passage: p, claim })
+    }
+    const contra = scoreContradictions(set, graph, MAX_OBJECTS, isSingleValuedPredicate)
+    const comm = scoreCommunities(passages, graph, RESOLUTION)
+    console.log(`\n${name}, ${split} split (${passages.length} passages)`)
+    console.log(`  entities   precision ${ratio(counts.entitiesRight, counts.entitiesOut)} (${counts.entitiesRight}/${counts.entitiesOut})  recall ${ratio(counts.entitiesFound, counts.entitiesLabeled)} (${counts.entitiesFound}/${counts.entitiesLabeled})`)
+    console.log(`  claims     precision ${ratio(counts.claimsRight, counts.claimsOut)} (${counts.claimsRight}/${counts.claimsOut})  recall ${ratio(counts.claimsFound, counts.claimsLabeled)} (${counts.claimsFound}/${counts.claimsLabeled})`)
+    console.log(`  claims linking two entities ${ratio(counts.claimsLinking, counts.claimsOut)} (${counts.claimsLinking}/${counts.claimsOut});  dated labeled claims found with their date ${counts.datedKept}/${counts.datedLabeled}`)
+    console.log(`  contradictions precision ${contra.reported === 0 ? 'n/a, none reported' : ratio(contra.right, contra.reported)} (${contra.right}/${contra.reported} reported, ${contra.labeled} labeled)${contra.examples.length ? `: ${contra.examples.join('; ')}` : ''}`)
+    console.log(`  communities of 3+ coherent ${ratio(comm.coherent, comm.big)} (${comm.coherent}/${comm.big}; ${comm.communities} communities in all)${comm.largest.length ? `; largest: [${comm.largest.join('] [')}]` : ''}`)
+  }
+}
+
+await evaluate('built-in extractor', async (p) => extractBuiltin(p.text))
+const llm = await startRecordedLlm(new Map(set.passages.map((p) => [p.text, recorded[p.id]])))
+try {
+  const extractor = new LlmExtractor({ llmUrl: llm.url, llmModel: 'recorded', llmTimeoutSeconds: 30, llmMaxAttempts: 1 })
+  await evaluate('chat-model extractor (recorded answers)', (p) => extractor.extract(p.text))
+} finally {
+  llm.server.close()
+}

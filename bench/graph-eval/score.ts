@@ -1,0 +1,168 @@
+/**
+ * Scoring one extractor's output against the labels (the matching rules are in
+ * docs/memory-graph.md, "The evaluation"). Pure functions, no database.
+ */
+import type { CleanExtraction } from '../../src/graph/extraction.js'
+import { normalizeName } from '../../src/graph/normalize.js'
+import { clusterLevels, type WeightedEdge } from '../../src/graph/communities/cluster-levels.js'
+import { type LabeledClaim, type LabeledSet, nameIndex, type Passage, referenceIndex } from './labels.js'
+
+export interface Counts {
+  entitiesOut: number
+  entitiesRight: number
+  entitiesLabeled: number
+  entitiesFound: number
+  claimsOut: number
+  claimsRight: number
+  claimsLabeled: number
+  claimsFound: number
+  claimsLinking: number
+  datedLabeled: number
+  datedKept: number
+}
+
+export const zeroCounts = (): Counts => ({
+  entitiesOut: 0, entitiesRight: 0, entitiesLabeled: 0, entitiesFound: 0,
+  claimsOut: 0, claimsRight: 0, claimsLabeled: 0, claimsFound: 0, claimsLinking: 0, datedLabeled: 0, datedKept: 0,
+})
+
+/** A produced claim as scored: names normalized, negation split off the predicate. */
+export interface ScoredClaim {
+  subject: string
+  predicate: string
+  object: string
+  objectIsEntity: boolean
+  when?: string
+}
+
+const words = (s: string) => normalizeName(s).split(/[^\p{L}\p{N}+.-]+/u).filter(Boolean)
+
+/** A word without its inflection ("created", "creates" and "create" are one), crudely. */
+export const stem = (word: string) => word.toLowerCase().replace(/(ing|ed|es|s|e)$/, '')
+
+function predicateMatches(produced: string, label: LabeledClaim): boolean {
+  const tokens = produced.split(/\s+/)
+  const negated = tokens[0] === 'not'
+  if (negated !== (label.negated ?? false)) return false
+  const stems = new Set(tokens.map(stem))
+  return label.predicates.some((p) => stems.has(stem(p)))
+}
+
+function literalMatches(produced: string, label: string): boolean {
+  const p = normalizeName(produced)
+  const l = normalizeName(label)
+  return p.includes(l) || (p.length >= 4 && l.includes(p))
+}
+
+/** The labeled claim a produced claim states, if any. */
+export function matchClaim(c: ScoredClaim, p: Passage): LabeledClaim | undefined {
+  const names = referenceIndex(p.entities)
+  const subject = names.get(normalizeName(c.subject))
+  if (!subject || subject.kind === 'optional') return undefined
+  return p.claims.find((l) => {
+    if (normalizeName(l.subject) !== normalizeName(subject.name) || !predicateMatches(c.predicate, l)) return false
+    if (l.objectIsEntity) return names.get(normalizeName(c.object))?.name === l.object
+    return literalMatches(c.object, l.object)
+  })
+}
+
+/**
+ * One passage: entities by normalized name or alias (a second name for an entity already
+ * matched, such as "Ian" beside "Ian Murdock", is a duplicate and counts as wrong; optional
+ * labels count neither way); claims by subject, predicate lemma, negation and object.
+ */
+export function scorePassage(p: Passage, out: { entities: CleanExtraction['entities']; claims: ScoredClaim[] }, into: Counts): void {
+  const names = nameIndex(p.entities)
+  const matched = new Set<string>()
+  for (const e of out.entities) {
+    const label = names.get(e.normalizedName)
+    if (label?.kind === 'optional') continue
+    into.entitiesOut++
+    if (label && !matched.has(label.name)) {
+      matched.add(label.name)
+      into.entitiesRight++
+    }
+  }
+  const required = p.entities.filter((e) => e.kind !== 'optional')
+  into.entitiesLabeled += required.length
+  into.entitiesFound += required.filter((e) => matched.has(e.name)).length
+
+  const found = new Set<LabeledClaim>()
+  for (const c of out.claims) {
+    into.claimsOut++
+    if (c.objectIsEntity) into.claimsLinking++
+    const label = matchClaim(c, p)
+    if (!label) continue
+    into.claimsRight++
+    if (!found.has(label) && label.date) {
+      into.datedLabeled++
+      if (c.when && words(c.when).some((w) => words(label.date ?? '').includes(w))) into.datedKept++
+    }
+    found.add(label)
+  }
+  into.claimsLabeled += p.claims.length
+  into.claimsFound += found.size
+}
+
+export interface SplitGraph {
+  /** Each passage's claims, as the projection keys them (normalized names). */
+  claims: { passage: Passage; claim: ScoredClaim }[]
+}
+
+/**
+ * Contradictions as the insights pass finds them: one subject and predicate with 2 to
+ * `maxObjects` distinct objects across the split (one scope set); `isSingleValued`, when given,
+ * keeps only predicates that hold one value at a time. Right when the labels name the pair.
+ */
+export function scoreContradictions(set: LabeledSet, g: SplitGraph, maxObjects: number, isSingleValued?: (predicate: string) => boolean) {
+  const groups = new Map<string, Set<string>>()
+  for (const { claim } of g.claims) {
+    if (isSingleValued && !isSingleValued(claim.predicate)) continue
+    const key = `${normalizeName(claim.subject)}\u0000${claim.predicate}`
+    const objects = groups.get(key) ?? new Set<string>()
+    objects.add(normalizeName(claim.object))
+    groups.set(key, objects)
+  }
+  const reported = [...groups].filter(([, o]) => o.size >= 2 && o.size <= maxObjects).map(([k, o]) => ({ key: k, objects: [...o] }))
+  const real = new Set(set.contradictions.map((c) => `${normalizeName(c.subject)}\u0000${c.predicate}`))
+  const right = reported.filter((r) => real.has(r.key)).length
+  return { reported: reported.length, right, labeled: real.size, examples: reported.slice(0, 5).map((r) => `${r.key.replace('\u0000', ' ')}: ${r.objects.join(' / ')}`) }
+}
+
+/**
+ * Communities of the split's entity graph (claims whose object is an entity, weighted by how
+ * often they were seen), level 0 of the communities pass's clustering. A community of three or
+ * more members is coherent when one labeled topic covers at least two thirds of its members; a
+ * member counts for a topic when a passage of that topic labels its name (unlabeled names cover
+ * nothing).
+ */
+export function scoreCommunities(passages: readonly Passage[], g: SplitGraph, resolution: number) {
+  const edges = new Map<string, WeightedEdge>()
+  for (const { claim } of g.claims) {
+    if (!claim.objectIsEntity) continue
+    const a = normalizeName(claim.subject)
+    const b = normalizeName(claim.object)
+    if (a === b) continue
+    const key = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`
+    const edge = edges.get(key) ?? { a, b, weight: 0 }
+    edge.weight++
+    edges.set(key, edge)
+  }
+  const topicsOf = new Map<string, Set<string>>()
+  for (const p of passages) {
+    for (const [name, label] of nameIndex(p.entities)) {
+      if (label.kind === 'optional') continue
+      const t = topicsOf.get(name) ?? new Set<string>()
+      for (const topic of p.topics) t.add(topic)
+      topicsOf.set(name, t)
+    }
+  }
+  const level = clusterLevels(edges.values(), { maxLevels: 1, resolution })[0] ?? []
+  const big = level.filter((m) => m.length >= 3)
+  const coherent = big.filter((members) => {
+    const tally = new Map<string, number>()
+    for (const m of members) for (const t of topicsOf.get(m) ?? []) tally.set(t, (tally.get(t) ?? 0) + 1)
+    return Math.max(0, ...tally.values()) * 3 >= members.length * 2
+  })
+  return { communities: level.length, big: big.length, coherent: coherent.length, largest: big.slice(0, 3).map((m) => m.slice(0, 6).join(', ')) }
+}

@@ -1,0 +1,226 @@
+/**
+ * Proper names in a chunk's sentences, and which of them name the same thing. A name is a run
+ * of capitalised terms (with the lower-case particles of names: "Guido van Rossum",
+ * "Corporation for National Research Initiatives"), less what only looks like one: a sentence's
+ * first word when it is an English word ("Each", "Specifically"), determiners and quantifiers
+ * ("The", "Many"), dates, document structure ("Section 1.5"), lists fused by commas. Within a
+ * chunk, an acronym in parentheses or made of a name's initials ("FSF"), a person's first or
+ * last name ("Guido"), and a name with "Project" after it fold onto the full name, which is kept.
+ */
+import { normalizeName } from './normalize.js'
+import { has, knownTag, knownWord, type Sentence, type Term } from './sentence-terms.js'
+
+export interface Mention {
+  sentence: number
+  start: number
+  /** Exclusive. */
+  end: number
+  surface: string
+}
+
+export interface NamedEntity {
+  name: string
+  key: string
+  kind: string
+  mentions: number
+}
+
+const PARTICLES = new Set(['van', 'von', 'de', 'der', 'den', 'du', 'la', 'le', 'da', 'di', 'of', 'for'])
+const LEADING = new Set(['each', 'every', 'some', 'many', 'most', 'all', 'several', 'other', 'others', 'any', 'both', 'few', 'no', 'such', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'the', 'a', 'an', 'dr', 'dr.', 'mr', 'mr.', 'ms', 'ms.'])
+const STRUCTURE = new Set(['section', 'chapter', 'figure', 'table', 'example', 'note', 'appendix', 'part', 'step', 'see', 'tip', 'warning'])
+const CORPORATE_SUFFIX = new Set(['inc', 'inc.', 'ltd', 'ltd.', 'llc', 'gmbh', 'co.', 'corp.'])
+/** Lower-case words that end an organisation's or a document's name after a capitalised one ("Debian security team"). */
+const NAME_HEADS = new Set(['team', 'policy', 'committee', 'group'])
+const ORG_WORDS = /^(foundation|corporation|inc\.?|ltd\.?|gmbh|llc|company|team|initiatives|centrum|labs|partners|institute|university|group|committee|society|association|consortium|council)$/i
+const BREAK_AFTER = /[,;:()“”"[\]—–]|\.\s*$/
+const BREAK_BEFORE = /[(“"[]/
+
+const capitalised = (t: Term) => /^(\p{Lu}|\p{Ll}{1,3}\p{Lu})/u.test(t.text)
+const possessive = (t: Term) => /['’]s$/.test(t.text)
+const abbreviation = (t: Term) => /^(\p{Lu}\.|Inc\.|Ltd\.|Dr\.|St\.|Jr\.|Co\.|Corp\.)$/u.test(t.text) || /^\p{Lu}\.$/u.test(`${t.text}${t.post.trim()}`)
+
+function breaksAfter(t: Term, next: Term | undefined): boolean {
+  if (next && BREAK_BEFORE.test(next.pre)) return true
+  if (next && /^,\s*$/.test(t.post) && CORPORATE_SUFFIX.has(next.normal)) return false
+  if (abbreviation(t) && /^\.?\s*$/.test(t.post)) return false
+  return BREAK_AFTER.test(t.post)
+}
+
+/** The first term can start a name there: not a determiner, a date, nor an English word opening a sentence. */
+function nameStart(t: Term, sentenceStart: boolean): boolean {
+  if (functionWord(t) && !has(t, 'Person', 'Place', 'Organization', 'Acronym')) return false
+  if (LEADING.has(t.normal) || STRUCTURE.has(t.normal) || has(t, 'Date', 'Month', 'WeekDay', 'Pronoun', 'Preposition', 'Conjunction', 'QuestionWord')) return false
+  if (!sentenceStart) return true
+  if (has(t, 'Person', 'Place', 'Organization', 'Acronym')) return true
+  return !knownWord(t.normal) && !has(t, 'Verb', 'Adverb', 'Adjective', 'Determiner', 'Value', 'Plural') && !COMMON_SUFFIX.test(t.normal)
+}
+
+/** Endings of English common nouns: a sentence's first word with one is a word, not a name ("Development"). */
+const COMMON_SUFFIX = /(ment|tion|sion|ness|ity|ance|ence|ing|ism|ship|ure|ies|ers|ology|able|ible)$/
+
+/** A capitalised function word inside a run ("ANSI C. After that") ends the name. */
+const FUNCTION_WORDS = new Set(['after', 'before', 'when', 'while', 'since', 'although', 'because', 'if', 'then', 'thus', 'however', 'therefore', 'also', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'as', 'to', 'and', 'or', 'but', 'so', 'yet', 'not', 'no', 'yes', 'once', 'until', 'unless', 'during', 'without', 'within', 'about', 'into', 'here', 'there', 'now', 'today'])
+
+function functionWord(t: Term): boolean {
+  if (FUNCTION_WORDS.has(t.normal)) return true
+  const tag = knownTag(t.normal)
+  return /Preposition|Conjunction|Determiner|Pronoun|Adverb|QuestionWord/.test(tag) || has(t, 'Preposition', 'Conjunction', 'Determiner', 'Pronoun')
+}
+
+interface Run {
+  start: number
+  end: number
+}
+
+/** Candidate name runs of one sentence, before validation of the first term. */
+function runsOf(s: Sentence): Run[] {
+  const runs: Run[] = []
+  let i = 0
+  while (i < s.length) {
+    if (!capitalised(s[i])) {
+      i++
+      continue
+    }
+    let end = i + 1
+    while (end < s.length && !breaksAfter(s[end - 1], s[end]) && !(possessive(s[end - 1]) && !capitalised(s[end]))) {
+      const t = s[end]
+      const titleWord = functionWord(t) && s[end + 1] !== undefined && capitalised(s[end + 1]) && !functionWord(s[end + 1]) && !breaksAfter(t, s[end + 1])
+      if ((capitalised(t) && (!functionWord(t) || titleWord)) || /^\d+(\.\d+)*\+?$/.test(t.text) || CORPORATE_SUFFIX.has(t.normal)) end++
+      else if (PARTICLES.has(t.normal) && s[end + 1] && capitalised(s[end + 1]) && !breaksAfter(t, s[end + 1])) end += 2
+      else if (NAME_HEADS.has(t.normal)) {
+        end++
+        break
+      } else if (s[end + 1] && NAME_HEADS.has(s[end + 1].normal) && !has(t, 'Verb') && !breaksAfter(t, s[end + 1])) {
+        end += 2
+        break
+      } else break
+    }
+    runs.push({ start: i, end })
+    i = end
+  }
+  return runs
+}
+
+function surfaceOf(s: Sentence, start: number, end: number): string {
+  let text = ''
+  for (let k = start; k < end; k++) text += s[k].text + (k < end - 1 ? s[k].post.replace(/[^,\s]/g, '') || ' ' : '')
+  return text.replace(/['’]s$/, '').replace(/\s+/g, ' ').trim()
+}
+
+/** Every name mention of the chunk, in order, its first term validated. */
+export function findMentions(sentences: readonly Sentence[]): Mention[] {
+  const mentions: Mention[] = []
+  const raw: { sentence: number; run: Run; initial: boolean }[] = []
+  const seenInside = new Set<string>()
+  sentences.forEach((s, n) => {
+    for (const run of runsOf(s)) {
+      const initial = run.start === 0 || /[:“"‘]/.test(`${s[run.start - 1]?.post ?? ''}${s[run.start].pre}`)
+      raw.push({ sentence: n, run, initial })
+      let from = run.start
+      while (from < run.end && !nameStart(s[from], false)) from++
+      if (from < run.end && (!initial || from > run.start) && s.slice(from, run.end).some(capitalised)) seenInside.add(normalizeName(surfaceOf(s, from, run.end)))
+    }
+  })
+  for (const { sentence, run, initial } of raw) {
+    const s = sentences[sentence]
+    let start = run.start
+    const whole = normalizeName(surfaceOf(s, start, run.end))
+    const quoted = /[“"‘]/.test(s[run.start].pre) && /[”"’]/.test(s[run.end - 1].post)
+    // A sentence's first word is a name when the chunk writes the same name inside a sentence too.
+    const opening = initial && !seenInside.has(whole)
+    if (!quoted) while (start < run.end && !nameStart(s[start], opening && start === run.start)) start++
+    let end = run.end
+    while (end > start && (PARTICLES.has(s[end - 1].normal) || has(s[end - 1], 'Date', 'Month'))) end--
+    if (end <= start) continue
+    // "Version: 2.0-1": a field's label, not a name.
+    if (end - start === 1 && /^:/.test(s[start].post) && s[start + 1] !== undefined) continue
+    const surface = surfaceOf(s, start, end)
+    if (normalizeName(surface).length < 2 || !/\p{L}{2}/u.test(surface) || !s.slice(start, end).some(capitalised)) continue
+    mentions.push({ sentence, start, end, surface })
+  }
+  return mentions
+}
+
+const initials = (words: readonly string[]) => words.map((w) => w[0]).join('')
+
+function kindOf(surface: string, terms: readonly Term[]): string {
+  const words = surface.split(/\s+/)
+  if (ORG_WORDS.test(words.at(-1) ?? '') || CORPORATE_SUFFIX.has((words.at(-1) ?? '').toLowerCase())) return 'organisation'
+  if (words.length > 1 && terms.some((t) => has(t, 'FirstName')) && terms.every((t) => has(t, 'Person', 'ProperNoun') || PARTICLES.has(t.normal) || abbreviation(t))) return 'person'
+  if (terms.some((t) => has(t, 'Place', 'Country', 'City'))) return 'place'
+  if (terms.some((t) => has(t, 'Organization'))) return 'organisation'
+  if (words.length === 1 && terms.some((t) => has(t, 'FirstName'))) return 'person'
+  return /\d/.test(surface) ? 'product' : 'concept'
+}
+
+/**
+ * The chunk's entities, and for each mention the key of the entity it names (a partial name,
+ * acronym or "X Project" folded onto the full name).
+ */
+export function resolveMentions(sentences: readonly Sentence[], mentions: readonly Mention[]): { entities: NamedEntity[]; keyOf: Map<Mention, string> } {
+  const byKey = new Map<string, { name: string; kind: string; words: string[]; count: number; first: number }>()
+  mentions.forEach((m, i) => {
+    const key = normalizeName(m.surface)
+    const e = byKey.get(key)
+    if (e) e.count++
+    else byKey.set(key, { name: m.surface, kind: kindOf(m.surface, sentences[m.sentence].slice(m.start, m.end)), words: m.surface.split(/\s+/), count: 1, first: i })
+  })
+  const alias = new Map<string, string>()
+  // An acronym in parentheses right after a name: "Free Software Foundation (FSF)".
+  mentions.forEach((m, i) => {
+    const next = mentions[i + 1]
+    if (!next || next.sentence !== m.sentence || next.start !== m.end || !next.surface.split(/\s+/).some((w) => /^\p{Lu}[\p{Lu}\d&]{1,7}$/u.test(w))) return
+    if (BREAK_BEFORE.test(sentences[m.sentence][next.start].pre) || /\(\s*$/.test(sentences[m.sentence][m.end - 1].post)) alias.set(normalizeName(next.surface), normalizeName(m.surface))
+  })
+  const multi = [...byKey].filter(([, e]) => e.words.length > 1)
+  for (const [key, e] of byKey) {
+    if (alias.has(key)) continue
+    if (e.words.length === 1 && /^\p{Lu}[\p{Lu}\d]{1,6}$/u.test(e.name)) {
+      // Initials of a name in the chunk, or of a run of its words: "GPL" for "GNU General Public License".
+      const target = multi.find(([, m]) => {
+        const caps = m.words.filter((w) => /^\p{Lu}/u.test(w))
+        for (let a = 0; a < caps.length; a++) for (let b = a + 2; b <= caps.length; b++) if (initials(caps.slice(a, b)) === e.name) return true
+        return false
+      })
+      if (target) alias.set(key, target[0])
+      continue
+    }
+    // A shorter form of a name the chunk gave before: "Guido", "PythonLabs team", "Monty Python".
+    const partOf = multi.find(([k, m]) => {
+      if (k === key || m.words.length <= e.words.length || m.first > e.first) return false
+      const bare = m.words.map((w) => w.replace(/['’]s$/, ''))
+      const tail = bare.slice(-e.words.length).join(' ').toLowerCase()
+      const head = bare.slice(0, e.words.length).join(' ').toLowerCase()
+      const short = e.words.join(' ').toLowerCase()
+      if (m.kind === 'person') return head === short || tail === short
+      if (m.kind === 'organisation' && tail === short) return true
+      if (head === short) return e.words.length > 1 || m.words.slice(e.words.length).every((w) => ORG_WORDS.test(w))
+      return false
+    })
+    if (partOf) alias.set(key, partOf[0])
+  }
+  // "Debian Project" is Debian when the chunk names Debian too.
+  for (const [key, e] of multi) {
+    if (/^project$/i.test(e.words.at(-1) ?? '')) {
+      const base = normalizeName(e.words.slice(0, -1).join(' '))
+      if (byKey.has(base) && !alias.has(key)) alias.set(key, base)
+    }
+  }
+  const canonical = (key: string) => {
+    let k = key
+    for (let hops = 0; alias.has(k) && hops < 4; hops++) k = alias.get(k) as string
+    return k
+  }
+  const entities = new Map<string, NamedEntity>()
+  const keyOf = new Map<Mention, string>()
+  for (const m of mentions) {
+    const key = canonical(normalizeName(m.surface))
+    const e = byKey.get(key)
+    if (!e) continue
+    keyOf.set(m, key)
+    const entity = entities.get(key)
+    if (entity) entity.mentions++
+    else entities.set(key, { name: e.name, key, kind: e.kind, mentions: 1 })
+  }
+  return { entities: [...entities.values()], keyOf }
+}

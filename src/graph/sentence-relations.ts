@@ -1,0 +1,254 @@
+/**
+ * Claims read off one sentence, between the names it mentions where it can: the verb that links
+ * a subject name to the names after it ("Guido van Rossum moved to BeOpen.com": move to), passive
+ * voice turned active ("Debian was founded by Ian Murdock": Ian Murdock found Debian), negation
+ * kept ("not be"), a list of objects giving one claim each, a place after "in", an apposition
+ * ("Red Hat, Inc., child company of IBM": be company of), and the sentence's date on every claim
+ * it gives. A claim is made only when its subject is a name (or "the project" for a name the chunk
+ * gave); the object is a name, or else the noun phrase after the verb as literal text.
+ */
+import { has, type Sentence, type Term } from './sentence-terms.js'
+
+export interface NameAt {
+  start: number
+  end: number
+  key: string
+  kind: string
+}
+
+export interface SentenceClaim {
+  subject: string
+  /** Where the subject stands in the sentence (its first term). */
+  subjectAt: number
+  predicate: string
+  object: string
+  objectIsEntity: boolean
+  when?: string
+}
+
+interface VerbGroup {
+  start: number
+  end: number
+  main: Term
+  lemma: string
+  negated: boolean
+  passive: boolean
+}
+
+const BE = new Set(['be', 'is', 'are', 'was', 'were', 'been', 'being', 'am', "'s"])
+const HAVE = new Set(['have', 'has', 'had', 'having'])
+const CLAUSE_BREAK = new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'while', 'although', 'because', 'whereas', 'if', 'when', 'so', 'but', 'since'])
+const LIST_GLUE = /^(,|,?\s*and|,?\s*or)$/
+const MAX_LITERAL_TERMS = 6
+/** Past participles compromise does not always tag as such ("was born"). */
+const PARTICIPLE = /(ed|en|wn|rn|ne|lt|pt|ught|ung)$/
+const PARTICLES = new Set(['to', 'into', 'onto', 'from', 'with', 'for', 'in', 'on', 'at', 'by', 'as', 'after', 'of', 'within', 'under', 'over'])
+
+const lemmaOf = (t: Term) => (BE.has(t.normal) || BE.has(t.root) ? 'be' : HAVE.has(t.normal) ? 'have' : t.root.replace(/[^\p{L}'-]/gu, '') || t.normal)
+const verbish = (t: Term) => has(t, 'Verb', 'Auxiliary', 'Copula', 'Modal') && !has(t, 'Gerund', 'Preposition')
+
+function verbGroups(s: Sentence, taken: Uint8Array): VerbGroup[] {
+  const groups: VerbGroup[] = []
+  let i = 0
+  while (i < s.length) {
+    if (taken[i] || !verbish(s[i]) || s[i - 1]?.normal === 'to') {
+      i++
+      continue
+    }
+    let end = i + 1
+    const continues = (k: number): boolean => verbish(s[k]) || has(s[k], 'Negative') || (has(s[k], 'Adverb') && k + 1 < s.length && !taken[k + 1] && continues(k + 1))
+    while (end < s.length && !taken[end] && continues(end)) end++
+    while (i > 0 && !taken[i - 1] && DISCOURSE.has(s[i - 1].normal) && !/[,;:]/.test(s[i - 1].post)) i--
+    // "Debian releases is": a verb before an auxiliary or copula of the same group is a noun.
+    for (let k = end - 1; k > i; k--) {
+      if (has(s[k], 'Auxiliary', 'Copula', 'Modal') && s.slice(i, k).some((t) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal'))) {
+        i = k
+        break
+      }
+    }
+    const terms = s.slice(i, end)
+    const main = [...terms].reverse().find((t) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal', 'Negative')) ?? terms.find((t) => !has(t, 'Negative', 'Adverb')) ?? s[i]
+    const beAux = terms.some((t) => t !== main && (BE.has(t.normal) || BE.has(t.root)))
+    groups.push({
+      start: i,
+      end,
+      main,
+      lemma: lemmaOf(main),
+      negated: terms.some((t) => has(t, 'Negative') || t.normal === 'not' || t.normal === "n't"),
+      passive: beAux && (has(main, 'PastTense', 'Participle', 'Passive') || PARTICIPLE.test(main.normal)) && lemmaOf(main) !== 'be',
+    })
+    i = end
+  }
+  return groups
+}
+
+/** The sentence's date: a year, a decade, or a month with its year ("May 2000", "April of 2007"). */
+export function dateOf(s: Sentence): string | undefined {
+  for (let i = 0; i < s.length; i++) {
+    if (!/^(1[89]|20)\d\d(s)?$/.test(s[i].normal)) continue
+    if (has(s[i - 1], 'Month')) return `${s[i - 1].text} ${s[i].text}`
+    if (s[i - 1]?.normal === 'of' && has(s[i - 2], 'Month')) return `${s[i - 2].text} ${s[i].text}`
+    return s[i].text
+  }
+  return undefined
+}
+
+/** Terms between two positions are only adverbs, a parenthetical, or an apposition set off by commas. */
+function adjacent(s: Sentence, from: number, to: number): boolean {
+  if (from === to) return true
+  const between = s.slice(from, to)
+  if (between.every((t) => has(t, 'Adverb') || DISCOURSE.has(t.normal))) return true
+  const opened = /\(\s*$/.test(s[from - 1]?.post ?? '') || /\(/.test(between[0].pre)
+  if (opened && /\)/.test(between.at(-1)?.post ?? '')) return true
+  return /^,/.test(s[from - 1]?.post ?? '') && /,\s*$/.test(between.at(-1)?.post ?? '') && !between.some(verbish)
+}
+
+/** Names from `at` on that form a list ("A, B, and C"), each right after the previous. */
+function listFrom(s: Sentence, names: readonly NameAt[], first: NameAt): NameAt[] {
+  const list = [first]
+  for (let k = names.indexOf(first) + 1; k < names.length; k++) {
+    const prev = list.at(-1) as NameAt
+    const glue = `${s[prev.end - 1].post.trim()} ${s
+      .slice(prev.end, names[k].start)
+      .map((t) => t.text + t.post.trim())
+      .join(' ')}`.trim()
+    if (!LIST_GLUE.test(glue)) break
+    list.push(names[k])
+  }
+  return list
+}
+
+function literalAfter(s: Sentence, from: number, to: number): string | undefined {
+  let i = from
+  while (i < to && has(s[i], 'Determiner', 'Adverb') && !has(s[i], 'Negative')) i++
+  const terms: Term[] = []
+  for (let k = i; k < to && terms.length < MAX_LITERAL_TERMS; k++) {
+    const t = s[k]
+    const afterOf = terms.at(-1)?.normal === 'of'
+    const ofNoun = t.normal === 'of' && terms.length > 0 && s[k + 1] !== undefined && has(s[k + 1], 'Noun', 'Adjective', 'Determiner', 'ProperNoun')
+    if (has(t, 'Determiner') && !afterOf) break
+    if (!ofNoun && !has(t, 'Determiner') && (has(t, 'Preposition', 'Conjunction', 'Pronoun', 'Gerund') || verbish(t))) break
+    if (!(has(t, 'Determiner') && afterOf)) terms.push(t)
+    if (/[,;:()—]/.test(t.post)) break
+  }
+  while (terms.length > 0 && (terms.at(-1)?.normal === 'of' || has(terms.at(-1), 'Determiner'))) terms.pop()
+  if (!terms.some((t) => has(t, 'Noun', 'Adjective', 'Value'))) return undefined
+  return terms.map((t, n) => t.text + (n < terms.length - 1 ? ' ' : '')).join('').replace(/[,;:.!?)]+$/, '')
+}
+
+export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceClaim[] {
+  const taken = new Uint8Array(s.length)
+  for (const n of names) taken.fill(1, n.start, n.end)
+  const when = dateOf(s)
+  const claims: SentenceClaim[] = []
+  const add = (subject: NameAt, predicate: string, object: string, objectIsEntity: boolean) => {
+    if (subject.key !== object) claims.push({ subject: subject.key, subjectAt: subject.start, predicate, object, objectIsEntity, ...(when ? { when } : {}) })
+  }
+  const groups = verbGroups(s, taken)
+  const clauseEnd = (from: number) => {
+    for (let k = from; k < s.length; k++) {
+      if (groups.some((g) => g.start === k) || CLAUSE_BREAK.has(s[k].normal)) return k
+      if (/[;:]/.test(s[k].post)) return k + 1
+    }
+    return s.length
+  }
+  for (const g of groups) {
+    const subject = [...names].reverse().find((n) => n.end <= g.start && adjacent(s, n.end, g.start))
+    if (!subject || governed(s, subject.start)) continue
+    const end = clauseEnd(g.end)
+    const inSpan = names.filter((n) => n.start >= g.end && n.end <= end)
+    const reducedPassive = !g.passive && has(g.main, 'PastTense') && g.end - g.start === 1 && /,\s*$/.test(s[g.start - 1]?.post ?? '')
+    const by = s.findIndex((t, k) => k >= g.end && k < end && t.normal === 'by')
+    if ((g.passive || reducedPassive) && by >= 0) {
+      const agent = inSpan.find((n) => n.start > by && adjacentWords(s, by + 1, n.start))
+      if (agent) for (const a of listFrom(s, names, agent)) add(a, negate(g, g.lemma), subject.key, true)
+      continue
+    }
+    if (reducedPassive) continue
+    const prep = s[g.end] && (has(s[g.end], 'Preposition') || PARTICLES.has(s[g.end].normal)) && !taken[g.end] ? s[g.end].normal : ''
+    const head = g.passive ? `be ${g.main.normal}` : g.lemma
+    const predicate = negate(g, prep ? `${head} ${prep}` : head)
+    const objectStart = prep ? g.end + 1 : g.end
+    const object = inSpan.find((n) => adjacentWords(s, objectStart, n.start) && !modifies(s, n))
+    if (object) {
+      for (const o of listFrom(s, names, object)) add(subject, predicate, o.key, true)
+      continue
+    }
+    const of = ofRelation(s, objectStart, end, names)
+    if (of && g.lemma === 'be') {
+      add(subject, negate(g, `be ${of.noun} ${of.prep}`), of.name.key, true)
+      continue
+    }
+    const literal = literalAfter(s, objectStart, end)
+    if (literal) add(subject, predicate, literal, false)
+  }
+  verblessRelations(s, names, add)
+  return claims
+}
+
+/** A name right after a preposition or a verb is its object ("on LTS", "link Python programs"), not a subject. */
+function governed(s: Sentence, start: number): boolean {
+  let k = start - 1
+  while (k >= 0 && has(s[k], 'Determiner', 'Adjective') && !/[,;:]/.test(s[k].post)) k--
+  if (k < 0 || /[,;:()]/.test(s[k].post) || SUBORDINATORS.has(s[k].normal)) return false
+  // "to whom Debian is indebted": the clause is about someone else.
+  if (RELATIVES.has(s[k].normal)) return true
+  return has(s[k], 'Preposition', 'Gerund') || PARTICLES.has(s[k].normal) || (verbish(s[k]) && !has(s[k], 'Auxiliary', 'Copula', 'Modal'))
+}
+
+/** Words between a subject and its verb that do not change who does what. */
+const DISCOURSE = new Set(['therefore', 'thus', 'also', 'then', 'now', 'still', 'however', 'hence', 'later', 'first', 'finally', 'successively', 'usually', 'often', 'eventually', 'always', 'never'])
+
+const RELATIVES = new Set(['whom', 'whose', 'which'])
+
+const SUBORDINATORS = new Set(['since', 'as', 'while', 'after', 'before', 'until', 'unless', 'because', 'although', 'though', 'once', 'when'])
+
+/** A name followed by a common noun modifies it ("a GNU/Linux distribution", "Python's principal author"). */
+function modifies(s: Sentence, n: NameAt): boolean {
+  const next = s[n.end]
+  return next !== undefined && !/[,;:()]/.test(s[n.end - 1].post) && has(next, 'Noun', 'Adjective') && !has(next, 'ProperNoun', 'Pronoun', 'Preposition') && !verbish(next) && /^\p{Ll}/u.test(next.text)
+}
+
+const negate = (g: VerbGroup, predicate: string) => (g.negated ? `not ${predicate}` : predicate)
+
+/** Only determiners and adjectives (at most three terms) stand between `from` and `to`. */
+function adjacentWords(s: Sentence, from: number, to: number): boolean {
+  if (to - from > 3) return false
+  return s.slice(from, to).every((t) => has(t, 'Determiner', 'Adjective', 'Possessive') && !verbish(t))
+}
+
+/** "a sponsoring member of the PSF": the noun before "of" (or "for") and the name after it. */
+function ofRelation(s: Sentence, from: number, to: number, names: readonly NameAt[]): { noun: string; prep: string; name: NameAt } | undefined {
+  for (let k = from; k < Math.min(to, from + 6); k++) {
+    if (s[k].normal !== 'of' && s[k].normal !== 'for') {
+      if (verbish(s[k]) || (k > from && /[,;:]/.test(s[k - 1].post))) return undefined
+      continue
+    }
+    const name = names.find((n) => n.start > k && adjacentWords(s, k + 1, n.start))
+    const noun = s[k - 1]
+    if (!name || !noun || !has(noun, 'Noun') || k === from) return undefined
+    return { noun: noun.root || noun.normal, prep: s[k].normal, name }
+  }
+  return undefined
+}
+
+/** Relations with no verb: "X in the Netherlands", "Reston, Virginia", "Red Hat, Inc., child company of IBM". */
+function verblessRelations(s: Sentence, names: readonly NameAt[], add: (s: NameAt, p: string, o: string, e: boolean) => void): void {
+  names.forEach((a, i) => {
+    let next = names[i + 1]
+    let after = a.end
+    // Skip an alias in parentheses right after the name: "Corporation for ... (CNRI) in Reston".
+    if (next && next.start === a.end && /\(/.test(s[next.start].pre + (s[a.end - 1]?.post ?? ''))) {
+      after = next.end
+      next = names[i + 2]
+    }
+    if (!next) return
+    const glue = s[after]?.normal
+    if (next.kind === 'place' && glue === 'in' && adjacentWords(s, after + 1, next.start) && !/[,;]/.test(s[after - 1].post)) add(a, 'in', next.key, true)
+    else if (a.kind === 'place' && next.kind === 'place' && next.start === after && /^,\s*$/.test(s[after - 1].post)) add(a, 'in', next.key, true)
+    else if (/^,\s*$/.test(s[after - 1].post)) {
+      const of = ofRelation(s, after, Math.min(s.length, after + 6), names)
+      if (of && of.name.start > after && s.slice(after, of.name.start).every((t) => !verbish(t))) add(a, `be ${of.noun} ${of.prep}`, of.name.key, true)
+    }
+  })
+}

@@ -1,0 +1,89 @@
+/**
+ * The built-in extractor on the sentences that went wrong before it was rebuilt (each one a
+ * failure seen on real prose): markup, fragments and phrases as entities, negation and passive
+ * voice lost, dates dropped, partial names and acronyms kept apart. No database.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { extractBuiltin } from '../../src/graph/builtin-extractor.js'
+import { cleanExtraction } from '../../src/graph/extraction.js'
+import { isSingleValuedPredicate } from '../../src/graph/insights/single-valued.js'
+import { proseBlocks } from '../../src/graph/prose-blocks.js'
+
+const names = (text: string) => cleanExtraction(extractBuiltin(text)).entities.map((e) => e.name).sort()
+const claims = (text: string) => extractBuiltin(text).claims.map((c) => `${c.subject} | ${c.predicate} | ${c.object}${c.when ? ` @${c.when}` : ''}`)
+
+describe('built-in extractor', () => {
+  it('reads the text of Markdown, never link targets, images, code, headings or navigation', () => {
+    const page = [
+      '[![Product Site](Common_Content/images//image_left.png)](http://www.debian.org)',
+      '',
+      '-   [**Prev**](sect.acknowledgments.html)',
+      '-   The Debian Administrator\'s Handbook',
+      '-   [**Next**](sect.foundation-documents.html)',
+      '',
+      '# Chapter 1. The Debian Project',
+      '',
+      '[1.1. What Is Debian?](the-debian-project.html#sect.what-is-debian)',
+      '',
+      '**_CULTURE_ Origin of the Debian name**',
+      '',
+      'See the [Debian Policy](https://www.debian.org/doc/debian-policy/) for details.',
+      '',
+      '```',
+      'Guido van Rossum wrote this code.',
+      '```',
+    ].join('\n')
+    assert.deepEqual(proseBlocks(page), ['See the Debian Policy for details.'])
+    assert.deepEqual(names(page), ['Debian Policy'])
+  })
+
+  it('folds reStructuredText roles, titles and directives', () => {
+    const rst = 'History\n=======\n\n.. note::\n\n   Ignore this.\n\nThe :mod:`json` module was written by `Bob Ippolito <https://example.org>`_.'
+    assert.deepEqual(proseBlocks(rst), ['The json module was written by Bob Ippolito.'])
+  })
+
+  it('takes proper names only: no sentence openings, quantified phrases, structure words or fused lists', () => {
+    const text =
+      'Some people joined later. Many work teams exist. Specifically, everybody agreed. See Section 1.5 for details. ' +
+      'The project has been led by Ian Murdock, Bruce Perens, and Sam Hartman. Sam stepped down in 2020.'
+    assert.deepEqual(names(text), ['Bruce Perens', 'Ian Murdock', 'Sam Hartman'])
+  })
+
+  it('folds acronyms and partial names onto the full name, within a chunk', () => {
+    const text = 'The Free Software Foundation (FSF) sponsors GNU. Guido van Rossum created Python. The FSF is in Boston. Guido later moved.'
+    assert.deepEqual(names(text), ['Boston', 'Free Software Foundation', 'GNU', 'Guido van Rossum', 'Python'])
+  })
+
+  it('keeps negation, turns the passive active, keeps the date and links names', () => {
+    assert.deepEqual(claims('Debian is not an acronym.'), ['Debian | not be | acronym'])
+    assert.deepEqual(claims('Debian was founded by Ian Murdock in 1993.'), ['Ian Murdock | found | Debian @1993'])
+    assert.deepEqual(claims('Stefano Zacchiroli was elected Debian Project Leader.'), ['Stefano Zacchiroli | be elected | Debian Project Leader'])
+    assert.deepEqual(claims('In May 2000, Guido van Rossum moved to BeOpen.com.'), ['Guido van Rossum | move to | BeOpen.com @May 2000'])
+  })
+
+  it('gives one claim per name of a list, and relations without a verb', () => {
+    assert.deepEqual(claims('The Debian Project is a volunteer effort. The project has been led by Ian Murdock, Bruce Perens and Sam Hartman.'), [
+      'Debian Project | be | volunteer effort',
+      'Ian Murdock | lead | Debian Project',
+      'Bruce Perens | lead | Debian Project',
+      'Sam Hartman | lead | Debian Project',
+    ])
+    const text = 'The project has been led by Ian Murdock, Bruce Perens and Sam Hartman. Python was created at Stichting Mathematisch Centrum in the Netherlands. Acme Labs, a child company of Initech, sells it.'
+    const found = claims(text)
+    assert.ok(found.includes('Stichting Mathematisch Centrum | in | Netherlands'), found.join('; '))
+    assert.ok(found.includes('Acme Labs | be company of | Initech'), found.join('; '))
+  })
+
+  it('describes each entity by the sentence that says what it is', () => {
+    const [debian] = extractBuiltin('Ian Murdock wrote about it. Debian is a GNU/Linux distribution.').entities.filter((e) => e.name === 'Debian')
+    assert.equal(debian.description, 'Debian is a GNU/Linux distribution.')
+  })
+
+  it('declares which predicates hold one value at a time', () => {
+    assert.equal(isSingleValuedPredicate('be born in'), true)
+    assert.equal(isSingleValuedPredicate('not stand for'), true)
+    assert.equal(isSingleValuedPredicate('be'), false)
+    assert.equal(isSingleValuedPredicate('act as'), false)
+  })
+})
