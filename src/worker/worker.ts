@@ -100,7 +100,10 @@ export class Worker {
     this.outcomes = outcomes
     this.executor = executor
     this.picker = picker
-    const registration = describeWorker(this.queueManagerId, this.entrypoints)
+    const limits = Object.fromEntries(
+      [...this.jobs.values()].map((j) => [j.entrypoint, concurrencyLimitOf(j, settings)] as const).filter(([, limit]) => limit > 0),
+    )
+    const registration = describeWorker(this.queueManagerId, this.entrypoints, limits)
     await registerWorker(pool, registration)
     this.listener = new QueueListener(this.listenConfig(), {
       // A completion anywhere may free a slot of a global limit: only then is a DELETE news.
