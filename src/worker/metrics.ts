@@ -7,6 +7,7 @@ import client from 'prom-client'
 import type { Queryable } from '../db/queryable.js'
 import { countIntegrityFailures } from '../content/integrity.js'
 import { readCounts } from '../queue/counts.js'
+import { readStalePicks, readSuspectPicks } from '../queue/stats-workers.js'
 import type { WorkerEvents } from '../events.js'
 
 export interface WorkerMetricsOptions {
@@ -17,6 +18,8 @@ export interface WorkerMetricsOptions {
   processMetrics?: boolean
   /** Scrapes closer together than this reuse the last queue-depth read. Default 1000 ms. */
   depthCacheMs?: number
+  /** How `aizk status` judges picks (the heartbeat timeouts): with them, the stale and suspect pick gauges. */
+  pickTimeouts?: { heartbeatTimeoutSeconds: number; foreignHeartbeatTimeoutSeconds: number }
 }
 
 export interface WorkerMetrics {
@@ -110,6 +113,8 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
   })
   void integrity
 
+  if (opts.pickTimeouts) picksWithoutHeartbeat(opts.db, opts.pickTimeouts, registers, depthCacheMs)
+
   if (opts.processMetrics ?? true) client.collectDefaultMetrics({ register: registry })
 
   const { events } = opts
@@ -160,4 +165,56 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
       for (const off of offs.splice(0)) off()
     },
   }
+}
+
+/**
+ * Picks whose owner stopped heartbeating, as `aizk status` counts them: stale (proven dead, the
+ * next pick takes them over) and suspect (a foreign owner silent past aizk's heartbeat timeout,
+ * not re-picked until the foreign timeout). Both read together at scrape time, cached.
+ */
+function picksWithoutHeartbeat(
+  db: Queryable | undefined,
+  t: NonNullable<WorkerMetricsOptions['pickTimeouts']>,
+  registers: client.Registry[],
+  cacheMs: number,
+): void {
+  let readAt = 0
+  let reading: Promise<void> | undefined
+  let counts = { stale: 0, suspect: 0 }
+  const refresh = async () => {
+    if (!db || Date.now() - readAt < cacheMs) return
+    reading ??= (async () => {
+      try {
+        const [stale, suspect] = [
+          await readStalePicks(db, t.heartbeatTimeoutSeconds, t.foreignHeartbeatTimeoutSeconds, 1),
+          await readSuspectPicks(db, t.heartbeatTimeoutSeconds, t.foreignHeartbeatTimeoutSeconds, 1),
+        ]
+        counts = { stale: stale.count, suspect: suspect.count }
+        readAt = Date.now()
+      } catch {
+        // As for the depth: keep the last values while the database is away.
+      } finally {
+        reading = undefined
+      }
+    })()
+    await reading
+  }
+  new client.Gauge({
+    name: 'aizk_queue_stale_picks',
+    help: 'Picked jobs whose worker is proven dead (heartbeat past its timeout); the next pick takes them over.',
+    registers,
+    async collect() {
+      await refresh()
+      this.set(counts.stale)
+    },
+  })
+  new client.Gauge({
+    name: 'aizk_queue_suspect_picks',
+    help: 'Jobs picked by a worker aizk does not know (PgQueuer) that has not heartbeated within AIZK_HEARTBEAT_TIMEOUT_SECONDS; picked again only after AIZK_FOREIGN_HEARTBEAT_TIMEOUT_SECONDS.',
+    registers,
+    async collect() {
+      await refresh()
+      this.set(counts.suspect)
+    },
+  })
 }

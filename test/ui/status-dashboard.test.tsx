@@ -39,6 +39,7 @@ function stats(over: Partial<QueueStats> = {}): QueueStats {
       foreign: [],
     },
     stalePicks: { count: 0, jobs: [] },
+    suspectPicks: { count: 0, jobs: [] },
     integrity: { mismatch: 0, missing: 0 },
     schedules: [
       { entrypoint: 'aizk_cron_chunk_dispatch', expression: '* * * * *', status: 'queued', nextRun: '2026-11-29T12:00:30.000Z', lastRun: '2026-11-29T11:59:30.000Z', periodSeconds: 60, sinceFireSeconds: 30, overdue: false, foreign: false, enabled: true },
@@ -128,7 +129,7 @@ describe('status dashboard', () => {
   it('the plain frame has the same panes and no escape codes', () => {
     const text = renderTextFrame(stats(), now)
     assert.ok(!text.includes('\u001b['))
-    for (const heading of ['JOBS', 'HELD (2, threshold 0)', 'WORKERS (1 alive of 2; stale picks 0)', 'SCHEDULES', 'LOG pgqueuer_log: about 1,234,567 rows, 300 MB']) {
+    for (const heading of ['JOBS', 'HELD (2, threshold 0)', 'WORKERS (1 alive of 2; stale picks 0; suspect picks 0)', 'SCHEDULES', 'LOG pgqueuer_log: about 1,234,567 rows, 300 MB']) {
       assert.ok(text.includes(heading), heading)
     }
     assert.match(text, /health: UNHEALTHY\n {2}- 2 held job\(s\)/)

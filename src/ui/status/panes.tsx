@@ -98,7 +98,8 @@ export function WorkersPane({ stats, rows }: { stats: StatusStats; rows: number 
     <Box flexDirection="column">
       <Text>
         {stats.workers.alive} alive of {stats.workers.total} · stale picks{' '}
-        <Text color={stats.stalePicks.count ? 'red' : undefined}>{stats.stalePicks.count}</Text>
+        <Text color={stats.stalePicks.count ? 'red' : undefined}>{stats.stalePicks.count}</Text> · suspect picks{' '}
+        <Text color={stats.suspectPicks.count ? 'yellow' : undefined}>{stats.suspectPicks.count}</Text>
       </Text>
       {list.map((w) => (
         <Text key={w.queueManagerId}>
@@ -108,7 +109,7 @@ export function WorkersPane({ stats, rows }: { stats: StatusStats; rows: number 
       ))}
       {stats.workers.foreign.slice(0, Math.max(0, rows - list.length)).map((f) => (
         <Text key={f.queueManagerId}>
-          <Text color="cyan">◆</Text> {f.queueManagerId.slice(0, 8)} foreign (PgQueuer?) picked {String(f.picked).padStart(4)} · beat {formatAge(f.heartbeatAgeSeconds)} ago ·{' '}
+          <Text color={f.suspect ? 'yellow' : 'cyan'}>◆</Text> {f.queueManagerId.slice(0, 8)} foreign (PgQueuer?){f.suspect ? ' SUSPECT' : ''} picked {String(f.picked).padStart(4)} · beat {formatAge(f.heartbeatAgeSeconds)} ago ·{' '}
           {fit(f.entrypoints.join(','), 30)}
         </Text>
       ))}
