@@ -3,6 +3,7 @@
 // `aizk --version` is answered here, in oclif's own format, without loading oclif (most of a
 // second on a small machine); everything else goes through oclif.
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
 const argv = process.argv.slice(2)
 if (argv.length === 1 && argv[0] === '--version') {
@@ -16,5 +17,8 @@ if (argv.length === 1 && argv[0] === '--version') {
   const { execute } = await import('@oclif/core')
   if (engineCheck === undefined) delete process.env.OCLIF_DISABLE_ENGINE_WARNING
   else process.env.OCLIF_DISABLE_ENGINE_WARNING = engineCheck
-  await execute({ dir: import.meta.url })
+  // aizk has no user plugins. Without userPlugins: false oclif reads $AIZK_DATA_DIR/package.json
+  // at start (it takes AIZK_DATA_DIR, the embedded server's folder, as its own data folder) and
+  // prints a Node warning when that is no folder; the setting's own check reports it (exit 3).
+  await execute({ loadOptions: { root: fileURLToPath(import.meta.url), userPlugins: false } })
 }

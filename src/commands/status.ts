@@ -1,6 +1,7 @@
 import { canDrawLive } from '../cli/terminal.js'
 import { Flags } from '@oclif/core'
 import { wholeFlag } from '../cli/flags.js'
+import { MAX_TIMER_SECONDS } from '../settings-types.js'
 import { AizkCommand } from '../cli/base-command.js'
 import { statsJobHooks } from '../cli/job-inventory.js'
 import { countIntegrityFailures } from '../content/integrity.js'
@@ -26,7 +27,7 @@ export default class Status extends AizkCommand {
     once: Flags.boolean({ description: 'Print one plain-text frame and exit.', default: false }),
     check: Flags.boolean({ description: 'Exit 7 when unhealthy, printing why; 0 when healthy.', default: false }),
     'max-held': wholeFlag({ description: 'Held jobs tolerated by --check (default: AIZK_STATUS_HELD_THRESHOLD, 0).', example: '--max-held 100', min: 0 }),
-    interval: wholeFlag({ description: 'Seconds between dashboard refreshes (default 1).', example: '--interval 2', default: 1 }),
+    interval: wholeFlag({ description: 'Seconds between dashboard refreshes (default 1).', example: '--interval 2', max: MAX_TIMER_SECONDS, default: 1 }),
     'include-foreign-schedules': Flags.boolean({
       description: "--check also judges schedules aizk does not own (not aizk_cron_*, e.g. PgQueuer's) as overdue.",
       default: false,
