@@ -199,22 +199,23 @@ function picksWithoutHeartbeat(
     })()
     await reading
   }
-  new client.Gauge({
-    name: 'aizk_queue_stale_picks',
-    help: 'Picked jobs whose worker is proven dead (heartbeat past its timeout); the next pick takes them over.',
-    registers,
-    async collect() {
-      await refresh()
-      this.set(counts.stale)
-    },
-  })
-  new client.Gauge({
-    name: 'aizk_queue_suspect_picks',
-    help: 'Jobs picked by a worker aizk does not know (PgQueuer) that has not heartbeated within AIZK_HEARTBEAT_TIMEOUT_SECONDS; picked again only after AIZK_FOREIGN_HEARTBEAT_TIMEOUT_SECONDS.',
-    registers,
-    async collect() {
-      await refresh()
-      this.set(counts.suspect)
-    },
-  })
+  const gauges = [
+    ['aizk_queue_stale_picks', 'Picked jobs whose worker is proven dead (heartbeat past its timeout); the next pick takes them over.', 'stale'],
+    [
+      'aizk_queue_suspect_picks',
+      'Jobs picked by a worker aizk does not know (PgQueuer) that has not heartbeated within AIZK_HEARTBEAT_TIMEOUT_SECONDS; picked again only after AIZK_FOREIGN_HEARTBEAT_TIMEOUT_SECONDS.',
+      'suspect',
+    ],
+  ] as const
+  for (const [name, help, which] of gauges) {
+    new client.Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        await refresh()
+        this.set(counts[which])
+      },
+    })
+  }
 }
