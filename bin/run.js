@@ -4,6 +4,7 @@
 // second on a small machine), and with --json as one JSON document, as every command's --json
 // is; everything else goes through oclif.
 import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
 const argv = process.argv.slice(2)
 const versionAsked = argv.includes('--version') && argv.every((a) => a === '--version' || a === '--json')
@@ -24,5 +25,8 @@ if (versionAsked) {
   const { execute } = await import('@oclif/core')
   if (engineCheck === undefined) delete process.env.OCLIF_DISABLE_ENGINE_WARNING
   else process.env.OCLIF_DISABLE_ENGINE_WARNING = engineCheck
-  await execute({ dir: import.meta.url })
+  // aizk has no user plugins. Without userPlugins: false oclif reads $AIZK_DATA_DIR/package.json
+  // at start (it takes AIZK_DATA_DIR, the embedded server's folder, as its own data folder) and
+  // prints a Node warning when that is no folder; the setting's own check reports it (exit 3).
+  await execute({ loadOptions: { root: fileURLToPath(import.meta.url), userPlugins: false } })
 }

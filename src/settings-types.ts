@@ -2,6 +2,7 @@
  * zod field builders for settings read from environment strings. Each coerces explicitly:
  * "false" is false, "abc" is not a number, and every message says what was expected.
  */
+import { statSync } from 'node:fs'
 import { z } from 'zod'
 import { validateCron } from './cron.js'
 
@@ -22,8 +23,21 @@ export function boolSetting(defaultValue: boolean) {
     })
 }
 
+/** The largest whole number a setting takes unless it says otherwise: PostgreSQL's int4, where most of them go. */
+export const MAX_INT_SETTING = 2_147_483_647
+
+/**
+ * The longest wait, in seconds, a setting that is also a Node timer may ask for: longer, setTimeout
+ * fires at once (TimeoutOverflowWarning). About 24.8 days.
+ */
+export const MAX_TIMER_SECONDS = 2_147_483
+
+/** Days a retention or an age may span: 100 years (a cutoff further back is "keep everything"). */
+export const MAX_DAYS = 36_500
+
 export function intSetting(defaultValue: number | undefined, opts: { min?: number; max?: number } = {}) {
   const min = opts.min ?? 0
+  const max = opts.max ?? MAX_INT_SETTING
   const base = z.union([z.number(), z.string()])
   const withDefault = defaultValue === undefined ? base.optional() : base.default(defaultValue)
   return withDefault.transform((value, ctx) => {
@@ -33,15 +47,16 @@ export function intSetting(defaultValue: number | undefined, opts: { min?: numbe
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a whole number, got "${value}"` })
       return z.NEVER
     }
-    if (n < min || (opts.max !== undefined && n > opts.max)) {
-      const range = opts.max === undefined ? `at least ${min}` : `between ${min} and ${opts.max}`
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a whole number ${range}, got ${n}` })
+    if (n < min || n > max) {
+      const range = opts.max !== undefined ? `between ${min} and ${max}` : n < min ? `at least ${min}` : `at most ${max}`
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a whole number ${range}, got ${typeof value === 'string' ? value.trim() : n}` })
       return z.NEVER
     }
     return n
   })
 }
 
+/** A number (fractions allowed) between `min` (default 0) and `max` (default none), both included. */
 export function numberSetting(defaultValue: number, opts: { min?: number; max?: number } = {}) {
   const min = opts.min ?? 0
   return z
@@ -51,13 +66,38 @@ export function numberSetting(defaultValue: number, opts: { min?: number; max?: 
       const n = typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value)
       if (!Number.isFinite(n) || n < min || (opts.max !== undefined && n > opts.max)) {
         const range = opts.max === undefined ? `of at least ${min}` : `between ${min} and ${opts.max}`
-        ctx.addIssue({
-          code: z.ZodIssueCode.custom,
-          message: `expected a number ${range}, got "${value}"`,
-        })
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a number ${range}, got "${value}"` })
         return z.NEVER
       }
       return n
+    })
+}
+
+/**
+ * A folder: unset (or empty) is unset, a path that does not exist yet is fine (it is created on
+ * first use), one that exists must be a folder. Checked when settings load, so a file given by
+ * mistake (AIZK_DATA_DIR=/proc/self/mem) is a configuration error, not a failure deep in a command.
+ */
+export function folderSetting() {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return undefined
+      try {
+        const stat = statSync(value)
+        if (!stat.isDirectory()) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a folder, but ${value} is ${stat.isFile() ? 'a file' : 'not a folder (a device, pipe or socket)'}` })
+          return z.NEVER
+        }
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a folder, but part of ${value} is a file` })
+          return z.NEVER
+        }
+        // Missing (created on first use) or unreadable: whoever uses it reports that.
+      }
+      return value
     })
 }
 

@@ -8,8 +8,11 @@ import { ConfigError } from './errors.js'
 import { describeSetting } from './settings-docs.js'
 import {
   boolSetting,
+  folderSetting,
   intSetting,
   listSetting,
+  MAX_DAYS,
+  MAX_TIMER_SECONDS,
   numberSetting,
   timezoneSetting,
   urlSetting,
@@ -31,7 +34,7 @@ const coreShape = {
     .pipe(z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'expected a lower-case SQL role name')),
   systemUserId: uuidSetting(DEFAULT_SYSTEM_USER_ID),
   timezone: timezoneSetting(),
-  dataDir: z.string().optional(),
+  dataDir: folderSetting(),
   /** Unset: 54329, or a free port above it when another program holds 54329 (embedded-port.ts). */
   embeddedPort: intSetting(undefined, { min: 1024, max: 65535 }),
 
@@ -46,13 +49,13 @@ const coreShape = {
   workerOutput: z.enum(['auto', 'view', 'json']).default('auto'),
   /** One JSON line per job event; off keeps only batch, worker and schedule lines (high throughput). */
   workerLogJobs: boolSetting(true),
-  heartbeatIntervalSeconds: numberSetting(5, { min: 0.05 }),
-  heartbeatTimeoutSeconds: numberSetting(30, { min: 0.1 }),
+  heartbeatIntervalSeconds: numberSetting(5, { min: 0.05, max: MAX_TIMER_SECONDS }),
+  heartbeatTimeoutSeconds: numberSetting(30, { min: 0.1, max: MAX_TIMER_SECONDS }),
   /** Picks of queue managers aizk does not know (PgQueuer workers): stale only past this; 0 = never. */
-  foreignHeartbeatTimeoutSeconds: numberSetting(FOREIGN_HEARTBEAT_TIMEOUT_SECONDS, { min: 0 }),
+  foreignHeartbeatTimeoutSeconds: numberSetting(FOREIGN_HEARTBEAT_TIMEOUT_SECONDS, { min: 0, max: MAX_TIMER_SECONDS }),
   /** Write `queued` and `picked` log rows as PgQueuer does (its job_status and percentiles see aizk's jobs). */
   queueLogParity: boolSetting(false),
-  shutdownTimeoutSeconds: numberSetting(25, { min: 0 }),
+  shutdownTimeoutSeconds: numberSetting(25, { min: 0, max: MAX_TIMER_SECONDS }),
   /** Every queue round trip (pick, completion, heartbeat, counts, status reads) fails past this, its connection destroyed. */
   dbDeadlineSeconds: numberSetting(15, { min: 0.1, max: 3600 }),
   /** Idle seconds before TCP keepalive probes start on every database connection. */
@@ -60,32 +63,33 @@ const coreShape = {
   /** How often the LISTEN connection proves itself with a round trip. */
   listenCheckSeconds: numberSetting(10, { min: 0.1, max: 3600 }),
   completionFlushMs: intSetting(15, { min: 0, max: 10000 }),
-  workerStartupWaitSeconds: numberSetting(60, { min: 0 }),
-  pollIntervalSeconds: numberSetting(1, { min: 0.01 }),
-  retryBaseSeconds: numberSetting(2, { min: 0 }),
-  retryMaxSeconds: numberSetting(600, { min: 0 }),
+  workerStartupWaitSeconds: numberSetting(60, { min: 0, max: MAX_TIMER_SECONDS }),
+  pollIntervalSeconds: numberSetting(1, { min: 0.01, max: MAX_TIMER_SECONDS }),
+  retryBaseSeconds: numberSetting(2, { min: 0, max: MAX_TIMER_SECONDS }),
+  retryMaxSeconds: numberSetting(600, { min: 0, max: MAX_TIMER_SECONDS }),
   /** A handler running longer is failed (retried or held) and its slot freed; 0 = no limit. */
-  jobTimeoutSeconds: numberSetting(1800, { min: 0 }),
+  jobTimeoutSeconds: numberSetting(1800, { min: 0, max: MAX_TIMER_SECONDS }),
 
   doclingConcurrency: intSetting(4, { min: 0 }),
   graphBuildConcurrency: intSetting(4, { min: 0 }),
   chunkDispatchBatch: intSetting(512, { min: 1 }),
   chunkRecoveryBatch: intSetting(512, { min: 1 }),
   chunkRecoveryMaxCycles: intSetting(3, { min: 0 }),
-  cleanupLogRetentionDays: numberSetting(7, { min: 0 }),
+  cleanupLogRetentionDays: numberSetting(7, { min: 0, max: MAX_DAYS }),
   cleanupLogDeleteBatch: intSetting(10000, { min: 1 }),
-  decayHalfLifeDays: numberSetting(90, { min: 0.001 }),
-  decayFloor: numberSetting(0.05, { min: 0 }),
+  decayHalfLifeDays: numberSetting(90, { min: 0.001, max: MAX_DAYS }),
+  /** A claim's weight starts at 1 and only decays: a floor is a share of it. */
+  decayFloor: numberSetting(0.05, { min: 0, max: 1 }),
   decayBatch: intSetting(20000, { min: 1 }),
-  dedupSimilarity: numberSetting(0.8, { min: 0 }),
-  sessionIdleMinutes: numberSetting(30, { min: 0 }),
+  dedupSimilarity: numberSetting(0.8, { min: 0, max: 1 }),
+  sessionIdleMinutes: numberSetting(30, { min: 0, max: MAX_DAYS * 24 * 60 }),
   profileClaims: intSetting(5, { min: 1, max: 100 }),
   profileBatch: intSetting(500, { min: 1 }),
   graphExtractThreads: intSetting(undefined, { min: 1, max: 64 }),
   llmUrl: urlSetting(['http', 'https']),
   llmModel: z.string().default('gpt-4o-mini'),
   llmApiKey: z.string().optional(),
-  llmTimeoutSeconds: numberSetting(120, { min: 1 }),
+  llmTimeoutSeconds: numberSetting(120, { min: 1, max: MAX_TIMER_SECONDS }),
   llmMaxAttempts: intSetting(3, { min: 1, max: 10 }),
   communitiesGrowthThreshold: intSetting(50, { min: 0 }),
   communitiesMaxLevels: intSetting(4, { min: 1, max: 10 }),
@@ -99,15 +103,15 @@ const coreShape = {
   insightMaxObjects: intSetting(4, { min: 2 }),
   insightEvidenceClaims: intSetting(10, { min: 1, max: 1000 }),
   integrityBatch: intSetting(100, { min: 1 }),
-  integrityMinAgeDays: numberSetting(30, { min: 0 }),
-  backupDir: z.string().optional(),
+  integrityMinAgeDays: numberSetting(30, { min: 0, max: MAX_DAYS }),
+  backupDir: folderSetting(),
   backupKeep: intSetting(7, { min: 1 }),
   /** Where originals live: postgres (the default: shared by every host, backed up with the DB) or folder. */
   contentStore: z.enum(['postgres', 'folder']).default('postgres'),
-  contentStoreDir: z.string().optional(),
+  contentStoreDir: folderSetting(),
   doclingUrl: urlSetting(['http', 'https']),
   doclingApiKey: z.string().optional(),
-  doclingTimeoutSeconds: numberSetting(300, { min: 1 }),
+  doclingTimeoutSeconds: numberSetting(300, { min: 1, max: MAX_TIMER_SECONDS }),
   embeddingsUrl: urlSetting(['http', 'https']),
   embeddingsModel: z.string().default('text-embedding-3-small'),
   embeddingsApiKey: z.string().optional(),
@@ -116,7 +120,9 @@ const coreShape = {
   chunkOverlapChars: intSetting(200, { min: 0 }),
   artifactDispatchBatch: intSetting(512, { min: 1 }),
   /** A folder holding pg_dump and pg_restore; unset, they are looked up on PATH. */
-  backupPgBin: z.string().optional(),
+  backupPgBin: folderSetting(),
+  /** What `aizk ingest` reads at most; one PostgreSQL value holds at most 1 GiB. */
+  ingestMaxBytes: intSetting(268_435_456, { min: 1, max: 1_073_741_823 }),
   requeueDefaultLimit: intSetting(1000, { min: 1 }),
   statusHeldThreshold: intSetting(0, { min: 0 }),
   /** `aizk dashboard` accepts this bearer token (or its cookie); set, it may bind beyond loopback. */
@@ -125,7 +131,7 @@ const coreShape = {
   dashboardUser: z.string().min(1).optional(),
   dashboardPassword: z.string().min(8, 'expected at least 8 characters').optional(),
   dashboardPort: intSetting(8474, { min: 0, max: 65535 }),
-  dashboardIntervalSeconds: numberSetting(2, { min: 0.2 }),
+  dashboardIntervalSeconds: numberSetting(2, { min: 0.2, max: MAX_TIMER_SECONDS }),
 }
 
 type ShapeOf<T> = { [K in keyof T]: z.ZodTypeAny }

@@ -14,7 +14,12 @@ import { UsageError } from '../errors.js'
 /** `rows`: what the command acts on, as in "Only this held job id". */
 export function jobFilterFlags(rows: string, limitDefault: string) {
   return {
-    entrypoint: Flags.string({ char: 'e', description: 'Only this entrypoint (repeatable).', multiple: true }),
+    entrypoint: Flags.string({
+      char: 'e',
+      description:
+        'Only this entrypoint (repeatable): one this installation registers (`aizk jobs types`), or one with jobs in the queue (`aizk status`, where a PgQueuer worker\'s appear); any other is refused (exit 2).',
+      multiple: true,
+    }),
     id: Flags.string({ description: `Only this ${rows} job id (repeatable).`, multiple: true }),
     'older-than': Flags.string({ description: `Only ${rows} jobs unchanged for at least this long (30m, 2h, 7d).` }),
     limit: wholeFlag({ char: 'n', description: `At most this many jobs (default: ${limitDefault}).`, example: '--limit 100' }),

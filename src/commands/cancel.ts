@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { confirmOrRequireYes, operatorName } from '../cli/confirm.js'
+import { checkFilterEntrypoints } from '../cli/filter-entrypoints.js'
 import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
 import { createProgress } from '../cli/progress.js'
 import { renderJobList } from '../cli/removed-jobs.js'
@@ -34,6 +35,7 @@ export default class Cancel extends AizkCommand {
     const { filter, ids, limit } = readJobFilter(flags)
     const states: LiveStatus[] = flags.running ? ['queued', 'picked'] : ['queued']
     const db = await this.database()
+    await checkFilterEntrypoints(db.pool, flags.entrypoint)
     const missing = await idsNotIn(db.pool, ids, states)
     if (missing.length) {
       const running = missing.some((m) => m.status === 'picked')

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { confirmOrRequireYes, operatorName } from '../cli/confirm.js'
+import { checkFilterEntrypoints } from '../cli/filter-entrypoints.js'
 import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
 import { createProgress } from '../cli/progress.js'
 import { renderJobList } from '../cli/removed-jobs.js'
@@ -31,6 +32,7 @@ export default class Discard extends AizkCommand {
     await this.settings()
     const { filter, ids, limit } = readJobFilter(flags)
     const db = await this.database()
+    await checkFilterEntrypoints(db.pool, flags.entrypoint)
     const missing = await idsNotIn(db.pool, ids, ['failed'])
     if (missing.length) {
       throw new NotFoundError(

@@ -133,7 +133,7 @@ function checkedPayload(job: JobClass, raw: unknown): unknown {
   } catch (err) {
     if (!(err instanceof PayloadError)) throw err
     const shape = payloadShape(job.payload, job.payloadFormat).summary
-    throw new UsageError(err.message, `${job.entrypoint} takes ${shape} (\`aizk jobs\` lists every job's payload)`, err.details)
+    throw new UsageError(err.message, `${job.entrypoint} takes ${shape} (\`aizk jobs types\` lists every job's payload)`, err.details)
   }
 }
 

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises'
 import { Args, Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
-import { NotFoundError, UsageError } from '../errors.js'
+import { readOriginal } from '../cli/read-original.js'
+import { UsageError } from '../errors.js'
 import { ingestOriginal } from '../ingest/ingest.js'
 import { isUuid } from '../scope/scope-set.js'
 
@@ -19,7 +19,7 @@ export default class Ingest extends AizkCommand {
     { command: '<%= config.bin %> ingest upload.bin --media-type application/pdf --scope 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11', description: 'Say what the file is when its name does not.' },
   ]
   static override args = {
-    file: Args.string({ description: 'The file to ingest.', required: true }),
+    file: Args.string({ description: 'The file to ingest: a regular file of at most AIZK_INGEST_MAX_BYTES (256 MiB by default).', required: true }),
   }
   static override flags = {
     scope: Flags.string({ char: 's', description: 'A scope UUID of the artifact (repeat for a set of several).', multiple: true, required: true }),
@@ -30,12 +30,8 @@ export default class Ingest extends AizkCommand {
     const { args, flags } = await this.parse(Ingest)
     const bad = flags.scope.filter((s) => !isUuid(s.trim().toLowerCase()))
     if (bad.length) throw new UsageError(`--scope ${bad.map((b) => `"${b}"`).join(', ')} is not a UUID`, 'scopes are UUIDs such as 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11')
-    const bytes = await readFile(args.file).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') throw new NotFoundError(`no such file: ${args.file}`)
-      if (err.code === 'EISDIR') throw new UsageError(`${args.file} is a folder, not a file`)
-      throw new UsageError(`cannot read ${args.file}: ${err.code ?? err.message}`, 'ingest a regular file you can read')
-    })
     const settings = await this.settings()
+    const bytes = await readOriginal(args.file, settings.ingestMaxBytes)
     const db = await this.database({ deadline: false })
     const result = await ingestOriginal(db.pool, settings, { bytes, filename: args.file, mediaType: flags['media-type'] ?? null, scopes: flags.scope })
     if (this.jsonEnabled()) return result

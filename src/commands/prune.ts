@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import { daysFlag, wholeFlag } from '../cli/flags.js'
+import { MAX_TIMER_SECONDS } from '../settings-types.js'
 import { AizkCommand } from '../cli/base-command.js'
 import { confirm, isInteractive } from '../cli/confirm.js'
 import { formatBytes } from '../ui/format.js'
@@ -31,7 +32,7 @@ export default class Prune extends AizkCommand {
     vacuum: Flags.boolean({ description: 'VACUUM (ANALYZE) the log after the drain (--no-vacuum skips it).', default: true, allowNo: true }),
     reclaim: Flags.boolean({ description: 'Rewrite the log afterwards to return disk (ACCESS EXCLUSIVE lock; asks first).', default: false }),
     yes: Flags.boolean({ char: 'y', description: 'Do not ask before --reclaim (needed without a terminal).', default: false }),
-    'lock-timeout': wholeFlag({ description: 'Seconds --reclaim waits for its lock before giving up with exit 6 (default 10).', example: '--lock-timeout 30', min: 0, default: 10 }),
+    'lock-timeout': wholeFlag({ description: 'Seconds --reclaim waits for its lock before giving up with exit 6 (default 10).', example: '--lock-timeout 30', min: 0, max: MAX_TIMER_SECONDS, default: 10 }),
   }
 
   async run() {

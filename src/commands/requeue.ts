@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { wholeFlag } from '../cli/flags.js'
 import { AizkCommand } from '../cli/base-command.js'
 import { ask, isInteractive } from '../cli/confirm.js'
+import { checkFilterEntrypoints } from '../cli/filter-entrypoints.js'
 import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
 import { createProgress } from '../cli/progress.js'
 import { renderTable } from '../ui/table.js'
@@ -36,6 +37,7 @@ export default class Requeue extends AizkCommand {
     const { filter: base, ids, limit: limitFlag } = readJobFilter(flags)
     const filter = { ...base, maxCycles: flags['max-cycles'] }
     const db = await this.database()
+    await checkFilterEntrypoints(db.pool, flags.entrypoint)
 
     const missing = await idsNotHeld(db.pool, ids)
     if (missing.length) {

@@ -1,6 +1,7 @@
 import { canDrawLive } from '../cli/terminal.js'
 import { Flags } from '@oclif/core'
 import { wholeFlag } from '../cli/flags.js'
+import { MAX_TIMER_SECONDS } from '../settings-types.js'
 import { AizkCommand } from '../cli/base-command.js'
 import { statsJobHooks } from '../cli/job-inventory.js'
 import { countIntegrityFailures } from '../content/integrity.js'
@@ -12,7 +13,7 @@ import { renderTextFrame } from '../ui/status/text-frame.js'
 export default class Status extends AizkCommand {
   static override summary = 'Show what the queue is doing: live on a terminal, one frame or JSON elsewhere.'
   static override description =
-    'Jobs by entrypoint and status (queued, picked, held) with priority and concurrency in use against the limit, throughput now and over the last 15 minutes, the oldest queued age, held jobs with their last error and cycles, workers alive and stale picks, schedules with their next fire, and the log table size. Counts come from trigger-kept tables and the catalogue, so a refresh stays cheap on millions of rows. --check exits 7 when something is unhealthy: stale picks, held jobs over the threshold, or an enabled cron of aizk’s own that has not fired in twice its period (--include-foreign-schedules judges PgQueuer’s schedules too). PgQueuer workers, seen through the jobs they hold picked, are listed as foreign workers.'
+    'Jobs by entrypoint and status (queued, picked, held) with priority and concurrency in use against the limit, throughput now and over the last 15 minutes, the oldest queued age, held jobs with their last error and cycles, workers alive and stale picks, schedules with their next fire, and the log table size. Counts come from trigger-kept tables and the catalogue, so a refresh stays cheap on millions of rows. --check exits 7 when something is unhealthy: stale picks, suspect picks (a PgQueuer worker silent past aizk’s heartbeat timeout), held jobs over the threshold, or an enabled cron of aizk’s own that has not fired in twice its period (--include-foreign-schedules judges PgQueuer’s schedules too). PgQueuer workers, seen through the jobs they hold picked, are listed as foreign workers.'
   static override examples = [
     { command: '<%= config.bin %> status', description: 'The live dashboard (tab/arrows move between panes, q quits); one plain frame when not on a terminal.' },
     { command: '<%= config.bin %> status --once', description: 'Print one plain-text frame and exit.' },
@@ -26,7 +27,7 @@ export default class Status extends AizkCommand {
     once: Flags.boolean({ description: 'Print one plain-text frame and exit.', default: false }),
     check: Flags.boolean({ description: 'Exit 7 when unhealthy, printing why; 0 when healthy.', default: false }),
     'max-held': wholeFlag({ description: 'Held jobs tolerated by --check (default: AIZK_STATUS_HELD_THRESHOLD, 0).', example: '--max-held 100', min: 0 }),
-    interval: wholeFlag({ description: 'Seconds between dashboard refreshes (default 1).', example: '--interval 2', default: 1 }),
+    interval: wholeFlag({ description: 'Seconds between dashboard refreshes (default 1).', example: '--interval 2', max: MAX_TIMER_SECONDS, default: 1 }),
     'include-foreign-schedules': Flags.boolean({
       description: "--check also judges schedules aizk does not own (not aizk_cron_*, e.g. PgQueuer's) as overdue.",
       default: false,

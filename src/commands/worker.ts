@@ -6,6 +6,7 @@ import { WorkerEvents } from '../events.js'
 import { POOL_GOODBYE_MS, startWorker } from '../app/run-worker.js'
 import { startCommandTracing } from '../cli/tracing.js'
 import { shutdownFinishMs } from '../worker/worker.js'
+import { UsageError } from '../errors.js'
 
 export default class WorkerCommand extends AizkCommand {
   static override summary = 'Run the worker: pick, run and finish queued jobs until SIGTERM.'
@@ -35,7 +36,12 @@ export default class WorkerCommand extends AizkCommand {
   // no document for oclif to print (it ends in exit 0), while errors still print oclif's JSON form.
   async run(): Promise<void> {
     const { flags } = await this.parse(WorkerCommand)
-    const entrypoints = flags.entrypoint?.flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean)
+    const entrypoints = flags.entrypoint?.flatMap((e) => e.split(',')).map((e) => e.trim())
+    if (entrypoints?.some((e) => e === '')) {
+      // An empty name is not "no filter": a script whose variable came out empty must not run every job.
+      const given = flags.entrypoint?.find((e) => e.split(',').some((part) => part.trim() === '')) ?? ''
+      throw new UsageError(`--entrypoint "${given}" names an empty entrypoint`, 'name the entrypoints to run (`aizk jobs types` lists them), or leave --entrypoint out to run every job')
+    }
     // Flags are overrides of the one settings pass: AIZK_QUEUE_CONCURRENT_TASKS stays when only
     // --batch-size is given, and a value out of range is reported with the variables (exit 3).
     const settings = await this.settings({

@@ -131,7 +131,7 @@ export function readTools(ctx: McpContext) {
       run: async () => ({
         heartbeatTimeoutSeconds: settings.heartbeatTimeoutSeconds,
         workers: await readWorkers(pool, settings.heartbeatTimeoutSeconds),
-        foreign: await readForeignWorkers(pool),
+        foreign: await readForeignWorkers(pool, settings.heartbeatTimeoutSeconds),
       }),
     }),
     tool({

@@ -79,3 +79,20 @@ export async function inWindows<T extends { id: string }>(
   }
   return out
 }
+
+/**
+ * Which of `names` are in use: with a queued, picked or held row (each probe through its status's
+ * partial index), or bound by a registered aizk worker.
+ */
+export async function entrypointsInUse(db: Queryable, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set()
+  const { rows } = await db.query<{ e: string }>(
+    `SELECT e FROM unnest($1::text[]) AS e
+      WHERE EXISTS (SELECT 1 FROM pgqueuer WHERE entrypoint = e AND status = 'queued')
+         OR EXISTS (SELECT 1 FROM pgqueuer WHERE entrypoint = e AND status = 'failed')
+         OR EXISTS (SELECT 1 FROM pgqueuer WHERE entrypoint = e AND status = 'picked')
+         OR EXISTS (SELECT 1 FROM aizk_worker w WHERE e = ANY (w.entrypoints))`,
+    [names],
+  )
+  return new Set(rows.map((r) => r.e))
+}

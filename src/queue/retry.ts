@@ -9,6 +9,7 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { idArray, notifySql } from './notify.js'
+import { storableJson } from './storable-json.js'
 
 export interface LastError {
   type: string
@@ -63,7 +64,7 @@ function retrySql(o: OutcomeOptions) {
               WHERE q.id = t.id AND q.queue_manager_id = $4 AND q.status = 'picked'
              RETURNING q.id),
            n AS (SELECT ${notifySql('update')} FROM (SELECT 1 FROM r LIMIT 1) one)
-           SELECT (SELECT count(*) FROM r)::int AS n, (SELECT count(*) FROM n)::int AS notified`,
+           SELECT coalesce((SELECT array_agg(id::text) FROM r), '{}') AS ids, (SELECT count(*) FROM n)::int AS notified`,
   }
 }
 
@@ -78,7 +79,8 @@ function holdSql(o: OutcomeOptions) {
               WHERE q.id = t.id AND q.queue_manager_id = $5 AND q.status = 'picked'
              RETURNING q.id, q.priority, q.entrypoint, t.tb)
            INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint, traceback)
-           SELECT id, 'failed', priority, entrypoint, tb FROM h`,
+           SELECT id, 'failed', priority, entrypoint, tb FROM h
+           RETURNING job_id::text AS id`,
   }
 }
 
@@ -96,28 +98,38 @@ function releaseSql(o: OutcomeOptions) {
 
 /** Retry failed jobs; returns how many were still this worker's. */
 export async function retryJobs(db: Queryable, queueManagerId: string, items: readonly RetryItem[], o: OutcomeOptions): Promise<number> {
-  if (items.length === 0) return 0
-  const { rows } = await db.query<{ n: number }>({
+  return (await retryJobIds(db, queueManagerId, items, o)).length
+}
+
+/** Retry failed jobs; returns the ids that were still this worker's (the ones retried). */
+export async function retryJobIds(db: Queryable, queueManagerId: string, items: readonly RetryItem[], o: OutcomeOptions): Promise<string[]> {
+  if (items.length === 0) return []
+  const { rows } = await db.query<{ ids: string[] }>({
     ...retrySql(o),
-    values: [idArray(items.map((i) => i.id)), items.map((i) => i.delayMs), items.map((i) => JSON.stringify(i.error)), queueManagerId],
+    values: [idArray(items.map((i) => i.id)), items.map((i) => i.delayMs), items.map((i) => storableJson(i.error)), queueManagerId],
   })
-  return rows[0].n
+  return rows[0].ids
 }
 
 /** Hold jobs (status failed, row kept) with one `failed` log row each; returns how many. */
 export async function holdJobs(db: Queryable, queueManagerId: string, items: readonly HoldItem[], o: OutcomeOptions): Promise<number> {
-  if (items.length === 0) return 0
-  const result = await db.query({
+  return (await holdJobIds(db, queueManagerId, items, o)).length
+}
+
+/** Hold jobs; returns the ids that were still this worker's (the ones held and logged). */
+export async function holdJobIds(db: Queryable, queueManagerId: string, items: readonly HoldItem[], o: OutcomeOptions): Promise<string[]> {
+  if (items.length === 0) return []
+  const { rows } = await db.query<{ id: string }>({
     ...holdSql(o),
     values: [
       idArray(items.map((i) => i.id)),
       items.map((i) => i.attemptsBump),
-      items.map((i) => JSON.stringify(i.error)),
-      items.map((i) => JSON.stringify(i.record)),
+      items.map((i) => storableJson(i.error)),
+      items.map((i) => storableJson(i.record)),
       queueManagerId,
     ],
   })
-  return result.rowCount ?? 0
+  return rows.map((r) => r.id)
 }
 
 /** Put still-running jobs back to `queued` on shutdown without counting an attempt. */

@@ -2,7 +2,10 @@
  * Who is alive: aizk_worker rows whose heartbeat is within the timeout, with the picks each
  * holds; foreign queue managers (PgQueuer workers), seen only through the rows they hold
  * picked; and the stale picks, judged as aizk_pick judges them (migration 0007): an aizk
- * worker's by the heartbeat timeout, a foreign one's by the longer foreign timeout.
+ * worker's by the heartbeat timeout, a foreign one's by the longer foreign timeout. Between the
+ * two, a foreign pick whose owner has not heartbeated any of its picks for longer than aizk's own
+ * heartbeat timeout is *suspect*: its worker is probably dead, but nobody re-picks it until the
+ * foreign timeout passes, so it is shown (and judged unhealthy) meanwhile.
  */
 import type { Queryable } from '../db/queryable.js'
 import { PICKED_CAP, readWorkerRows } from '../db/sql/aizk-worker.js'
@@ -30,6 +33,8 @@ export interface ForeignWorker {
   picked: number
   /** Age of the freshest heartbeat among its picks. */
   heartbeatAgeSeconds: number
+  /** No pick of its heartbeated within aizk's heartbeat timeout: probably dead. */
+  suspect: boolean
 }
 
 export interface StalePick {
@@ -62,7 +67,7 @@ export async function readWorkers(db: Queryable, timeoutSeconds: number): Promis
  * a registered worker's thousands of picks cost nothing here), less the registered ones, each
  * with its picks counted up to PICKED_CAP.
  */
-export async function readForeignWorkers(db: Queryable, limit = 100): Promise<ForeignWorker[]> {
+export async function readForeignWorkers(db: Queryable, timeoutSeconds: number, limit = 100): Promise<ForeignWorker[]> {
   const { rows } = await db.query<{ qm: string; entrypoints: string[]; picked: string; age: number }>(
     `WITH RECURSIVE qms AS (
        (SELECT queue_manager_id AS qm FROM pgqueuer WHERE queue_manager_id IS NOT NULL ORDER BY queue_manager_id LIMIT 1)
@@ -83,7 +88,13 @@ export async function readForeignWorkers(db: Queryable, limit = 100): Promise<Fo
       ORDER BY q.qm LIMIT $1`,
     [limit],
   )
-  return rows.map((r) => ({ queueManagerId: r.qm, entrypoints: r.entrypoints, picked: Number(r.picked), heartbeatAgeSeconds: Math.max(0, r.age) }))
+  return rows.map((r) => ({
+    queueManagerId: r.qm,
+    entrypoints: r.entrypoints,
+    picked: Number(r.picked),
+    heartbeatAgeSeconds: Math.max(0, r.age),
+    suspect: r.age > timeoutSeconds,
+  }))
 }
 
 /** A pick is stale when its owner is proven dead: the rule of aizk_pick (migration 0007). */
@@ -95,24 +106,45 @@ const STALE_WHERE = `status = 'picked'
        END`
 
 /**
+ * Suspect picks: a foreign owner's (or no owner's) picks older than aizk's heartbeat timeout
+ * while no pick of that owner is fresher, and not yet stale by the foreign timeout.
+ */
+const SUSPECT_WHERE = `status = 'picked'
+   AND heartbeat < now() - make_interval(secs => $1::float8)
+   AND NOT ($2::float8 > 0 AND heartbeat < now() - make_interval(secs => $2::float8))
+   AND NOT EXISTS (SELECT 1 FROM aizk_worker w WHERE w.queue_manager_id = p.queue_manager_id)
+   AND NOT EXISTS (SELECT 1 FROM pgqueuer o
+                    WHERE o.queue_manager_id = p.queue_manager_id AND o.status = 'picked'
+                      AND o.heartbeat >= now() - make_interval(secs => $1::float8))`
+
+/**
  * Stale picks, oldest heartbeat first (through aizk_picked_heartbeat_idx), and their count up to
  * PICKED_CAP (a queue whose workers all died may hold any number; counting them all would make
  * a refresh grow with the queue).
  * `foreignTimeoutSeconds` judges picks of queue managers aizk does not know (0 = never stale).
  */
-export async function readStalePicks(db: Queryable, timeoutSeconds: number, foreignTimeoutSeconds = 0, limit = 20): Promise<{ count: number; jobs: StalePick[] }> {
+export function readStalePicks(db: Queryable, timeoutSeconds: number, foreignTimeoutSeconds = 0, limit = 20): Promise<{ count: number; jobs: StalePick[] }> {
+  return readPicks(db, STALE_WHERE, timeoutSeconds, foreignTimeoutSeconds, limit)
+}
+
+export function readSuspectPicks(db: Queryable, timeoutSeconds: number, foreignTimeoutSeconds: number, limit = 20): Promise<{ count: number; jobs: StalePick[] }> {
+  return readPicks(db, SUSPECT_WHERE, timeoutSeconds, foreignTimeoutSeconds, limit)
+}
+
+/** The picks `where` selects (over $1 = aizk's timeout, $2 = the foreign one), oldest heartbeat first, counted up to PICKED_CAP. */
+async function readPicks(db: Queryable, where: string, timeoutSeconds: number, foreignTimeoutSeconds: number, limit: number): Promise<{ count: number; jobs: StalePick[] }> {
   const { rows } = await db.query<{ id: string; entrypoint: string; qm: string | null; heartbeat: Date; age: number }>(
     `SELECT id::text, entrypoint, queue_manager_id::text AS qm, heartbeat,
             extract(epoch FROM now() - heartbeat)::float8 AS age
        FROM pgqueuer p
-      WHERE ${STALE_WHERE}
+      WHERE ${where}
       ORDER BY heartbeat
       LIMIT $3`,
     [timeoutSeconds, foreignTimeoutSeconds, limit],
   )
   let count = rows.length
   if (count === limit) {
-    const res = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM (SELECT 1 FROM pgqueuer p WHERE ${STALE_WHERE} LIMIT ${PICKED_CAP}) s`, [
+    const res = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM (SELECT 1 FROM pgqueuer p WHERE ${where} LIMIT ${PICKED_CAP}) s`, [
       timeoutSeconds,
       foreignTimeoutSeconds,
     ])

@@ -12,7 +12,7 @@ import { listPaused, type PausedEntrypoint } from './pause.js'
 import { type LogSize, logSize } from './prune.js'
 import { type HeldJob, readHeld } from './stats-held.js'
 import { readSchedules, type ScheduleInfo } from './stats-schedules.js'
-import { type ForeignWorker, readForeignWorkers, readStalePicks, readWorkers, type StalePick, type WorkerInfo } from './stats-workers.js'
+import { type ForeignWorker, readForeignWorkers, readStalePicks, readSuspectPicks, readWorkers, type StalePick, type WorkerInfo } from './stats-workers.js'
 
 export interface EntrypointStats {
   entrypoint: string
@@ -42,7 +42,7 @@ export interface CountGroup {
 }
 
 export interface HealthProblem {
-  code: 'stale_picks' | 'held_over_threshold' | 'cron_overdue' | 'integrity_failures'
+  code: 'stale_picks' | 'suspect_picks' | 'held_over_threshold' | 'cron_overdue' | 'integrity_failures'
   message: string
 }
 
@@ -61,6 +61,8 @@ export interface QueueStats<Memory = never> {
   held: { count: number; threshold: number; jobs: HeldJob[] }
   workers: { timeoutSeconds: number; alive: number; total: number; list: WorkerInfo[]; foreignTimeoutSeconds: number; foreign: ForeignWorker[] }
   stalePicks: { count: number; jobs: StalePick[] }
+  /** Foreign picks whose owner has been silent longer than aizk's heartbeat timeout, not yet stale (stats-workers.ts). */
+  suspectPicks: { count: number; jobs: StalePick[] }
   schedules: (ScheduleInfo & { enabled: boolean | null })[]
   /** Paused entrypoints (`aizk pause`), whether or not they have rows. */
   paused: PausedEntrypoint[]
@@ -121,6 +123,14 @@ function checkHealth(s: Omit<QueueStats, 'health'>, includeForeign: boolean): He
     problems.push({
       code: 'stale_picks',
       message: `${s.stalePicks.count} picked job(s) have a heartbeat older than ${s.workers.timeoutSeconds}s (${s.workers.foreignTimeoutSeconds}s for foreign workers) (oldest: job ${worst?.id} ${worst?.entrypoint}, ${Math.round(worst?.ageSeconds ?? 0)}s): their worker is gone`,
+    })
+  }
+  if (s.suspectPicks.count > 0) {
+    const worst = s.suspectPicks.jobs[0]
+    const after = s.workers.foreignTimeoutSeconds > 0 ? `only after ${s.workers.foreignTimeoutSeconds}s` : 'never (AIZK_FOREIGN_HEARTBEAT_TIMEOUT_SECONDS=0)'
+    problems.push({
+      code: 'suspect_picks',
+      message: `${s.suspectPicks.count} job(s) picked by a worker aizk does not know (PgQueuer?) have had no heartbeat from it for over ${s.workers.timeoutSeconds}s (oldest: job ${worst?.id} ${worst?.entrypoint}, ${Math.round(worst?.ageSeconds ?? 0)}s): it is probably dead, and they are picked again ${after}`,
     })
   }
   if (s.held.count > s.held.threshold) {
@@ -200,7 +210,8 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
   const workers = await readWorkers(db, opts.heartbeatTimeoutSeconds)
   const foreignTimeout = opts.foreignHeartbeatTimeoutSeconds ?? 0
   const stale = await readStalePicks(db, opts.heartbeatTimeoutSeconds, foreignTimeout)
-  const foreignWorkers = await readForeignWorkers(db)
+  const suspect = await readSuspectPicks(db, opts.heartbeatTimeoutSeconds, foreignTimeout)
+  const foreignWorkers = await readForeignWorkers(db, opts.heartbeatTimeoutSeconds)
   const schedules = await readSchedules(db, opts.timezone)
   const log = await logSize(db)
   const integrity = opts.integrity ? await opts.integrity(db) : { mismatch: 0, missing: 0 }
@@ -243,6 +254,7 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
       foreign: foreignWorkers,
     },
     stalePicks: stale,
+    suspectPicks: suspect,
     schedules: schedules.map((s) => ({ ...s, enabled: opts.scheduleEnabled?.(s.entrypoint) ?? null })),
     paused,
     log,

@@ -13,6 +13,7 @@ import { isPermanentError } from '../permanent-error.js'
 import { cancelRequested } from '../queue/cancel-request.js'
 import type { PickedJob } from '../queue/pick.js'
 import type { LastError, TracebackRecord } from '../queue/retry.js'
+import { storableText } from '../queue/storable-json.js'
 import type { Settings } from '../settings.js'
 import type { WorkerEventMap, WorkerEventName, WorkerEvents } from '../events.js'
 import type { OutcomeBuffer } from './outcomes.js'
@@ -220,8 +221,9 @@ export class Executor {
     const final = died || err instanceof PayloadError || isPermanentError(err) || !cls || attempt >= maxAttempts
     if (!final) {
       const delayMs = retryDelayMs(attempt, this.o.settings)
-      this.o.outcomes.retry({ id: job.id, delayMs, error: lastError })
-      this.emit('job:retried', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, retryInMs: delayMs, durationMs, scopes: run.scopes })
+      this.o.outcomes.retry({ id: job.id, delayMs, error: lastError }, (written) =>
+        this.emit('job:retried', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: written.error.message, retryInMs: delayMs, durationMs, scopes: run.scopes }),
+      )
       return
     }
     const record: TracebackRecord = {
@@ -238,8 +240,10 @@ export class Executor {
         ...(died ? { reason: 'worker died' } : {}),
       },
     }
-    this.o.outcomes.hold({ id: job.id, attemptsBump: died ? 0 : 1, error: lastError, record })
-    this.emit('job:held', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: lastError.message, durationMs, scopes: run.scopes })
+    // Announced once written: a hold the database refused as given is written in a fallback form.
+    this.o.outcomes.hold({ id: job.id, attemptsBump: died ? 0 : 1, error: lastError, record }, (written) =>
+      this.emit('job:held', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: written.error.message, durationMs, scopes: run.scopes }),
+    )
   }
 
   private sweep(): void {
@@ -299,8 +303,9 @@ export class Executor {
   }
 }
 
+/** The error as it is stored and shown (storable-json.ts: no NUL, bounded). */
 function errorInfo(err: unknown, attempt: number): LastError {
   const at = new Date().toISOString()
-  if (err instanceof Error) return { type: err.name || err.constructor.name, message: err.message, at, attempt }
-  return { type: typeof err, message: String(err), at, attempt }
+  if (err instanceof Error) return { type: storableText(err.name || err.constructor.name), message: storableText(String(err.message)), at, attempt }
+  return { type: typeof err, message: storableText(String(err)), at, attempt }
 }

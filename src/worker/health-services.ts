@@ -12,7 +12,7 @@ import type { WorkerMetrics } from './metrics.js'
 export interface HealthServicesOptions {
   probe: WorkerProbe
   pool: pg.Pool
-  settings: Pick<Settings, 'workerHealthPort' | 'appRole' | 'heartbeatTimeoutSeconds' | 'dbDeadlineSeconds'>
+  settings: Pick<Settings, 'workerHealthPort' | 'appRole' | 'heartbeatTimeoutSeconds' | 'foreignHeartbeatTimeoutSeconds' | 'dbDeadlineSeconds'>
   events: WorkerEvents
   /** Where the chosen port is announced (one plain line). Default: nowhere. */
   log?: (line: string) => void
@@ -32,7 +32,8 @@ export async function healthServices(opts: HealthServicesOptions): Promise<Healt
   // prom-client and the HTTP server load only in workers that serve the port.
   const [{ createHealthService }, { createWorkerMetrics }] = await Promise.all([import('./health.js'), import('./metrics.js')])
   // Created now, not at start, so the counters see every job from the worker's first pick.
-  const metrics = createWorkerMetrics({ events: opts.events, db: opts.pool })
+  const { heartbeatTimeoutSeconds, foreignHeartbeatTimeoutSeconds } = opts.settings
+  const metrics = createWorkerMetrics({ events: opts.events, db: opts.pool, pickTimeouts: { heartbeatTimeoutSeconds, foreignHeartbeatTimeoutSeconds } })
   const health = createHealthService({
     port,
     host: opts.host,

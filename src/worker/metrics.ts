@@ -7,6 +7,7 @@ import client from 'prom-client'
 import type { Queryable } from '../db/queryable.js'
 import { countIntegrityFailures } from '../content/integrity.js'
 import { readCounts } from '../queue/counts.js'
+import { readStalePicks, readSuspectPicks } from '../queue/stats-workers.js'
 import type { WorkerEvents } from '../events.js'
 import { registerAlertMetrics } from './metrics-alerts.js'
 import { withTimeout } from './with-timeout.js'
@@ -21,6 +22,8 @@ export interface WorkerMetricsOptions {
   depthCacheMs?: number
   /** A database read of a scrape that takes longer is given up (the last values stay). Default 1000 ms. */
   readTimeoutMs?: number
+  /** How `aizk status` judges picks (the heartbeat timeouts): with them, the stale and suspect pick gauges. */
+  pickTimeouts?: { heartbeatTimeoutSeconds: number; foreignHeartbeatTimeoutSeconds: number }
 }
 
 export interface WorkerMetrics {
@@ -115,6 +118,8 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
   })
   void integrity
 
+  if (opts.pickTimeouts) picksWithoutHeartbeat(opts.db, opts.pickTimeouts, registers, depthCacheMs, readTimeoutMs)
+
   if (opts.processMetrics ?? true) client.collectDefaultMetrics({ register: registry })
   const detachAlertMetrics = registerAlertMetrics({ registry, events: opts.events, db: opts.db, cacheMs: depthCacheMs })
 
@@ -166,5 +171,60 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
       for (const off of offs.splice(0)) off()
       detachAlertMetrics()
     },
+  }
+}
+
+/**
+ * Picks whose owner stopped heartbeating, as `aizk status` counts them: stale (proven dead, the
+ * next pick takes them over) and suspect (a foreign owner silent past aizk's heartbeat timeout,
+ * not re-picked until the foreign timeout). Both read together at scrape time, cached.
+ */
+function picksWithoutHeartbeat(
+  db: Queryable | undefined,
+  t: NonNullable<WorkerMetricsOptions['pickTimeouts']>,
+  registers: client.Registry[],
+  cacheMs: number,
+  readTimeoutMs: number,
+): void {
+  let readAt = 0
+  let reading: Promise<void> | undefined
+  let counts = { stale: 0, suspect: 0 }
+  const refresh = async () => {
+    if (!db || Date.now() - readAt < cacheMs) return
+    reading ??= (async () => {
+      try {
+        const [stale, suspect] = [
+          await readStalePicks(db, t.heartbeatTimeoutSeconds, t.foreignHeartbeatTimeoutSeconds, 1),
+          await readSuspectPicks(db, t.heartbeatTimeoutSeconds, t.foreignHeartbeatTimeoutSeconds, 1),
+        ]
+        counts = { stale: stale.count, suspect: suspect.count }
+        readAt = Date.now()
+      } catch {
+        // As for the depth: keep the last values while the database is away.
+      } finally {
+        reading = undefined
+      }
+    })()
+    // A scrape answers whatever the database does; the read goes on and refreshes the next one.
+    await withTimeout(reading, readTimeoutMs, 'stale and suspect picks').catch(() => {})
+  }
+  const gauges = [
+    ['aizk_queue_stale_picks', 'Picked jobs whose worker is proven dead (heartbeat past its timeout); the next pick takes them over.', 'stale'],
+    [
+      'aizk_queue_suspect_picks',
+      'Jobs picked by a worker aizk does not know (PgQueuer) that has not heartbeated within AIZK_HEARTBEAT_TIMEOUT_SECONDS; picked again only after AIZK_FOREIGN_HEARTBEAT_TIMEOUT_SECONDS.',
+      'suspect',
+    ],
+  ] as const
+  for (const [name, help, which] of gauges) {
+    new client.Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        await refresh()
+        this.set(counts[which])
+      },
+    })
   }
 }

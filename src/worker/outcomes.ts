@@ -2,15 +2,27 @@
  * Where finished jobs wait for their one statement: completions, retries, holds and releases
  * are buffered and written in batches (group commit). A flush starts on the next turn of the
  * event loop; while one runs, the next batch gathers, so a busy worker writes few, large
- * statements and an idle one writes at once. A failed flush keeps its items and tries again:
- * the rows stay `picked` and heartbeated meanwhile, so nothing is lost.
+ * statements and an idle one writes at once. A flush that fails for no reason of its rows (the
+ * connection, the server) keeps its items and tries again: the rows stay `picked` and
+ * heartbeated meanwhile, so nothing is lost. A row the database refuses is isolated from its
+ * batch (isolate-writes.ts) and, for a retry or a hold, written once more with an error that
+ * names only the refusal (outcome-fallback.ts); it never holds back the outcomes behind it.
+ * A retry or a hold is announced (its callback) only once written.
  */
 import type pg from 'pg'
 import { settleCanceled } from '../queue/cancel-request.js'
 import { completeJobs } from '../queue/complete.js'
-import { type HoldItem, holdJobs, type OutcomeOptions, type RetryItem, releaseJobs, retryJobs } from '../queue/retry.js'
+import { type HoldItem, holdJobIds, type OutcomeOptions, type RetryItem, releaseJobs, retryJobIds } from '../queue/retry.js'
+import { type IsolatedWrite, writeIsolating } from './isolate-writes.js'
+import { holdFallback, retryFallback } from './outcome-fallback.js'
 
 const MAX_PER_STATEMENT = 4096
+
+/** A retry or a hold, with what to do once it is written (the item as written: maybe its fallback). */
+interface Announced<T> {
+  item: T
+  written?: (item: T) => void
+}
 
 /** What one write committed, per kind of outcome. */
 export interface OutcomeCounts {
@@ -36,8 +48,8 @@ const MAX_CARRY_WAIT_MS = 1000
 export class OutcomeBuffer {
   private completes: string[] = []
   private completesSince = 0
-  private retries: RetryItem[] = []
-  private holds: HoldItem[] = []
+  private retries: Announced<RetryItem>[] = []
+  private holds: Announced<HoldItem>[] = []
   private releases: string[] = []
   private cancels: string[] = []
   private flushing = 0
@@ -66,7 +78,7 @@ export class OutcomeBuffer {
 
   /** Ids whose outcome is buffered or being written: their rows are still this worker's `picked` rows. */
   ids(): string[] {
-    return [...this.completes, ...this.retries.map((r) => r.id), ...this.holds.map((h) => h.id), ...this.releases, ...this.cancels, ...this.writing]
+    return [...this.completes, ...this.retries.map((r) => r.item.id), ...this.holds.map((h) => h.item.id), ...this.releases, ...this.cancels, ...this.writing]
   }
 
   has(id: string): boolean {
@@ -120,15 +132,15 @@ export class OutcomeBuffer {
     else this.run()
   }
 
-  retry(item: RetryItem): void {
+  retry(item: RetryItem, written?: (item: RetryItem) => void): void {
     if (this.closed) return
-    this.retries.push(item)
+    this.retries.push({ item, written })
     this.schedule()
   }
 
-  hold(item: HoldItem): void {
+  hold(item: HoldItem, written?: (item: HoldItem) => void): void {
     if (this.closed) return
-    this.holds.push(item)
+    this.holds.push({ item, written })
     this.schedule()
   }
 
@@ -174,38 +186,71 @@ export class OutcomeBuffer {
     const holds = this.holds.splice(0, MAX_PER_STATEMENT)
     const releases = this.releases.splice(0, MAX_PER_STATEMENT)
     const cancels = this.cancels.splice(0, MAX_PER_STATEMENT)
-    const qm = this.queueManagerId
-    const batch = [...completes, ...retries.map((r) => r.id), ...holds.map((h) => h.id), ...releases, ...cancels]
+    const { pool, queueManagerId: qm, options } = this
+    const batch = [...completes, ...retries.map((r) => r.item.id), ...holds.map((h) => h.item.id), ...releases, ...cancels]
     for (const id of batch) this.writing.add(id)
-    const results = await Promise.allSettled([
-      completes.length ? completeJobs(this.pool, qm, completes) : 0,
-      retries.length ? retryJobs(this.pool, qm, retries, this.options) : 0,
-      holds.length ? holdJobs(this.pool, qm, holds, this.options) : 0,
-      releases.length ? releaseJobs(this.pool, qm, releases, this.options) : 0,
-      cancels.length ? settleCanceled(this.pool, qm, cancels) : 0,
+    const [c, rt, h, rl, cn] = await Promise.all([
+      this.writeIds(completes, (ids) => completeJobs(pool, qm, ids)),
+      this.writeAnnounced(retries, (items) => retryJobIds(pool, qm, items, options), retryFallback),
+      this.writeAnnounced(holds, (items) => holdJobIds(pool, qm, items, options), holdFallback),
+      this.writeIds(releases, (ids) => releaseJobs(pool, qm, ids, options)),
+      this.writeIds(cancels, (ids) => settleCanceled(pool, qm, ids)),
     ])
     for (const id of batch) this.writing.delete(id)
     let failed = false
-    const requeue = <T>(index: number, items: T[], into: T[]) => {
-      const r = results[index]
-      if (r.status === 'rejected') {
-        failed = true
-        into.unshift(...items)
-        this.onError('outcomes', r.reason)
-      }
+    const requeue = <T>(result: IsolatedWrite<T>, into: T[]) => {
+      if (result.pending.length === 0) return
+      failed = true
+      into.unshift(...result.pending)
+      this.onError('outcomes', result.error)
     }
-    requeue(0, completes, this.completes)
-    requeue(1, retries, this.retries)
-    requeue(2, holds, this.holds)
-    requeue(3, releases, this.releases)
-    requeue(4, cancels, this.cancels)
-    const count = (index: number, items: unknown[]) => (results[index].status === 'fulfilled' ? items.length : 0)
-    const written = { completed: count(0, completes), retried: count(1, retries), held: count(2, holds), released: count(3, releases), canceled: count(4, cancels) }
+    requeue(c, this.completes)
+    requeue(rt, this.retries)
+    requeue(h, this.holds)
+    requeue(rl, this.releases)
+    requeue(cn, this.cancels)
+    const written = { completed: c.written.length, retried: rt.written.length, held: h.written.length, released: rl.written.length, canceled: cn.written.length }
     if (written.completed + written.retried + written.held + written.released + written.canceled > 0) this.onWritten(written)
     if (failed) this.failures++
     else if (this.failures > 0) {
       this.failures = 0
       this.onRecovered()
+    }
+  }
+
+  /** Ids only: a refused one has no other form; it stays picked (and is recovered once this worker is gone). */
+  private async writeIds(ids: string[], write: (ids: string[]) => Promise<unknown>): Promise<IsolatedWrite<string>> {
+    if (ids.length === 0) return { written: [], pending: [], refused: [] }
+    const result = await writeIsolating(ids, async (batch) => {
+      await write(batch)
+    })
+    for (const { item, error } of result.refused) this.onError('outcomes', refusedError(item, error))
+    return result
+  }
+
+  /** Retries and holds: a refused one is written again in its fallback form, alone. */
+  private async writeAnnounced<T extends { id: string }>(
+    entries: Announced<T>[],
+    write: (items: T[]) => Promise<string[]>,
+    fallback: (item: T, cause: unknown) => T,
+  ): Promise<IsolatedWrite<Announced<T>>> {
+    if (entries.length === 0) return { written: [], pending: [], refused: [] }
+    const writeAndAnnounce = async (batch: Announced<T>[]) => {
+      const done = new Set(await write(batch.map((e) => e.item)))
+      for (const e of batch) if (done.has(e.item.id)) e.written?.(e.item)
+    }
+    const result = await writeIsolating(entries, writeAndAnnounce)
+    if (result.refused.length === 0) return result
+    const second = await writeIsolating(
+      result.refused.map(({ item, error }) => ({ item: fallback(item.item, error), written: item.written })),
+      writeAndAnnounce,
+    )
+    for (const { item, error } of second.refused) this.onError('outcomes', refusedError(item.item.id, error))
+    return {
+      written: [...result.written, ...second.written],
+      pending: [...result.pending, ...second.pending],
+      error: result.error ?? second.error,
+      refused: second.refused,
     }
   }
 
@@ -244,4 +289,8 @@ export class OutcomeBuffer {
       })
     }
   }
+}
+
+function refusedError(id: string, cause: unknown): Error {
+  return new Error(`the outcome of job ${id} was refused by the database and not written (it stays picked until this worker stops): ${(cause as Error)?.message ?? cause}`)
 }

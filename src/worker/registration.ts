@@ -1,6 +1,6 @@
 /**
  * What a worker writes into its `aizk_worker` row (the SQL is src/db/sql/aizk-worker.ts): its
- * host, pid, aizk's version and the entrypoints it binds.
+ * host, pid, aizk's version, the entrypoints it binds and their global limits.
  */
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
@@ -20,6 +20,6 @@ export function aizkVersion(): string {
   return cachedVersion
 }
 
-export function describeWorker(queueManagerId: string, entrypoints: string[]): WorkerRegistration {
-  return { queueManagerId, host: os.hostname(), pid: process.pid, version: aizkVersion(), entrypoints }
+export function describeWorker(queueManagerId: string, entrypoints: string[], limits: Record<string, number> = {}): WorkerRegistration {
+  return { queueManagerId, host: os.hostname(), pid: process.pid, version: aizkVersion(), entrypoints, limits }
 }

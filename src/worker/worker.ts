@@ -111,33 +111,53 @@ export class Worker {
     this.outcomes = outcomes
     this.executor = executor
     this.picker = picker
-    const registration = describeWorker(this.queueManagerId, this.entrypoints)
+    const limits = Object.fromEntries(
+      [...this.jobs.values()].map((j) => [j.entrypoint, concurrencyLimitOf(j, settings)] as const).filter(([, limit]) => limit > 0),
+    )
+    const registration = describeWorker(this.queueManagerId, this.entrypoints, limits)
     await registerWorker(pool, registration)
-    this.listener = new QueueListener(this.listenConfig(), settings.listenCheckSeconds * 1000, {
-      // A completion anywhere may free a slot of a global limit: only then is a DELETE news.
-      onWake: (kind) => {
-        if (kind === 'work' || hasLimits) picker.wake(true)
-      },
-      // Notifications sent while LISTEN was down are lost: poll again once it is back.
-      onConnected: ({ reconnect }) => {
-        if (!reconnect) return
-        this.health.recovered()
-        this.refreshPauses()
-        picker.wake(true)
-      },
-      onLost: (error) => this.health.lost(error),
-      onCancel: (ids) => this.cancel(ids),
-      onControl: () => this.refreshPauses(),
-    })
-    await this.listener.start()
-    this.heartbeatTimer = setInterval(() => this.beat(), settings.heartbeatIntervalSeconds * 1000)
-    this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, batchSize, concurrency, localQueueSize, pid: registration.pid, host: registration.host })
-    this.pauses.announce()
-    for (const service of this.services) {
-      await service.start()
-      this.startedServices.push(service)
+    try {
+      this.listener = new QueueListener(this.listenConfig(), settings.listenCheckSeconds * 1000, {
+        // A completion anywhere may free a slot of a global limit: only then is a DELETE news.
+        onWake: (kind) => {
+          if (kind === 'work' || hasLimits) picker.wake(true)
+        },
+        // Notifications sent while LISTEN was down are lost: poll again once it is back.
+        onConnected: ({ reconnect }) => {
+          if (!reconnect) return
+          this.health.recovered()
+          this.refreshPauses()
+          picker.wake(true)
+        },
+        onLost: (error) => this.health.lost(error),
+        onCancel: (ids) => this.cancel(ids),
+        onControl: () => this.refreshPauses(),
+      })
+      await this.listener.start()
+      this.heartbeatTimer = setInterval(() => this.beat(), settings.heartbeatIntervalSeconds * 1000)
+      this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, batchSize, concurrency, localQueueSize, pid: registration.pid, host: registration.host })
+      this.pauses.announce()
+      for (const service of this.services) {
+        await service.start()
+        this.startedServices.push(service)
+      }
+    } catch (err) {
+      // A port already taken, a listener that cannot connect: leave no row (and no timer) behind.
+      await this.undoStart()
+      throw err
     }
     picker.start()
+  }
+
+  /** A start that failed after registering: stop what started, deregister; the caller reports the error. */
+  private async undoStart(): Promise<void> {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer)
+    this.heartbeatTimer = undefined
+    for (const service of this.startedServices.splice(0).reverse()) await service.stop().catch(() => {})
+    await this.listener?.stop().catch(() => {})
+    this.executor?.close()
+    this.outcomes?.close()
+    await deregisterWorker(this.o.pool, this.queueManagerId).catch((err) => this.health.error('deregister', err))
   }
 
   private listenConfig(): pg.ClientConfig {

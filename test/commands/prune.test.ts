@@ -74,7 +74,7 @@ describe('aizk prune', () => {
     const cases: [string, string[], RegExp][] = [
       ['zero batch', ['prune', '--batch', '0'], /--batch must be a whole number of at least 1, got 0/],
       ['negative batch', ['prune', '--batch=-5'], /--batch must be/],
-      ['bad retention', ['prune', '--retention-days', 'week'], /--retention-days must be a number of days >= 0, got "week"/],
+      ['bad retention', ['prune', '--retention-days', 'week'], /--retention-days must be a number of days from 0 to 36500, got "week"/],
       ['negative retention', ['prune', '--retention-days=-1'], /--retention-days/],
       ['unknown flag', ['prune', '--force'], /force/],
     ]

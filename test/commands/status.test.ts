@@ -38,7 +38,7 @@ describe('aizk status', () => {
     const res = await runCli(['status', '--json'], { env })
     assert.equal(res.code, 0, res.stderr)
     const doc = JSON.parse(res.stdout)
-    assert.deepEqual(Object.keys(doc).sort(), ['entrypoints', 'generatedAt', 'groups', 'health', 'held', 'integrity', 'log', 'memory', 'paused', 'schedules', 'stalePicks', 'throughput', 'totals', 'workers'])
+    assert.deepEqual(Object.keys(doc).sort(), ['entrypoints', 'generatedAt', 'groups', 'health', 'held', 'integrity', 'log', 'memory', 'paused', 'schedules', 'stalePicks', 'suspectPicks', 'throughput', 'totals', 'workers'])
     assert.deepEqual(doc.memory, { chunksPendingProjection: 0, dirtyProfiles: 0, gates: [] })
     assert.deepEqual(doc.totals, { queued: 13, picked: 2, held: 2 })
     const strict = doc.entrypoints.find((e: { entrypoint: string }) => e.entrypoint === 'cli_strict')
@@ -86,6 +86,36 @@ describe('aizk status', () => {
     const doc = JSON.parse(json.stdout)
     assert.equal(doc.error.code, 'unhealthy')
     assert.deepEqual(doc.error.details.map((p: { code: string }) => p.code), ['stale_picks', 'held_over_threshold', 'cron_overdue'])
+  })
+
+  it('a foreign pick whose owner has been silent past the heartbeat timeout is suspect: shown, and unhealthy, long before the foreign timeout', async () => {
+    await insertQueued(db.pool, 'cli_noop', 3)
+    const dead = '44444444-4444-4444-8444-444444444444'
+    const alive = '55555555-5555-4555-8555-555555555555'
+    // A dead PgQueuer worker's pick (silent 2 minutes), and a live one's: one old pick beside a fresh one.
+    await db.pool.query(
+      `UPDATE pgqueuer SET status = 'picked', queue_manager_id = v.qm::uuid, heartbeat = now() - v.age * interval '1 second'
+         FROM (SELECT id, (ARRAY[$1, $2, $2])[row_number() OVER (ORDER BY id)] AS qm, (ARRAY[120, 120, 1])[row_number() OVER (ORDER BY id)] AS age
+                 FROM pgqueuer WHERE entrypoint = 'cli_noop') v
+        WHERE pgqueuer.id = v.id`,
+      [dead, alive],
+    )
+    const res = await runCli(['status', '--json'], { env })
+    assert.equal(res.code, 0, res.stderr)
+    const doc = JSON.parse(res.stdout)
+    assert.equal(doc.stalePicks.count, 0, 'not stale: the foreign timeout (600 s) has not passed')
+    assert.equal(doc.suspectPicks.count, 1)
+    assert.equal(doc.suspectPicks.jobs[0].queueManagerId, dead)
+    const suspect = Object.fromEntries(doc.workers.foreign.map((f: { queueManagerId: string; suspect: boolean }) => [f.queueManagerId, f.suspect]))
+    assert.deepEqual(suspect, { [dead]: true, [alive]: false })
+    const text = await runCli(['status', '--once'], { env })
+    assert.match(text.stdout, /suspect picks 1\)/)
+    assert.match(text.stdout, /SUSPECT ID/)
+    const check = await runCli(['status', '--check', '--json'], { env })
+    assert.equal(check.code, 7, check.stderr)
+    const problems = JSON.parse(check.stdout).error.details
+    assert.deepEqual(problems.map((p: { code: string }) => p.code), ['suspect_picks'])
+    assert.match(problems[0].message, /no heartbeat from it for over 30s .*picked again only after 600s/)
   })
 
   it('--max-held and AIZK_STATUS_HELD_THRESHOLD tolerate held jobs', async () => {

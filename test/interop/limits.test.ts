@@ -1,5 +1,6 @@
 /**
- * aizk's global limit counts PgQueuer's picks, even one not yet committed when aizk counts.
+ * aizk's global limit counts PgQueuer's picks, even one not yet committed when aizk counts, and
+ * PgQueuer's own pick is held to it: never more than the limit picked at once, sampled.
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
@@ -10,8 +11,26 @@ import { pickJobs, planPick } from '../../src/queue/pick.js'
 import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
 import { interopFile, it, runsOf } from './support/scenario.js'
 import { waitFor } from '../helpers/wait-for.js'
+import type { TestDatabase } from '../helpers/db.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
+
+/** The most rows of `entrypoint` seen picked at once, sampling every ~20 ms until `done` holds. */
+async function sampleMaxPicked(db: TestDatabase, entrypoint: string, done: () => Promise<boolean>, timeoutMs = 120_000): Promise<{ max: number; samples: number }> {
+  let max = 0
+  let samples = 0
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer where entrypoint = $1 and status = 'picked'", [entrypoint])
+    max = Math.max(max, rows[0].n)
+    samples++
+    if (await done()) return { max, samples }
+    if (Date.now() > deadline) throw new Error(`timed out sampling ${entrypoint} (max ${max} picked over ${samples} samples)`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+const queueEmpty = (db: TestDatabase) => async () => (await db.pool.query('select count(*)::int as n from pgqueuer')).rows[0].n === 0
 
 describe('global limits beside PgQueuer workers', () => {
   it("aizk's limit counts PgQueuer's picks: it starts nothing while PgQueuer holds both slots", async () => {
@@ -49,5 +68,38 @@ describe('global limits beside PgQueuer workers', () => {
     } finally {
       await foreign.end()
     }
+  })
+
+  it('an aizk worker and a PgQueuer worker on one entrypoint at limit 2 never hold more than 2 picked at once', async () => {
+    const db = await scenario()
+    const py = pgqWorker(db, ['interop_limited'], { limit: 2, sleep: 0.15, poll: 0.2 })
+    await py.queueManagerId
+    const aizk = aizkWorker(db, ['interop_limited'])
+    await aizk.waitFor((e) => e.event === 'worker:started', 'the aizk worker to start')
+    const half = Array.from({ length: 30 }, () => ({ ms: 150 }))
+    await enqueueMany(db.pool, half.map((payload) => ({ entrypoint: 'interop_limited', payload })))
+    await pgqEnqueue(db.url, 'interop_limited', half.map((json) => ({ json })))
+    const { max, samples } = await sampleMaxPicked(db, 'interop_limited', queueEmpty(db))
+    assert.ok(max <= 2, `at most 2 picked at once, saw ${max} over ${samples} samples`)
+    assert.ok((await runsOf(db.pool, 'interop_limited')).length > 0, 'the aizk worker ran some')
+    assert.ok(py.events.some((e) => e.event === 'end'), 'the PgQueuer worker ran some')
+    assert.equal(py.child.exitCode, null, 'the PgQueuer worker is still running')
+  })
+
+  it("PgQueuer's own pick is held to aizk's limit, even with no limit of its own; the rows it could not take run later", async () => {
+    const db = await scenario()
+    // An aizk worker bound to the entrypoint at limit 2, registered but not picking.
+    await db.pool.query(
+      `insert into aizk_worker (queue_manager_id, host, pid, version, entrypoints, limits)
+       values (gen_random_uuid(), 'elsewhere', 1, 'test', '{interop_limited}', '{"interop_limited": 2}')`,
+    )
+    await pgqEnqueue(db.url, 'interop_limited', Array.from({ length: 6 }, () => ({ json: { ms: 0 } })))
+    const py = pgqWorker(db, ['interop_limited'], { sleep: 0.3, poll: 0.2, batchSize: 10 })
+    const { max } = await sampleMaxPicked(db, 'interop_limited', queueEmpty(db))
+    assert.equal(max, 2, 'PgQueuer took 2 at a time, not its batch of 6')
+    await waitFor('every job ran', () => py.events.filter((e) => e.event === 'end').length === 6)
+    const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer_log where status = 'picked'")
+    assert.equal(rows[0].n, 6, 'one picked log row per job actually picked: none for a refused row')
+    assert.equal(py.child.exitCode, null, 'the PgQueuer worker is still running')
   })
 })

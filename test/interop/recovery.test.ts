@@ -1,12 +1,16 @@
 /**
  * A PgQueuer worker heartbeating more slowly than aizk's timeout keeps its job (no double run);
- * a dead PgQueuer worker's pick is recovered by aizk once the foreign timeout has passed.
+ * a dead PgQueuer worker's pick is suspect in `aizk status`, `--check` and the metrics once it
+ * has been silent past aizk's heartbeat timeout, and recovered by aizk once the foreign timeout
+ * has passed.
  */
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
 import { interopFile, it, runsOf } from './support/scenario.js'
 import { waitFor } from '../helpers/wait-for.js'
+import { runCli } from '../helpers/cli.js'
+import { freePort } from '../helpers/worker-process.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 
@@ -46,5 +50,37 @@ describe('recovery beside PgQueuer workers', () => {
     await aizk.waitFor((e) => e.event === 'job:completed' && e.jobId === id, 'the completion')
     const runs = await runsOf(db.pool, 'interop_shared')
     assert.deepEqual(runs.map((r) => [r.job_id, r.side, r.attempts]), [[id, 'aizk', 1]])
+  })
+
+  it("a killed PgQueuer worker's pick is suspect in status, --check and the metrics long before it is recovered", async () => {
+    const db = await scenario()
+    // PgQueuer heartbeats every second (half its timeout), well within aizk's 4 s.
+    const py = pgqWorker(db, ['interop_shared'], { sleep: 120, heartbeatTimeout: 2 })
+    const qm = await py.queueManagerId
+    const [id] = idsOf(await pgqEnqueue(db.url, 'interop_shared', [{ json: { orphan: true } }])) as string[]
+    await py.waitFor((e) => e.event === 'start' && String(e.id) === id, 'the PgQueuer start')
+    const env = { AIZK_DATABASE_URL: db.url, AIZK_HEARTBEAT_TIMEOUT_SECONDS: '4', AIZK_HEARTBEAT_INTERVAL_SECONDS: '0.5' }
+    const before = JSON.parse((await runCli(['status', '--json'], { env })).stdout)
+    assert.equal(before.suspectPicks.count, 0, 'a live PgQueuer worker heartbeats it')
+    await py.stop('SIGKILL')
+    // An aizk worker bound elsewhere serves the metrics; the foreign timeout stays at its 600 s.
+    const port = await freePort()
+    const aizk = aizkWorker(db, ['interop_json'], { ...env, AIZK_WORKER_HEALTH_PORT: String(port) })
+    await aizk.waitFor((e) => e.event === 'worker:started', 'the aizk worker')
+    const doc = await waitFor('the pick to turn suspect', async () => {
+      const d = JSON.parse((await runCli(['status', '--json'], { env })).stdout)
+      return d.suspectPicks.count === 1 ? d : undefined
+    })
+    assert.equal(doc.suspectPicks.jobs[0].id, id)
+    assert.equal(doc.stalePicks.count, 0)
+    assert.deepEqual(doc.workers.foreign.map((f: { queueManagerId: string; suspect: boolean }) => [f.queueManagerId, f.suspect]), [[qm, true]])
+    const check = await runCli(['status', '--check'], { env })
+    assert.equal(check.code, 7, check.stderr)
+    assert.match(check.stderr, /1 job\(s\) picked by a worker aizk does not know .* probably dead/)
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    assert.match(metrics, /^aizk_queue_suspect_picks 1$/m)
+    assert.match(metrics, /^aizk_queue_stale_picks 0$/m)
+    const { rows } = await db.pool.query('select status from pgqueuer where id = $1', [id])
+    assert.equal(rows[0].status, 'picked', 'still waiting for the foreign timeout')
   })
 })

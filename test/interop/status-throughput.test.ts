@@ -52,16 +52,20 @@ describe("aizk status over PgQueuer's rows", () => {
     const stats = await statusJson(db, env)
     assert.deepEqual(stats.workers.foreign.map((w: { queueManagerId: string; entrypoints: string[]; picked: number }) => [w.queueManagerId, w.entrypoints, w.picked]), [[qm, ['py_long'], 1]])
     assert.equal(stats.stalePicks.count, 0, "a PgQueuer pick is judged by the foreign timeout, not aizk's")
+    assert.equal(stats.suspectPicks.count, 1, "silent past aizk's timeout: suspect, not stale")
 
     // PgQueuer's own scheduler registers its tick; then no PgQueuer scheduler runs for an hour.
     await pgq(db.url, ['schedule', 'pgq_tick', '* * * * *'])
     await db.pool.query("update pgqueuer_schedules set created = now() - interval '1 hour', last_run = now() - interval '1 hour', next_run = now() - interval '59 minutes' where entrypoint = 'pgq_tick'")
-    const withSchedule = await statusJson(db, env)
+    // Judged with aizk's default heartbeat timeout, within which PgQueuer heartbeats (every 5 s): no suspect pick.
+    const calm = { AIZK_HEARTBEAT_TIMEOUT_SECONDS: '30', AIZK_HEARTBEAT_INTERVAL_SECONDS: '0.3' }
+    const withSchedule = await statusJson(db, calm)
+    assert.equal(withSchedule.suspectPicks.count, 0)
     const tick = withSchedule.schedules.find((s: { entrypoint: string }) => s.entrypoint === 'pgq_tick')
     assert.deepEqual([tick.foreign, tick.overdue], [true, true])
-    const check = await cli(db, ['status', '--check'], env)
+    const check = await cli(db, ['status', '--check'], calm)
     assert.equal(check.code, 0, check.stderr)
-    const strict = await cli(db, ['status', '--check', '--include-foreign-schedules'], env)
+    const strict = await cli(db, ['status', '--check', '--include-foreign-schedules'], calm)
     assert.equal(strict.code, 7)
     assert.match(strict.stderr, /schedule pgq_tick/)
   })

@@ -84,7 +84,7 @@ describe('status dashboard', () => {
   it('the plain frame has the same panes and no escape codes', () => {
     const text = renderTextFrame(stats(), now)
     assert.ok(!text.includes('\u001b['))
-    for (const heading of ['JOBS', 'HELD (2, threshold 0)', 'WORKERS (1 alive of 2; stale picks 0)', 'SCHEDULES', 'LOG pgqueuer_log: about 1,234,567 rows, 300 MB']) {
+    for (const heading of ['JOBS', 'HELD (2, threshold 0)', 'WORKERS (1 alive of 2; stale picks 0; suspect picks 0)', 'SCHEDULES', 'LOG pgqueuer_log: about 1,234,567 rows, 300 MB']) {
       assert.ok(text.includes(heading), heading)
     }
     assert.match(text, /health: UNHEALTHY\n {2}- 2 held job\(s\)/)

@@ -2,6 +2,7 @@
  * Every statement on `aizk_worker`, the worker's row beside PgQueuer's tables
  * (docs/pgqueuer-contract.md#what-aizk-adds-beside-pgqueuers-tables): inserted on start,
  * heartbeated with its picks, deleted on a clean exit, read by `aizk status` and `aizk jobs show`.
+ * Its `limits` are what a pick by any other queue manager is held to (docs/pgqueuer-interop.md).
  */
 import type { Queryable } from '../queryable.js'
 
@@ -11,14 +12,16 @@ export interface WorkerRegistration {
   pid: number
   version: string
   entrypoints: string[]
+  /** The global limit of each bound entrypoint that has one (above 0): foreign picks respect them too. */
+  limits: Record<string, number>
 }
 
 export async function registerWorker(db: Queryable, w: WorkerRegistration): Promise<void> {
   await db.query(
-    `INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints)
-     VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (queue_manager_id) DO UPDATE SET heartbeat = now()`,
-    [w.queueManagerId, w.host, w.pid, w.version, w.entrypoints],
+    `INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints, limits)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (queue_manager_id) DO UPDATE SET heartbeat = now(), limits = EXCLUDED.limits`,
+    [w.queueManagerId, w.host, w.pid, w.version, w.entrypoints, JSON.stringify(w.limits)],
   )
 }
 

@@ -106,7 +106,8 @@ export function WorkersPane({ stats, rows }: { stats: StatusStats; rows: number 
     <Box flexDirection="column">
       <Text wrap="truncate-end">
         {stats.workers.alive} alive of {stats.workers.total} · stale picks{' '}
-        <Text color={stats.stalePicks.count ? 'red' : undefined}>{stats.stalePicks.count}</Text>
+        <Text color={stats.stalePicks.count ? 'red' : undefined}>{stats.stalePicks.count}</Text> · suspect picks{' '}
+        <Text color={stats.suspectPicks.count ? 'yellow' : undefined}>{stats.suspectPicks.count}</Text>
       </Text>
       {list.map((w) => (
         <Text key={w.queueManagerId} wrap="truncate-end">
@@ -116,7 +117,7 @@ export function WorkersPane({ stats, rows }: { stats: StatusStats; rows: number 
       ))}
       {foreign.map((f) => (
         <Text key={f.queueManagerId} wrap="truncate-end">
-          <Text color="cyan">◆</Text> {f.queueManagerId.slice(0, 8)} foreign (PgQueuer?) picked {String(f.picked).padStart(4)} · beat {formatAge(f.heartbeatAgeSeconds)} ago ·{' '}
+          <Text color={f.suspect ? 'yellow' : 'cyan'}>◆</Text> {f.queueManagerId.slice(0, 8)} foreign (PgQueuer?){f.suspect ? ' SUSPECT' : ''} picked {String(f.picked).padStart(4)} · beat {formatAge(f.heartbeatAgeSeconds)} ago ·{' '}
           {fit(f.entrypoints.join(','), 30)}
         </Text>
       ))}

@@ -63,7 +63,7 @@ export function renderTextFrame(s: StatusStats, now = Date.now()): string {
     ),
   )
   out.push('')
-  out.push(`WORKERS (${s.workers.alive} alive of ${s.workers.total}; stale picks ${s.stalePicks.count})`)
+  out.push(`WORKERS (${s.workers.alive} alive of ${s.workers.total}; stale picks ${s.stalePicks.count}; suspect picks ${s.suspectPicks.count})`)
   out.push(
     renderTable(
       s.workers.list,
@@ -83,16 +83,21 @@ export function renderTextFrame(s: StatusStats, now = Date.now()): string {
     out.push(
       renderTable(s.workers.foreign, [
         { header: 'FOREIGN ID', get: (w) => w.queueManagerId.slice(0, 8) },
+        { header: 'STATE', get: (w) => (w.suspect ? 'suspect' : 'alive') },
         { header: 'ENTRYPOINTS', get: (w) => truncate(w.entrypoints.join(','), 40) },
         { header: 'PICKED', get: (w) => w.picked, align: 'right' },
         { header: 'HEARTBEAT', get: (w) => `${formatAge(w.heartbeatAgeSeconds)} ago` },
       ]),
     )
   }
-  if (s.stalePicks.jobs.length) {
+  for (const [title, picks] of [
+    ['STALE ID', s.stalePicks.jobs],
+    ['SUSPECT ID', s.suspectPicks.jobs],
+  ] as const) {
+    if (!picks.length) continue
     out.push(
-      renderTable(s.stalePicks.jobs, [
-        { header: 'STALE ID', get: (j) => j.id, align: 'right' },
+      renderTable(picks, [
+        { header: title, get: (j) => j.id, align: 'right' },
         { header: 'ENTRYPOINT', get: (j) => j.entrypoint },
         { header: 'WORKER', get: (j) => j.queueManagerId?.slice(0, 8) },
         { header: 'HEARTBEAT', get: (j) => `${formatAge(j.ageSeconds)} ago` },

@@ -33,6 +33,7 @@ export function statusStats(over: Partial<QueueStats> = {}): QueueStats {
       foreign: [],
     },
     stalePicks: { count: 0, jobs: [] },
+    suspectPicks: { count: 0, jobs: [] },
     integrity: { mismatch: 0, missing: 0 },
     schedules: [
       { entrypoint: 'aizk_cron_chunk_dispatch', expression: '* * * * *', status: 'queued', nextRun: '2026-11-29T12:00:30.000Z', lastRun: '2026-11-29T11:59:30.000Z', periodSeconds: 60, sinceFireSeconds: 30, overdue: false, foreign: false, enabled: true },

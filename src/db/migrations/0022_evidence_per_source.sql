@@ -1,13 +1,15 @@
 -- Evidence counts distinct sources (docs/memory-graph.md, "Reinforcement, supersession, decay").
 --
 -- Neighbouring chunks of one document overlap, so a claim in the overlap was observed by two
--- chunks and reinforced twice: one document corroborating itself. aizk_write_projection is
--- restated from 0019 with one change of meaning: a claim is reinforced by a chunk only when no
+-- chunks and reinforced twice: one document corroborating itself. aizk_write_projection's body
+-- is restated from 0019 with one change of meaning: a claim is reinforced by a chunk only when no
 -- chunk of the same source (artifact or document) had observed it yet, and withdrawing a chunk's
 -- evidence lowers the weight only when no chunk of that source still gives it. Evidence rows stay
 -- one per (claim, chunk), so re-projecting a chunk still takes back exactly its own. The added
 -- lookups follow 0019's rule: each reaches chunk by its primary key through a fenced LATERAL.
-CREATE OR REPLACE FUNCTION aizk_write_projection(
+-- Since 0020 the body is aizk_write_projection_as_owner, behind the wrapper that checks the
+-- caller's write set; only the body is restated here, so the wrapper and its grants stay.
+CREATE OR REPLACE FUNCTION aizk_write_projection_as_owner(
     p_scopes uuid[], p_chunk uuid, p_half_life float8,
     e_name text[], e_norm text[], e_kind text[], e_mentions int[],
     c_subject text[], c_subject_kind text[], c_predicate text[], c_object text[], c_object_kind text[],
@@ -157,5 +159,3 @@ BEGIN
 
     UPDATE chunk SET projection_status = 'projected' WHERE id = p_chunk;
 END $$;
-GRANT EXECUTE ON FUNCTION aizk_write_projection(uuid[], uuid, float8, text[], text[], text[], int[], text[], text[], text[], text[], text[], boolean[], text[])
-    TO {{app_role}};
