@@ -69,6 +69,15 @@ export class DatabaseError extends AizkError {
   override readonly code = 'database'
 }
 
+/**
+ * A forward migration recorded as applied no longer matches its file: the database was built from
+ * different SQL than this aizk holds (docs/schema.md#checksums).
+ */
+export class SchemaChangedError extends AizkError {
+  override readonly exitCode = ExitCode.database
+  override readonly code = 'schema_changed'
+}
+
 export class NotFoundError extends AizkError {
   override readonly exitCode = ExitCode.notFound
   override readonly code = 'not_found'

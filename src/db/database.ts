@@ -71,16 +71,20 @@ export async function openDatabase(settings: Settings, opts: OpenOptions = {}): 
 
 async function ensureSchema(pool: pg.Pool, target: DatabaseTarget, settings: Settings, log?: (line: string) => void): Promise<void> {
   const state = await withClient(pool, target, (client) => schemaState(client, { appRole: settings.appRole }))
-  if (state.pending.length === 0) return
+  if (state.pending.length === 0 && state.pendingDefinitions.length === 0) return
   if (!target.embedded) {
-    const what = state.installed ? `behind (version ${state.current}, this aizk needs ${state.latest})` : 'not installed'
+    const what = !state.installed
+      ? 'not installed'
+      : state.pending.length
+        ? `behind (version ${state.current}, this aizk needs ${state.latest})`
+        : `behind (${state.pendingDefinitions.length} function, trigger or policy definitions changed)`
     throw new DatabaseError(`the aizk schema is ${what} in this database`, 'run `aizk install`')
   }
   // A migration may rightly take longer than a queue round trip: its own connection, no deadline.
   const installer = createPool(target.url, { max: 1, keepAliveMs: connectionLimits(settings).keepAliveMs })
   try {
     const result = await withClient(installer, target, (client) => migrate(client, { appRole: settings.appRole }))
-    if (result.applied.length) log?.(`aizk: installed schema version ${result.current} in the embedded database`)
+    if (result.applied.length || result.definitions.length) log?.(`aizk: installed schema version ${result.current} in the embedded database`)
   } finally {
     await closePool(installer, 5000)
   }

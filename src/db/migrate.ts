@@ -1,52 +1,23 @@
 /**
- * Numbered, forward-only migrations (src/db/migrations/NNNN_name.sql), applied in order under
- * a session advisory lock and recorded in aizk_schema_version. Each runs in its own transaction,
- * so a new enum value committed by one is usable by the next. Two installs at once: the second
+ * Installs and upgrades the schema (docs/schema.md): pending forward migrations in number order,
+ * then every repeatable definition whose file changed, in dependency order, all in one
+ * transaction under a session advisory lock. Migrations are recorded in aizk_schema_version,
+ * definitions in aizk_schema_definition, each with its checksum. Two installs at once: the second
  * waits for the lock, then finds nothing to do.
  */
-import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type pg from 'pg'
-import { AizkError, DatabaseError } from '../errors.js'
+import { AizkError, DatabaseError, SchemaChangedError } from '../errors.js'
 import { dedupeConflictError, dedupeIndexPending, findDedupeConflicts, type ResolvedDuplicate, resolveDedupeConflicts } from './dedupe-conflicts.js'
+import { type Definition, loadDefinitions, withRequirements } from './definitions.js'
+import { BASELINE_VERSION, loadMigrations, type Migration } from './migrations.js'
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
+export { loadMigrations, type Migration } from './migrations.js'
+
 /** pg_advisory_lock key: 'aizk' 'migr' as two int4s. */
 const LOCK_KEY: [number, number] = [0x61697a6b, 0x6d696772]
 
-export interface Migration {
-  version: number
-  name: string
-  sql: string
-  checksum: string
-}
-
 export interface MigrationOptions {
   appRole: string
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`
-}
-
-export function loadMigrations(opts: MigrationOptions): Migration[] {
-  return readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
-    .sort()
-    .map((file) => {
-      const raw = readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8')
-      const sql = raw
-        .replaceAll('{{app_role_literal}}', opts.appRole.replace(/'/g, "''"))
-        .replaceAll('{{app_role}}', quoteIdent(opts.appRole))
-      return {
-        version: Number(file.slice(0, 4)),
-        name: file.replace(/\.sql$/, ''),
-        sql,
-        checksum: createHash('sha256').update(raw).digest('hex').slice(0, 16),
-      }
-    })
 }
 
 export interface SchemaState {
@@ -54,36 +25,58 @@ export interface SchemaState {
   current: number
   latest: number
   pending: Migration[]
+  /** Definitions whose file differs from what the database last applied. */
+  pendingDefinitions: Definition[]
 }
+
+const CHECKS = new Set(['dedupe-keys'])
 
 export async function schemaState(client: pg.ClientBase, opts: MigrationOptions): Promise<SchemaState> {
   const migrations = loadMigrations(opts)
+  const definitions = loadDefinitions(opts.appRole)
+  for (const m of migrations) for (const c of m.checks) if (!CHECKS.has(c)) throw new DatabaseError(`${m.name}: unknown check ${c}`, `use one of: ${[...CHECKS].join(', ')}`)
   const latest = migrations.at(-1)?.version ?? 0
-  const { rows } = await client.query<{ exists: boolean }>(
-    "select to_regclass('aizk_schema_version') is not null as exists",
+  const { rows } = await client.query<{ versions: boolean; definitions: boolean }>(
+    "select to_regclass('aizk_schema_version') is not null as versions, to_regclass('aizk_schema_definition') is not null as definitions",
   )
-  if (!rows[0].exists) return { installed: false, current: 0, latest, pending: migrations }
-  const applied = await client.query<{ version: number }>('select version from aizk_schema_version')
-  const done = new Set(applied.rows.map((r) => r.version))
-  const current = Math.max(0, ...done)
-  return { installed: done.size > 0, current, latest, pending: migrations.filter((m) => !done.has(m.version)) }
+  if (!rows[0].versions) return { installed: false, current: 0, latest, pending: migrations, pendingDefinitions: definitions }
+  const applied = await client.query<{ version: number; name: string; checksum: string }>('select version, name, checksum from aizk_schema_version')
+  if (applied.rows.length === 0) return { installed: false, current: 0, latest, pending: migrations, pendingDefinitions: definitions }
+  const current = Math.max(...applied.rows.map((r) => r.version))
+  if (current < BASELINE_VERSION) throw beforeBaseline(current)
+  const recorded = new Map(applied.rows.map((r) => [r.version, r]))
+  for (const m of migrations) {
+    const r = recorded.get(m.version)
+    // Versions 1..22 recorded by an install from before the baseline stand for the baseline.
+    if (!r || (m.version <= BASELINE_VERSION && r.name !== m.name)) continue
+    if (r.checksum !== m.checksum) throw changedMigration(m, r.checksum)
+  }
+  const defined = rows[0].definitions
+    ? new Map((await client.query<{ name: string; checksum: string }>('select name, checksum from aizk_schema_definition')).rows.map((r) => [r.name, r.checksum]))
+    : new Map<string, string>()
+  return {
+    installed: true,
+    current,
+    latest,
+    pending: migrations.filter((m) => !recorded.has(m.version)),
+    pendingDefinitions: definitions.filter((d) => defined.get(d.name) !== d.checksum),
+  }
 }
 
 export interface MigrateResult {
   applied: { version: number; name: string; ms: number }[]
+  /** Definitions (re)applied, e.g. `functions/aizk_pick`. */
+  definitions: string[]
   current: number
   adopted: boolean
   /** Jobs whose dedupe key was renamed on adoption (`resolveDuplicateKeys`). */
   resolvedDuplicates: ResolvedDuplicate[]
 }
 
-/** The migration that builds aizk's held-aware dedupe index (0002). */
-const DEDUPE_INDEX = 'aizk_dedupe_key_live'
-
 /**
- * Apply every pending migration. `dryRun` returns the plan and changes nothing. Adopting a
- * PgQueuer database whose dedupe keys conflict with aizk's index stops before anything is
- * applied, unless `resolveDuplicateKeys` (see dedupe-conflicts.ts).
+ * Apply every pending migration and changed definition. `dryRun` returns the plan and changes
+ * nothing. Adopting a PgQueuer database whose dedupe keys conflict with aizk's index stops before
+ * anything is applied, unless `resolveDuplicateKeys` (see dedupe-conflicts.ts).
  */
 export async function migrate(
   client: pg.ClientBase,
@@ -97,47 +90,101 @@ export async function migrate(
   }
   if (opts.dryRun) {
     const state = await schemaState(client, opts)
-    return { applied: state.pending.map((m) => ({ version: m.version, name: m.name, ms: 0 })), current: state.current, adopted, resolvedDuplicates: [] }
+    return {
+      applied: state.pending.map((m) => ({ version: m.version, name: m.name, ms: 0 })),
+      definitions: state.pendingDefinitions.map((d) => d.name),
+      current: state.current,
+      adopted,
+      resolvedDuplicates: [],
+    }
   }
-  let resolvedDuplicates: ResolvedDuplicate[] = []
   await client.query('select pg_advisory_lock($1, $2)', LOCK_KEY)
   try {
-    await client.query(`create table if not exists aizk_schema_version (
-      version int primary key, name text not null, checksum text not null,
-      applied_at timestamptz not null default now())`)
     const state = await schemaState(client, opts)
-    const applied: MigrateResult['applied'] = []
-    for (const m of state.pending) {
-      const started = performance.now()
-      await client.query('begin')
-      try {
-        if (m.sql.includes(`CREATE UNIQUE INDEX IF NOT EXISTS ${DEDUPE_INDEX}`) && (await dedupeIndexPending(client))) {
-          // Writers wait until the index exists, so no new duplicate slips in between.
-          await client.query('LOCK TABLE pgqueuer IN SHARE ROW EXCLUSIVE MODE')
-          if (opts.resolveDuplicateKeys) resolvedDuplicates = await resolveDedupeConflicts(client)
-          else {
-            const conflicts = await findDedupeConflicts(client)
-            if (conflicts.length) throw dedupeConflictError(conflicts)
-          }
-        }
-        await client.query(m.sql)
-        await client.query('insert into aizk_schema_version (version, name, checksum) values ($1, $2, $3)', [
-          m.version,
-          m.name,
-          m.checksum,
-        ])
-        await client.query('commit')
-      } catch (err) {
-        await client.query('rollback').catch(() => {})
-        if (err instanceof AizkError) throw err
-        throw new DatabaseError(`migration ${m.name} failed: ${(err as Error).message}`, 'nothing of it was applied; fix the cause and run `aizk install` again')
-      }
-      applied.push({ version: m.version, name: m.name, ms: Math.round(performance.now() - started) })
+    if (state.pending.length === 0 && state.pendingDefinitions.length === 0) {
+      return { applied: [], definitions: [], current: state.current, adopted, resolvedDuplicates: [] }
     }
-    return { applied, current: state.pending.at(-1)?.version ?? state.current, adopted, resolvedDuplicates }
+    for (const m of state.pending) if (m.commitFirst) await inTransaction(client, m.name, () => client.query(m.commitFirst))
+    const all = loadDefinitions(opts.appRole)
+    const pendingNames = new Set(state.pendingDefinitions.map((d) => d.name))
+    const done = new Set<string>()
+    const applyDefinitions = async (defs: Definition[]) => {
+      for (const d of defs) {
+        if (done.has(d.name) || !pendingNames.has(d.name)) continue
+        await client.query(d.sql).catch((err) => {
+          throw new DatabaseError(`definition ${d.name} failed: ${(err as Error).message}`, 'nothing was applied; fix the file and run `aizk install` again')
+        })
+        done.add(d.name)
+      }
+    }
+    const applied: MigrateResult['applied'] = []
+    let resolvedDuplicates: ResolvedDuplicate[] = []
+    await inTransaction(client, 'the schema', async () => {
+      await client.query(`create table if not exists aizk_schema_version (
+        version int primary key, name text not null, checksum text not null,
+        applied_at timestamptz not null default now())`)
+      await client.query(`create table if not exists aizk_schema_definition (
+        name text primary key, checksum text not null, applied_at timestamptz not null default now())`)
+      for (const m of state.pending) {
+        const started = performance.now()
+        await applyDefinitions(withRequirements(all, m.requires))
+        if (m.checks.includes('dedupe-keys')) resolvedDuplicates = await checkDedupeKeys(client, opts.resolveDuplicateKeys === true)
+        await client.query(m.sql).catch((err) => {
+          throw new DatabaseError(`migration ${m.name} failed: ${(err as Error).message}`, 'nothing was applied; fix the cause and run `aizk install` again')
+        })
+        await client.query('insert into aizk_schema_version (version, name, checksum) values ($1, $2, $3)', [m.version, m.name, m.checksum])
+        applied.push({ version: m.version, name: m.name, ms: Math.round(performance.now() - started) })
+      }
+      await applyDefinitions(all)
+      await client.query(
+        `insert into aizk_schema_definition (name, checksum) select * from unnest($1::text[], $2::text[])
+         on conflict (name) do update set checksum = excluded.checksum, applied_at = now()`,
+        [all.map((d) => d.name), all.map((d) => d.checksum)],
+      )
+      // A definition whose file is gone was dropped by a migration; its record goes too.
+      await client.query('delete from aizk_schema_definition where name <> all($1::text[])', [all.map((d) => d.name)])
+    })
+    return { applied, definitions: [...done], current: state.pending.at(-1)?.version ?? state.current, adopted, resolvedDuplicates }
   } finally {
     await client.query('select pg_advisory_unlock($1, $2)', LOCK_KEY).catch(() => {})
   }
+}
+
+async function inTransaction(client: pg.ClientBase, what: string, fn: () => Promise<unknown>): Promise<void> {
+  await client.query('begin')
+  try {
+    await fn()
+    await client.query('commit')
+  } catch (err) {
+    await client.query('rollback').catch(() => {})
+    if (err instanceof AizkError) throw err
+    throw new DatabaseError(`installing ${what} failed: ${(err as Error).message}`, 'nothing of it was applied; fix the cause and run `aizk install` again')
+  }
+}
+
+/** Before aizk's held-aware dedupe index is built on an existing queue: no key may be held twice. */
+async function checkDedupeKeys(client: pg.ClientBase, resolve: boolean): Promise<ResolvedDuplicate[]> {
+  if (!(await dedupeIndexPending(client))) return []
+  // Writers wait until the index exists, so no new duplicate slips in between.
+  await client.query('LOCK TABLE pgqueuer IN SHARE ROW EXCLUSIVE MODE')
+  if (resolve) return resolveDedupeConflicts(client)
+  const conflicts = await findDedupeConflicts(client)
+  if (conflicts.length) throw dedupeConflictError(conflicts)
+  return []
+}
+
+function beforeBaseline(current: number): DatabaseError {
+  return new DatabaseError(
+    `this database's aizk schema is at version ${current}, before the 0.1.0 baseline (version ${BASELINE_VERSION})`,
+    `upgrade it to version ${BASELINE_VERSION} with the aizk build that installed it, then run \`aizk install\` with this one`,
+  )
+}
+
+function changedMigration(m: Migration, recorded: string): SchemaChangedError {
+  return new SchemaChangedError(
+    `migration ${m.name} was applied with checksum ${recorded}, but its file now has ${m.checksum}`,
+    'an applied migration must not change: restore the file and put the change in a new migration (docs/schema.md#how-to-change-the-schema)',
+  )
 }
 
 /** PgQueuer's table exists but aizk never installed here: install adopts it. */

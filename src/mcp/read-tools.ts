@@ -162,7 +162,7 @@ export function readTools(ctx: McpContext) {
         const client = await pool.connect()
         try {
           const state = await schemaState(client, { appRole: settings.appRole })
-          return { schema: { installed: state.installed, current: state.current, latest: state.latest, pending: state.pending.map((m) => m.version) }, tables: await readQueueTables(client) }
+          return { schema: { installed: state.installed, current: state.current, latest: state.latest, pending: state.pending.map((m) => m.version), pendingDefinitions: state.pendingDefinitions.map((d) => d.name) }, tables: await readQueueTables(client) }
         } finally {
           client.release()
         }

@@ -124,6 +124,7 @@ export function createHealthService(opts: HealthServiceOptions): HealthService {
       )
       if (!state.installed) return { ok: false, detail: 'schema not installed' }
       if (state.pending.length) return { ok: false, detail: `schema at ${state.current}, needs ${state.latest}` }
+      if (state.pendingDefinitions.length) return { ok: false, detail: `${state.pendingDefinitions.length} schema definitions changed: run aizk install` }
       return { ok: true, detail: `version ${state.current}` }
     } catch (err) {
       return { ok: false, detail: errorMessage(err) }

@@ -1,0 +1,13 @@
+-- What scoped passes still need of other rows, answered without showing them: whether a dedupe
+-- key has a live job (the dispatch sweeps), and dropping the queued projections of chunks the
+-- caller has just replaced (chunk ids are random uuids the caller held).
+CREATE OR REPLACE FUNCTION aizk_job_key_live(key text)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+    SELECT EXISTS (SELECT 1 FROM public.pgqueuer WHERE dedupe_key = key AND status IN ('queued', 'picked', 'failed'))
+$function$;
+REVOKE ALL ON FUNCTION aizk_job_key_live(key text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION aizk_job_key_live(key text) TO {{app_role}};

@@ -1,0 +1,10 @@
+CREATE OR REPLACE FUNCTION aizk_setting_scopes(name text)
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+BEGIN
+    RETURN coalesce(nullif(current_setting(name, true), ''), '{}')::uuid[];
+END $function$;
+GRANT EXECUTE ON FUNCTION aizk_setting_scopes(name text) TO {{app_role}};

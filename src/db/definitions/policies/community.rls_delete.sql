@@ -1,0 +1,3 @@
+-- aizk:requires functions/aizk_write_scopes
+DROP POLICY IF EXISTS rls_delete ON community;
+CREATE POLICY rls_delete ON community FOR DELETE TO {{app_role}} USING (scopes = (SELECT aizk_write_scopes()));

@@ -1,0 +1,3 @@
+-- aizk:requires functions/aizk_write_scopes
+DROP POLICY IF EXISTS rls_insert ON mention;
+CREATE POLICY rls_insert ON mention FOR INSERT TO {{app_role}} WITH CHECK (scopes = (SELECT aizk_write_scopes()));

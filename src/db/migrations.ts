@@ -1,0 +1,47 @@
+/**
+ * Forward migrations (src/db/migrations/NNNN_name.sql), applied once each in number order. The
+ * first is the 0.1.0 baseline; every later one changes tables, indexes, types, roles or data and
+ * never defines a function, trigger or policy (those are definitions, docs/schema.md). An applied
+ * migration's recorded checksum must match its file.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { checksum, readDirectives, renderAppRole, splitCommitFirst } from './schema-files.js'
+
+export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
+/** The baseline's version: a database installed before the baseline records 1..22 and is at it. */
+export const BASELINE_VERSION = 22
+
+export interface Migration {
+  version: number
+  name: string
+  /** Statements run and committed before the migration's transaction (`-- aizk:commit-first`). */
+  commitFirst: string
+  sql: string
+  checksum: string
+  /** Definitions applied before this migration runs. */
+  requires: string[]
+  /** Safety checks run before this migration (`dedupe-keys`). */
+  checks: string[]
+}
+
+export function loadMigrations(opts: { appRole: string }, dir = MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+    .sort()
+    .map((file) => {
+      const raw = readFileSync(path.join(dir, file), 'utf8')
+      const { first, rest } = splitCommitFirst(file, renderAppRole(raw, opts.appRole))
+      const { requires, checks } = readDirectives(file, raw)
+      return {
+        version: Number(file.slice(0, 4)),
+        name: file.replace(/\.sql$/, ''),
+        commitFirst: first,
+        sql: rest,
+        checksum: checksum(raw),
+        requires,
+        checks,
+      }
+    })
+}
