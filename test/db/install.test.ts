@@ -69,7 +69,7 @@ describe('aizk install', () => {
     const db = await emptyDb()
     const res = await runCli(['install', '--dry-run'], { env: { AIZK_DATABASE_URL: db.url } })
     assert.equal(res.code, 0, res.stderr)
-    assert.match(res.stdout, /would apply 0001_pgqueuer/)
+    assert.match(res.stdout, /would apply 0022_baseline/)
     const { rows } = await db.pool.query("select to_regclass('pgqueuer') as t, to_regclass('aizk_schema_version') as v")
     assert.equal(rows[0].t, null)
     assert.equal(rows[0].v, null)

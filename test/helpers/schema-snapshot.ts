@@ -1,4 +1,7 @@
-/** A text rendering of what the schema installs, pinned so any change to it is a reviewed diff. */
+/**
+ * A text rendering of what the schema installs, function bodies included, pinned so any change to
+ * it is a reviewed diff (test/fixtures/schema.snapshot.txt).
+ */
 import type pg from 'pg'
 
 export async function schemaSnapshot(client: pg.ClientBase, appRole = 'aizk_app'): Promise<string> {
@@ -19,7 +22,17 @@ export async function schemaSnapshot(client: pg.ClientBase, appRole = 'aizk_app'
   await q('indexes', `select indexdef from pg_indexes where schemaname = 'public' order by tablename, indexname`)
   await q('triggers', `select pg_get_triggerdef(t.oid) from pg_trigger t join pg_class c on c.oid = t.tgrelid
     where not t.tgisinternal and c.relnamespace = 'public'::regnamespace order by c.relname, t.tgname`)
-  await q('functions', `select proname from pg_proc where pronamespace = 'public'::regnamespace order by 1`)
+  await q('extensions', `select extname from pg_extension where extname <> 'plpgsql' order by 1`)
+  await q('functions', `select pg_get_functiondef(p.oid) from pg_proc p
+    where p.pronamespace = 'public'::regnamespace
+      and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+    order by p.proname, pg_get_function_identity_arguments(p.oid)`)
+  await q('function grants', `select p.proname, coalesce(array_to_string(array(
+      select case when a.grantee = 0 then 'PUBLIC' else pg_get_userbyid(a.grantee) end from aclexplode(p.proacl) a
+       where a.privilege_type = 'EXECUTE' and a.grantee <> p.proowner order by 1), ','), 'default')
+    from pg_proc p where p.pronamespace = 'public'::regnamespace
+      and not exists (select 1 from pg_depend d where d.classid = 'pg_proc'::regclass and d.objid = p.oid and d.deptype = 'e')
+    order by 1, 2`)
   await q('row security', `select relname, relrowsecurity, relforcerowsecurity from pg_class
     where relnamespace = 'public'::regnamespace and relkind = 'r' and relrowsecurity order by 1`)
   await q('policies', `select tablename, policyname, cmd, roles::text, coalesce(qual, '') as qual, coalesce(with_check, '') as with_check
