@@ -6,7 +6,7 @@ import { migrate } from '../db/migrate.js'
 export default class Install extends AizkCommand {
   static override summary = 'Install or upgrade the aizk schema (PgQueuer tables, dedupe index, app role).'
   static override description =
-    'Applies the numbered migrations that are not yet recorded, under an advisory lock, each in its own transaction. A database where PgQueuer already installed its tables is adopted: aizk adds what it needs and never drops or rewrites PgQueuer objects. When PgQueuer left a dedupe key on more than one queued, picked or held job, install lists them and exits 6 having changed nothing; --resolve-duplicate-keys resolves them.'
+    'Applies the numbered migrations that are not yet recorded, then every function, trigger and policy definition whose file changed, in one transaction under an advisory lock (docs/schema.md). A migration recorded as applied whose file has changed stops install with exit 4. A database where PgQueuer already installed its tables is adopted: aizk adds what it needs and never drops or rewrites PgQueuer objects. When PgQueuer left a dedupe key on more than one queued, picked or held job, install lists them and exits 6 having changed nothing; --resolve-duplicate-keys resolves them.'
   static override examples = [
     { command: '<%= config.bin %> install', description: 'Install on the embedded server (or AIZK_DATABASE_URL).' },
     { command: '<%= config.bin %> install --dry-run', description: 'Print the migrations that would run; change nothing.' },

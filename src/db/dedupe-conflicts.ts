@@ -1,6 +1,6 @@
 /**
  * Adoption of a PgQueuer database: PgQueuer's unique dedupe index covers queued and picked rows
- * only, aizk's (aizk_dedupe_key_live, migration 0002) also held ones. A PgQueuer database can
+ * only, aizk's (aizk_dedupe_key_live, built by the baseline migration) also held ones. A PgQueuer database can
  * therefore hold a key twice (a held row and a live one, or two held rows), and aizk's index
  * cannot be built until that is resolved. `findDedupeConflicts` lists them; `resolveDedupeConflicts`
  * keeps one row per key (the live one, else the newest held) and renames the key of the others

@@ -58,9 +58,9 @@ export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: 
 type WriteCounts = { entities: number; claims: number; mentions: number }
 
 /**
- * The chunk's contribution, written by one database call (aizk_write_projection, migration 0012):
- * entities, claims and evidence, withdrawn evidence, mentions, dirty profiles, the chunk marked
- * projected. The caller's transaction holds the chunk's lock.
+ * The chunk's contribution, written by one database call (aizk_write_projection, in
+ * src/db/definitions/functions/): entities, claims and evidence, withdrawn evidence, mentions,
+ * dirty profiles, the chunk marked projected. The caller's transaction holds the chunk's lock.
  */
 export async function writeProjection(
   db: Queryable,

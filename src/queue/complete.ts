@@ -1,7 +1,7 @@
 /**
  * Success: the finished rows leave the table and each writes one `successful` log row, many
  * jobs in one statement (one commit, one NOTIFY from the DELETE trigger). The statement is the
- * SQL function aizk_complete (migration 0011), which aizk_pick also calls for the completions a
+ * SQL function aizk_complete (src/db/definitions/functions/aizk_complete.sql), which aizk_pick also calls for the completions a
  * pick carries. Only rows this worker still owns are completed.
  */
 import type { Queryable } from '../db/queryable.js'

@@ -1,8 +1,8 @@
 /**
- * Live counts without a count(*): statement triggers append deltas to aizk_queue_count_delta
- * (migration 0002) and readers sum it with the compacted base, aizk_queue_count. Compaction
- * folds deltas into the base: DELETE ... RETURNING takes exactly the delta rows this snapshot
- * sees (a concurrent writer's rows stay for the next pass), and a transaction-level advisory
+ * Live counts without a count(*): statement triggers (src/db/definitions/triggers/aizk_count_*)
+ * append deltas to aizk_queue_count_delta and readers sum it with the compacted base,
+ * aizk_queue_count. Compaction folds deltas into the base: DELETE ... RETURNING takes exactly the
+ * delta rows this snapshot sees (a concurrent writer's rows stay for the next pass), and a transaction-level advisory
  * lock keeps two compactors from upserting the same base rows at once.
  */
 import type pg from 'pg'
@@ -103,7 +103,7 @@ export interface ThroughputStats {
 }
 
 /**
- * Throughput from aizk_throughput (finished jobs, from the log's insert trigger, migration 0007):
+ * Throughput from aizk_throughput (finished jobs, from the log's insert trigger, aizk_throughput_insert):
  * PgQueuer's `queued` and `picked` log rows are not finished jobs and never count.
  */
 export async function readThroughput(db: Queryable, opts: { minutes?: number } = {}): Promise<ThroughputStats> {

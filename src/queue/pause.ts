@@ -1,5 +1,5 @@
 /**
- * Paused entrypoints, kept in `aizk_entrypoint_pause` (migration 0008). Pausing stops every aizk
+ * Paused entrypoints, kept in `aizk_entrypoint_pause`. Pausing stops every aizk
  * worker from picking the entrypoint's jobs (each leaves it out of its pick); enqueueing goes on.
  * The table's trigger notifies `aizk_control` on every change, so workers learn at commit.
  */

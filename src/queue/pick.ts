@@ -1,6 +1,6 @@
 /**
- * The pick: one round trip claims a batch for one worker through `aizk_pick` (migrations 0004,
- * 0007), which holds the rules of docs/job-lifecycle.md#pick: priority desc then id, ready rows only, SKIP
+ * The pick: one round trip claims a batch for one worker through `aizk_pick`
+ * (src/db/definitions/functions/aizk_pick.sql), which holds the rules of docs/job-lifecycle.md#pick: priority desc then id, ready rows only, SKIP
  * LOCKED, bound entrypoints only, global per-entrypoint limits, and stale picks of owners proven
  * dead re-picked as an attempt (docs/pgqueuer-interop.md: aizk workers by the heartbeat
  * timeout, foreign queue managers only by the longer foreign timeout).

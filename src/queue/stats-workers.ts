@@ -1,15 +1,14 @@
 /**
  * Who is alive: aizk_worker rows whose heartbeat is within the timeout, with the picks each
  * holds; foreign queue managers (PgQueuer workers), seen only through the rows they hold
- * picked; and the stale picks, judged as aizk_pick judges them (migration 0007): an aizk
- * worker's by the heartbeat timeout, a foreign one's by the longer foreign timeout. Between the
+ * picked; and the stale picks, judged by aizk_stale_pick, the rule aizk_pick re-picks by: an
+ * aizk worker's by the heartbeat timeout, a foreign one's by the longer foreign timeout. Between the
  * two, a foreign pick whose owner has not heartbeated any of its picks for longer than aizk's own
  * heartbeat timeout is *suspect*: its worker is probably dead, but nobody re-picks it until the
  * foreign timeout passes, so it is shown (and judged unhealthy) meanwhile.
  */
 import type { Queryable } from '../db/queryable.js'
 import { PICKED_CAP, readWorkerRows } from '../db/sql/aizk-worker.js'
-
 
 export interface WorkerInfo {
   queueManagerId: string
@@ -97,13 +96,10 @@ export async function readForeignWorkers(db: Queryable, timeoutSeconds: number, 
   }))
 }
 
-/** A pick is stale when its owner is proven dead: the rule of aizk_pick (migration 0007). */
+/** A pick is stale when its owner is proven dead: the database's rule, aizk_stale_pick, which aizk_pick re-picks by. */
 const STALE_WHERE = `status = 'picked'
-   AND heartbeat < now() - make_interval(secs => CASE WHEN $2::float8 > 0 THEN least($1::float8, $2::float8) ELSE $1::float8 END)
-   AND CASE WHEN EXISTS (SELECT 1 FROM aizk_worker w WHERE w.queue_manager_id = p.queue_manager_id)
-            THEN heartbeat < now() - make_interval(secs => $1::float8)
-            ELSE $2::float8 > 0 AND heartbeat < now() - make_interval(secs => $2::float8)
-       END`
+   AND heartbeat < aizk_stale_pick_bound($1::float8, $2::float8)
+   AND aizk_stale_pick(heartbeat, queue_manager_id, $1::float8, $2::float8)`
 
 /**
  * Suspect picks: a foreign owner's (or no owner's) picks older than aizk's heartbeat timeout
@@ -111,8 +107,8 @@ const STALE_WHERE = `status = 'picked'
  */
 const SUSPECT_WHERE = `status = 'picked'
    AND heartbeat < now() - make_interval(secs => $1::float8)
-   AND NOT ($2::float8 > 0 AND heartbeat < now() - make_interval(secs => $2::float8))
    AND NOT EXISTS (SELECT 1 FROM aizk_worker w WHERE w.queue_manager_id = p.queue_manager_id)
+   AND NOT aizk_stale_pick(heartbeat, queue_manager_id, $1::float8, $2::float8)
    AND NOT EXISTS (SELECT 1 FROM pgqueuer o
                     WHERE o.queue_manager_id = p.queue_manager_id AND o.status = 'picked'
                       AND o.heartbeat >= now() - make_interval(secs => $1::float8))`

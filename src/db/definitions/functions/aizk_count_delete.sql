@@ -1,3 +1,4 @@
+-- Live counts, delete side: minus one per deleted row, one delta row per (entrypoint, priority, status).
 CREATE OR REPLACE FUNCTION aizk_count_delete()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- Live counts after TRUNCATE pgqueuer: nothing is left to count.
 CREATE OR REPLACE FUNCTION aizk_count_truncate()
  RETURNS trigger
  LANGUAGE plpgsql

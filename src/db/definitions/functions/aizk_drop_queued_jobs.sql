@@ -1,6 +1,8 @@
 -- aizk:requires functions/aizk_write_scopes
 -- aizk:requires functions/aizk_payload_scopes
--- 2. Dropping queued jobs -----------------------------------------------------------------------
+-- Drops the queued jobs of one entrypoint by dedupe key (the projections of chunks the caller has
+-- just replaced), only for entrypoints scoped work may enqueue and only jobs whose payload carries
+-- exactly the caller's write set.
 CREATE OR REPLACE FUNCTION aizk_drop_queued_jobs(entry text, keys text[])
  RETURNS bigint
  LANGUAGE plpgsql

@@ -1,3 +1,6 @@
+-- Any change to aizk_entrypoint_pause, whoever makes it, tells every worker at commit on its own
+-- channel, aizk_control: PgQueuer's workers parse every payload on ch_pgqueuer and know no such
+-- event.
 CREATE OR REPLACE FUNCTION aizk_entrypoint_pause_changed()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,6 +1,5 @@
--- What scoped passes still need of other rows, answered without showing them: whether a dedupe
--- key has a live job (the dispatch sweeps), and dropping the queued projections of chunks the
--- caller has just replaced (chunk ids are random uuids the caller held).
+-- Whether a dedupe key has a live job, for the dispatch sweeps of scoped passes, answered without
+-- showing the job.
 CREATE OR REPLACE FUNCTION aizk_job_key_live(key text)
  RETURNS boolean
  LANGUAGE sql

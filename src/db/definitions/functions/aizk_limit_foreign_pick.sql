@@ -1,3 +1,14 @@
+-- Global concurrency limits hold for every picker that writes `picked`, PgQueuer's included.
+-- An aizk worker records the limits of the entrypoints it binds in aizk_worker.limits. A row going
+-- to `picked` for a queue manager that is not a registered aizk worker is counted under the
+-- limit's advisory lock (the one aizk_pick takes), with a fresh snapshot that also sees the rows
+-- picked earlier in the same statement; over the smallest limit any aizk worker declares, the row
+-- is skipped (NULL): the UPDATE leaves it `queued`, so PgQueuer's pick gets fewer rows and writes
+-- no `picked` log row for it. The first row of a registered aizk worker's pick marks its queue
+-- manager in aizk.limit_exempt, and the trigger's WHEN passes the rest of that transaction's rows
+-- without a call: aizk's picks already count under that lock. Before it takes an entrypoint's
+-- lock the function takes the lock of every limited entrypoint whose name sorts before it ("C"
+-- collation), the order aizk_pick takes them in, so two picks never deadlock.
 CREATE OR REPLACE FUNCTION aizk_limit_foreign_pick()
  RETURNS trigger
  LANGUAGE plpgsql

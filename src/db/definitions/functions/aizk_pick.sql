@@ -1,22 +1,30 @@
 -- aizk:requires functions/aizk_complete
--- A worker bound to many entrypoints skips their walk when the queue is short
--- (docs/job-lifecycle.md#pick, issue 15 target 2).
+-- aizk:requires functions/aizk_stale_pick
+-- The pick (docs/job-lifecycle.md#pick): one call completes the worker's carried successes
+-- (aizk_complete), re-picks stale picks of owners proven dead (aizk_stale_pick), and claims ready
+-- rows of the bound entrypoints in priority desc, id order, within each entrypoint's limit,
+-- FOR UPDATE SKIP LOCKED.
 --
--- 0014's front of the queue served the entrypoints without a limit only when it held a whole
--- batch of their ready rows. When it held fewer (the queue's last rows, a trickle of jobs, an
--- idle poll of an empty queue), the pick walked every bound entrypoint in turn, a few
--- statements each: bound to 20, 68 statements to take a 40-row queue the front had already
--- seen whole, 22 to find an empty one (docs/benchmarks.md).
+-- For the entrypoints without a limit, when there are two or more of them:
+--   a. one read without locks of the front of the queue in pick order (through
+--      pgqueuer_priority_id_id1_idx) asks whether its first batch + 16 queued rows hold ready rows
+--      of these entrypoints, and counts the rows it passed: fewer than it asked for means it saw
+--      the whole queue, so the ready rows it found are every ready row of theirs;
+--   b. if they are a batch, or the whole queue, one statement walks the front again with FOR
+--      UPDATE SKIP LOCKED and takes them, locking only the rows it passes; a worker bound to 20
+--      busy entrypoints then locks one batch, not 20 (docs/benchmarks.md);
+--   c. otherwise each entrypoint is walked in turn for what is left of the batch.
+-- One entrypoint alone, and every limited one, takes the walk of c: its own index range holds only
+-- its rows, while the front of the whole queue also holds every other worker's rows and, until
+-- VACUUM, the dead index entries of every finished job. A limited entrypoint's walk takes the
+-- limit's advisory lock, then counts its picked rows afresh. The best batch of all is kept, in
+-- priority desc, id order.
 --
--- The one read without locks of the front (the first batch + 16 queued rows, whatever their
--- entrypoint, in pick order) now also counts the rows it passed. Fewer than it asked for means
--- there is nothing beyond: it saw the whole queue, so the ready rows of the entrypoints without
--- a limit that it found are every ready row of theirs. The locking walk of the front then takes
--- them even when they are fewer than a batch, and the per-entrypoint walk is skipped for those
--- entrypoints. Limited entrypoints are walked as before (advisory lock, fresh count), and the
--- best batch of all is kept in priority desc, id order. A front that holds more than that (not
--- ready rows, other workers' entrypoints) is not the whole queue and changes nothing: 0016's
--- walk still reads only the ready and the due rows. Nothing else differs from 0016.
+-- The walk of an entrypoint reads its queued rows in two parts (see the baseline's
+-- aizk_ready_ep_prio_id_idx and aizk_delayed_ep_ea_idx): the rows ready since insert, in pick
+-- order, and the delayed rows already due, in due order, merged; rows not due yet are never read.
+-- When more than v_delayed_max delayed rows are due at once it walks every queued row in pick order
+-- instead, so a pick reads at most v_delayed_max + 1 entries of the delayed index.
 CREATE OR REPLACE FUNCTION aizk_pick(p_batch integer, p_queue_manager_id uuid, p_entrypoints text[], p_limits integer[], p_stale_seconds double precision, p_done bigint[] DEFAULT '{}'::bigint[], p_foreign_stale_seconds double precision DEFAULT 0, p_log_picks boolean DEFAULT false)
  RETURNS TABLE(id bigint, priority integer, entrypoint text, payload bytea, headers jsonb, attempts integer, ready_at_ms double precision, recovered boolean)
  LANGUAGE plpgsql
@@ -42,7 +50,6 @@ DECLARE
     v_whole boolean := false;
     v_first timestamptz;
     v_total bigint;
-    v_oldest double precision;
     v_dsel  bigint[];
     v_dselp int[];
     v_delayed_max constant int := 4096;
@@ -51,19 +58,14 @@ BEGIN
         PERFORM aizk_complete(p_done, p_queue_manager_id);
     END IF;
 
-    -- Stale picks of owners proven dead: 0007's step, unchanged.
+    -- Stale picks of owners proven dead (aizk_stale_pick), oldest heartbeat first.
     IF p_stale_seconds > 0 THEN
-        v_oldest := CASE WHEN p_foreign_stale_seconds > 0 THEN least(p_stale_seconds, p_foreign_stale_seconds) ELSE p_stale_seconds END;
         SELECT coalesce(array_agg(s.id), '{}') INTO v_stale FROM (
             SELECT q.id FROM pgqueuer q
              WHERE q.status = 'picked'
-               AND q.heartbeat < now() - make_interval(secs => v_oldest)
+               AND q.heartbeat < aizk_stale_pick_bound(p_stale_seconds, p_foreign_stale_seconds)
                AND q.entrypoint = ANY (p_entrypoints)
-               AND CASE WHEN EXISTS (SELECT 1 FROM aizk_worker w WHERE w.queue_manager_id = q.queue_manager_id)
-                        THEN q.heartbeat < now() - make_interval(secs => p_stale_seconds)
-                        ELSE p_foreign_stale_seconds > 0
-                             AND q.heartbeat < now() - make_interval(secs => p_foreign_stale_seconds)
-                   END
+               AND aizk_stale_pick(q.heartbeat, q.queue_manager_id, p_stale_seconds, p_foreign_stale_seconds)
              ORDER BY q.heartbeat
              LIMIT p_batch
                FOR UPDATE OF q SKIP LOCKED) s;
@@ -97,7 +99,7 @@ BEGIN
         END IF;
     END IF;
 
-    -- c. 0011's walk: limited entrypoints always, the others for what the front did not give,
+    -- c. The walk per entrypoint: limited entrypoints always, the others for what the front did not give,
     -- unless the front was the whole queue (their walk would find nothing the front did not).
     FOR i IN 1 .. coalesce(array_length(p_entrypoints, 1), 0) LOOP
         EXIT WHEN v_left <= 0;

@@ -1,10 +1,9 @@
--- The scope check every row-security policy runs (docs/security.md), in one function call
--- instead of five. aizk_read_scopes() and aizk_write_scopes() called aizk_setting_scopes twice
--- and aizk_scopes_proven, which called aizk_scope_proof: each call a PL/pgSQL frame with its own
--- pinned search_path to push and pop. A projected chunk runs about 25 of these checks (one init
--- plan per policy per statement), and they were close to half its database CPU. Same logic, same
--- proof: the two functions now verify it themselves, as the owner (SECURITY DEFINER, to read the
--- key), and still return only the caller's own settings, or the empty set without the proof.
+-- The caller's read set, as every row-security policy reads it (once per statement, as an init
+-- plan): the transaction's aizk.read_scopes when aizk.scope_proof carries the owner's HMAC of
+-- (read set, write set, backend pid, transaction start), else the empty set (docs/security.md).
+-- The proof is verified here, as the owner (SECURITY DEFINER, to read the key), in one call: a
+-- projected chunk runs about 25 of these checks, and a chain of helper calls was close to half
+-- its database CPU.
 CREATE OR REPLACE FUNCTION aizk_read_scopes()
  RETURNS uuid[]
  LANGUAGE plpgsql

@@ -1,7 +1,5 @@
--- 2. The scope checks every row-security policy runs (once per statement, as init plans) in
--- PL/pgSQL: same logic, same owners and grants, but as SQL functions that cannot be inlined (they
--- pin search_path) each call planned its body again, six plans per check: about a quarter of a
--- millisecond per statement, several milliseconds per projected chunk. PL/pgSQL keeps its plans.
+-- The proof for one transaction's sets: HMAC-SHA256 under the database's key (aizk_scope_key).
+-- Owner only: the app role has no EXECUTE on it.
 CREATE OR REPLACE FUNCTION aizk_scope_proof(read_set uuid[], write_set uuid[], backend integer, started timestamp with time zone)
  RETURNS text
  LANGUAGE plpgsql

@@ -1,4 +1,7 @@
 -- aizk:requires functions/aizk_scope_proof
+-- True when this transaction's settings carry the owner's proof for exactly these sets, on this
+-- backend, in this transaction. Anything else (a forged set_config, a proof copied from another
+-- transaction or connection) is false.
 CREATE OR REPLACE FUNCTION aizk_scopes_proven(read_set uuid[], write_set uuid[])
  RETURNS boolean
  LANGUAGE plpgsql

@@ -1,13 +1,7 @@
--- The projection's write at a third of its database CPU (docs/memory-graph.md, "The write's plans").
---
--- 0012's aizk_write_projection planned every statement on every call (force_custom_plan): its
--- plans, cached while a set's graph was nearly empty, would have kept sequential scans as the
--- tables grew. Planning was a third of the backend's time a chunk, the CHECK on `scopes` another
--- tenth (a SQL function with a subquery cannot be inlined, so each statement planned its body
--- again), and the supersede step read every claim of a subject ("Python": thousands) per new claim.
---
--- 1. aizk_scopes_valid in PL/pgSQL: the same rule (a one-dimensional, 1-based, nonempty array
---    with no NULL, strictly increasing: sorted and duplicate-free), its plan kept by the session.
+-- The rule every `scopes` column is checked by: a one-dimensional, 1-based, nonempty array with
+-- no NULL, strictly increasing (sorted and duplicate-free). PL/pgSQL, so the session keeps its
+-- plan: a SQL function with a subquery cannot be inlined and would plan its body again in every
+-- statement that writes a scoped row (docs/memory-graph.md, "The write's plans").
 CREATE OR REPLACE FUNCTION aizk_scopes_valid(s uuid[])
  RETURNS boolean
  LANGUAGE plpgsql

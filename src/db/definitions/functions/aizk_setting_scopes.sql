@@ -1,3 +1,5 @@
+-- A scope set from a transaction setting, '{}' when unset. search_path is pinned: a caller's own
+-- search_path must not pick what it resolves to.
 CREATE OR REPLACE FUNCTION aizk_setting_scopes(name text)
  RETURNS uuid[]
  LANGUAGE plpgsql

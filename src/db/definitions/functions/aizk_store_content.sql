@@ -1,3 +1,6 @@
+-- The app role's only way to store content: the id is computed here from the bytes, and the
+-- answer is the same whether they were stored before or not, so a tenant learns nothing about
+-- other tenants' files. The transaction's possession of the bytes is noted in aizk_content_held.
 CREATE OR REPLACE FUNCTION aizk_store_content(content bytea)
  RETURNS text
  LANGUAGE plpgsql

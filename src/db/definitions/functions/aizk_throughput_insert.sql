@@ -1,4 +1,5 @@
--- 2. Throughput: finished jobs only. Rows already counted for queued/picked log rows go.
+-- Finished jobs per second, from the log's inserts. Only finished statuses count: PgQueuer also
+-- logs `queued` and `picked` rows.
 CREATE OR REPLACE FUNCTION aizk_throughput_insert()
  RETURNS trigger
  LANGUAGE plpgsql

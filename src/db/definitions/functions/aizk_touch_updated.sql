@@ -1,3 +1,4 @@
+-- Keeps `updated` current on every row update.
 CREATE OR REPLACE FUNCTION aizk_touch_updated()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,5 +1,8 @@
 -- aizk:requires functions/aizk_write_scopes
 -- aizk:requires functions/aizk_write_projection_as_owner
+-- A chunk's projection, written by one call (src/graph/project-chunk.ts): refused unless the
+-- chunk and the set it writes are the caller's proven write set; then the body runs as the owner,
+-- since its statements name rows only by that set.
 CREATE OR REPLACE FUNCTION aizk_write_projection(p_scopes uuid[], p_chunk uuid, p_half_life double precision, e_name text[], e_norm text[], e_kind text[], e_mentions integer[], c_subject text[], c_subject_kind text[], c_predicate text[], c_object text[], c_object_kind text[], c_object_is_entity boolean[], c_text_key text[], OUT entities integer, OUT claims integer, OUT mentions integer)
  RETURNS record
  LANGUAGE plpgsql

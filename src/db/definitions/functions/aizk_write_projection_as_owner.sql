@@ -1,14 +1,13 @@
--- Evidence counts distinct sources (docs/memory-graph.md, "Reinforcement, supersession, decay").
---
--- Neighbouring chunks of one document overlap, so a claim in the overlap was observed by two
--- chunks and reinforced twice: one document corroborating itself. aizk_write_projection's body
--- is restated from 0019 with one change of meaning: a claim is reinforced by a chunk only when no
+-- The body of aizk_write_projection, run as the owner once the wrapper has checked the caller's
+-- chunk and write set (docs/memory-graph.md). Its plans are made once per session and kept, so
+-- they must not depend on how big the graph was when they were made: every statement reads a
+-- table only by an index key taken from the call's arrays or ids (joins are LATERAL subqueries
+-- fenced by OFFSET 0, updates of a set of rows are keyed by `id = ANY(...)`), sequential scans,
+-- hash and merge joins are off for the call, and JIT is off.
+-- Evidence counts distinct sources (docs/memory-graph.md, "Reinforcement, supersession, decay"):
+-- neighbouring chunks of one document overlap, so a claim is reinforced by a chunk only when no
 -- chunk of the same source (artifact or document) had observed it yet, and withdrawing a chunk's
--- evidence lowers the weight only when no chunk of that source still gives it. Evidence rows stay
--- one per (claim, chunk), so re-projecting a chunk still takes back exactly its own. The added
--- lookups follow 0019's rule: each reaches chunk by its primary key through a fenced LATERAL.
--- Since 0020 the body is aizk_write_projection_as_owner, behind the wrapper that checks the
--- caller's write set; only the body is restated here, so the wrapper and its grants stay.
+-- evidence lowers the weight only when no chunk of that source still gives it.
 CREATE OR REPLACE FUNCTION aizk_write_projection_as_owner(p_scopes uuid[], p_chunk uuid, p_half_life double precision, e_name text[], e_norm text[], e_kind text[], e_mentions integer[], c_subject text[], c_subject_kind text[], c_predicate text[], c_object text[], c_object_kind text[], c_object_is_entity boolean[], c_text_key text[], OUT entities integer, OUT claims integer, OUT mentions integer)
  RETURNS record
  LANGUAGE plpgsql
@@ -34,7 +33,7 @@ DECLARE
     sup_new uuid[];
     p_source uuid;
 BEGIN
-    -- As in 0012: the job is marked done only by a later durable commit, which flushes this too.
+    -- The job is marked done only by a later durable commit, which flushes this too.
     PERFORM set_config('synchronous_commit', 'off', true);
     -- The chunk's source (its artifact or document): chunks of one source are one observation.
     SELECT coalesce(k.artifact_id, k.document_id) INTO p_source FROM chunk k WHERE k.id = p_chunk;
@@ -99,8 +98,8 @@ BEGIN
 
     -- A newly observed claim supersedes the live claim of opposite polarity on the same subject and
     -- object, and is itself revived if it had been superseded. Read first (the fresh claims by id,
-    -- each one's opposite by (subject, object)), then written by id: the same outcome as 0012's
-    -- revive-then-supersede, where a fresh opposite counts as revived.
+    -- each one's opposite by (subject, object)), then written by id: the outcome of reviving first,
+    -- then superseding, where a fresh opposite counts as revived.
     IF cardinality(fresh_ids) > 0 THEN
         SELECT array_agg(DISTINCT n.id) FILTER (WHERE n.superseded_by IS NOT NULL),
                array_agg(o.id) FILTER (WHERE o.id IS NOT NULL), array_agg(n.id) FILTER (WHERE o.id IS NOT NULL)

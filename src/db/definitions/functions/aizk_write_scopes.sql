@@ -1,3 +1,4 @@
+-- The caller's write set: as aizk_read_scopes, for aizk.write_scopes.
 CREATE OR REPLACE FUNCTION aizk_write_scopes()
  RETURNS uuid[]
  LANGUAGE plpgsql
