@@ -22,6 +22,27 @@ END $$;
 ALTER TYPE pgqueuer_status ADD VALUE IF NOT EXISTS 'canceled';
 ALTER TYPE pgqueuer_status ADD VALUE IF NOT EXISTS 'deleted';
 ALTER TYPE pgqueuer_status ADD VALUE IF NOT EXISTS 'failed';
+-- The app role (docs/security.md), which the definitions grant to: owns nothing, cannot bypass row
+-- security, granted to the login. Roles are cluster-wide: it may exist already, or another
+-- install may create it right now.
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{{app_role_literal}}') THEN
+    BEGIN
+      CREATE ROLE {{app_role}} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE INHERIT;
+    EXCEPTION WHEN duplicate_object OR unique_violation THEN
+      NULL;
+    END;
+  END IF;
+END $$;
+DO $$
+BEGIN
+  IF NOT pg_has_role(current_user, '{{app_role_literal}}', 'MEMBER') THEN
+    GRANT {{app_role}} TO CURRENT_USER;
+  END IF;
+EXCEPTION WHEN unique_violation THEN
+  NULL;
+END $$;
 -- aizk:end commit-first
 
 -- PgQueuer's tables ------------------------------------------------------------------------------
@@ -576,28 +597,7 @@ ALTER TABLE insight ENABLE ROW LEVEL SECURITY;
 ALTER TABLE insight_evidence ENABLE ROW LEVEL SECURITY;
 ALTER TABLE entity_trend ENABLE ROW LEVEL SECURITY;
 
--- The app role (docs/security.md) ---------------------------------------------------------------
--- Owns nothing, cannot bypass row security, granted to the login. Roles are cluster-wide: it may
--- exist already, or another install may create it right now.
-DO $$
-BEGIN
-  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{{app_role_literal}}') THEN
-    BEGIN
-      CREATE ROLE {{app_role}} NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE INHERIT;
-    EXCEPTION WHEN duplicate_object OR unique_violation THEN
-      NULL;
-    END;
-  END IF;
-END $$;
-DO $$
-BEGIN
-  IF NOT pg_has_role(current_user, '{{app_role_literal}}', 'MEMBER') THEN
-    GRANT {{app_role}} TO CURRENT_USER;
-  END IF;
-EXCEPTION WHEN unique_violation THEN
-  NULL;
-END $$;
-
+-- Grants (docs/security.md) ---------------------------------------------------------------------
 -- The queue is written through functions and the owner's own statements: the app role only reads
 -- the tables `aizk status` shows, and enqueues through aizk_app_enqueue.
 GRANT USAGE ON SCHEMA public TO {{app_role}};
