@@ -5,11 +5,11 @@
  * recorded answers, on the tuning split and the held-out split. Prints figures, asserts nothing.
  */
 import { readFileSync } from 'node:fs'
-import { extractBuiltin } from '../src/graph/builtin-extractor.js'
-import { cleanExtraction, type Extraction } from '../src/graph/extraction.js'
-import { isSingleValuedPredicate } from '../src/graph/insights/single-valued.js'
-import { LlmExtractor } from '../src/graph/llm-extractor.js'
-import { normalizeName } from '../src/graph/normalize.js'
+import { extractBuiltin } from '../src/graph/extract/builtin-extractor.js'
+import { cleanExtraction, type Extraction } from '../src/graph/extract/extraction.js'
+import { isSingleValuedPredicate } from '../src/graph/maintain/insights/single-valued.js'
+import { LlmExtractor } from '../src/graph/extract/llm-extractor.js'
+import { normalizeName } from '../src/graph/extract/normalize.js'
 import { loadLabeledSet, type Passage } from './graph-eval/labels.js'
 import { startRecordedLlm } from './graph-eval/recorded-llm.js'
 import { type Counts, type ScoredClaim, type SplitGraph, scoreCommunities, scoreContradictions, scorePassage, zeroCounts } from './graph-eval/score.js'

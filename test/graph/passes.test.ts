@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { cleanExtraction, type Extraction } from '../../src/graph/extraction.js'
-import { writeProjection } from '../../src/graph/project-chunk.js'
-import { writeSessionItem } from '../../src/graph/write-memory.js'
+import { cleanExtraction, type Extraction } from '../../src/graph/extract/extraction.js'
+import { writeProjection } from '../../src/graph/project/project-chunk.js'
+import { writeSessionItem } from '../../src/graph/project/write-memory.js'
 import { DecayJob, DedupJob, ProfileProjectionJob, SessionPromoteJob } from '../../src/jobs/inventory/index.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { runScoped } from '../inventory/helpers/run-jobs.js'

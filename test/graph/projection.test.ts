@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { cleanExtraction, type Extraction } from '../../src/graph/extraction.js'
-import { closeExtractionPool } from '../../src/graph/extract-pool.js'
-import { projectChunk, writeProjection } from '../../src/graph/project-chunk.js'
+import { cleanExtraction, type Extraction } from '../../src/graph/extract/extraction.js'
+import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
+import { projectChunk, writeProjection } from '../../src/graph/project/project-chunk.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { A, type AppLogin, B, createAppLogin, identity } from '../scope/app-login.js'
 import { corpusText } from './helpers/corpus.js'

@@ -1,4 +1,4 @@
-/** DedupJob (scoped, 03:30): merge the set's duplicate entities (src/graph/dedup.ts); never across sets. */
+/** DedupJob (scoped, 03:30): merge the set's duplicate entities (src/graph/resolve/dedup.ts); never across sets. */
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
 export class DedupJob extends ScopedScheduledJob {
@@ -6,7 +6,7 @@ export class DedupJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
-    const { dedupEntities } = await import('../../graph/dedup.js')
+    const { dedupEntities } = await import('../../graph/resolve/dedup.js')
     await dedupEntities(ctx.db, scopes, ctx.settings.dedupSimilarity)
   }
 }

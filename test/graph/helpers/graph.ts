@@ -2,7 +2,7 @@
 import type pg from 'pg'
 import { ChunkProjectionJob } from '../../../src/jobs/inventory/index.js'
 import type { JobContext } from '../../../src/jobs/queue-job.js'
-import { writeDocument } from '../../../src/graph/write-memory.js'
+import { writeDocument } from '../../../src/graph/project/write-memory.js'
 import { User } from '../../../src/scope/user.js'
 import { parseSettings, type Settings } from '../../../src/settings.js'
 import { identity } from '../../scope/app-login.js'
