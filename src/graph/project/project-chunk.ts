@@ -6,13 +6,10 @@
  * replaces what it contributed: evidence it no longer gives is withdrawn, nothing doubles.
  */
 import type pg from 'pg'
-import type { Queryable } from '../../db/queryable.js'
-import { UsageError } from '../../errors.js'
-import { isUuid, scopeArrayLiteral } from '../../scope/scope-set.js'
 import { User } from '../../scope/user.js'
 import type { Settings } from '../../settings.js'
-import { type CleanExtraction, cleanExtraction, type Extractor } from '../extract/extraction.js'
-import { arrayLiteral, textLiteral } from './sql/array-literal.js'
+import { cleanExtraction, type Extractor } from '../extract/extraction.js'
+import { chunkTextSql, lockedWriteSql, type WriteCounts } from './sql/projection-sql.js'
 
 export interface ChunkRef {
   chunkId: string
@@ -22,21 +19,6 @@ export interface ChunkRef {
 export type ProjectionOutcome = { outcome: 'projected'; entities: number; claims: number; mentions: number } | { outcome: 'gone' }
 
 type GraphSettings = Pick<Settings, 'systemUserId' | 'appRole' | 'decayHalfLifeDays'>
-
-/**
- * The chunk's text, only if the chunk's scopes are exactly this set (never a wider read). As a
- * literal statement, so that it rides in the round trip that opens the scoped transaction: the id
- * is checked as a UUID here and the set by scopeArrayLiteral.
- */
-function chunkTextSql(chunkId: string, scopes: readonly string[], lock: boolean, column = 'text'): string {
-  return `SELECT ${column} FROM chunk WHERE id = '${chunkUuid(chunkId)}' AND scopes = '${scopeArrayLiteral(scopes)}'::uuid[]${lock ? ' FOR UPDATE' : ''}`
-}
-
-function chunkUuid(chunkId: string): string {
-  const id = chunkId.toLowerCase()
-  if (!isUuid(id)) throw new UsageError(`chunk id "${chunkId}" is not a UUID`)
-  return id
-}
 
 export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: ChunkRef, extractor: Extractor, signal?: AbortSignal): Promise<ProjectionOutcome> {
   const user = User.system(ref.scopes, settings)
@@ -54,66 +36,3 @@ export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: 
   if (!row.same) throw new Error(`chunk ${ref.chunkId} changed during projection; the retry reads it again`)
   return { outcome: 'projected', entities: row.entities, claims: row.claims, mentions: row.mentions }
 }
-
-type WriteCounts = { entities: number; claims: number; mentions: number }
-
-/**
- * The chunk's contribution, written by one database call (aizk_write_projection, migration 0012):
- * entities, claims and evidence, withdrawn evidence, mentions, dirty profiles, the chunk marked
- * projected. The caller's transaction holds the chunk's lock.
- */
-export async function writeProjection(
-  db: Queryable,
-  scopes: readonly string[],
-  chunkId: string,
-  extraction: CleanExtraction,
-  halfLifeDays: number,
-): Promise<ProjectionOutcome & { outcome: 'projected' }> {
-  const args = projectionArgs(extraction)
-  const { rows } = await db.query<WriteCounts>(
-    'SELECT * FROM aizk_write_projection($1::uuid[], $2::uuid, $3::float8, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)',
-    [scopes, chunkId, halfLifeDays, ...args.map((a) => a.values)],
-  )
-  return { outcome: 'projected', ...rows[0] }
-}
-
-/**
- * writeProjection's call as one statement with literal values (a batch takes no parameters),
- * made only when the chunk, locked, still holds `text`: no row when the chunk is gone (or not of
- * this set), `same` false when it changed, else `same` and the write's counts.
- */
-function lockedWriteSql(scopes: readonly string[], chunkId: string, text: string, extraction: CleanExtraction, halfLifeDays: number): string {
-  if (!Number.isFinite(halfLifeDays)) throw new RangeError(`half-life ${halfLifeDays} is not a number`)
-  const locked = chunkTextSql(chunkId, scopes, true, `text = ${textLiteral(text)} AS same`)
-  const set = `'${scopeArrayLiteral(scopes)}'::uuid[]`
-  const call = [set, `'${chunkUuid(chunkId)}'::uuid`, `${halfLifeDays}::float8`, ...projectionArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
-  // The locked row's check is an uncorrelated subquery of the write's WHERE: the planner makes it
-  // a one-time filter, run before the function, so the write happens only for an unchanged chunk.
-  return (
-    `WITH c AS MATERIALIZED (${locked}) ` +
-    `SELECT c.same, w.entities, w.claims, w.mentions FROM c ` +
-    `LEFT JOIN (SELECT * FROM aizk_write_projection(${call.join(', ')}) WHERE (SELECT same FROM c)) w ON true`
-  )
-}
-
-/** aizk_write_projection's arrays after (scopes, chunk, half-life), in its parameter order. */
-function projectionArgs(extraction: CleanExtraction): { values: (string | number | boolean | null)[]; type: 'text' | 'int' | 'boolean' }[] {
-  // Sorted by key, so projections of one set create shared entities in one order.
-  const entities = [...extraction.entities].sort((a, b) => entityKey(a).localeCompare(entityKey(b)))
-  const { claims } = extraction
-  return [
-    { values: entities.map((e) => e.name), type: 'text' },
-    { values: entities.map((e) => e.normalizedName), type: 'text' },
-    { values: entities.map((e) => e.kind), type: 'text' },
-    { values: entities.map((e) => e.mentions), type: 'int' },
-    { values: claims.map((c) => c.subject), type: 'text' },
-    { values: claims.map((c) => c.subjectKind), type: 'text' },
-    { values: claims.map((c) => c.predicate), type: 'text' },
-    { values: claims.map((c) => c.object), type: 'text' },
-    { values: claims.map((c) => c.objectKind), type: 'text' },
-    { values: claims.map((c) => c.objectIsEntity), type: 'boolean' },
-    { values: claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)), type: 'text' },
-  ]
-}
-
-const entityKey = (e: { kind: string; normalizedName: string }) => `${e.kind}\u0000${e.normalizedName}`

@@ -6,6 +6,7 @@
  * promoted twice; items that arrive later promote as the next part.
  */
 import type { Queryable } from '../../db/queryable.js'
+import { idleSessions, lockUnpromotedItems, markItemsPromoted, nextSessionPart } from './sql/session-sql.js'
 import type { ChunkingSettings } from './write-memory.js'
 import { writeDocument } from './write-memory.js'
 
@@ -20,37 +21,21 @@ export async function promoteSessions(
   scopes: readonly string[],
   settings: ChunkingSettings & { sessionIdleMinutes: number },
 ): Promise<PromotionResult> {
-  const idle = await db.query<{ session_id: string }>(
-    `SELECT session_id FROM session_item
-      WHERE scopes = $1::uuid[] AND promoted_at IS NULL AND session_id IS NOT NULL
-      GROUP BY session_id
-     HAVING max(created) <= now() - make_interval(secs => $2::float8)
-      ORDER BY min(created), session_id`,
-    [scopes, settings.sessionIdleMinutes * 60],
-  )
   const result: PromotionResult = { sessions: 0, items: 0, chunks: 0 }
-  for (const { session_id: sessionId } of idle.rows) {
-    const items = await db.query<{ id: string; role: string | null; content: string | null; created: Date }>(
-      `SELECT id::text, role, content, created FROM session_item
-        WHERE scopes = $1::uuid[] AND session_id = $2 AND promoted_at IS NULL
-        ORDER BY created, id FOR UPDATE`,
-      [scopes, sessionId],
-    )
-    if (items.rows.length === 0) continue
-    const { rows } = await db.query<{ part: number }>(
-      'SELECT coalesce(max(part), 0)::int + 1 AS part FROM document WHERE scopes = $1::uuid[] AND session_id = $2',
-      [scopes, sessionId],
-    )
-    const part = rows[0].part
-    const body = items.rows.map((i) => `**${i.role ?? 'note'}** (${i.created.toISOString()}): ${i.content ?? ''}`).join('\n\n')
+  for (const sessionId of await idleSessions(db, scopes, settings.sessionIdleMinutes * 60)) {
+    const items = await lockUnpromotedItems(db, scopes, sessionId)
+    if (items.length === 0) continue
+    const part = await nextSessionPart(db, scopes, sessionId)
+    const body = items.map((i) => `**${i.role ?? 'note'}** (${i.created.toISOString()}): ${i.content ?? ''}`).join('\n\n')
     const title = part === 1 ? `Session ${sessionId}` : `Session ${sessionId} (part ${part})`
     const doc = await writeDocument(db, scopes, { title, body, sessionId, part }, settings)
-    await db.query('UPDATE session_item SET promoted_at = now(), document_id = $2 WHERE id = ANY($1::uuid[])', [
-      items.rows.map((i) => i.id),
+    await markItemsPromoted(
+      db,
+      items.map((i) => i.id),
       doc.documentId,
-    ])
+    )
     result.sessions++
-    result.items += items.rows.length
+    result.items += items.length
     result.chunks += doc.chunks
   }
   return result
