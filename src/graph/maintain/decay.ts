@@ -12,6 +12,7 @@
  */
 import type pg from 'pg'
 import type { User } from '../../scope/user.js'
+import { decayRange, decayRangeBounds } from './sql/decay-sql.js'
 
 export interface DecayOptions {
   halfLifeDays: number
@@ -20,37 +21,15 @@ export interface DecayOptions {
   signal?: AbortSignal
 }
 
-const LIVE = 'scopes = $1::uuid[] AND NOT faded AND subject_id IS NOT NULL'
-
 export async function decayClaims(pool: pg.Pool, user: User, opts: DecayOptions): Promise<{ decayed: number; faded: number }> {
-  const bounds = await user.transaction(pool, async (db) => {
-    const { rows } = await db.query<{ id: string }>(
-      `SELECT id::text FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM claim WHERE ${LIVE}) s
-        WHERE n % $2 = 0 ORDER BY id`,
-      [user.write, opts.batch],
-    )
-    return rows.map((r) => r.id)
-  })
+  const bounds = await user.transaction(pool, (db) => decayRangeBounds(db, user.write, opts.batch))
   // Ranges (lower, upper]: no lower bound first, no upper bound last.
   const ranges: [string | null, string | null][] = [...bounds, null].map((upper, i) => [i === 0 ? null : bounds[i - 1], upper])
   let decayed = 0
   let faded = 0
   for (const [lower, upper] of ranges) {
     opts.signal?.throwIfAborted()
-    const row = await user.transaction(pool, async (db) => {
-      const { rows } = await db.query<{ n: number; faded: number }>(
-        `WITH decayed AS (
-           UPDATE claim c SET
-             weight = c.weight * power(0.5, greatest(extract(epoch FROM now() - c.last_decayed), 0) / ($2::float8 * 86400)),
-             faded = c.weight * power(0.5, greatest(extract(epoch FROM now() - c.last_decayed), 0) / ($2::float8 * 86400)) < $3::float8,
-             last_decayed = now()
-           WHERE ${LIVE}${lower ? ' AND id > $4::uuid' : ''}${upper ? ` AND id <= $${lower ? 5 : 4}::uuid` : ''}
-           RETURNING c.faded)
-         SELECT count(*)::int AS n, count(*) FILTER (WHERE faded)::int AS faded FROM decayed`,
-        [user.write, opts.halfLifeDays, opts.floor, ...[lower, upper].filter((b) => b !== null)],
-      )
-      return rows[0]
-    })
+    const row = await user.transaction(pool, (db) => decayRange(db, user.write, { lower, upper, halfLifeDays: opts.halfLifeDays, floor: opts.floor }))
     decayed += row.n
     faded += row.faded
   }

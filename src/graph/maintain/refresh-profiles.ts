@@ -5,17 +5,11 @@
  */
 import type { Queryable } from '../../db/queryable.js'
 import { refreshDirtyProfiles } from './profiles.js'
+import { createMissingProfiles, markAllProfilesDirty } from './sql/profile-sql.js'
 
 export async function refreshAllProfiles(db: Queryable, scopes: readonly string[], settings: Parameters<typeof refreshDirtyProfiles>[2], signal?: AbortSignal) {
-  const created = await db.query(
-    `INSERT INTO profile (entity_id, scopes, dirty)
-     SELECT e.id, $1::uuid[], true FROM entity e
-      WHERE e.scopes = $1::uuid[] AND e.merged_into IS NULL
-        AND NOT EXISTS (SELECT 1 FROM profile p WHERE p.entity_id = e.id)
-     ON CONFLICT (entity_id) DO NOTHING`,
-    [scopes],
-  )
-  await db.query('UPDATE profile SET dirty = true WHERE scopes = $1::uuid[] AND NOT dirty', [scopes])
+  const created = await createMissingProfiles(db, scopes)
+  await markAllProfilesDirty(db, scopes)
   const rebuilt = await refreshDirtyProfiles(db, scopes, settings, signal)
-  return { rebuilt, created: created.rowCount ?? 0 }
+  return { rebuilt, created }
 }

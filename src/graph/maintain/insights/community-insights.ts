@@ -4,13 +4,11 @@
  * community is reported once however many insight passes see it before the next rebuild.
  */
 import type { Queryable } from '../../../db/queryable.js'
-import type { NewInsight } from '../sql/insight-sql.js'
+import { NEW_AND_SPLIT_COMMUNITIES, type NewInsight } from '../sql/insight-sql.js'
 
 export async function findCommunityChanges(db: Queryable, scopes: readonly string[]): Promise<NewInsight[]> {
   const { rows } = await db.query<{ lineage: string; level: number; title: string; size: number; novelty: string; split_from: string | null; claim_ids: string[] }>(
-    `SELECT lineage::text, level, title, size, novelty, split_from::text, claim_ids::text[]
-       FROM community WHERE scopes = $1::uuid[] AND novelty IN ('new', 'split') AND cardinality(claim_ids) > 0
-      ORDER BY level, size DESC`,
+    NEW_AND_SPLIT_COMMUNITIES,
     [scopes],
   )
   return rows.map((r) => ({

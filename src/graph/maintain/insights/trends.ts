@@ -7,6 +7,11 @@
  */
 import type { Queryable } from '../../../db/queryable.js'
 import type { NewInsight } from '../sql/insight-sql.js'
+import {
+  ANALYZE_TREND_WEIGHTS,
+  DROP_TREND_WEIGHTS,
+  INDEX_TREND_WEIGHTS,
+  MEASURE_TREND_WEIGHTS, MOVED_ENTITIES, STORE_TREND_WEIGHTS, ZERO_VANISHED_TRENDS } from '../sql/trend-sql.js'
 
 export interface TrendOptions {
   ratio: number
@@ -17,48 +22,26 @@ export interface TrendOptions {
 export async function findTrends(db: Queryable, scopes: readonly string[], opts: TrendOptions): Promise<NewInsight[]> {
   // Named with pg_temp.: a table of the same name elsewhere on the search path never stands in.
   await db.query(
-    `CREATE TEMP TABLE pg_temp.aizk_trend_now ON COMMIT DROP AS
-     SELECT e AS entity_id, sum(w)::float8 AS weight FROM (
-       SELECT subject_id AS e, weight AS w FROM claim
-        WHERE scopes = $1::uuid[] AND subject_id IS NOT NULL AND superseded_by IS NULL AND NOT faded
-       UNION ALL
-       SELECT object_id, weight FROM claim
-        WHERE scopes = $1::uuid[] AND object_id IS NOT NULL AND object_id <> subject_id AND superseded_by IS NULL AND NOT faded) x
-     GROUP BY e`,
+    MEASURE_TREND_WEIGHTS,
     [scopes],
   )
   // A temp table has no statistics: without a key and ANALYZE, the joins below may be planned
   // as nested loops over every pair of entities.
-  await db.query('ALTER TABLE pg_temp.aizk_trend_now ADD PRIMARY KEY (entity_id)')
-  await db.query('ANALYZE pg_temp.aizk_trend_now')
+  await db.query(INDEX_TREND_WEIGHTS)
+  await db.query(ANALYZE_TREND_WEIGHTS)
   const { rows } = await db.query<{ id: string; name: string; before: number; now: number; since: Date; evidence: string[] | null }>(
-    `WITH moved AS (
-       SELECT t.entity_id AS id, t.weight AS before, coalesce(n.weight, 0) AS now, t.measured_at AS since
-         FROM entity_trend t LEFT JOIN pg_temp.aizk_trend_now n ON n.entity_id = t.entity_id
-        WHERE t.scopes = $1::uuid[]
-          AND ((coalesce(n.weight, 0) >= t.weight * $2 AND coalesce(n.weight, 0) - t.weight >= $3)
-            OR (coalesce(n.weight, 0) * $2 <= t.weight AND t.weight - coalesce(n.weight, 0) >= $3)))
-     SELECT m.id::text, e.name, m.before, m.now, m.since,
-            (SELECT array_agg(c.id::text) FROM (
-               SELECT c.id FROM claim c
-                WHERE c.scopes = $1::uuid[] AND (c.subject_id = m.id OR c.object_id = m.id)
-                  AND (m.now < m.before OR (c.last_reinforced > m.since AND c.superseded_by IS NULL AND NOT c.faded))
-                ORDER BY c.weight DESC, c.id LIMIT $4) c) AS evidence
-       FROM moved m JOIN entity e ON e.id = m.id`,
+    MOVED_ENTITIES,
     [scopes, opts.ratio, opts.minDelta, opts.evidenceClaims],
   )
   await db.query(
-    `INSERT INTO entity_trend (entity_id, scopes, weight, measured_at)
-     SELECT n.entity_id, $1::uuid[], n.weight, now() FROM pg_temp.aizk_trend_now n JOIN entity e ON e.id = n.entity_id AND e.scopes = $1::uuid[]
-     ON CONFLICT (entity_id) DO UPDATE SET weight = excluded.weight, measured_at = excluded.measured_at`,
+    STORE_TREND_WEIGHTS,
     [scopes],
   )
   await db.query(
-    `UPDATE entity_trend t SET weight = 0, measured_at = now()
-      WHERE t.scopes = $1::uuid[] AND t.weight <> 0 AND NOT EXISTS (SELECT 1 FROM pg_temp.aizk_trend_now n WHERE n.entity_id = t.entity_id)`,
+    ZERO_VANISHED_TRENDS,
     [scopes],
   )
-  await db.query('DROP TABLE pg_temp.aizk_trend_now')
+  await db.query(DROP_TREND_WEIGHTS)
   return rows.map((r) => {
     const rising = r.now > r.before
     return {

@@ -49,3 +49,19 @@ export async function writeInsights(db: Queryable, scopes: readonly string[], in
   )
   return rows.length
 }
+
+/** The current build's new and split communities with evidence claims ($1 the set). */
+export const NEW_AND_SPLIT_COMMUNITIES = `SELECT lineage::text, level, title, size, novelty, split_from::text, claim_ids::text[]
+       FROM community WHERE scopes = $1::uuid[] AND novelty IN ('new', 'split') AND cardinality(claim_ids) > 0
+      ORDER BY level, size DESC`
+
+/** Live claims grouped by subject and predicate with 2 to $2 distinct objects ($1 the set), strongest first. */
+export const CLAIMS_BY_SUBJECT_AND_PREDICATE = `SELECT c.subject_id::text, s.name AS subject, c.predicate,
+            array_agg(c.id::text ORDER BY c.weight DESC, c.id) AS ids,
+            array_agg(coalesce(o.name, c.object_text) ORDER BY c.weight DESC, c.id) AS objects
+       FROM claim c
+       JOIN entity s ON s.id = c.subject_id
+       LEFT JOIN entity o ON o.id = c.object_id
+      WHERE c.scopes = $1::uuid[] AND c.subject_id IS NOT NULL AND c.superseded_by IS NULL AND NOT c.faded
+      GROUP BY c.subject_id, s.name, c.predicate
+     HAVING count(DISTINCT c.object_key) BETWEEN 2 AND $2`

@@ -61,3 +61,20 @@ export async function storeProfiles(db: Queryable, scopes: readonly string[], pr
     [scopes, JSON.stringify(profiles.map((p) => ({ entity_id: p.entityId, summary: p.summary, claim_ids: p.claimIds })))],
   )
 }
+
+/** A dirty profile for every live entity of exactly this set that has none; returns how many. */
+export async function createMissingProfiles(db: Queryable, scopes: readonly string[]): Promise<number> {
+  const created = await db.query(
+    `INSERT INTO profile (entity_id, scopes, dirty)
+     SELECT e.id, $1::uuid[], true FROM entity e
+      WHERE e.scopes = $1::uuid[] AND e.merged_into IS NULL
+        AND NOT EXISTS (SELECT 1 FROM profile p WHERE p.entity_id = e.id)
+     ON CONFLICT (entity_id) DO NOTHING`,
+    [scopes],
+  )
+  return created.rowCount ?? 0
+}
+
+export async function markAllProfilesDirty(db: Queryable, scopes: readonly string[]): Promise<void> {
+  await db.query('UPDATE profile SET dirty = true WHERE scopes = $1::uuid[] AND NOT dirty', [scopes])
+}
