@@ -69,7 +69,7 @@ export async function benchDedup(pool: pg.Pool, set: string[], count: number, wo
   const scopes = [...set.slice(0, -1), set.at(-1)?.replace(/b$/, 'e') as string]
   await loadDedupEntities(pool, scopes, count, words)
   const t0 = performance.now()
-  const result = await User.system(scopes, parseSettings({})).transaction(pool, (db) => dedupEntities(db, scopes, 0.8))
+  const result = await User.system(scopes, parseSettings({})).transaction(pool, (db) => dedupEntities(db, scopes, { similarity: 0.8 }))
   const seconds = (performance.now() - t0) / 1000
   return [
     {

@@ -1,68 +1,87 @@
 /**
- * DedupJob's body: entity resolution within one scope set. Entities with equal normalized names
- * are one (whatever kind each extraction gave them); entities of one kind whose names are
- * trigram-similar above `dedupSimilarity` are one too, when their words agree in order
- * (name-compatibility.ts: "Babbages" is "Babbage", "Oldoldstable" is not "Oldstable"). Groups
- * are closed transitively; each folds into its oldest member (first seen, then id), which keeps its id, so references held
- * elsewhere stay valid and merged rows answer through `merged_into`.
+ * DedupJob's body: entity resolution within one scope set (docs/memory-graph.md, "Resolution").
+ * find-merges.ts gives every pair with a reason to be one entity (same normalized name, similar
+ * spelling with the words in order, acronym, designators, partial name, embeddings when
+ * configured); pairs whose merge an operator undid are never made again. Groups are closed
+ * transitively; each folds into its oldest member (first seen, then id), which keeps its id, so
+ * references held elsewhere stay valid and merged rows answer through `merged_into`. The
+ * survivor shows the group's best name (better-name.ts). Every fold is recorded in
+ * entity_merge with what it changed, so `aizk graph unmerge` can put it back.
  */
 import type { Queryable } from '../../db/queryable.js'
-import { compatibleNames } from './name-compatibility.js'
-import { similarNamePairs } from './similar-names.js'
-import { confirmSimilar, entityStamps, mergeEntities, nameTrigrams, sameNameGroups } from './sql/dedup-sql.js'
+import { betterName } from './better-name.js'
+import { findMerges, type MergePair, type MergeRule } from './find-merges.js'
+import { confirmSimilar, entityStamps, mergeEntities, nameTrigrams, type PlannedMerge } from './sql/dedup-sql.js'
+import { undoneMergePairs } from './sql/merge-record-sql.js'
 
 export interface DedupResult {
   merged: number
   claimsMoved: number
   claimsFolded: number
+  byRule: Partial<Record<MergeRule, number>>
+}
+
+export interface DedupOptions {
+  similarity: number
+  embed?: (texts: string[]) => Promise<number[][]>
+  embeddingSimilarity?: number
 }
 
 class Groups {
   private readonly parent = new Map<string, string>()
+  /** How each member joined its group: the first pair that named it. */
+  readonly reason = new Map<string, MergePair>()
   find(x: string): string {
     let root = x
     while (this.parent.has(root) && this.parent.get(root) !== root) root = this.parent.get(root) as string
     this.parent.set(x, root)
     return root
   }
-  union(a: string, b: string): void {
-    const ra = this.find(a)
-    const rb = this.find(b)
+  union(pair: MergePair): void {
+    for (const id of [pair.a, pair.b]) if (!this.reason.has(id)) this.reason.set(id, pair)
+    const ra = this.find(pair.a)
+    const rb = this.find(pair.b)
     if (ra !== rb) this.parent.set(rb, ra)
   }
-  members(): Map<string, string[]> {
+  members(): string[][] {
     const out = new Map<string, string[]>()
     for (const x of this.parent.keys()) {
       const root = this.find(x)
       out.set(root, [...(out.get(root) ?? []), x])
     }
-    return out
+    return [...out.values()].filter((m) => m.length > 1)
   }
 }
 
-export async function dedupEntities(db: Queryable, scopes: readonly string[], similarity: number): Promise<DedupResult> {
+const RULE_ORDER: MergeRule[] = ['same-name', 'designator', 'similar-name', 'acronym', 'partial-name', 'embedding']
+
+export async function dedupEntities(db: Queryable, scopes: readonly string[], opts: DedupOptions): Promise<DedupResult> {
+  const names = await nameTrigrams(db, scopes)
+  const pairs = await findMerges(names, {
+    similarity: opts.similarity,
+    confirm: (found) => confirmSimilar(db, scopes, found, opts.similarity),
+    embed: opts.embed,
+    embeddingSimilarity: opts.embeddingSimilarity,
+  })
+  const undone = new Set((await undoneMergePairs(db, scopes)).flatMap(([m, i]) => [`${m}|${i}`, `${i}|${m}`]))
   const groups = new Groups()
-  for (const ids of await sameNameGroups(db, scopes)) for (const id of ids.slice(1)) groups.union(ids[0], id)
-  if (similarity < 1) {
-    const names = await nameTrigrams(db, scopes)
-    const nameOf = new Map(names.map((n) => [n.id, n.name]))
-    const found = await similarNamePairs(names, similarity)
-    for (const [a, b] of await confirmSimilar(db, scopes, found, similarity)) {
-      if (compatibleNames(nameOf.get(a) ?? '', nameOf.get(b) ?? '')) groups.union(a, b)
-    }
-  }
-  const sets = [...groups.members().values()].filter((m) => m.length > 1)
-  if (sets.length === 0) return { merged: 0, claimsMoved: 0, claimsFolded: 0 }
-  const stamps = new Map((await entityStamps(db, scopes, sets.flat())).map((s) => [s.id, s.firstSeen.getTime()]))
-  const from: string[] = []
-  const to: string[] = []
+  pairs.sort((x, y) => RULE_ORDER.indexOf(x.rule) - RULE_ORDER.indexOf(y.rule))
+  for (const pair of pairs) if (!undone.has(`${pair.a}|${pair.b}`)) groups.union(pair)
+  const sets = groups.members()
+  if (sets.length === 0) return { merged: 0, claimsMoved: 0, claimsFolded: 0, byRule: {} }
+  const stamps = new Map((await entityStamps(db, scopes, sets.flat())).map((s) => [s.id, s]))
+  const merges: PlannedMerge[] = []
+  const byRule: DedupResult['byRule'] = {}
   for (const members of sets) {
-    const [keeper, ...rest] = members.sort((a, b) => (stamps.get(a) ?? 0) - (stamps.get(b) ?? 0) || a.localeCompare(b))
+    const first = (id: string) => stamps.get(id)?.firstSeen.getTime() ?? 0
+    const [keeper, ...rest] = members.sort((a, b) => first(a) - first(b) || a.localeCompare(b))
+    const keptName = betterName(members.map((id) => ({ name: stamps.get(id)?.name ?? '', mentions: stamps.get(id)?.mentions ?? 0 })))
     for (const id of rest) {
-      from.push(id)
-      to.push(keeper)
+      const reason = groups.reason.get(id) as MergePair
+      merges.push({ from: id, into: keeper, rule: reason.rule, score: reason.score, keptName })
+      byRule[reason.rule] = (byRule[reason.rule] ?? 0) + 1
     }
   }
-  const moved = await mergeEntities(db, scopes, from, to)
-  return { merged: from.length, ...moved }
+  const moved = await mergeEntities(db, scopes, merges)
+  return { merged: merges.length, ...moved, byRule }
 }

@@ -27,7 +27,7 @@ const ceilDown = (x: number) => Math.ceil(x - SLACK)
  * float4) is above `threshold`. Yields to the event loop between slices of the work, so a big
  * set never stalls the worker's loop for long.
  */
-export async function similarNamePairs(names: NameTrigrams[], threshold: number): Promise<[string, string][]> {
+export async function similarNamePairs(names: readonly NameTrigrams[], threshold: number): Promise<[string, string][]> {
   const byKind = new Map<string, NameTrigrams[]>()
   for (const n of names) {
     const group = byKind.get(n.kind)

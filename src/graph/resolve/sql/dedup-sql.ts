@@ -4,22 +4,24 @@
  * equality, so a pass for {A,B} never merges or even reads an {A} entity.
  */
 import type { Queryable } from '../../../db/queryable.js'
+import type { MergeRule } from '../find-merges.js'
 import type { NameTrigrams } from '../similar-names.js'
+import { RECORD_BEFORE_MERGE, RECORD_FOLDED_CLAIMS, WRITE_MERGE_RECORDS } from './merge-record-sql.js'
 
 export interface EntityStamp {
   id: string
+  name: string
   firstSeen: Date
+  mentions: number
 }
 
-/** Live entities of the set sharing a normalized name with another (any kind). */
-export async function sameNameGroups(db: Queryable, scopes: readonly string[]): Promise<string[][]> {
-  const { rows } = await db.query<{ ids: string[] }>(
-    `SELECT array_agg(id::text ORDER BY id) AS ids FROM entity
-      WHERE scopes = $1::uuid[] AND merged_into IS NULL
-      GROUP BY normalized_name HAVING count(*) > 1`,
-    [scopes],
-  )
-  return rows.map((r) => r.ids)
+/** One entity folded into another, for the rule that matched them, the survivor shown as `keptName`. */
+export interface PlannedMerge {
+  from: string
+  into: string
+  rule: MergeRule
+  score: number
+  keptName: string
 }
 
 /**
@@ -52,11 +54,12 @@ export async function confirmSimilar(db: Queryable, scopes: readonly string[], p
 }
 
 export async function entityStamps(db: Queryable, scopes: readonly string[], ids: string[]): Promise<EntityStamp[]> {
-  const { rows } = await db.query<{ id: string; first_seen: Date }>(
-    `SELECT id::text, first_seen FROM entity WHERE scopes = $1::uuid[] AND id = ANY($2::uuid[])`,
+  const { rows } = await db.query<{ id: string; name: string; first_seen: Date; mentions: number }>(
+    `SELECT e.id::text, e.name, e.first_seen, (SELECT coalesce(sum(m.count), 0)::int FROM mention m WHERE m.entity_id = e.id) AS mentions
+       FROM entity e WHERE e.scopes = $1::uuid[] AND e.id = ANY($2::uuid[])`,
     [scopes, ids],
   )
-  return rows.map((r) => ({ id: r.id, firstSeen: r.first_seen }))
+  return rows.map((r) => ({ id: r.id, name: r.name, firstSeen: r.first_seen, mentions: r.mentions }))
 }
 
 /**
@@ -64,11 +67,18 @@ export async function entityStamps(db: Queryable, scopes: readonly string[], ids
  * its claims (folding claims that become one: weights add, evidence joins), its mentions
  * (counts add) and drop its profile, leaving the survivor's profile dirty.
  */
-export async function mergeEntities(db: Queryable, scopes: readonly string[], from: string[], to: string[]): Promise<{ claimsMoved: number; claimsFolded: number }> {
+export async function mergeEntities(db: Queryable, scopes: readonly string[], merges: readonly PlannedMerge[]): Promise<{ claimsMoved: number; claimsFolded: number }> {
   // Named with pg_temp.: a table of the same name elsewhere on the search path never stands in.
-  await db.query('CREATE TEMP TABLE pg_temp.aizk_dedup_map (f uuid PRIMARY KEY, t uuid NOT NULL) ON COMMIT DROP')
-  await db.query('INSERT INTO pg_temp.aizk_dedup_map SELECT * FROM unnest($1::uuid[], $2::uuid[])', [from, to])
+  await db.query('CREATE TEMP TABLE pg_temp.aizk_dedup_map (f uuid PRIMARY KEY, t uuid NOT NULL, rule text NOT NULL, score float8 NOT NULL, kept text NOT NULL) ON COMMIT DROP')
+  await db.query('INSERT INTO pg_temp.aizk_dedup_map SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::float8[], $5::text[])', [
+    merges.map((m) => m.from),
+    merges.map((m) => m.into),
+    merges.map((m) => m.rule),
+    merges.map((m) => m.score),
+    merges.map((m) => m.keptName),
+  ])
   await db.query('ANALYZE pg_temp.aizk_dedup_map')
+  await db.query(RECORD_BEFORE_MERGE, [scopes])
   for (const column of ['id', 'merged_into']) {
     await db.query(`UPDATE entity e SET merged_into = m.t FROM pg_temp.aizk_dedup_map m WHERE e.${column} = m.f AND e.scopes = $1::uuid[]`, [scopes])
   }
@@ -109,6 +119,7 @@ export async function mergeEntities(db: Queryable, scopes: readonly string[], fr
     [scopes],
   )
   await db.query('ANALYZE pg_temp.aizk_dedup_fold')
+  await db.query(RECORD_FOLDED_CLAIMS)
   await db.query(
     `UPDATE claim s SET weight = s.weight + x.w, last_reinforced = greatest(s.last_reinforced, x.lr), faded = s.faded AND x.all_faded
        FROM (SELECT f.survivor, sum(c.weight) AS w, max(c.last_reinforced) AS lr, bool_and(c.faded) AS all_faded
@@ -141,6 +152,8 @@ export async function mergeEntities(db: Queryable, scopes: readonly string[], fr
      ON CONFLICT (entity_id) DO UPDATE SET dirty = true`,
     [scopes],
   )
-  await db.query('DROP TABLE pg_temp.aizk_dedup_fold, pg_temp.aizk_dedup_claims, pg_temp.aizk_dedup_map')
+  await db.query(WRITE_MERGE_RECORDS, [scopes])
+  await db.query('UPDATE entity e SET name = m.kept FROM (SELECT DISTINCT t, kept FROM pg_temp.aizk_dedup_map) m WHERE e.id = m.t AND e.scopes = $1::uuid[]', [scopes])
+  await db.query('DROP TABLE pg_temp.aizk_dedup_fold, pg_temp.aizk_dedup_claims, pg_temp.aizk_dedup_map, pg_temp.aizk_dedup_undo')
   return { claimsMoved: moved.rowCount ?? 0, claimsFolded: folded.rowCount ?? 0 }
 }
