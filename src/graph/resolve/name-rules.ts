@@ -12,7 +12,7 @@ import { compatibleNames } from './name-compatibility.js'
 export type NameRule = 'acronym' | 'designator' | 'partial-name'
 
 /** Words that say what sort of thing a name is without telling two things apart. */
-const DESIGNATORS = new Set([
+export const DESIGNATORS = new Set([
   'project', 'projects', 'team', 'kernel', 'language', 'programming', 'web', 'server', 'software', 'system', 'distribution',
   'corporation', 'corp', 'company', 'inc', 'inc.', 'ltd', 'ltd.', 'gmbh', 'llc', 'studios', 'report', 'dr', 'dr.', 'mr', 'mr.', 'ms', 'ms.', 'prof', 'prof.',
 ])
