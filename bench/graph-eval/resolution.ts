@@ -59,7 +59,7 @@ async function scoreSet(set: NameSet, keep: (p: MergePair) => boolean, score: Sc
   const names = [...unique.values()]
   const entities = names.map((n, i) => ({ id: String(i), name: normalizeName(n.name), kind: n.kind, trigrams: trigrams(normalizeName(n.name)) }))
   const parent = names.map((_, i) => i)
-  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])))
+  const find = (x: number): number => (parent[x] === x ? x : find(parent[x]))
   for (const p of (await findMerges(entities, { similarity: SIMILARITY })).filter(keep)) parent[find(Number(p.a))] = find(Number(p.b))
   for (let i = 0; i < names.length; i++) {
     for (let j = i + 1; j < names.length; j++) {
@@ -74,7 +74,7 @@ async function scoreSet(set: NameSet, keep: (p: MergePair) => boolean, score: Sc
     }
   }
   const groups = new Map<number, LabeledName[]>()
-  names.forEach((n, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), n]))
+  for (const [i, n] of names.entries()) groups.set(find(i), [...(groups.get(find(i)) ?? []), n])
   for (const members of groups.values()) {
     const labeled = members.find((m) => m.kept)
     if (members.length < 2 || !labeled || new Set(members.map((m) => m.entity)).size > 1) continue
