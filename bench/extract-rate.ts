@@ -8,7 +8,7 @@
  * rest (compiled code and compromise's own caches warming, on any text), so a baseline measured
  * cold reads low and flatters every ratio taken against it.
  */
-import { extractBuiltin } from '../src/graph/builtin-extractor.js'
+import { extractBuiltin } from '../src/graph/extract/builtin-extractor.js'
 
 export interface ExtractRate {
   /** Chunks a second. */

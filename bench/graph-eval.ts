@@ -5,13 +5,14 @@
  * recorded answers, on the tuning split and the held-out split. Prints figures, asserts nothing.
  */
 import { readFileSync } from 'node:fs'
-import { extractBuiltin } from '../src/graph/builtin-extractor.js'
-import { cleanExtraction, type Extraction } from '../src/graph/extraction.js'
-import { isSingleValuedPredicate } from '../src/graph/insights/single-valued.js'
-import { LlmExtractor } from '../src/graph/llm-extractor.js'
-import { normalizeName } from '../src/graph/normalize.js'
+import { extractBuiltin } from '../src/graph/extract/builtin-extractor.js'
+import { cleanExtraction, type Extraction } from '../src/graph/extract/extraction.js'
+import { LlmExtractor } from '../src/graph/extract/llm-extractor.js'
+import { normalizeName } from '../src/graph/extract/normalize.js'
+import { isSingleValuedPredicate } from '../src/graph/maintain/insights/single-valued.js'
 import { loadLabeledSet, type Passage } from './graph-eval/labels.js'
 import { startRecordedLlm } from './graph-eval/recorded-llm.js'
+import { printResolution } from './graph-eval/resolution.js'
 import { type Counts, type ScoredClaim, type SplitGraph, scoreCommunities, scoreContradictions, scorePassage, zeroCounts } from './graph-eval/score.js'
 
 const fixtures = new URL('../test/fixtures/graph-eval/', import.meta.url)
@@ -55,3 +56,5 @@ try {
 } finally {
   llm.server.close()
 }
+
+await printResolution(set, new URL('name-sets.json', fixtures).pathname)

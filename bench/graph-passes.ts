@@ -1,8 +1,8 @@
 /** The decay and dedup passes at size: data made in SQL (decay) or from corpus words (dedup), then timed. */
 import type pg from 'pg'
-import { decayClaims } from '../src/graph/decay.js'
-import { dedupEntities } from '../src/graph/dedup.js'
-import { normalizeName } from '../src/graph/normalize.js'
+import { decayClaims } from '../src/graph/maintain/decay.js'
+import { dedupEntities } from '../src/graph/resolve/dedup.js'
+import { normalizeName } from '../src/graph/extract/normalize.js'
 import { User } from '../src/scope/user.js'
 import { parseSettings } from '../src/settings.js'
 import { fmt, type Row } from './graph-rows.js'
@@ -69,7 +69,7 @@ export async function benchDedup(pool: pg.Pool, set: string[], count: number, wo
   const scopes = [...set.slice(0, -1), set.at(-1)?.replace(/b$/, 'e') as string]
   await loadDedupEntities(pool, scopes, count, words)
   const t0 = performance.now()
-  const result = await User.system(scopes, parseSettings({})).transaction(pool, (db) => dedupEntities(db, scopes, 0.8))
+  const result = await User.system(scopes, parseSettings({})).transaction(pool, (db) => dedupEntities(db, scopes, { similarity: 0.8 }))
   const seconds = (performance.now() - t0) / 1000
   return [
     {

@@ -67,7 +67,7 @@ async function extractorAlone(record: (...r: Row[]) => void, sample: string[], w
     note: `${sample.length} of the chunks (every ${step}th, after ${warm.length} others); ${fmt(single.cpuMs, 1)} ms CPU a chunk; the process used ${fmt(single.cores, 2)} cores (V8's own threads)`,
   })
   const threads = parseSettings(process.env).graphExtractThreads ?? Math.min(4, os.availableParallelism())
-  const { BuiltinExtractor, closeExtractionPool } = await import('../src/graph/extract-pool.js')
+  const { BuiltinExtractor, closeExtractionPool } = await import('../src/graph/extract/extract-pool.js')
   const extractor = new BuiltinExtractor(threads)
   const drain = async (texts: string[]) => {
     let next = 0

@@ -3,7 +3,7 @@
  * "The evaluation"): their shape, and name resolution against a passage's labels.
  */
 import { readFileSync } from 'node:fs'
-import { normalizeName } from '../../src/graph/normalize.js'
+import { normalizeName } from '../../src/graph/extract/normalize.js'
 
 export interface LabeledEntity {
   name: string

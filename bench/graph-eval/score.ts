@@ -2,9 +2,9 @@
  * Scoring one extractor's output against the labels (the matching rules are in
  * docs/memory-graph.md, "The evaluation"). Pure functions, no database.
  */
-import type { CleanExtraction } from '../../src/graph/extraction.js'
-import { normalizeName } from '../../src/graph/normalize.js'
-import { clusterLevels, type WeightedEdge } from '../../src/graph/communities/cluster-levels.js'
+import type { CleanExtraction } from '../../src/graph/extract/extraction.js'
+import { normalizeName } from '../../src/graph/extract/normalize.js'
+import { clusterLevels, type WeightedEdge } from '../../src/graph/maintain/communities/cluster-levels.js'
 import { type LabeledClaim, type LabeledSet, nameIndex, type Passage, referenceIndex } from './labels.js'
 
 export interface Counts {

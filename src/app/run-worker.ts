@@ -4,7 +4,7 @@
  * services. The command (src/commands/worker.ts) adds flags, output and signals around it.
  */
 import type { Database } from '../db/database.js'
-import { closeExtractionPool } from '../graph/extract-pool.js'
+import { closeExtractionPool } from '../graph/extract/extract-pool.js'
 import { loadJobModules } from './load-job-modules.js'
 import { type JobRegistry, jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'

@@ -1,5 +1,5 @@
 /** The plain-text sections `aizk graph` prints for what the weekly passes built. */
-import type { MaintenanceView } from '../graph/read-maintenance.js'
+import type { MaintenanceView } from '../graph/read/read-maintenance.js'
 import { renderTable } from '../ui/table.js'
 
 export function renderMaintenance(view: MaintenanceView): string {

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { describe, it } from 'node:test'
-import { clusterOffThread } from '../../src/graph/communities/cluster-pool.js'
-import { clusterLevels, type EdgeList, type WeightedEdge } from '../../src/graph/communities/cluster-levels.js'
+import { clusterOffThread } from '../../src/graph/maintain/communities/cluster-pool.js'
+import { clusterLevels, type EdgeList, type WeightedEdge } from '../../src/graph/maintain/communities/cluster-levels.js'
 import { withThread } from '../../src/graph/cpu-thread.js'
-import { clusterVectors, clusterVectorsOn, raptorThread } from '../../src/graph/raptor/cluster-vectors.js'
+import { clusterVectors, clusterVectorsOn, raptorThread } from '../../src/graph/maintain/raptor/cluster-vectors.js'
 
 /** Six planted groups of 12 entities, dense inside, a few light edges between neighbours. */
 function plantedEdges(): WeightedEdge[] {

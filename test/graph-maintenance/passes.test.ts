@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { closeExtractionPool } from '../../src/graph/extract-pool.js'
+import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import { CommunitiesJob, InsightJob, ProfileRefreshJob } from '../../src/jobs/inventory/index.js'
 import type { ScopedScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { rosterCounts } from '../../src/scope/roster-counts.js'

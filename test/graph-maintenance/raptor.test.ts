@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { writeDocument } from '../../src/graph/write-memory.js'
-import { buildRaptor } from '../../src/graph/raptor/build-raptor.js'
+import { writeDocument } from '../../src/graph/project/write-memory.js'
+import { buildRaptor } from '../../src/graph/maintain/raptor/build-raptor.js'
 import { embedChunkTexts } from '../../src/embedding/embed-chunks.js'
 import { RaptorJob } from '../../src/jobs/inventory/index.js'
 import { jobRegistry } from '../../src/jobs/registry.js'

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { extractBuiltin } from '../../src/graph/builtin-extractor.js'
-import { cleanExtraction } from '../../src/graph/extraction.js'
-import { isSingleValuedPredicate } from '../../src/graph/insights/single-valued.js'
-import { proseBlocks } from '../../src/graph/prose-blocks.js'
+import { extractBuiltin } from '../../src/graph/extract/builtin-extractor.js'
+import { cleanExtraction } from '../../src/graph/extract/extraction.js'
+import { proseBlocks } from '../../src/graph/extract/prose-blocks.js'
+import { isSingleValuedPredicate } from '../../src/graph/maintain/insights/single-valued.js'
 
 const names = (text: string) => cleanExtraction(extractBuiltin(text)).entities.map((e) => e.name).sort()
 const claims = (text: string) => extractBuiltin(text).claims.map((c) => `${c.subject} | ${c.predicate} | ${c.object}${c.when ? ` @${c.when}` : ''}`)

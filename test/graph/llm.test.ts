@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { LlmExtractor, MalformedAnswerError } from '../../src/graph/llm-extractor.js'
-import { projectChunk } from '../../src/graph/project-chunk.js'
-import { refreshDirtyProfiles } from '../../src/graph/profiles.js'
+import { LlmExtractor, MalformedAnswerError } from '../../src/graph/extract/llm-extractor.js'
+import { projectChunk } from '../../src/graph/project/project-chunk.js'
+import { refreshDirtyProfiles } from '../../src/graph/maintain/profiles.js'
 import { isPermanentError } from '../../src/permanent-error.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import type { FakeServer } from '../inventory/helpers/fake-services.js'

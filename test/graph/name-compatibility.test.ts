@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { compatibleNames } from '../../src/graph/name-compatibility.js'
+import { compatibleNames } from '../../src/graph/resolve/name-compatibility.js'
 
 describe('name compatibility for dedup', () => {
   it('merges inflections and slips, in order', () => {

@@ -7,14 +7,13 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { cleanExtraction, type Extraction } from '../../src/graph/extraction.js'
-import { writeProjection } from '../../src/graph/project-chunk.js'
-import { writeSessionItem } from '../../src/graph/write-memory.js'
+import type { Extraction } from '../../src/graph/extract/extraction.js'
+import { writeSessionItem } from '../../src/graph/project/write-memory.js'
 import { DecayJob, DedupJob, ProfileProjectionJob, SessionPromoteJob } from '../../src/jobs/inventory/index.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { runScoped } from '../inventory/helpers/run-jobs.js'
 import { A, type AppLogin, B, C, createAppLogin } from '../scope/app-login.js'
-import { addDocument, asSet, graphSettings } from './helpers/graph.js'
+import { addDocument, asSet, graphSettings, projectExtraction } from './helpers/graph.js'
 
 const AB = [A, B]
 let db: TestDatabase
@@ -31,7 +30,7 @@ after(async () => {
 })
 
 async function project(scopes: string[], chunk: string, x: Extraction) {
-  await asSet(app.scoped, scopes, (q) => writeProjection(q, scopes, chunk, cleanExtraction(x), 90))
+  await projectExtraction(app.scoped, scopes, chunk, x)
 }
 
 async function rows<T = Record<string, unknown>>(scopes: string[], sql: string, params: unknown[] = []): Promise<T[]> {

@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { cleanExtraction, type Extraction } from '../../src/graph/extraction.js'
-import { closeExtractionPool } from '../../src/graph/extract-pool.js'
-import { projectChunk, writeProjection } from '../../src/graph/project-chunk.js'
+import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
+import type { Extraction } from '../../src/graph/extract/extraction.js'
+import { projectChunk } from '../../src/graph/project/project-chunk.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { A, type AppLogin, B, createAppLogin, identity } from '../scope/app-login.js'
 import { corpusText } from './helpers/corpus.js'
-import { addDocument, asSet, countVisible, graphSettings, projectAs } from './helpers/graph.js'
+import { addDocument, asSet, countVisible, graphSettings, projectAs, projectExtraction } from './helpers/graph.js'
 
 const AB = [A, B]
 let db: TestDatabase
@@ -68,7 +68,7 @@ describe('chunk projection', () => {
   it('reinforces a claim another source observes, never a second chunk of one source; withdraws a chunk\'s evidence when it no longer says it', async () => {
     const [c1, c2] = await addDocument(app.scoped, [B], 'notes', `${'Ada Lovelace wrote the first program. '.repeat(60)}\n\n${'She worked with Charles Babbage. '.repeat(60)}`)
     const [d1] = await addDocument(app.scoped, [B], 'more notes', 'Ada Lovelace wrote the first program, as her notes show.')
-    const write = (chunk: string, x: Extraction) => asSet(app.scoped, [B], (q) => writeProjection(q, [B], chunk, cleanExtraction(x), 90))
+    const write = (chunk: string, x: Extraction) => projectExtraction(app.scoped, [B], chunk, x)
     const claim = () => asSet(app.scoped, [B], async (q) => (await q.query<{ id: string; weight: number; sources: number; source_chunk_id: string }>(
       `SELECT c.id, c.weight, c.source_chunk_id::text, (SELECT count(*)::int FROM claim_source s WHERE s.claim_id = c.id) AS sources
          FROM claim c WHERE c.predicate = 'write'`)).rows)
@@ -100,7 +100,7 @@ describe('chunk projection', () => {
 
   it('a newer contradicting claim supersedes the older one, which is kept', async () => {
     const [c1, c2] = await addDocument(app.scoped, [B], 'json', `${'The json module supports comments. '.repeat(60)}\n\n${'The json module does not support comments. '.repeat(60)}`)
-    const write = (chunk: string, x: Extraction) => asSet(app.scoped, [B], (q) => writeProjection(q, [B], chunk, cleanExtraction(x), 90))
+    const write = (chunk: string, x: Extraction) => projectExtraction(app.scoped, [B], chunk, x)
     await write(c1, claimOf('json module', 'support', 'comments'))
     await write(c2, claimOf('json module', 'not support', 'comments'))
     const rows = await asSet(app.scoped, [B], async (q) => (await q.query<{ id: string; predicate: string; superseded_by: string | null }>(

@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { normalizeName } from '../../src/graph/normalize.js'
-import { similarNamePairs } from '../../src/graph/similar-names.js'
-import { confirmSimilar, nameTrigrams } from '../../src/graph/sql/dedup-sql.js'
+import { normalizeName } from '../../src/graph/extract/normalize.js'
+import { similarNamePairs } from '../../src/graph/resolve/similar-names.js'
+import { confirmSimilar, nameTrigrams } from '../../src/graph/resolve/sql/dedup-sql.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { A, type AppLogin, C, createAppLogin } from '../scope/app-login.js'
 import { corpusText } from './helpers/corpus.js'

@@ -1,6 +1,6 @@
 /**
  * ChunkProjectionJob (aizk_build_graph_chunk, priority 50, concurrency graphBuildConcurrency 4):
- * projects one chunk into its scope set's graph (src/graph/project-chunk.ts). Payload
+ * projects one chunk into its scope set's graph (src/graph/project/project-chunk.ts). Payload
  * {chunkId, scopes}, dedupe key the chunk id, as ingest and the dispatch pass enqueue it.
  */
 import { z } from 'zod'
@@ -11,7 +11,7 @@ import { lazyModule } from '../lazy-module.js'
 import { type JobContext, QueueJob } from '../queue-job.js'
 
 const projection = lazyModule(async () => {
-  const [{ extractorFor }, { projectChunk }] = await Promise.all([import('../../graph/choose-extractor.js'), import('../../graph/project-chunk.js')])
+  const [{ extractorFor }, { projectChunk }] = await Promise.all([import('../../graph/extract/choose-extractor.js'), import('../../graph/project/project-chunk.js')])
   return { extractorFor, projectChunk }
 })
 

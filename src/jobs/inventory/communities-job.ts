@@ -1,6 +1,6 @@
 /**
  * CommunitiesJob (scoped, Sundays 04:00): behind the growth gate, rebuild the set's community
- * hierarchy (src/graph/communities), then queue RaptorJob for the set when RAPTOR is enabled.
+ * hierarchy (src/graph/maintain/communities), then queue RaptorJob for the set when RAPTOR is enabled.
  * The gate counts the set's claims by equality; a skip is reported on the job's completed event,
  * and recorded with the watermark for `aizk status`. The gate, the rebuild and the RAPTOR
  * enqueue share the pass's one transaction.
@@ -14,7 +14,7 @@ export class CommunitiesJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
-    const { buildCommunities } = await import('../../graph/communities/build-communities.js')
+    const { buildCommunities } = await import('../../graph/maintain/communities/build-communities.js')
     const threshold = ctx.settings.communitiesGrowthThreshold
     const gate = await runIfGrown(ctx.db, { job: CommunitiesJob.jobName, scopes, threshold }, () =>
       buildCommunities(ctx.db, scopes, ctx.settings, ctx.signal),

@@ -1,4 +1,4 @@
-/** ProfileProjectionJob (scoped, every minute): rebuild the set's dirty profiles (src/graph/profiles.ts). */
+/** ProfileProjectionJob (scoped, every minute): rebuild the set's dirty profiles (src/graph/maintain/profiles.ts). */
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
 export class ProfileProjectionJob extends ScopedScheduledJob {
@@ -6,7 +6,7 @@ export class ProfileProjectionJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
-    const { refreshDirtyProfiles } = await import('../../graph/profiles.js')
+    const { refreshDirtyProfiles } = await import('../../graph/maintain/profiles.js')
     await refreshDirtyProfiles(ctx.db, scopes, ctx.settings, ctx.signal)
   }
 }

@@ -1,4 +1,4 @@
-/** ProfileRefreshJob (scoped, Sundays 05:00): rebuild every profile of the set (src/graph/refresh-profiles.ts). */
+/** ProfileRefreshJob (scoped, Sundays 05:00): rebuild every profile of the set (src/graph/maintain/refresh-profiles.ts). */
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
 export class ProfileRefreshJob extends ScopedScheduledJob {
@@ -6,7 +6,7 @@ export class ProfileRefreshJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
-    const { refreshAllProfiles } = await import('../../graph/refresh-profiles.js')
+    const { refreshAllProfiles } = await import('../../graph/maintain/refresh-profiles.js')
     ctx.report?.(await refreshAllProfiles(ctx.db, scopes, ctx.settings, ctx.signal))
   }
 }

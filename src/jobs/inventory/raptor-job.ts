@@ -1,5 +1,5 @@
 /**
- * RaptorJob (scoped, off by default): the set's RAPTOR tree (src/graph/raptor). It has no cron
+ * RaptorJob (scoped, off by default): the set's RAPTOR tree (src/graph/maintain/raptor). It has no cron
  * of its own unless AIZK_RAPTOR_CRON sets one: CommunitiesJob queues it after each rebuild when
  * AIZK_RAPTOR_ENABLED is true, and `aizk enqueue aizk_task_raptor` runs it by hand. Enabled, a
  * worker binds it even with the cron off. It embeds its summaries, so enabling it without
@@ -34,7 +34,7 @@ export class RaptorJob extends ScopedScheduledJob {
   }
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
-    const { buildRaptor } = await import('../../graph/raptor/build-raptor.js')
+    const { buildRaptor } = await import('../../graph/maintain/raptor/build-raptor.js')
     const built = await buildRaptor(ctx.db, scopes, ctx.settings, ctx.signal)
     ctx.report?.({ ...built })
   }

@@ -1,4 +1,4 @@
-/** SessionPromoteJob (scoped, every 15 minutes): idle sessions become documents (src/graph/promote-sessions.ts). */
+/** SessionPromoteJob (scoped, every 15 minutes): idle sessions become documents (src/graph/project/promote-sessions.ts). */
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 
 export class SessionPromoteJob extends ScopedScheduledJob {
@@ -6,7 +6,7 @@ export class SessionPromoteJob extends ScopedScheduledJob {
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
-    const { promoteSessions } = await import('../../graph/promote-sessions.js')
+    const { promoteSessions } = await import('../../graph/project/promote-sessions.js')
     await promoteSessions(ctx.db, scopes, ctx.settings)
   }
 }

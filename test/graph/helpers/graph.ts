@@ -1,8 +1,10 @@
 /** Writing memory and running the graph's jobs directly, as the app role (no owner, no bypass). */
 import type pg from 'pg'
+import type { Extraction } from '../../../src/graph/extract/extraction.js'
+import { projectChunk } from '../../../src/graph/project/project-chunk.js'
+import { writeDocument } from '../../../src/graph/project/write-memory.js'
 import { ChunkProjectionJob } from '../../../src/jobs/inventory/index.js'
 import type { JobContext } from '../../../src/jobs/queue-job.js'
-import { writeDocument } from '../../../src/graph/write-memory.js'
 import { User } from '../../../src/scope/user.js'
 import { parseSettings, type Settings } from '../../../src/settings.js'
 import { identity } from '../../scope/app-login.js'
@@ -31,6 +33,15 @@ export function jobContext(pool: pg.Pool, entrypoint: string, settings: Settings
 export async function projectAs(pool: pg.Pool, chunkId: string, scopes: string[]): Promise<void> {
   const payload = ChunkProjectionJob.payload.parse({ chunkId, scopes })
   await new ChunkProjectionJob().handle(payload, jobContext(pool, ChunkProjectionJob.entrypoint))
+}
+
+/**
+ * A chunk projected as the worker projects it (projectChunk, as the app role), with `extraction`
+ * standing in for whatever the extractor would have found in its text.
+ */
+export async function projectExtraction(pool: pg.Pool, scopes: string[], chunkId: string, extraction: Extraction): Promise<void> {
+  const out = await projectChunk(pool, { ...identity, decayHalfLifeDays: 90 }, { chunkId, scopes }, { name: 'fixed', extract: async () => extraction })
+  if (out.outcome !== 'projected') throw new Error(`chunk ${chunkId} is not of the set ${scopes.join(',')}`)
 }
 
 /** Rows of a graph table visible to exactly this set, as the set sees them. */

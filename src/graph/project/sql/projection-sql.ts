@@ -1,0 +1,68 @@
+/**
+ * The projection's SQL: the chunk's text read under exactly its scope set, and the write of its
+ * contribution (aizk_write_projection: entities, claims and evidence, withdrawn evidence,
+ * mentions, dirty profiles, the chunk marked projected) as one literal statement, so that the
+ * lock, the check that the chunk is unchanged, the write and COMMIT travel in one round trip.
+ */
+import { UsageError } from '../../../errors.js'
+import { isUuid, scopeArrayLiteral } from '../../../scope/scope-set.js'
+import type { CleanExtraction } from '../../extract/extraction.js'
+import { arrayLiteral, textLiteral } from './array-literal.js'
+
+/**
+ * The chunk's text, only if the chunk's scopes are exactly this set (never a wider read). As a
+ * literal statement, so that it rides in the round trip that opens the scoped transaction: the id
+ * is checked as a UUID here and the set by scopeArrayLiteral.
+ */
+export function chunkTextSql(chunkId: string, scopes: readonly string[], lock: boolean, column = 'text'): string {
+  return `SELECT ${column} FROM chunk WHERE id = '${chunkUuid(chunkId)}' AND scopes = '${scopeArrayLiteral(scopes)}'::uuid[]${lock ? ' FOR UPDATE' : ''}`
+}
+
+function chunkUuid(chunkId: string): string {
+  const id = chunkId.toLowerCase()
+  if (!isUuid(id)) throw new UsageError(`chunk id "${chunkId}" is not a UUID`)
+  return id
+}
+
+export type WriteCounts = { entities: number; claims: number; mentions: number }
+
+/**
+ * The call of aizk_write_projection as one statement with literal values (a batch takes no parameters),
+ * made only when the chunk, locked, still holds `text`: no row when the chunk is gone (or not of
+ * this set), `same` false when it changed, else `same` and the write's counts.
+ */
+export function lockedWriteSql(scopes: readonly string[], chunkId: string, text: string, extraction: CleanExtraction, halfLifeDays: number): string {
+  if (!Number.isFinite(halfLifeDays)) throw new RangeError(`half-life ${halfLifeDays} is not a number`)
+  const locked = chunkTextSql(chunkId, scopes, true, `text = ${textLiteral(text)} AS same`)
+  const set = `'${scopeArrayLiteral(scopes)}'::uuid[]`
+  const call = [set, `'${chunkUuid(chunkId)}'::uuid`, `${halfLifeDays}::float8`, ...projectionArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
+  // The locked row's check is an uncorrelated subquery of the write's WHERE: the planner makes it
+  // a one-time filter, run before the function, so the write happens only for an unchanged chunk.
+  return (
+    `WITH c AS MATERIALIZED (${locked}) ` +
+    `SELECT c.same, w.entities, w.claims, w.mentions FROM c ` +
+    `LEFT JOIN (SELECT * FROM aizk_write_projection(${call.join(', ')}) WHERE (SELECT same FROM c)) w ON true`
+  )
+}
+
+/** aizk_write_projection's arrays after (scopes, chunk, half-life), in its parameter order. */
+function projectionArgs(extraction: CleanExtraction): { values: (string | number | boolean | null)[]; type: 'text' | 'int' | 'boolean' }[] {
+  // Sorted by key, so projections of one set create shared entities in one order.
+  const entities = [...extraction.entities].sort((a, b) => entityKey(a).localeCompare(entityKey(b)))
+  const { claims } = extraction
+  return [
+    { values: entities.map((e) => e.name), type: 'text' },
+    { values: entities.map((e) => e.normalizedName), type: 'text' },
+    { values: entities.map((e) => e.kind), type: 'text' },
+    { values: entities.map((e) => e.mentions), type: 'int' },
+    { values: claims.map((c) => c.subject), type: 'text' },
+    { values: claims.map((c) => c.subjectKind), type: 'text' },
+    { values: claims.map((c) => c.predicate), type: 'text' },
+    { values: claims.map((c) => c.object), type: 'text' },
+    { values: claims.map((c) => c.objectKind), type: 'text' },
+    { values: claims.map((c) => c.objectIsEntity), type: 'boolean' },
+    { values: claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)), type: 'text' },
+  ]
+}
+
+const entityKey = (e: { kind: string; normalizedName: string }) => `${e.kind}\u0000${e.normalizedName}`

@@ -1,0 +1,99 @@
+/**
+ * Rules that say two names of one kind name one thing where trigrams cannot: an acronym and its
+ * expansion ("DPL" / "Debian Project Leader"), a name and the same name with designators,
+ * initials or its own acronym added ("Debian project" / "Debian", "Richard M. Stallman" /
+ * "Richard Stallman", "Free Software Foundation FSF"), and a partial name: a person's first or
+ * last name ("Akkerman" / "Wichert Akkerman") or the tail of a longer name ("LTS team" /
+ * "Debian LTS team"). Word order always counts ("Document Foundation" is not "Foundation
+ * Documents"). Names are normalized (normalizeName).
+ */
+import { compatibleNames } from './name-compatibility.js'
+
+export type NameRule = 'acronym' | 'designator' | 'partial-name'
+
+/** Words that say what sort of thing a name is without telling two things apart. */
+export const DESIGNATORS = new Set([
+  'project', 'projects', 'team', 'kernel', 'language', 'programming', 'web', 'server', 'software', 'system', 'distribution',
+  'corporation', 'corp', 'company', 'inc', 'inc.', 'ltd', 'ltd.', 'gmbh', 'llc', 'studios', 'report', 'dr', 'dr.', 'mr', 'mr.', 'ms', 'ms.', 'prof', 'prof.',
+])
+const FUNCTION_WORDS = new Set(['of', 'for', 'the', 'and', 'de', 'van', 'von', 'on', 'in', '&'])
+const INITIAL = /^\p{L}\.?$/u
+
+export function words(name: string): string[] {
+  return name
+    .split(/[\s,]+/)
+    .map((w) => w.replace(/^[("']+|[)"',;:]+$/g, ''))
+    .filter(Boolean)
+}
+
+const sameWord = (a: string, b: string) => compatibleNames(a, b)
+
+/** The initials of a name's significant words ("debian project leader" -> "dpl"). */
+export function initialsOf(tokens: readonly string[]): string {
+  return tokens
+    .filter((w) => !FUNCTION_WORDS.has(w))
+    .map((w) => w[0])
+    .join('')
+}
+
+/** `short` is one word of 2 to 6 letters spelling the initials of `long` (or of long after the words they share). */
+export function isAcronymOf(short: string, long: string): boolean {
+  const s = words(short)
+  const l = words(long)
+  if (l.length < 2) return false
+  const last = s.at(-1) ?? ''
+  if (!/^\p{L}{2,6}$/u.test(last)) return false
+  const shared = s.slice(0, -1)
+  if (!shared.every((w, k) => l[k] !== undefined && sameWord(w, l[k]))) return false
+  const rest = l.slice(shared.length)
+  return rest.length >= 2 && initialsOf(rest) === last
+}
+
+/**
+ * Every word of `short` appears in `long` in order, and each word `long` adds is a designator,
+ * an initial, or the acronym of the others.
+ */
+export function withDesignators(short: string, long: string): boolean {
+  const s = words(short)
+  const l = words(long)
+  if (s.length === 0 || l.length <= s.length) return false
+  let k = 0
+  const extra: string[] = []
+  for (const w of l) {
+    if (k < s.length && sameWord(s[k], w)) k++
+    else extra.push(w)
+  }
+  if (k < s.length) return false
+  const acronym = initialsOf(s)
+  return extra.every((w) => DESIGNATORS.has(w) || INITIAL.test(w) || (acronym.length >= 2 && w === acronym))
+}
+
+/** `short` could be a partial of `long`: a person's first or last word, or for other kinds the tail of the name. */
+export function isPartialOf(short: string, long: string, kind: string): boolean {
+  const s = words(short)
+  const l = words(long).filter((w) => !INITIAL.test(w))
+  if (s.length === 0 || l.length <= s.length) return false
+  if (kind === 'person') return s.length === 1 && s[0].length >= 3 && (sameWord(s[0], l[0]) || sameWord(s[0], l.at(-1) as string))
+  if (kind === 'place') return false
+  const tail = l.slice(l.length - s.length)
+  return s.every((w, k) => sameWord(w, tail[k])) && s.join('').length >= 4
+}
+
+export interface RuleMatch {
+  short: string
+  long: string
+  rule: NameRule
+}
+
+/**
+ * Which rule, if any, makes `a` and `b` (one kind) one thing, naming the shorter of the two.
+ * Partial names are only candidates: the caller keeps a partial that fits exactly one longer name.
+ */
+export function matchRule(a: string, b: string, kind: string): RuleMatch | null {
+  if (a === b) return null
+  const [short, long] = words(a).length < words(b).length || (words(a).length === words(b).length && a.length <= b.length) ? [a, b] : [b, a]
+  if (isAcronymOf(short, long)) return { short, long, rule: 'acronym' }
+  if (withDesignators(short, long)) return { short, long, rule: 'designator' }
+  if (isPartialOf(short, long, kind)) return { short, long, rule: 'partial-name' }
+  return null
+}
