@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { parseAllDocuments } from 'yaml'
-import { repoRoot } from '../helpers/cli.js'
+import { repoRoot } from '../support/cli.js'
 
 const read = (rel: string) => readFileSync(path.join(repoRoot, rel), 'utf8')
 

@@ -11,10 +11,10 @@ import { cleanExtraction, type Extraction } from '../../src/graph/extraction.js'
 import { writeProjection } from '../../src/graph/project-chunk.js'
 import { writeSessionItem } from '../../src/graph/write-memory.js'
 import { DecayJob, DedupJob, ProfileProjectionJob, SessionPromoteJob } from '../../src/jobs/inventory/index.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { runScoped } from '../inventory/helpers/run-jobs.js'
-import { A, type AppLogin, B, C, createAppLogin } from '../scope/app-login.js'
-import { addDocument, asSet, graphSettings } from './helpers/graph.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { runScoped } from '../support/inventory/run-jobs.js'
+import { A, type AppLogin, B, C, createAppLogin } from '../support/app-login.js'
+import { addDocument, asSet, graphSettings } from '../support/graph/graph.js'
 
 const AB = [A, B]
 let db: TestDatabase

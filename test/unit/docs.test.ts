@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { repoRoot } from '../helpers/cli.js'
+import { repoRoot } from '../support/cli.js'
 
 const README = path.join(repoRoot, 'README.md')
 const DOCS = path.join(repoRoot, 'docs')

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { repoRoot } from '../helpers/cli.js'
+import { repoRoot } from '../support/cli.js'
 
 /** The packed file list; scripts are skipped (`prepare` would build first). */
 function packedFiles(): Set<string> {

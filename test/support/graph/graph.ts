@@ -5,7 +5,7 @@ import type { JobContext } from '../../../src/jobs/queue-job.js'
 import { writeDocument } from '../../../src/graph/write-memory.js'
 import { User } from '../../../src/scope/user.js'
 import { parseSettings, type Settings } from '../../../src/settings.js'
-import { identity } from '../../scope/app-login.js'
+import { identity } from '../app-login.js'
 
 export function graphSettings(env: Record<string, string> = {}): Settings {
   return parseSettings(env)
