@@ -15,7 +15,7 @@ import { insertDocument, insertDocumentChunks } from '../src/graph/project/sql/d
 import { enqueueChunkProjections } from '../src/ingest/projection.js'
 import { User } from '../src/scope/user.js'
 import { parseSettings } from '../src/settings.js'
-import { corpusDir, corpusFiles } from '../test/graph/helpers/corpus.js'
+import { corpusDir, corpusFiles } from '../test/support/graph/corpus.js'
 
 /** Generated reference lists (a table of contents, Unicode properties, the C API), not prose. */
 const NOT_PROSE = new Set(['perltoc.pod', 'perluniprops.pod', 'perlapi.pod', 'perlintern.pod'])

@@ -4,14 +4,14 @@
 // AIZK_TEST_DATABASE_URL selects the server (CI: the machine's PostgreSQL); unset, this user's
 // embedded test server is used (its data folder in the temp folder, named by the user id; its
 // port chosen free, or AIZK_EMBEDDED_PORT). Databases are named by user, machine and run, and
-// cleaned up by test/helpers/run-databases.mjs.
+// cleaned up by test/support/run-databases.mjs.
 import { spawn } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import { dropStale, runPrefix } from './helpers/run-databases.mjs'
+import { dropStale, runPrefix } from './support/run-databases.mjs'
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
 const { ensureEmbeddedServer } = await import(path.join(root, 'dist/db/embedded.js'))
@@ -55,7 +55,7 @@ await admin.end()
 process.exit(code)
 
 // ink draws only its last frame when it sees a CI variable, and the live views' tests assert
-// live drawing; every command the tests spawn drops these variables too (test/helpers/cli.ts).
+// live drawing; every command the tests spawn drops these variables too (test/support/cli.ts).
 function withoutCiVariables(env) {
   return Object.fromEntries(Object.entries(env).filter(([k]) => k !== 'CI' && k !== 'CONTINUOUS_INTEGRATION' && !k.startsWith('CI_')))
 }

@@ -1,14 +1,18 @@
-/** Text for the jobs a discard or cancel removed (or would): a table of the first 50 and a summary line. */
+/**
+ * Text for the jobs a requeue, discard or cancel moved (or would): a table of the first 50 and a
+ * summary line by entrypoint. A requeue's list has no attempts column (it resets them) and its
+ * cycles column is the cycle each job starts.
+ */
 import { renderTable } from '../ui/table.js'
 
-export function renderJobList(rows: { id: string; entrypoint: string; attempts?: number; cycles?: number }[], summary: string): string {
+export function renderJobList(rows: { id: string; entrypoint: string; attempts?: number; cycles?: number }[], summary: string, o: { attempts?: boolean; cycleHeader?: string } = {}): string {
   const shown = rows.slice(0, 50)
   const out = [
     renderTable(shown, [
       { header: 'ID', get: (r) => r.id, align: 'right' },
       { header: 'ENTRYPOINT', get: (r) => r.entrypoint },
-      { header: 'ATTEMPTS', get: (r) => r.attempts ?? '', align: 'right' },
-      { header: 'CYCLES', get: (r) => r.cycles ?? '', align: 'right' },
+      ...(o.attempts !== false ? [{ header: 'ATTEMPTS', get: (r: (typeof rows)[number]) => r.attempts ?? '', align: 'right' as const }] : []),
+      { header: o.cycleHeader ?? 'CYCLES', get: (r) => r.cycles ?? '', align: 'right' },
     ]),
   ]
   if (rows.length > shown.length) out.push(`... and ${rows.length - shown.length} more`)

@@ -1,18 +1,13 @@
 import { Flags } from '@oclif/core'
-import { AizkCommand } from '../cli/base-command.js'
 import { confirmOrRequireYes, operatorName } from '../cli/confirm.js'
-import { checkFilterEntrypoints } from '../cli/filter-entrypoints.js'
-import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
-import { createProgress } from '../cli/progress.js'
+import { jobFilterFlags } from '../cli/job-filter-flags.js'
+import { JobActionCommand } from '../cli/job-action-command.js'
 import { renderJobList } from '../cli/removed-jobs.js'
-import { NotFoundError } from '../errors.js'
 import { type CancelRequestedJob, requestCancel } from '../queue/cancel-request.js'
-import { countMatching, idsNotIn, inWindows, type LiveStatus, statusWord } from '../queue/job-filter.js'
+import { ACTION_WINDOW, countMatching } from '../queue/job-filter.js'
 import { cancelQueued, type RemovedJob } from '../queue/remove-jobs.js'
 
-const CHUNK = 1000
-
-export default class Cancel extends AizkCommand {
+export default class Cancel extends JobActionCommand {
   static override summary = 'Cancel queued jobs (and, with --running, ask running ones to stop), each leaving a `canceled` log row.'
   static override description =
     "Queued jobs matching the filters leave the queue at once with one pgqueuer_log row of status `canceled`. With --running, picked jobs that match are asked to stop: the row is marked and PgQueuer's `cancellation_event` is sent on ch_pgqueuer, the worker running the job aborts its handler's signal, and when the handler ends the job leaves with a `canceled` log row (a worker that missed the notification finds the mark within one heartbeat). Filters and windows work as for `aizk requeue`. On a terminal the command asks first; elsewhere it needs --yes."
@@ -31,20 +26,15 @@ export default class Cancel extends AizkCommand {
 
   async run(): Promise<CancelResult> {
     const { flags } = await this.parse(Cancel)
-    await this.settings()
-    const { filter, ids, limit } = readJobFilter(flags)
-    const states: LiveStatus[] = flags.running ? ['queued', 'picked'] : ['queued']
-    const db = await this.database()
-    await checkFilterEntrypoints(db.pool, flags.entrypoint)
-    const missing = await idsNotIn(db.pool, ids, states)
-    if (missing.length) {
-      const running = missing.some((m) => m.status === 'picked')
-      throw new NotFoundError(
-        `not ${flags.running ? 'queued or running' : 'queued'}: ${missing.map((m) => `job ${m.id} (${statusWord(m.status)})`).join(', ')}`,
-        running ? 'add --running to ask the worker running it to cancel it' : 'only queued (and with --running, picked) jobs can be canceled; `aizk discard` takes held ones',
-        { notCancelable: missing },
-      )
-    }
+    const { db, filter, limit } = await this.startJobAction(flags, {
+      statuses: flags.running ? ['queued', 'picked'] : ['queued'],
+      not: flags.running ? 'queued or running' : 'queued',
+      hint: (missing) =>
+        missing.some((m) => m.status === 'picked')
+          ? 'add --running to ask the worker running it to cancel it'
+          : 'only queued (and with --running, picked) jobs can be canceled; `aizk discard` takes held ones',
+      detailsKey: 'notCancelable',
+    })
     const matchingQueued = await countMatching(db.pool, 'queued', filter)
     const matchingRunning = flags.running ? await countMatching(db.pool, 'picked', filter) : 0
     const queuedTarget = Math.min(limit ?? matchingQueued, matchingQueued)
@@ -53,17 +43,15 @@ export default class Cancel extends AizkCommand {
     let requested: CancelRequestedJob[] = []
     let confirmed = true
     if (flags['dry-run']) {
-      if (queuedTarget > 0) canceled = await cancelQueued(db.pool, { ...filter, limit: Math.min(queuedTarget, CHUNK), dryRun: true })
-      if (runningTarget > 0) requested = await requestCancel(db.pool, { ...filter, limit: Math.min(runningTarget, CHUNK), dryRun: true })
+      if (queuedTarget > 0) canceled = await cancelQueued(db.pool, { ...filter, limit: Math.min(queuedTarget, ACTION_WINDOW), dryRun: true })
+      if (runningTarget > 0) requested = await requestCancel(db.pool, { ...filter, limit: Math.min(runningTarget, ACTION_WINDOW), dryRun: true })
     } else if (queuedTarget + runningTarget > 0) {
       const what = [queuedTarget ? `${queuedTarget} queued job(s)` : '', runningTarget ? `${runningTarget} running job(s)` : ''].filter(Boolean).join(' and ')
       confirmed = await confirmOrRequireYes(`Cancel ${what}?`, { yes: flags.yes, json: this.jsonEnabled(), what: `cancel of ${what}` })
       if (confirmed) {
         const by = operatorName()
-        const progress = queuedTarget > CHUNK && !this.jsonEnabled() ? createProgress('cancel') : null
-        canceled = await inWindows(queuedTarget, CHUNK, (n, afterId) => cancelQueued(db.pool, { ...filter, limit: n, afterId, by }), (d) => progress?.update(d, queuedTarget))
-        progress?.done()
-        requested = await inWindows(runningTarget, CHUNK, (n, afterId) => requestCancel(db.pool, { ...filter, limit: n, afterId, by }))
+        canceled = await this.takeInWindows('cancel', queuedTarget, (n, afterId) => cancelQueued(db.pool, { ...filter, limit: n, afterId, by }))
+        requested = await this.takeInWindows(null, runningTarget, (n, afterId) => requestCancel(db.pool, { ...filter, limit: n, afterId, by }))
       }
     }
     const matching = { queued: matchingQueued, running: matchingRunning }

@@ -1,17 +1,12 @@
 import { Flags } from '@oclif/core'
-import { AizkCommand } from '../cli/base-command.js'
 import { confirmOrRequireYes, operatorName } from '../cli/confirm.js'
-import { checkFilterEntrypoints } from '../cli/filter-entrypoints.js'
-import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
-import { createProgress } from '../cli/progress.js'
+import { jobFilterFlags } from '../cli/job-filter-flags.js'
+import { JobActionCommand } from '../cli/job-action-command.js'
 import { renderJobList } from '../cli/removed-jobs.js'
-import { NotFoundError } from '../errors.js'
-import { countMatching, idsNotIn, inWindows, statusWord } from '../queue/job-filter.js'
+import { ACTION_WINDOW, countMatching } from '../queue/job-filter.js'
 import { discardHeld, type RemovedJob } from '../queue/remove-jobs.js'
 
-const CHUNK = 1000
-
-export default class Discard extends AizkCommand {
+export default class Discard extends JobActionCommand {
   static override summary = 'Delete held jobs (status failed) for good, oldest first, each leaving a `deleted` log row.'
   static override description =
     'Held jobs that will never succeed can be dropped instead of requeued. Each one leaves the queue with one pgqueuer_log row of status `deleted` (its traceback record names who discarded it), so `aizk jobs show ID` still tells its story, and its dedupe key is free again. Filters and windows work as for `aizk requeue`. On a terminal the command asks first; elsewhere it needs --yes.'
@@ -29,31 +24,23 @@ export default class Discard extends AizkCommand {
 
   async run(): Promise<DiscardResult> {
     const { flags } = await this.parse(Discard)
-    await this.settings()
-    const { filter, ids, limit } = readJobFilter(flags)
-    const db = await this.database()
-    await checkFilterEntrypoints(db.pool, flags.entrypoint)
-    const missing = await idsNotIn(db.pool, ids, ['failed'])
-    if (missing.length) {
-      throw new NotFoundError(
-        `not held: ${missing.map((m) => `job ${m.id} (${statusWord(m.status)})`).join(', ')}`,
-        'only held jobs (status failed) can be discarded; `aizk discard --dry-run` lists them, `aizk cancel` takes queued ones',
-        { notHeld: missing },
-      )
-    }
+    const { db, filter, limit } = await this.startJobAction(flags, {
+      statuses: ['failed'],
+      not: 'held',
+      hint: () => 'only held jobs (status failed) can be discarded; `aizk discard --dry-run` lists them, `aizk cancel` takes queued ones',
+      detailsKey: 'notHeld',
+    })
     const matching = await countMatching(db.pool, 'failed', filter)
     const target = Math.min(limit ?? matching, matching)
     let discarded: RemovedJob[] = []
     let confirmed = true
     if (flags['dry-run']) {
-      discarded = target > 0 ? await discardHeld(db.pool, { ...filter, limit: Math.min(target, CHUNK), dryRun: true }) : []
+      discarded = target > 0 ? await discardHeld(db.pool, { ...filter, limit: Math.min(target, ACTION_WINDOW), dryRun: true }) : []
     } else if (target > 0) {
       confirmed = await confirmOrRequireYes(`Delete ${target} held job(s) for good?`, { yes: flags.yes, json: this.jsonEnabled(), what: `discard of ${target} held job(s)` })
       if (confirmed) {
         const by = operatorName()
-        const progress = target > CHUNK && !this.jsonEnabled() ? createProgress('discard') : null
-        discarded = await inWindows(target, CHUNK, (n, afterId) => discardHeld(db.pool, { ...filter, limit: n, afterId, by }), (done) => progress?.update(done, target))
-        progress?.done()
+        discarded = await this.takeInWindows('discard', target, (n, afterId) => discardHeld(db.pool, { ...filter, limit: n, afterId, by }))
       }
     }
     const remaining = flags['dry-run'] ? matching : matching - discarded.length

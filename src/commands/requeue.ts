@@ -1,17 +1,12 @@
 import { Flags } from '@oclif/core'
-import { wholeFlag } from '../cli/flags.js'
-import { AizkCommand } from '../cli/base-command.js'
 import { ask, isInteractive } from '../cli/confirm.js'
-import { checkFilterEntrypoints } from '../cli/filter-entrypoints.js'
-import { jobFilterFlags, readJobFilter } from '../cli/job-filter-flags.js'
-import { createProgress } from '../cli/progress.js'
-import { renderTable } from '../ui/table.js'
-import { NotFoundError } from '../errors.js'
-import { countHeld, idsNotHeld, REQUEUE_WINDOW, type RequeuedJob, requeueFailed, requeueHeld } from '../queue/requeue.js'
+import { wholeFlag } from '../cli/flags.js'
+import { jobFilterFlags } from '../cli/job-filter-flags.js'
+import { JobActionCommand } from '../cli/job-action-command.js'
+import { renderJobList } from '../cli/removed-jobs.js'
+import { countHeld, type RequeuedJob, requeueFailed } from '../queue/requeue.js'
 
-/** Rows moved per statement: big requeues go in windows so progress shows and locks stay short. */
-
-export default class Requeue extends AizkCommand {
+export default class Requeue extends JobActionCommand {
   static override summary = 'Put held jobs (status failed) back in the queue, oldest first.'
   static override description =
     'Moves a bounded window of held jobs back to queued: attempts reset to 0, one more terminal cycle counted on the row (headers.aizk.cycles), and ch_pgqueuer notified so sleeping workers (Python PgQueuer ones too) wake. Without --limit the window is AIZK_REQUEUE_DEFAULT_LIMIT: on a terminal the command asks before moving more, elsewhere it needs --yes to go past it. Two requeues at once never move the same row twice.'
@@ -34,19 +29,13 @@ export default class Requeue extends AizkCommand {
   async run(): Promise<RequeueResult> {
     const { flags } = await this.parse(Requeue)
     const settings = await this.settings()
-    const { filter: base, ids, limit: limitFlag } = readJobFilter(flags)
+    const { db, filter: base, limit: limitFlag } = await this.startJobAction(flags, {
+      statuses: ['failed'],
+      not: 'held',
+      hint: () => 'only held jobs (status failed) can be requeued; `aizk requeue --dry-run` lists them',
+      detailsKey: 'notHeld',
+    })
     const filter = { ...base, maxCycles: flags['max-cycles'] }
-    const db = await this.database()
-    await checkFilterEntrypoints(db.pool, flags.entrypoint)
-
-    const missing = await idsNotHeld(db.pool, ids)
-    if (missing.length) {
-      throw new NotFoundError(
-        `not held: ${missing.map((m) => `job ${m.id} (${m.status ?? 'no such job'})`).join(', ')}`,
-        'only held jobs (status failed) can be requeued; `aizk requeue --dry-run` lists them',
-        { notHeld: missing },
-      )
-    }
 
     const matching = await countHeld(db.pool, filter)
     const window = settings.requeueDefaultLimit
@@ -68,9 +57,7 @@ export default class Requeue extends AizkCommand {
     if (flags['dry-run']) {
       requeued = limit > 0 ? await requeueFailed(db.pool, { ...filter, limit, dryRun: true }) : []
     } else if (limit > 0) {
-      const progress = limit > REQUEUE_WINDOW && !this.jsonEnabled() ? createProgress('requeue') : null
-      requeued = await requeueHeld(db.pool, { ...filter, limit, onProgress: (done) => progress?.update(done, limit) })
-      progress?.done()
+      requeued = await this.takeInWindows('requeue', limit, (n, afterId) => requeueFailed(db.pool, { ...filter, limit: n, afterId }))
     }
     const remaining = flags['dry-run'] ? matching : Math.max(0, matching - requeued.length)
     const result = { dryRun: flags['dry-run'], matching, count: requeued.length, remaining, requeued, note }
@@ -83,17 +70,7 @@ export default class Requeue extends AizkCommand {
       this.log(o.matching === 0 ? 'no held jobs match' : 'nothing requeued')
       return
     }
-    const shown = rows.length > 50 ? rows.slice(0, 50) : rows
-    this.log(renderTable(shown, [
-      { header: 'ID', get: (r) => r.id, align: 'right' },
-      { header: 'ENTRYPOINT', get: (r) => r.entrypoint },
-      { header: 'CYCLE', get: (r) => r.cycles, align: 'right' },
-    ]))
-    if (rows.length > shown.length) this.log(`... and ${rows.length - shown.length} more`)
-    const byEp = new Map<string, number>()
-    for (const r of rows) byEp.set(r.entrypoint, (byEp.get(r.entrypoint) ?? 0) + 1)
-    const summary = [...byEp].map(([ep, n]) => `${ep} ${n}`).join(', ')
-    this.log(`${o.dryRun ? 'would requeue' : 'requeued'} ${rows.length} job(s): ${summary}`)
+    this.log(renderJobList(rows, o.dryRun ? 'would requeue' : 'requeued', { attempts: false, cycleHeader: 'CYCLE' }))
     if (o.dryRun && o.matching > rows.length) this.log(`(${o.matching} held jobs match in all; the window is ${rows.length})`)
     if (o.note) this.logToStderr(o.note)
   }

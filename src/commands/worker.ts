@@ -88,7 +88,7 @@ export default class WorkerCommand extends AizkCommand {
     }
     // The drain is over: whatever was running is finished or released. A handler that ignored
     // its abort signal may still hold timers or sockets; it must not keep the process (and its
-    // released jobs' side effects) alive, so end now, exit 0 (docs/worker-faults.md).
+    // released jobs' side effects) alive, so end now, exit 0 (docs/job-lifecycle.md#shutdown).
     this.exit(0)
   }
 }

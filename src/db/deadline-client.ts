@@ -5,7 +5,7 @@
  * connection, fails with a DeadlineError (a connection error, so the worker counts an outage,
  * and a command exits 4), and the pool drops the client instead of handing it out again.
  * node-postgres's own `query_timeout` only rejects the query and leaves the connection waiting
- * for the lost reply. Every client also turns on TCP keepalive (docs/worker-faults.md#network-stalls).
+ * for the lost reply. Every client also turns on TCP keepalive (docs/job-lifecycle.md#network-stalls).
  */
 import pg from 'pg'
 

@@ -6,7 +6,7 @@
  * twice. The log row's traceback is PgQueuer's record shape naming who removed the job and why.
  */
 import type { Queryable } from '../db/queryable.js'
-import { filterParams, filterSql, type JobFilter } from './job-filter.js'
+import { checkWindowLimit, filterParams, type JobFilter, windowSql } from './job-filter.js'
 import { CYCLES_SQL } from './requeue.js'
 
 export interface RemoveOptions extends JobFilter {
@@ -33,16 +33,8 @@ type Removal = { from: 'failed' | 'queued'; logAs: 'deleted' | 'canceled'; type:
 const DISCARD: Removal = { from: 'failed', logAs: 'deleted', type: 'JobDiscarded', verb: 'discarded' }
 const CANCEL: Removal = { from: 'queued', logAs: 'canceled', type: 'JobCanceled', verb: 'canceled' }
 
-function windowSql(r: Removal): string {
-  return `SELECT id FROM pgqueuer
-           WHERE status = '${r.from}' AND ${filterSql(1)}
-             AND ($4::bigint IS NULL OR id > $4::bigint)
-           ORDER BY id
-           LIMIT $5`
-}
-
 function removeSql(r: Removal): string {
-  return `WITH win AS (${windowSql(r)} FOR UPDATE SKIP LOCKED),
+  return `WITH win AS (${windowSql(r.from)} FOR UPDATE SKIP LOCKED),
           gone AS (
             DELETE FROM pgqueuer p USING win
              WHERE p.id = win.id AND p.status = '${r.from}'
@@ -66,12 +58,12 @@ function removeSql(r: Removal): string {
 
 function previewSql(r: Removal): string {
   return `SELECT p.id::text AS id, p.entrypoint, p.attempts, ${CYCLES_SQL.replaceAll('headers', 'p.headers')} AS cycles, $6::text AS by
-            FROM pgqueuer p JOIN (${windowSql(r)}) win USING (id)
+            FROM pgqueuer p JOIN (${windowSql(r.from)}) win USING (id)
            ORDER BY p.id`
 }
 
 async function remove(db: Queryable, r: Removal, opts: RemoveOptions): Promise<RemovedJob[]> {
-  if (!Number.isInteger(opts.limit) || opts.limit < 1) throw new RangeError(`limit must be a whole number >= 1, got ${opts.limit}`)
+  checkWindowLimit(opts.limit, 'limit')
   const params = [...filterParams(opts), opts.afterId ?? null, opts.limit, opts.by ?? null]
   const { rows } = await db.query<RemovedJob>(opts.dryRun ? previewSql(r) : removeSql(r), params)
   return rows.map((row) => ({ id: String(row.id), entrypoint: row.entrypoint, attempts: Number(row.attempts), cycles: Number(row.cycles) }))

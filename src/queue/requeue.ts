@@ -5,7 +5,7 @@
  * notifies `ch_pgqueuer` itself: PgQueuer's statement trigger never notifies on UPDATE.
  */
 import type { Queryable } from '../db/queryable.js'
-import { countMatching, filterParams, filterSql, idsNotIn, inWindows, type JobFilter } from './job-filter.js'
+import { ACTION_WINDOW, checkWindowLimit, countMatching, filterParams, filterSql, idsNotIn, inWindows, type JobFilter, windowSql } from './job-filter.js'
 import { queueLogParity } from './log-parity.js'
 
 export interface RequeueOptions extends JobFilter {
@@ -31,14 +31,7 @@ export interface RequeuedJob {
 /** The cycles a row has burned, as stored under headers.aizk.cycles. */
 export const CYCLES_SQL = `coalesce(CASE WHEN jsonb_typeof(headers->'aizk'->'cycles') = 'number' THEN (headers->'aizk'->>'cycles')::int END, 0)`
 
-const WINDOW = `
-  SELECT id FROM pgqueuer
-   WHERE status = 'failed'
-     AND ${filterSql(1)}
-     AND ($4::int IS NULL OR ${CYCLES_SQL} < $4::int)
-     AND ($5::bigint IS NULL OR id > $5::bigint)
-   ORDER BY id
-   LIMIT $6`
+const WINDOW = windowSql('failed', `($6::int IS NULL OR ${CYCLES_SQL} < $6::int)`)
 
 const REQUEUE = `
   WITH win AS (${WINDOW} FOR UPDATE SKIP LOCKED),
@@ -74,13 +67,8 @@ const PREVIEW = `
    ORDER BY p.id`
 
 function params(opts: RequeueOptions): unknown[] {
-  if (!Number.isInteger(opts.limit) || opts.limit < 1) throw new RangeError(`requeue limit must be a whole number >= 1, got ${opts.limit}`)
-  return [
-    ...filterParams(opts),
-    opts.maxCycles ?? null,
-    opts.afterId ?? null,
-    opts.limit,
-  ]
+  checkWindowLimit(opts.limit, 'requeue limit')
+  return [...filterParams(opts), opts.afterId ?? null, opts.limit, opts.maxCycles ?? null]
 }
 
 /** Put a window of held jobs back in flight; returns the rows moved, in id order. */
@@ -107,11 +95,8 @@ export function idsNotHeld(db: Queryable, ids: string[]): Promise<{ id: string; 
   return idsNotIn(db, ids, ['failed'])
 }
 
-/** Rows per statement of `requeueHeld`: each window is a short statement, and progress shows between them. */
-export const REQUEUE_WINDOW = 1000
-
 /**
- * Requeue up to `limit` held jobs of the filter, oldest first, one window of REQUEUE_WINDOW rows
+ * Requeue up to `limit` held jobs of the filter, oldest first, one window of ACTION_WINDOW rows
  * per statement, each starting after the last id of the one before (the paging `aizk requeue` uses).
  */
 export async function requeueHeld(
@@ -119,5 +104,5 @@ export async function requeueHeld(
   opts: Omit<RequeueOptions, 'afterId' | 'dryRun'> & { onProgress?: (done: number) => void },
 ): Promise<RequeuedJob[]> {
   const { onProgress, limit, ...filter } = opts
-  return inWindows(limit, REQUEUE_WINDOW, (n, afterId) => requeueFailed(db, { ...filter, limit: n, afterId }), onProgress)
+  return inWindows(limit, ACTION_WINDOW, (n, afterId) => requeueFailed(db, { ...filter, limit: n, afterId }), onProgress)
 }

@@ -4,7 +4,7 @@
  * process that answers), /readyz (schema present and current, not draining) and /metrics
  * (Prometheus text). A service the worker starts and stops with itself. Probes answer JSON
  * `{status, checks}` with 200 or 503; each database check is bounded by a timeout so a probe
- * never hangs, whatever the database does (docs/worker-faults.md#network-stalls).
+ * never hangs, whatever the database does (docs/job-lifecycle.md#network-stalls).
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -39,7 +39,7 @@ const MAX_FLUSHES = 2
  * serialised (one WAL flush each, no group commit). So while the worker is busy, completions
  * gather for up to `carryWaitMs` (AIZK_COMPLETION_FLUSH_MS) or CARRY_MIN jobs and ride on a pick
  * (one commit for both), with a timer at four times that as the fallback; an idle worker writes
- * them at once. A worker killed inside that window runs those jobs again (docs/worker-faults.md).
+ * them at once. A worker killed inside that window runs those jobs again (docs/job-lifecycle.md#batched-completions-the-at-least-once-window).
  */
 export const DEFAULT_CARRY_WAIT_MS = 15
 const CARRY_MIN = 512

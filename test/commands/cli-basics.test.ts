@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { repoRoot, runCli } from '../helpers/cli.js'
+import { repoRoot, runCli } from '../support/cli.js'
 
 describe('aizk CLI basics', () => {
   it('--help lists every command with a summary', async () => {
@@ -79,7 +79,7 @@ describe('aizk CLI basics', () => {
 
 describe('a configured server without the schema', () => {
   it('every command that needs the schema exits 4 with "run `aizk install`", and writes nothing', async () => {
-    const { createEmptyDatabase } = await import('../helpers/db.js')
+    const { createEmptyDatabase } = await import('../support/db.js')
     const db = await createEmptyDatabase()
     try {
       for (const args of [['status', '--once'], ['requeue', '--dry-run'], ['enqueue', 'py_job', '--force', '--payload', '{}'], ['worker']]) {

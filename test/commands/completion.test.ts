@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { runCli } from '../helpers/cli.js'
-import { cliJobsModule } from './support/env.js'
+import { runCli } from '../support/cli.js'
+import { cliJobsModule } from '../support/commands/env.js'
 
 let home: string
 let env: Record<string, string>

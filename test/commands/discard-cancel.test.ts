@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { binPath, cleanEnv, runCli } from '../helpers/cli.js'
-import { runInPty, stripAnsi } from '../helpers/pty.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { cliEnv } from './support/env.js'
-import { insertHeld, insertQueued } from './support/queue-rows.js'
-import { workerFixture } from './support/worker-fixture.js'
+import { binPath, cleanEnv, runCli } from '../support/cli.js'
+import { runInPty, stripAnsi } from '../support/pty.js'
+import { waitFor } from '../support/wait-for.js'
+import { cliEnv } from '../support/commands/env.js'
+import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
+import { workerFixture } from '../support/commands/worker-fixture.js'
 
 const fx = workerFixture({ env: (url) => cliEnv(url) })
 

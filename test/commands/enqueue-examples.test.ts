@@ -10,9 +10,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { binPath, cleanEnv, repoRoot } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { spawnWorker, type WorkerProcess, workerEnv } from '../helpers/worker-process.js'
+import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 let db: TestDatabase
 let tmp: string

@@ -9,10 +9,10 @@ import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { cancelQueued } from '../../src/queue/remove-jobs.js'
 import { waitForJobs } from '../../src/queue/wait-for-jobs.js'
 import { createPool } from '../../src/db/connect.js'
-import { runCli } from '../helpers/cli.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { TEST_JOBS } from '../worker/spawn-worker.js'
-import { workerFixture } from './support/worker-fixture.js'
+import { runCli } from '../support/cli.js'
+import { waitFor } from '../support/wait-for.js'
+import { TEST_JOBS } from '../support/worker-process.js'
+import { workerFixture } from '../support/commands/worker-fixture.js'
 
 const fx = workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) })
 

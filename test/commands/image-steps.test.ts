@@ -5,8 +5,8 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { repoRoot } from '../helpers/cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js'
+import { repoRoot } from '../support/cli.js'
+import { createEmptyDatabase, type TestDatabase } from '../support/db.js'
 
 let db: TestDatabase
 

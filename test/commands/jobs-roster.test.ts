@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { cliEnv } from './support/env.js'
+import { runCli } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { cliEnv } from '../support/commands/env.js'
 
 let db: TestDatabase
 let env: Record<string, string>

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { runCli } from '../helpers/cli.js'
-import { TEST_JOBS } from '../worker/spawn-worker.js'
-import { workerFixture } from './support/worker-fixture.js'
+import { runCli } from '../support/cli.js'
+import { TEST_JOBS } from '../support/worker-process.js'
+import { workerFixture } from '../support/commands/worker-fixture.js'
 
 const fx = workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) })
 

@@ -12,11 +12,11 @@ import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { binPath, cleanEnv, repoRoot } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { TEST_JOBS } from '../worker/spawn-worker.js'
-import { type AppLogin, createAppLogin } from '../scope/app-login.js'
-import { insertHeld, insertLog } from './support/queue-rows.js'
+import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { TEST_JOBS } from '../support/worker-process.js'
+import { type AppLogin, createAppLogin } from '../support/app-login.js'
+import { insertHeld, insertLog } from '../support/commands/queue-rows.js'
 
 const READ_TOOLS = [
   'active_workers',

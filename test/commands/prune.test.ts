@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { after, before, beforeEach, describe, it } from 'node:test'
-import { binPath, cleanEnv, runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { cliEnv } from './support/env.js'
-import { insertLog } from './support/queue-rows.js'
-import { waitFor } from '../helpers/wait-for.js'
+import { binPath, cleanEnv, runCli } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { cliEnv } from '../support/commands/env.js'
+import { insertLog } from '../support/commands/queue-rows.js'
+import { waitFor } from '../support/wait-for.js'
 
 let db: TestDatabase
 let env: Record<string, string>

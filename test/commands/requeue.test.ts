@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, it } from 'node:test'
-import { binPath, cleanEnv, runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { runInPty, stripAnsi } from '../helpers/pty.js'
-import { cliEnv } from './support/env.js'
-import { insertHeld } from './support/queue-rows.js'
-import { waitFor } from '../helpers/wait-for.js'
+import { binPath, cleanEnv, runCli } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { runInPty, stripAnsi } from '../support/pty.js'
+import { cliEnv } from '../support/commands/env.js'
+import { insertHeld } from '../support/commands/queue-rows.js'
+import { waitFor } from '../support/wait-for.js'
 
 let db: TestDatabase
 let env: Record<string, string>

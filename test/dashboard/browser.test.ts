@@ -13,11 +13,11 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
-import { repoRoot } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { insertHeld, insertQueued } from '../commands/support/queue-rows.js'
-import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS } from '../worker/spawn-worker.js'
-import { type DashboardProcess, spawnDashboard } from './support/dashboard-process.js'
+import { repoRoot } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
+import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS } from '../support/worker-process.js'
+import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const install = spawnSync('bash', [path.join(repoRoot, 'scripts', 'install-chromium.sh')], { encoding: 'utf8' })
@@ -105,7 +105,7 @@ describe('the dashboard in chromium', { skip }, () => {
     const page = await open('/')
     await page.locator('#live-status', { hasText: /^live/ }).waitFor()
     assert.equal(await page.locator(`#completions li[data-job-id="${held[0]}"]`).count(), 0)
-    const worker = spawnWorker(db.url, ['--entrypoint', 'test_noop'])
+    const worker = spawnWorker(fastWorkerEnv(db.url), ['--entrypoint', 'test_noop'])
     workers.push(worker)
     const item = page.locator(`#completions li[data-job-id="${held[0]}"]`)
     await item.waitFor({ timeout: 60_000 })

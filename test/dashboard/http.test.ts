@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { cliEnv } from '../commands/support/env.js'
-import { insertHeld, insertQueued } from '../commands/support/queue-rows.js'
-import { type DashboardProcess, spawnDashboard } from './support/dashboard-process.js'
-import { csrfOf, firstEvent, post, request } from './support/http.js'
+import { runCli } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { cliEnv } from '../support/commands/env.js'
+import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
+import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
+import { csrfOf, firstEvent, post, request } from '../support/dashboard/http.js'
 
 let db: TestDatabase
 let env: Record<string, string>

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { closePool, createPool, isConnectionError } from '../../src/db/connect.js'
 import { DEADLINE_CODE } from '../../src/db/deadline-client.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { type StallProxy, startStallProxy } from '../helpers/stall-proxy.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
 
 let db: TestDatabase
 let proxy: StallProxy

@@ -7,8 +7,8 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { cleanEnv, repoRoot, runCli } from '../helpers/cli.js'
-import { lastFrameOf, runInPty, stripAnsi } from '../helpers/pty.js'
+import { cleanEnv, repoRoot, runCli } from '../support/cli.js'
+import { lastFrameOf, runInPty, stripAnsi } from '../support/pty.js'
 
 const DEFAULT_PORT = 54329
 const listeners: net.Server[] = []

@@ -7,8 +7,8 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { runCli } from '../helpers/cli.js'
-import { waitFor } from '../helpers/wait-for.js'
+import { runCli } from '../support/cli.js'
+import { waitFor } from '../support/wait-for.js'
 
 let dataDir: string
 let env: Record<string, string>

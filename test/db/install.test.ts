@@ -4,10 +4,10 @@ import path from 'node:path'
 import { after, describe, it } from 'node:test'
 import pg from 'pg'
 import { loadMigrations, migrate, schemaState } from '../../src/db/migrate.js'
-import { runCli, repoRoot } from '../helpers/cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js'
-import { loadPgQueuerSchema } from '../helpers/pgqueuer-fixture.js'
-import { schemaSnapshot } from '../helpers/schema-snapshot.js'
+import { runCli, repoRoot } from '../support/cli.js'
+import { createEmptyDatabase, type TestDatabase } from '../support/db.js'
+import { loadPgQueuerSchema } from '../support/pgqueuer-fixture.js'
+import { schemaSnapshot } from '../support/schema-snapshot.js'
 
 const opts = { appRole: 'aizk_app' }
 const dbs: TestDatabase[] = []

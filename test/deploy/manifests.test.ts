@@ -1,7 +1,7 @@
 /**
  * The deployment examples in deploy/ against their own figures: the Kubernetes Deployment parsed
- * and its required fields, probes, grace period and memory checked (memory against the peaks
- * docs/memory-graph-maintenance.md measured), and the systemd unit checked by systemd-analyze
+ * and its required fields, probes, grace period and memory checked (memory against the peaks in
+ * the current figures of docs/memory-graph-maintenance.md), and the systemd unit checked by systemd-analyze
  * verify (where the machine has it) and for a database password it must not hold.
  */
 import assert from 'node:assert/strict'
@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { parseAllDocuments } from 'yaml'
-import { repoRoot } from '../helpers/cli.js'
+import { repoRoot } from '../support/cli.js'
 
 const read = (rel: string) => readFileSync(path.join(repoRoot, rel), 'utf8')
 
@@ -23,7 +23,7 @@ export function memoryBytes(quantity: string): number {
   return Number(m[1]) * unit
 }
 
-/** Every pass's peak RSS (MB) in the "Peak RSS" column of the maintenance benchmarks' table. */
+/** Every pass's peak RSS (MB) in the "Peak RSS" column of the maintenance passes' current figures. */
 export function documentedPeaksMB(markdown: string): Map<string, number> {
   const lines = markdown.split('\n')
   const header = lines.findIndex((l) => l.startsWith('|') && l.includes('Peak RSS'))

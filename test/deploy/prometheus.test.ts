@@ -13,10 +13,10 @@ import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'yaml'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { repoRoot } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { spawnWorker, type WorkerProcess, workerEnv } from '../helpers/worker-process.js'
+import { repoRoot } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { waitFor } from '../support/wait-for.js'
+import { spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 const RULES = path.join(repoRoot, 'deploy/prometheus/aizk-alerts.yml')
 const RULE_TESTS = path.join(repoRoot, 'deploy/prometheus/aizk-alerts.test.yml')

@@ -12,10 +12,10 @@ import { CommunitiesJob, InsightJob, ProfileRefreshJob } from '../../src/jobs/in
 import type { ScopedScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { rosterCounts } from '../../src/scope/roster-counts.js'
 import { memoryBacklog } from '../../src/scope/memory-backlog.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { corpusText } from '../graph/helpers/corpus.js'
-import { addDocument, asSet, countVisible, graphSettings, jobContext, projectAs } from '../graph/helpers/graph.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../scope/app-login.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { corpusText } from '../support/graph/corpus.js'
+import { addDocument, asSet, countVisible, graphSettings, jobContext, projectAs } from '../support/graph/graph.js'
+import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
 
 const AB = [A, B]
 const SETS = [[A], [B], AB]

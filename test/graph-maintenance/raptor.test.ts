@@ -12,12 +12,12 @@ import { embedChunkTexts } from '../../src/embedding/embed-chunks.js'
 import { RaptorJob } from '../../src/jobs/inventory/index.js'
 import { jobRegistry } from '../../src/jobs/registry.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
-import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { corpusText } from '../graph/helpers/corpus.js'
-import { asSet, countVisible, jobContext } from '../graph/helpers/graph.js'
-import { A, type AppLogin, B, createAppLogin } from '../scope/app-login.js'
-import { DIMENSIONS, type StandIn, startStandIn } from './helpers/stand-in.js'
+import { runCli } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { corpusText } from '../support/graph/corpus.js'
+import { asSet, countVisible, jobContext } from '../support/graph/graph.js'
+import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { DIMENSIONS, type StandIn, startStandIn } from '../support/graph/stand-in.js'
 
 let db: TestDatabase
 let app: AppLogin

@@ -10,12 +10,12 @@ import { LlmExtractor, MalformedAnswerError } from '../../src/graph/extract/llm-
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
 import { refreshDirtyProfiles } from '../../src/graph/maintain/profiles.js'
 import { isPermanentError } from '../../src/permanent-error.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import type { FakeServer } from '../inventory/helpers/fake-services.js'
-import { A, type AppLogin, B, createAppLogin } from '../scope/app-login.js'
-import { corpusText } from './helpers/corpus.js'
-import { startFakeLlm } from './helpers/fake-llm.js'
-import { addDocument, asSet, countVisible, graphSettings } from './helpers/graph.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import type { FakeServer } from '../support/inventory/fake-services.js'
+import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { corpusText } from '../support/graph/corpus.js'
+import { startFakeLlm } from '../support/graph/fake-llm.js'
+import { addDocument, asSet, countVisible, graphSettings } from '../support/graph/graph.js'
 
 let db: TestDatabase
 let app: AppLogin

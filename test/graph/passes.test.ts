@@ -10,10 +10,10 @@ import { after, before, describe, it } from 'node:test'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { writeSessionItem } from '../../src/graph/project/write-memory.js'
 import { DecayJob, DedupJob, ProfileProjectionJob, SessionPromoteJob } from '../../src/jobs/inventory/index.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { runScoped } from '../inventory/helpers/run-jobs.js'
-import { A, type AppLogin, B, C, createAppLogin } from '../scope/app-login.js'
-import { addDocument, asSet, graphSettings, projectExtraction } from './helpers/graph.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { runScoped } from '../support/inventory/run-jobs.js'
+import { A, type AppLogin, B, C, createAppLogin } from '../support/app-login.js'
+import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
 const AB = [A, B]
 let db: TestDatabase

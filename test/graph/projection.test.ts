@@ -9,10 +9,10 @@ import { after, before, describe, it } from 'node:test'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../scope/app-login.js'
-import { corpusText } from './helpers/corpus.js'
-import { addDocument, asSet, countVisible, graphSettings, projectAs, projectExtraction } from './helpers/graph.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
+import { corpusText } from '../support/graph/corpus.js'
+import { addDocument, asSet, countVisible, graphSettings, projectAs, projectExtraction } from '../support/graph/graph.js'
 
 const AB = [A, B]
 let db: TestDatabase

@@ -9,10 +9,10 @@ import { after, before, describe, it } from 'node:test'
 import { normalizeName } from '../../src/graph/extract/normalize.js'
 import { similarNamePairs } from '../../src/graph/resolve/similar-names.js'
 import { confirmSimilar, nameTrigrams } from '../../src/graph/resolve/sql/dedup-sql.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, C, createAppLogin } from '../scope/app-login.js'
-import { corpusText } from './helpers/corpus.js'
-import { asSet } from './helpers/graph.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, C, createAppLogin } from '../support/app-login.js'
+import { corpusText } from '../support/graph/corpus.js'
+import { asSet } from '../support/graph/graph.js'
 
 const S = [A, C]
 let db: TestDatabase

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
-import { runCli } from '../helpers/cli.js'
-import type { TestDatabase } from '../helpers/db.js'
-import { idsOf, pgq, pgqEnqueue } from './support/pgqueuer.js'
-import { interopFile, it } from './support/scenario.js'
-import { waitFor } from '../helpers/wait-for.js'
+import { runCli } from '../support/cli.js'
+import type { TestDatabase } from '../support/db.js'
+import { idsOf, pgq, pgqEnqueue } from '../support/interop/pgqueuer.js'
+import { interopFile, it } from '../support/interop/scenario.js'
+import { waitFor } from '../support/wait-for.js'
 
 const { scenario, pgqWorker } = interopFile()
 

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
-import { interopFile, it, runsOf } from './support/scenario.js'
-import { waitFor } from '../helpers/wait-for.js'
+import { idsOf, pgqEnqueue } from '../support/interop/pgqueuer.js'
+import { interopFile, it, runsOf } from '../support/interop/scenario.js'
+import { waitFor } from '../support/wait-for.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 

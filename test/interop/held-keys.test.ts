@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { pgq, pgqOne } from './support/pgqueuer.js'
-import { interopFile, it, runsOf } from './support/scenario.js'
-import { waitFor } from '../helpers/wait-for.js'
+import { pgq, pgqOne } from '../support/interop/pgqueuer.js'
+import { interopFile, it, runsOf } from '../support/interop/scenario.js'
+import { waitFor } from '../support/wait-for.js'
 
 const { scenario, aizkWorker } = interopFile()
 

@@ -8,10 +8,10 @@ import pg from 'pg'
 import { describe } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
-import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
-import { interopFile, it, runsOf } from './support/scenario.js'
-import { waitFor } from '../helpers/wait-for.js'
-import type { TestDatabase } from '../helpers/db.js'
+import { idsOf, pgqEnqueue } from '../support/interop/pgqueuer.js'
+import { interopFile, it, runsOf } from '../support/interop/scenario.js'
+import { waitFor } from '../support/wait-for.js'
+import type { TestDatabase } from '../support/db.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { runCli } from '../helpers/cli.js'
-import type { TestDatabase } from '../helpers/db.js'
-import { pgqOne } from './support/pgqueuer.js'
-import { interopFile, it } from './support/scenario.js'
-import { waitFor } from '../helpers/wait-for.js'
+import { runCli } from '../support/cli.js'
+import type { TestDatabase } from '../support/db.js'
+import { pgqOne } from '../support/interop/pgqueuer.js'
+import { interopFile, it } from '../support/interop/scenario.js'
+import { waitFor } from '../support/wait-for.js'
 
 const { scenario, aizkWorker } = interopFile()
 

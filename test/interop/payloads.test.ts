@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { hex, idsOf, pgqEnqueue, pgqOne } from './support/pgqueuer.js'
-import { interopFile, it, runsOf } from './support/scenario.js'
+import { hex, idsOf, pgqEnqueue, pgqOne } from '../support/interop/pgqueuer.js'
+import { interopFile, it, runsOf } from '../support/interop/scenario.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 

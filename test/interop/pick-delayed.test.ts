@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { describe } from 'node:test'
-import type { TestDatabase } from '../helpers/db.js'
+import type { TestDatabase } from '../support/db.js'
 import { type PickedJob, pickJobs, planPick } from '../../src/queue/pick.js'
-import { idsOf, pgqEnqueue, pgqOne } from './support/pgqueuer.js'
-import { interopFile, it } from './support/scenario.js'
+import { idsOf, pgqEnqueue, pgqOne } from '../support/interop/pgqueuer.js'
+import { interopFile, it } from '../support/interop/scenario.js'
 
 const { scenario } = interopFile()
 

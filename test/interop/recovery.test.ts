@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
-import { idsOf, pgqEnqueue } from './support/pgqueuer.js'
-import { interopFile, it, runsOf } from './support/scenario.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { runCli } from '../helpers/cli.js'
-import { freePort } from '../helpers/worker-process.js'
+import { idsOf, pgqEnqueue } from '../support/interop/pgqueuer.js'
+import { interopFile, it, runsOf } from '../support/interop/scenario.js'
+import { waitFor } from '../support/wait-for.js'
+import { runCli } from '../support/cli.js'
+import { freePort } from '../support/worker-process.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 

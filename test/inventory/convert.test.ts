@@ -10,7 +10,7 @@ import {
   mediaTypeFor,
 } from '../../src/convert/index.js'
 import { EmbeddingsError, embedTexts } from '../../src/embedding/index.js'
-import { type FakeServer, fakeVector, formOf, startFakeDocling, startFakeEmbeddings } from './helpers/fake-services.js'
+import { type FakeServer, fakeVector, formOf, startFakeDocling, startFakeEmbeddings } from '../support/inventory/fake-services.js'
 
 describe('native conversion', () => {
   it('turns HTML into Markdown with headings, code, lists and tables', () => {

@@ -12,8 +12,8 @@ import { ingestOriginal } from '../../src/ingest/index.js'
 import { ArtifactIntegrityJob, ChunkRecoveryJob, CleanupJob } from '../../src/jobs/inventory/index.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
-import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { runSystem } from './helpers/run-jobs.js'
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/db.js'
+import { runSystem } from '../support/inventory/run-jobs.js'
 
 const run = promisify(execFile)
 const A = ['33333333-3333-4333-8333-333333333333']

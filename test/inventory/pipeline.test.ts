@@ -6,9 +6,9 @@ import { ArtifactDispatchJob, ChunkDispatchJob, MarkdownReindexJob, UsageAccount
 import { User } from '../../src/scope/user.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
 import { readUsageDaily, recordUsage } from '../../src/usage/record-usage.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { type FakeServer, fakeVector, startFakeEmbeddings } from './helpers/fake-services.js'
-import { runScoped } from './helpers/run-jobs.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { type FakeServer, fakeVector, startFakeEmbeddings } from '../support/inventory/fake-services.js'
+import { runScoped } from '../support/inventory/run-jobs.js'
 
 const A = ['11111111-1111-4111-8111-111111111111']
 const B = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'].sort()

@@ -10,9 +10,9 @@ import { ChunkRecoveryJob } from '../../src/jobs/inventory/index.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { startWorker, type WorkerProcess } from './helpers/worker-process.js'
-import { waitFor } from '../helpers/wait-for.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
+import { waitFor } from '../support/wait-for.js'
 
 let db: TestDatabase
 let worker: WorkerProcess | undefined

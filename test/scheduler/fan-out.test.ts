@@ -6,8 +6,8 @@ import { type ScopedContext, ScopedScheduledJob, SystemScheduledJob } from '../.
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from '../scope/app-login.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
 
 const seen: { scopes: readonly string[]; titles: string[]; role: string; narrowInsert: string }[] = []
 

@@ -12,7 +12,7 @@ import {
 } from '../../src/jobs/scheduled-job.js'
 import { ConfigError } from '../../src/errors.js'
 import { envName, parseSettings } from '../../src/settings.js'
-import { runCli } from '../helpers/cli.js'
+import { runCli } from '../support/cli.js'
 
 // The inventory's own CommunitiesJob: a second class of that name could not register.
 const { CommunitiesJob } = inventory

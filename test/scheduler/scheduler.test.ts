@@ -5,7 +5,7 @@ import { SystemScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { Scheduler } from '../../src/scheduler/scheduler.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
 import { WorkerEvents } from '../../src/events.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
 
 class MinutelyProbeJob extends SystemScheduledJob {
   static override defaultCron = '* * * * *'

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { cleanEnv, repoRoot } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { cleanEnv, repoRoot } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
 
 interface Fired {
   pid: number

@@ -13,9 +13,9 @@ import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
-import { runCli } from '../helpers/cli.js'
-import { adminQuery, createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from './app-login.js'
+import { runCli } from '../support/cli.js'
+import { adminQuery, createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
 
 let db: TestDatabase
 let app: AppLogin

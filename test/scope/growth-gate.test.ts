@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test'
 import type pg from 'pg'
 import { runIfGrown } from '../../src/scope/growth-gate.js'
 import { User } from '../../src/scope/user.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, createAppLogin, identity } from './app-login.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
 
 let db: TestDatabase
 let app: AppLogin

@@ -12,8 +12,8 @@ import type pg from 'pg'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, createAppLogin, identity } from './app-login.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
 
 let db: TestDatabase
 let app: AppLogin

@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test'
 import { OwnerAccessError } from '../../src/errors.js'
 import { scopeRoster } from '../../src/scope/roster.js'
 import { User } from '../../src/scope/user.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from './app-login.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
 
 let db: TestDatabase
 let app: AppLogin

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { OwnerAccessError } from '../../src/errors.js'
 import { User } from '../../src/scope/user.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, C, createAppLogin, identity, SYSTEM } from './app-login.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, C, createAppLogin, identity, SYSTEM } from '../support/app-login.js'
 
 let db: TestDatabase
 let app: AppLogin

@@ -16,8 +16,8 @@ import { enqueue } from '../../src/queue/enqueue.js'
 import { dropQueuedJobs } from '../../src/queue/remove-jobs.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, createAppLogin, identity } from './app-login.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
 
 let db: TestDatabase
 let app: AppLogin

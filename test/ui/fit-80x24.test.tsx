@@ -13,12 +13,12 @@ import { PANES } from '../../src/ui/status/panes.js'
 import { StatusDashboard } from '../../src/ui/status/status-dashboard.js'
 import { WorkerViewStore } from '../../src/ui/worker/view-store.js'
 import { WorkerView } from '../../src/ui/worker/worker-view.js'
-import { binPath, cleanEnv, repoRoot } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { lastFrameOf, runInPty } from '../helpers/pty.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { insertHeld, insertQueued } from '../commands/support/queue-rows.js'
-import { now, statusStats } from './support/status-stats.js'
+import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { lastFrameOf, runInPty } from '../support/pty.js'
+import { waitFor } from '../support/wait-for.js'
+import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
+import { now, statusStats } from '../support/ui/status-stats.js'
 
 const SMALL = { rows: 24, columns: 80 }
 

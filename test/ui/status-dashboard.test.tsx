@@ -4,8 +4,8 @@ import { render } from 'ink-testing-library'
 import { StatusApp } from '../../src/ui/status/status-app.js'
 import { StatusDashboard } from '../../src/ui/status/status-dashboard.js'
 import { renderTextFrame } from '../../src/ui/status/text-frame.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { now, statusStats as stats } from './support/status-stats.js'
+import { waitFor } from '../support/wait-for.js'
+import { now, statusStats as stats } from '../support/ui/status-stats.js'
 
 describe('status dashboard', () => {
   it('renders every pane from one snapshot', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { describe, it } from 'node:test'
-import { cleanEnv, repoRoot } from '../helpers/cli.js'
-import { lastFrameOf, runInPty } from '../helpers/pty.js'
+import { cleanEnv, repoRoot } from '../support/cli.js'
+import { lastFrameOf, runInPty } from '../support/pty.js'
 
 const demo = ['test/fixtures/worker-view-demo.tsx']
 

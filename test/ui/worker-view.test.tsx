@@ -6,7 +6,7 @@ import { createWorkerViewService } from '../../src/ui/worker/worker-view-service
 import { WorkerViewStore } from '../../src/ui/worker/view-store.js'
 import { WorkerView } from '../../src/ui/worker/worker-view.js'
 import { WorkerEvents } from '../../src/events.js'
-import { waitFor } from '../helpers/wait-for.js'
+import { waitFor } from '../support/wait-for.js'
 
 const QM = 'a7c1f0e2-1111-4000-8000-000000000001'
 const SCOPE = '5f0c2b1e-0000-4000-8000-000000000009'

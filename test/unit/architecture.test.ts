@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { repoRoot } from '../helpers/cli.js'
+import { repoRoot } from '../support/cli.js'
 
 const CORE = ['db', 'queue', 'scope', 'jobs', 'scheduler', 'worker', 'app', 'content', 'ingest', 'convert', 'chunking', 'embedding', 'backup', 'usage', 'graph']
 

@@ -1,17 +1,18 @@
 // The project documents itself: the README stays short and links every page under docs/, every
-// relative link lands on a file and heading that exist, and the source cites those pages, never
-// design notes that live outside the repository.
+// relative link (README, docs/, the benchmark run records under bench/results/) lands on a file
+// and heading that exist, and the source cites those pages, never design notes that live outside
+// the repository.
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { repoRoot } from '../helpers/cli.js'
+import { repoRoot } from '../support/cli.js'
 
 const README = path.join(repoRoot, 'README.md')
 const DOCS = path.join(repoRoot, 'docs')
+const RUN_RECORDS = path.join(repoRoot, 'bench', 'results')
 
-/** Pages another branch adds; linked already, checked once they exist. Empty this at merge. */
-const PAGES_FROM_OTHER_BRANCHES = new Set(['docs/pgqueuer-interop.md'])
+const markdownUnder = (dir: string) => filesUnder(dir).filter((f) => f.endsWith('.md'))
 
 const CITATION = /\bDESIGN\b|\bSTYLE\.md\b|(?<!sdk\/)shared\/|spec\/(job-system|background-work)\.md/
 
@@ -64,20 +65,20 @@ describe('documentation', () => {
     const section = readme.slice(readme.indexOf('## Documentation'))
     assert.ok(readme.includes('## Documentation'), 'README.md has no "## Documentation" heading')
     const listed = new Set([...section.matchAll(/^- \[[^\]]*\]\(docs\/([^)#]+)\)/gm)].map((m) => m[1]))
-    const pages = filesUnder(DOCS).filter((f) => f.endsWith('.md')).map((f) => path.relative(DOCS, f))
+    const pages = markdownUnder(DOCS).map((f) => path.relative(DOCS, f))
     assert.deepEqual(
       pages.filter((p) => !listed.has(p)),
       [],
     )
   })
 
-  it('every relative link in README.md and docs/ lands on a file and heading that exist', () => {
+  it('every relative link in README.md, docs/ and bench/results/ lands on a file and heading that exist', () => {
     const broken: string[] = []
-    for (const file of [README, ...filesUnder(DOCS).filter((f) => f.endsWith('.md'))]) {
+    for (const file of [README, ...markdownUnder(DOCS), ...markdownUnder(RUN_RECORDS)]) {
       for (const { target, anchor } of relativeLinks(file)) {
         const where = `${path.relative(repoRoot, file)} -> ${path.relative(repoRoot, target)}${anchor ? `#${anchor}` : ''}`
         if (!existsSync(target)) {
-          if (!PAGES_FROM_OTHER_BRANCHES.has(path.relative(repoRoot, target))) broken.push(`${where} (no such file)`)
+          broken.push(`${where} (no such file)`)
           continue
         }
         if (anchor && target.endsWith('.md') && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) broken.push(`${where} (no such heading)`)

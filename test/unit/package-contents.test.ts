@@ -1,11 +1,12 @@
-// What `npm pack` ships: besides the code, the licence text package.json names and every page the
-// README links to, so an installed copy's README has no dead links.
+// What `npm pack` ships: besides the code, the licence text package.json names, every page under
+// docs/, and every file the README and those pages link to, so an installed copy's documentation
+// has no dead links.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { repoRoot } from '../helpers/cli.js'
+import { repoRoot } from '../support/cli.js'
 
 /** The packed file list; scripts are skipped (`prepare` would build first). */
 function packedFiles(): Set<string> {
@@ -31,5 +32,21 @@ describe('the npm package', () => {
       targets.filter((t) => !files.has(path.posix.normalize(t))),
       [],
     )
+  })
+
+  it('ships every page under docs/, and every file those pages link to', () => {
+    const pages = readdirSync(path.join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.md')).map((p) => path.posix.join('docs', p))
+    assert.deepEqual(pages.filter((p) => !files.has(p)), [], 'pages not packed')
+    const dead: string[] = []
+    for (const page of pages) {
+      const text = readFileSync(path.join(repoRoot, page), 'utf8').replace(/^```[\s\S]*?^```/gm, '')
+      for (const [, href] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(href)) continue
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(page), href))
+        // A link to a folder lands when the package holds a file under it.
+        if (!files.has(target) && ![...files].some((f) => f.startsWith(`${target.replace(/\/$/, '')}/`))) dead.push(`${page} -> ${target}`)
+      }
+    }
+    assert.deepEqual(dead, [])
   })
 })

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { after, describe, it } from 'node:test'
 import pg from 'pg'
-import { adminQuery, urlFor } from '../helpers/db.js'
-import { dropStale, runOwner, runPrefix } from '../helpers/run-databases.mjs'
+import { adminQuery, urlFor } from '../support/db.js'
+import { dropStale, runOwner, runPrefix } from '../support/run-databases.mjs'
 
 /** Owners no real run has: user ids far above any real one. */
 const me = runOwner(4_000_000_001, 'this-machine')

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict'
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../helpers/worker-process.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { waitFor } from '../support/wait-for.js'
+import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 let db: TestDatabase
 const workers: WorkerProcess[] = []

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../helpers/worker-process.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 let db: TestDatabase
 let worker: WorkerProcess | undefined

@@ -11,7 +11,7 @@ import pg from 'pg'
 import { ensureEmbeddedServer, stopEmbeddedServer } from '../../src/db/embedded.js'
 import { migrate } from '../../src/db/migrate.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { freePort, isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../helpers/worker-process.js'
+import { freePort, isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 let dataDir: string
 let url: string

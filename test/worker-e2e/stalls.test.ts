@@ -6,12 +6,11 @@
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { type StallProxy, startStallProxy } from '../helpers/stall-proxy.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { freePort, isEvent, type WorkerProcess } from '../helpers/worker-process.js'
-import { FIXTURE_TABLES, spawnWorker } from '../worker/spawn-worker.js'
+import { runCli } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
+import { waitFor } from '../support/wait-for.js'
+import { FIXTURE_TABLES, fastWorkerEnv, freePort, isEvent, spawnWorker, type WorkerProcess } from '../support/worker-process.js'
 
 const DEADLINE_SECONDS = 1.5
 const SHUTDOWN_SECONDS = 2
@@ -72,7 +71,7 @@ describe('aizk worker end to end: network stalls', () => {
   it('picks again after a short stall and after one longer than the deadlines; /livez is 503 during the stall and answers at once', async () => {
     proxy = await startStallProxy(db.url)
     const healthPort = await freePort()
-    worker = spawnWorker(proxy.url, [], { ...STALL_ENV, AIZK_WORKER_ENTRYPOINTS: 'test_noop', AIZK_WORKER_HEALTH_PORT: String(healthPort) })
+    worker = spawnWorker(fastWorkerEnv(proxy.url, { ...STALL_ENV, AIZK_WORKER_ENTRYPOINTS: 'test_noop', AIZK_WORKER_HEALTH_PORT: String(healthPort) }))
     await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     const first = await enqueueNoops(3, 'before')
     await waitFor('the first jobs to run', () => allDone(first), 15_000)
@@ -126,14 +125,14 @@ describe('aizk worker end to end: network stalls', () => {
 
   it('runs every job exactly once across repeated stalls and a reset under load', async () => {
     proxy = await startStallProxy(db.url)
-    worker = spawnWorker(proxy.url, [], {
+    worker = spawnWorker(fastWorkerEnv(proxy.url, {
       ...STALL_ENV,
       AIZK_WORKER_ENTRYPOINTS: 'test_noop,test_sleep',
       AIZK_QUEUE_BATCH_SIZE: '8',
       AIZK_QUEUE_CONCURRENT_TASKS: '8',
       // A handler's own statement whose reply was lost fails at the job timeout and is retried.
       AIZK_JOB_TIMEOUT_SECONDS: '4',
-    })
+    }))
     await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     const ids: string[] = []
     for (let round = 0; round < 4; round++) {
@@ -168,7 +167,7 @@ describe('aizk worker end to end: network stalls', () => {
 
   it('exits within the shutdown timeout on SIGTERM during a stall, saying what it could not release', async () => {
     proxy = await startStallProxy(db.url)
-    worker = spawnWorker(proxy.url, [], { ...STALL_ENV, AIZK_WORKER_ENTRYPOINTS: 'test_hang' })
+    worker = spawnWorker(fastWorkerEnv(proxy.url, { ...STALL_ENV, AIZK_WORKER_ENTRYPOINTS: 'test_hang' }))
     await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     const [hung] = (await enqueueMany(db.pool, [{ entrypoint: 'test_hang' }])) as string[]
     await worker.waitFor((e) => e.event === 'job:picked' && e.jobId === hung, 'the hanging job to be picked')

@@ -12,11 +12,11 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { cleanEnv, repoRoot, runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../helpers/otlp-receiver.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { FIXTURE_JOBS, spawnWorker, type WorkerProcess, workerEnv } from '../helpers/worker-process.js'
+import { cleanEnv, repoRoot, runCli } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js'
+import { waitFor } from '../support/wait-for.js'
+import { FIXTURE_JOBS, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 const run = promisify(execFile)
 const SPAN_KIND = { INTERNAL: 1, SERVER: 2, CLIENT: 3, PRODUCER: 4, CONSUMER: 5 }

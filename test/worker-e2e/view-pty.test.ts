@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { binPath, cleanEnv, repoRoot, runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { lastFrameOf, runInPty, stripAnsi } from '../helpers/pty.js'
-import { workerEnv } from '../helpers/worker-process.js'
+import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { lastFrameOf, runInPty, stripAnsi } from '../support/pty.js'
+import { workerEnv } from '../support/worker-process.js'
 
 let db: TestDatabase
 before(async () => {

@@ -13,7 +13,7 @@ import { WorkerEvents } from '../../src/events.js'
 import { Executor } from '../../src/worker/executor.js'
 import { OutcomeBuffer } from '../../src/worker/outcomes.js'
 import { parseSettings } from '../../src/settings.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
 
 let db: TestDatabase
 let starts = 0

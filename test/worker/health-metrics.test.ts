@@ -4,7 +4,7 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { WorkerEvents } from '../../src/events.js'
 import { createHealthService, type HealthService } from '../../src/worker/health.js'
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/worker/metrics.js'
-import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/db.js'
 
 const settings = { appRole: 'aizk_app', heartbeatTimeoutSeconds: 30 }
 

@@ -15,7 +15,7 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { pauseEntrypoint } from '../../src/queue/pause.js'
 import { parseSettings } from '../../src/settings.js'
 import { Worker } from '../../src/worker/worker.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
 
 /** Started handlers, by job id, in start order. */
 const started: string[] = []

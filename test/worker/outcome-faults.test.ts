@@ -9,9 +9,9 @@ import { after, afterEach, before, describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import type { HoldItem, LastError, RetryItem } from '../../src/queue/retry.js'
 import { OutcomeBuffer } from '../../src/worker/outcomes.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker } from './spawn-worker.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { waitFor } from '../support/wait-for.js'
+import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../support/worker-process.js'
 
 let db: TestDatabase
 let workers: SpawnedWorker[] = []
@@ -40,7 +40,7 @@ describe('a worker with an outcome jsonb refuses', () => {
       "insert into pgqueuer (priority, entrypoint, payload, status) values (0, 'test_strict', $1, 'queued') returning id::text",
       [Buffer.from('abc\0def')],
     )
-    const w = spawnWorker(db.url, ['--entrypoint', 'test_strict', '--entrypoint', 'test_nul_error'])
+    const w = spawnWorker(fastWorkerEnv(db.url), ['--entrypoint', 'test_strict', '--entrypoint', 'test_nul_error'])
     workers.push(w)
     await w.waitFor((e) => e.event === 'job:held' && e.jobId === nulPayload, 'the hold of the NUL payload', 20_000)
     const nulError = (await enqueue(db.pool, { entrypoint: 'test_nul_error', payload: {} })) as string

@@ -11,7 +11,7 @@ import { enqueue } from '../../src/queue/enqueue.js'
 import { parseSettings } from '../../src/settings.js'
 import { WorkerEvents } from '../../src/events.js'
 import { Worker } from '../../src/worker/worker.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
 
 const seen: string[] = []
 class ApiJob extends QueueJob<{ word: string }> {

@@ -5,14 +5,14 @@
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker } from './spawn-worker.js'
-import { waitFor } from '../helpers/wait-for.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../support/worker-process.js'
+import { waitFor } from '../support/wait-for.js'
 
 let db: TestDatabase
 let workers: SpawnedWorker[] = []
 const start = (args: string[] = [], env: Record<string, string> = {}) => {
-  const w = spawnWorker(db.url, args, env)
+  const w = spawnWorker(fastWorkerEnv(db.url, env), args)
   workers.push(w)
   return w
 }

@@ -1,6 +1,6 @@
 /**
  * Every statement on `aizk_worker`, the worker's row beside PgQueuer's tables
- * (docs/pgqueuer-contract.md#what-aizk-adds-beside-pgqueuers-tables): inserted on start,
+ * (docs/pgqueuer-interop.md#what-aizk-adds-beside-pgqueuers-tables): inserted on start,
  * heartbeated with its picks, deleted on a clean exit, read by `aizk status` and `aizk jobs show`.
  * Its `limits` are what a pick by any other queue manager is held to (docs/pgqueuer-interop.md).
  */

@@ -1,6 +1,6 @@
 /**
  * PgQueuer's pgqueuer_schedules, spoken the way PgQueuer speaks it
- * (docs/pgqueuer-contract.md#the-schedules-table): a row per (expression, entrypoint); a scheduler
+ * (docs/pgqueuer-interop.md#the-schedules-table): a row per (expression, entrypoint); a scheduler
  * claims a due row with SKIP LOCKED, flips it to picked and advances next_run, heartbeats it while
  * the tick runs, and sets it back to queued with last_run. A picked row whose heartbeat is older
  * than the stale window belongs to a dead scheduler and is claimed again. Each function takes the

@@ -4,8 +4,8 @@
  * it. Call at the top of a test file; `db` and `env` are set once its `before` hook has run.
  */
 import { after, afterEach, before, beforeEach } from 'node:test'
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.js'
-import { FIXTURE_TABLES, killAll, type SpawnedWorker, spawnWorker } from '../../worker/spawn-worker.js'
+import { createTestDatabase, type TestDatabase } from '../db.js'
+import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../worker-process.js'
 
 export interface WorkerFixture {
   db: TestDatabase
@@ -19,7 +19,7 @@ export function workerFixture(opts: { env: (url: string) => Record<string, strin
   let workers: SpawnedWorker[] = []
   const fixture = {
     spawnWorker(args: string[]) {
-      const worker = spawnWorker(fixture.db.url, args)
+      const worker = spawnWorker(fastWorkerEnv(fixture.db.url), args)
       workers.push(worker)
       return worker
     },

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test'
 import { completeJobs } from '../../src/queue/complete.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
-import { queueTestDatabase } from '../helpers/db.js'
+import { queueTestDatabase } from '../support/db.js'
 
 const db = queueTestDatabase()
 

@@ -13,7 +13,7 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
 import { hasSlotColumn, holdJobs, releaseJobs, retryJobs } from '../../src/queue/retry.js'
-import { queueTestDatabase } from '../helpers/db.js'
+import { queueTestDatabase } from '../support/db.js'
 
 const db = queueTestDatabase()
 

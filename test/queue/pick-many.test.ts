@@ -11,7 +11,7 @@ import pg from 'pg'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { listPaused, pauseEntrypoint, resumeEntrypoint } from '../../src/queue/pause.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
-import { queueTestDatabase } from '../helpers/db.js'
+import { queueTestDatabase } from '../support/db.js'
 
 const db = queueTestDatabase()
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, it } from 'node:test'
 import { countPrunable, logSize, type PruneProgress, pruneLog, reclaimLog } from '../../src/queue/prune.js'
 import { ConflictError } from '../../src/errors.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { insertLog } from '../commands/support/queue-rows.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { insertLog } from '../support/commands/queue-rows.js'
 
 let db: TestDatabase
 

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import net from 'node:net'
+import path from 'node:path'
 import { binPath, cleanEnv, repoRoot } from './cli.js'
 
 export type WorkerEvent = { ts: string; event: string; [field: string]: unknown }
@@ -27,8 +28,27 @@ export interface WorkerProcess {
   stop(): Promise<number | null>
 }
 
-/** Job modules the e2e workers load: H1's fixture jobs (test_noop, test_sleep, test_hang, ...). */
+/** Job modules the e2e workers load: the fixture jobs (test_noop, test_sleep, test_hang, ...). */
 export const FIXTURE_JOBS = './test/fixtures/test-jobs.mjs'
+/** The same module by absolute path, for commands run from another folder. */
+export const TEST_JOBS = path.join(repoRoot, 'test', 'fixtures', 'test-jobs.mjs')
+
+export type SpawnedWorker = WorkerProcess
+
+/** Timings small enough for worker tests to run in seconds. */
+export const FAST_ENV = {
+  AIZK_HEARTBEAT_INTERVAL_SECONDS: '0.2',
+  AIZK_HEARTBEAT_TIMEOUT_SECONDS: '1.5',
+  AIZK_POLL_INTERVAL_SECONDS: '0.2',
+  AIZK_RETRY_BASE_SECONDS: '0.05',
+  AIZK_RETRY_MAX_SECONDS: '0.2',
+}
+
+/** The tables the fixture jobs write to. */
+export const FIXTURE_TABLES = `
+  CREATE TABLE IF NOT EXISTS test_runs (seq bigserial PRIMARY KEY, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz DEFAULT clock_timestamp());
+  CREATE TABLE IF NOT EXISTS test_counter (name text PRIMARY KEY, running int NOT NULL DEFAULT 0, max_running int NOT NULL DEFAULT 0, done int NOT NULL DEFAULT 0);
+`
 
 export function workerEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -39,6 +59,15 @@ export function workerEnv(databaseUrl: string, extra: Record<string, string> = {
     AIZK_HEARTBEAT_INTERVAL_SECONDS: '0.5',
     ...extra,
   }
+}
+
+/**
+ * The environment of a worker bound to the fixture jobs with FAST_ENV, on `url`. No scheduler
+ * unless `extra` asks (workerEnv's default): a test spanning a minute's turn would find the
+ * every-minute jobs queued beside the rows it checks.
+ */
+export function fastWorkerEnv(url: string, extra: Record<string, string> = {}): Record<string, string> {
+  return workerEnv(url, { AIZK_WORKER_JOB_MODULES: TEST_JOBS, ...FAST_ENV, ...extra })
 }
 
 export function spawnWorker(env: Record<string, string>, args: string[] = []): WorkerProcess {
@@ -143,3 +172,17 @@ export function freePort(): Promise<number> {
 }
 
 export const isEvent = (name: string, entrypoint?: string) => (e: WorkerEvent) => e.event === name && (entrypoint === undefined || e.entrypoint === entrypoint)
+
+/** Stop every worker, however the test ended: SIGKILL what is still alive. */
+export async function killAll(workers: WorkerProcess[]): Promise<void> {
+  for (const w of workers) w.kill('SIGKILL')
+  await Promise.all(workers.map((w) => w.exited))
+}
+
+/** A worker with JSON lines, its events also as `lines`: the pipeline's end-to-end tests. */
+export type WorkerWithLines = WorkerProcess & { lines: WorkerEvent[] }
+
+export function startWorker(env: Record<string, string>): WorkerWithLines {
+  const worker = spawnWorker({ AIZK_WORKER_OUTPUT: 'json', ...env })
+  return Object.assign(worker, { lines: worker.events })
+}

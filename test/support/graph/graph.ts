@@ -7,7 +7,7 @@ import { ChunkProjectionJob } from '../../../src/jobs/inventory/index.js'
 import type { JobContext } from '../../../src/jobs/queue-job.js'
 import { User } from '../../../src/scope/user.js'
 import { parseSettings, type Settings } from '../../../src/settings.js'
-import { identity } from '../../scope/app-login.js'
+import { identity } from '../app-login.js'
 
 export function graphSettings(env: Record<string, string> = {}): Settings {
   return parseSettings(env)

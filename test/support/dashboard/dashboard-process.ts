@@ -3,7 +3,7 @@
  * are collected, the address is read from its first line, and `stop()` ends it with SIGTERM.
  */
 import { spawn } from 'node:child_process'
-import { binPath, cleanEnv, repoRoot } from '../../helpers/cli.js'
+import { binPath, cleanEnv, repoRoot } from '../cli.js'
 
 export interface DashboardProcess {
   url: string

@@ -4,8 +4,8 @@
  * (a JSON answer built from the prompt: {"summary"} or {"title","summary"}), in the API's shapes.
  * `failEmbeddings` answers 503 that many times first.
  */
-import { type FakeServer, startFakeServer } from '../../inventory/helpers/fake-services.js'
-import { chatBody } from '../../graph/helpers/fake-llm.js'
+import { type FakeServer, startFakeServer } from '../inventory/fake-services.js'
+import { chatBody } from './fake-llm.js'
 
 export const DIMENSIONS = 32
 

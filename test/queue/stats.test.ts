@@ -4,8 +4,8 @@ import pg from 'pg'
 import { compactCounts, compactThroughput, readCounts } from '../../src/queue/counts.js'
 import { queueStats, type StatsOptions } from '../../src/queue/stats.js'
 import { cronPeriodSeconds, toCronParserExpression } from '../../src/queue/stats-schedules.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { insertHeld, insertLog, insertQueued } from '../commands/support/queue-rows.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { insertHeld, insertLog, insertQueued } from '../support/commands/queue-rows.js'
 
 let db: TestDatabase
 const opts: StatsOptions = { heartbeatTimeoutSeconds: 30, heldThreshold: 0 }

@@ -3,8 +3,8 @@ import { after, before, beforeEach, describe, it } from 'node:test'
 import pg from 'pg'
 import { countHeld, idsNotHeld, requeueFailed } from '../../src/queue/requeue.js'
 import { compactCounts, readCounts } from '../../src/queue/counts.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { insertHeld } from '../commands/support/queue-rows.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { insertHeld } from '../support/commands/queue-rows.js'
 
 let db: TestDatabase
 

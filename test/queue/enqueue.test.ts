@@ -5,7 +5,7 @@ import { QueueJob } from '../../src/jobs/queue-job.js'
 import { JobDeclarationError, JobRegistry } from '../../src/jobs/registry.js'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { PayloadError } from '../../src/queue/payload.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
 
 class ProbeJob extends QueueJob<{ n: number }> {
   static override entrypoint = 'test_probe'

@@ -7,12 +7,12 @@ import path from 'node:path'
 import { after, before, it as nodeIt, type TestContext } from 'node:test'
 import type pg from 'pg'
 import { migrate } from '../../../src/db/migrate.js'
-import { repoRoot } from '../../helpers/cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../../helpers/db.js'
-import { killAll, type SpawnedWorker, spawnWorker } from '../../worker/spawn-worker.js'
+import { repoRoot } from '../cli.js'
+import { createEmptyDatabase, type TestDatabase } from '../db.js'
+import { fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../worker-process.js'
 import { pgq, type PgqWorker, type PgqWorkerOptions, pgqueuerAbsent, requirePgQueuer, startPgqWorker } from './pgqueuer.js'
 
-export const INTEROP_JOBS = path.join(repoRoot, 'test', 'interop', 'support', 'interop-jobs.mjs')
+export const INTEROP_JOBS = path.join(repoRoot, 'test', 'support', 'interop', 'interop-jobs.mjs')
 
 const RUNS_TABLE = `CREATE TABLE interop_runs (
   seq bigserial PRIMARY KEY, job_id bigint NOT NULL, entrypoint text NOT NULL, side text NOT NULL,
@@ -39,13 +39,15 @@ export async function adopt(db: TestDatabase): Promise<void> {
 
 /** An aizk worker process bound to `entrypoints` of the interop jobs, no scheduler. */
 export function startAizkWorker(db: TestDatabase, entrypoints: string[], env: Record<string, string> = {}): SpawnedWorker {
-  return spawnWorker(db.url, [], {
-    AIZK_WORKER_JOB_MODULES: INTEROP_JOBS,
-    AIZK_WORKER_ENTRYPOINTS: entrypoints.join(','),
-    AIZK_WORKER_NO_SCHEDULER: 'true',
-    AIZK_WORKER_OUTPUT: 'json',
-    ...env,
-  })
+  return spawnWorker(
+    fastWorkerEnv(db.url, {
+      AIZK_WORKER_JOB_MODULES: INTEROP_JOBS,
+      AIZK_WORKER_ENTRYPOINTS: entrypoints.join(','),
+      AIZK_WORKER_NO_SCHEDULER: 'true',
+      AIZK_WORKER_OUTPUT: 'json',
+      ...env,
+    }),
+  )
 }
 
 export interface RunRow {

@@ -12,7 +12,7 @@ import type pg from 'pg'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { type PickedJob, pickJobs, planPick } from '../../src/queue/pick.js'
 import { retryJobs } from '../../src/queue/retry.js'
-import { queueTestDatabase } from '../helpers/db.js'
+import { queueTestDatabase } from '../support/db.js'
 
 const db = queueTestDatabase()
 

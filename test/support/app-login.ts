@@ -5,7 +5,7 @@
  */
 import pg from 'pg'
 import { attachAppLogin } from '../../src/db/app-login.js'
-import { adminQuery, type TestDatabase } from '../helpers/db.js'
+import { adminQuery, type TestDatabase } from './db.js'
 
 export interface AppLogin {
   role: string

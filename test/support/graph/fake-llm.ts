@@ -3,7 +3,7 @@
  * the API's shape (choices[0].message.content), from a queue of canned contents, including
  * malformed ones and HTTP failures. It checks the request's model and bearer token.
  */
-import { type FakeServer, startFakeServer } from '../../inventory/helpers/fake-services.js'
+import { type FakeServer, startFakeServer } from '../inventory/fake-services.js'
 
 export type CannedAnswer = string | { status: number; body: unknown }
 

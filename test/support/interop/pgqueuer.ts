@@ -11,7 +11,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import readline from 'node:readline'
-import { repoRoot } from '../../helpers/cli.js'
+import { repoRoot } from '../cli.js'
 
 export const PGQUEUER_SRC = path.resolve(repoRoot, process.env.AIZK_PGQUEUER_SRC ?? path.join('..', 'shared', 'vendor', 'pgqueuer-1.3.2'))
 export const PGQUEUER_PYTHON = process.env.AIZK_PGQUEUER_PYTHON ?? path.join(repoRoot, '.venv-pgq', 'bin', 'python')
