@@ -44,6 +44,8 @@ const RANK: Record<string, number> = {
   dashboard: 12,
   commands: 13,
   index: 14,
+  'index-jobs': 14,
+  'index-graph': 14,
 }
 
 /**
