@@ -32,9 +32,16 @@ export interface WorkerEventMap {
   'entrypoint:resumed': { entrypoint: string }
   'schedule:fired': { name: string; cronEntrypoint: string; scheduledFor: string; enqueued: number; alreadyQueued: number }
   'schedule:next': { name: string; cronEntrypoint: string; nextRun: string }
+  /** An artifact's original failed re-verification (ArtifactIntegrityJob). */
+  'artifact:integrity': { status: string; artifactId: string; contentId: string; scopes: string[]; storage: string }
+  /** A backup was written and checked with pg_restore --list (BackupJob). */
+  'backup:written': { file: string; bytes: number; entries: number; removed: string[] }
 }
 
 export type WorkerEventName = keyof WorkerEventMap
+
+/** The events a job's handler may raise (JobContext.emit); the others are the worker's own. */
+export type JobEventName = 'artifact:integrity' | 'backup:written'
 
 type AnyListener = <K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]) => void
 

@@ -1,6 +1,8 @@
 /**
  * aizk's library API: what the application imports to enqueue follow-up work in the same
- * transaction as its write, and to declare jobs.
+ * transaction as its write, and to declare jobs. It stays light: aizk's own jobs (which declare
+ * themselves on import) are in `aizk/jobs` (index-jobs.ts), and the graph's extractors, which
+ * load the NLP library, in `aizk/graph` (index-graph.ts).
  */
 export { JobPriority } from './queue/priority.js'
 export { QueueJob, type JobContext, type JobKind, type JobClass, type PayloadFormat, bytesPayload, validatePayload } from './jobs/queue-job.js'
@@ -24,23 +26,6 @@ export {
 } from './jobs/scheduled-job.js'
 export { Scheduler, fanOut, type FireResult, type UpcomingFire } from './scheduler/index.js'
 export { ingestOriginal, convertArtifact, reindexArtifact, enqueueChunkProjections, CHUNK_PROJECTION_ENTRYPOINT, type IngestInput, type IngestResult } from './ingest/index.js'
-export {
-  DoclingConversionJob,
-  MarkdownReindexJob,
-  UsageAccountingJob,
-  ArtifactDispatchJob,
-  ChunkDispatchJob,
-  ChunkRecoveryJob,
-  ChunkProjectionJob,
-  ProfileProjectionJob,
-  SessionPromoteJob,
-  DecayJob,
-  DedupJob,
-  ArtifactIntegrityJob,
-  CleanupJob,
-  BackupJob,
-  enqueuePending,
-} from './jobs/inventory/index.js'
 export { chunkMarkdown, type Chunk, type ChunkOptions } from './chunking/index.js'
 export { contentIdOf, countIntegrity, type IntegrityCounts } from './content/index.js'
 export { PermanentJobError, isPermanentError } from './permanent-error.js'
@@ -65,20 +50,4 @@ export { pruneLog, countPrunable, reclaimLog, logSize, type PruneOptions, type P
 export { queueStats, type QueueStats, type StatsOptions, type EntrypointStats, type HealthProblem } from './queue/stats.js'
 export { compactCounts, compactThroughput, readCounts, readThroughput } from './queue/counts.js'
 export { rosterCounts, type RosterEntry } from './scope/roster-counts.js'
-export {
-  writeDocument,
-  writeSessionItem,
-  readGraph,
-  projectChunk,
-  extractBuiltin,
-  BuiltinExtractor,
-  LlmExtractor,
-  MalformedAnswerError,
-  closeExtractionPool,
-  normalizeName,
-  type Extraction,
-  type Extractor,
-  type GraphView,
-  type NewSessionItem,
-  type WrittenDocument,
-} from './graph/index.js'
+export { writeDocument, writeSessionItem, type NewSessionItem, type WrittenDocument } from './graph/write-memory.js'

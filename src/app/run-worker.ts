@@ -4,7 +4,6 @@
  * services. The command (src/commands/worker.ts) adds flags, output and signals around it.
  */
 import type { Database } from '../db/database.js'
-import { closeExtractionPool } from '../graph/extract/extract-pool.js'
 import { loadJobModules } from './load-job-modules.js'
 import { type JobRegistry, jobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
@@ -107,10 +106,12 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
     events,
     stop(timeoutMs = settings.shutdownTimeoutSeconds * 1000, reason = 'stop requested') {
       // The extraction threads outlive the drain: in-flight projections still use them. The
-      // pools get a second for goodbyes: a connection silent past that is destroyed.
+      // pools get a second for goodbyes: a connection silent past that is destroyed. The thread
+      // pool's module is imported here, not at the top, so the library entry (startWorker) stays
+      // light; in a worker the job modules have loaded it already.
       stopping ??= worker
         .stop({ timeoutMs, reason })
-        .finally(() => Promise.all([db.close(POOL_GOODBYE_MS).catch(() => 0), closeExtractionPool().catch(() => {})]).then(() => {}))
+        .finally(() => Promise.all([db.close(POOL_GOODBYE_MS).catch(() => 0), import('../graph/extract/extract-pool.js').then((m) => m.closeExtractionPool()).catch(() => {})]).then(() => {}))
       return stopping
     },
   }

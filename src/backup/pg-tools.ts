@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { PermanentJobError } from '../convert/errors.js'
+import { PermanentJobError } from '../permanent-error.js'
 import { type Environment, envName } from '../settings.js'
 
 const run = promisify(execFile)

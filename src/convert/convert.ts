@@ -2,7 +2,6 @@
 import { envName } from '../settings.js'
 import { convertWithDocling } from './docling-client.js'
 import { ConverterMissingError } from './errors.js'
-import { htmlToMarkdown } from './html.js'
 import { converterFor } from './media-type.js'
 import { decodeText, textToMarkdown } from './text.js'
 
@@ -22,7 +21,11 @@ export async function convertToMarkdown(original: Original, settings: ConvertSet
   const kind = converterFor(original.mediaType, original.filename)
   if (kind === 'markdown') return textToMarkdown(decodeText(original.bytes))
   if (kind === 'text') return textToMarkdown(decodeText(original.bytes))
-  if (kind === 'html') return htmlToMarkdown(decodeText(original.bytes))
+  if (kind === 'html') {
+    // Loaded on first use: the library entry (ingestOriginal) should not pay for turndown.
+    const { htmlToMarkdown } = await import('./html.js')
+    return htmlToMarkdown(decodeText(original.bytes))
+  }
   const what = `${original.filename ?? 'an original'} (${original.mediaType ?? 'unknown type'})`
   if (!settings.doclingUrl) {
     throw new ConverterMissingError(

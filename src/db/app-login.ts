@@ -2,22 +2,28 @@
  * Scoped work's own login (AIZK_APP_DATABASE_URL). A transaction on the owner login that only
  * `SET LOCAL ROLE`s to the app role can `RESET ROLE` back to the owner; on a login that is a
  * member of the app role and cannot become the owner, there is nowhere to go back to. The
- * owner's pool keeps a link to that login's pool, so callers keep passing one pool and the
- * scope module (src/scope/user.ts) decides which connection a scoped transaction runs on.
+ * owner's pool carries that login's pool (DatabasePool.appLogin), so callers keep passing one
+ * pool and the scope module (src/scope/user.ts) decides which connection a scoped transaction
+ * runs on.
  */
 import type pg from 'pg'
-import { ConfigError } from '../errors.js'
+import { ConfigError, OwnerAccessError } from '../errors.js'
+import { DatabasePool } from './database-pool.js'
 
-const appLogins = new WeakMap<pg.Pool, pg.Pool>()
-
-/** Run scoped transactions asked of `owner` on `app` instead. */
-export function attachAppLogin(owner: pg.Pool, app: pg.Pool): void {
-  appLogins.set(owner, app)
-}
-
-/** The app login attached to an owner pool, if any. */
-export function appLoginOf(owner: pg.Pool): pg.Pool | undefined {
-  return appLogins.get(owner)
+/**
+ * The login scoped transactions asked of `pool` run on: its app login, or none (the owner login
+ * under SET LOCAL ROLE). When the settings name an app login, a pool that does not carry one
+ * (a plain pg.Pool, or one opened without it) is refused rather than quietly run on the owner.
+ */
+export function appLoginFor(pool: pg.Pool, settings: { appDatabaseUrl?: string }): pg.Pool | undefined {
+  const app = pool instanceof DatabasePool ? pool.appLogin : undefined
+  if (!app && settings.appDatabaseUrl) {
+    throw new OwnerAccessError(
+      'scoped work was handed a pool without the app login AIZK_APP_DATABASE_URL names, so it would run on the owner login',
+      'pass the pool from openDatabase (or createPool(url, { appLogin })), or unset AIZK_APP_DATABASE_URL (docs/security.md)',
+    )
+  }
+  return app
 }
 
 interface LoginFacts {

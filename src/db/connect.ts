@@ -3,10 +3,11 @@
  * embedded one in aizk's data folder is found or started. Connection failures become a
  * DatabaseError (exit 4) naming the address tried, never a stack trace.
  */
-import pg from 'pg'
+import type pg from 'pg'
 import { DatabaseError, errorMessage } from '../errors.js'
 import type { Settings } from '../settings.js'
-import { CallTracker, DEADLINE_CODE, DeadlineClient, type DeadlineClientConfig } from './deadline-client.js'
+import { DatabasePool } from './database-pool.js'
+import { CallTracker, DEADLINE_CODE, type DeadlineClient, type DeadlineClientConfig } from './deadline-client.js'
 
 // bigint (int8) columns come back as strings: job ids never pass through a JS number unchecked.
 export interface DatabaseTarget {
@@ -79,6 +80,10 @@ export interface PoolOptions {
   deadlineMs?: number
   /** Idle time before TCP keepalive probes start, ms. Default 10 s. */
   keepAliveMs?: number
+  /** Write PgQueuer's `queued` and `picked` log rows on this pool's connections (AIZK_QUEUE_LOG_PARITY). */
+  logParity?: boolean
+  /** Run scoped transactions asked of this pool on that one, the app role's own login (AIZK_APP_DATABASE_URL). */
+  appLogin?: DatabasePool
 }
 
 /** The pool options the settings give: the round-trip deadline and the keepalive. */
@@ -87,54 +92,33 @@ export function connectionLimits(settings: Pick<Settings, 'dbDeadlineSeconds' | 
   return { deadlineMs: Math.round((settings.dbDeadlineSeconds ?? 15) * 1000), keepAliveMs: Math.round((settings.dbKeepaliveSeconds ?? 10) * 1000) }
 }
 
-interface PoolFacts {
-  config: DeadlineClientConfig
-  calls: CallTracker
-  clients: Set<DeadlineClient>
-}
-
-const pools = new WeakMap<pg.Pool, PoolFacts>()
-
 /** The connection settings a pool from `createPool` was opened with (for a client of its own, the LISTEN one). */
 export function clientConfigOf(pool: pg.Pool): DeadlineClientConfig | undefined {
-  return pools.get(pool)?.config
+  return pool instanceof DatabasePool ? pool.clientConfig : undefined
 }
 
 /** The round trips of a pool from `createPool` that are on their way (health reads their age). */
 export function callsOf(pool: pg.Pool): CallTracker | undefined {
-  return pools.get(pool)?.calls
+  return pool instanceof DatabasePool ? pool.calls : undefined
 }
 
 /**
  * A pool whose clients all have TCP keepalive and, with `deadlineMs`, a deadline on each round
  * trip (deadline-client.ts). Idle-client errors (a restarted server) are reported, never thrown.
  */
-export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
-  const calls = new CallTracker()
+export function createPool(url: string, opts: PoolOptions = {}): DatabasePool {
   const deadlineMs = opts.deadlineMs ?? 0
-  const config: DeadlineClientConfig = {
+  const client: DeadlineClientConfig = {
     connectionString: url,
     application_name: opts.applicationName ?? 'aizk',
     connectionTimeoutMillis: deadlineMs > 0 ? deadlineMs : 10_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: opts.keepAliveMs ?? 10_000,
     deadlineMs,
-    calls,
+    calls: new CallTracker(),
+    logParity: opts.logParity ?? false,
   }
-  const pool = new pg.Pool({ ...config, Client: DeadlineClient as unknown as typeof pg.Client, max: opts.max ?? 10, idleTimeoutMillis: 30_000 })
-  const clients = new Set<DeadlineClient>()
-  pools.set(pool, { config, calls, clients })
-  pool.on('error', () => {
-    // An idle client lost its connection (server restart); the pool replaces it on next use.
-  })
-  pool.on('connect', (client) => {
-    clients.add(client as unknown as DeadlineClient)
-    // A checked-out client whose connection drops between queries emits 'error'; unheard, that
-    // would end the process. The failure reaches its holder through the next query instead.
-    client.on('error', () => {})
-  })
-  pool.on('remove', (client) => clients.delete(client as unknown as DeadlineClient))
-  return pool
+  return new DatabasePool({ client, max: opts.max ?? 10, idleTimeoutMillis: 30_000, appLogin: opts.appLogin })
 }
 
 /**
@@ -144,7 +128,7 @@ export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
  * FIN: such a socket would keep the process alive, so the clients are watched until each is gone.
  */
 export async function closePool(pool: pg.Pool, graceMs: number): Promise<number> {
-  const clients = pools.get(pool)?.clients ?? new Set<DeadlineClient>()
+  const clients = pool instanceof DatabasePool ? pool.clients : new Set<DeadlineClient>()
   const deadline = Date.now() + graceMs
   const ended = pool.end().catch(() => {})
   let timer: NodeJS.Timeout | undefined

@@ -6,19 +6,20 @@
 import type pg from 'pg'
 import { DatabaseError } from '../errors.js'
 import type { Settings } from '../settings.js'
-import { appLoginOf, attachAppLogin, checkAppLogin } from './app-login.js'
-import { enableLogParity } from './log-parity.js'
+import { checkAppLogin } from './app-login.js'
 import { checkConnection, closePool, connectionError, connectionLimits, createPool, type DatabaseTarget, type PoolOptions, resolveDatabase } from './connect.js'
+import type { DatabasePool } from './database-pool.js'
 import { migrate, schemaState } from './migrate.js'
 
 export interface Database {
-  pool: pg.Pool
+  /** The owner login's pool; it carries the app login and the log-parity setting (database-pool.ts). */
+  pool: DatabasePool
   target: DatabaseTarget
   /**
    * Another pool on the same server and logins, closed with this database: the worker's
    * handlers get one whose round trips are bounded by the job timeout, not the queue's deadline.
    */
-  addPool(opts: Pick<PoolOptions, 'max' | 'applicationName' | 'deadlineMs'>): pg.Pool
+  addPool(opts: Pick<PoolOptions, 'max' | 'applicationName' | 'deadlineMs'>): DatabasePool
   /** End every pool; connections silent for `graceMs` (default the deadline) are destroyed. Resolves with how many were. */
   close(graceMs?: number): Promise<number>
 }
@@ -39,18 +40,16 @@ export interface OpenOptions {
 export async function openDatabase(settings: Settings, opts: OpenOptions = {}): Promise<Database> {
   const target = await resolveDatabase(settings, opts.log)
   const limits = connectionLimits(settings)
-  const pools: pg.Pool[] = []
-  const open = (o: Pick<PoolOptions, 'max' | 'applicationName' | 'deadlineMs'>): pg.Pool => {
-    const options = { keepAliveMs: limits.keepAliveMs, ...o }
-    const owner = createPool(target.url, options)
+  const pools: DatabasePool[] = []
+  const open = (o: Pick<PoolOptions, 'max' | 'applicationName' | 'deadlineMs'>): DatabasePool => {
+    const options = { keepAliveMs: limits.keepAliveMs, logParity: settings.queueLogParity, ...o }
     const app = settings.appDatabaseUrl ? createPool(settings.appDatabaseUrl, options) : undefined
-    if (settings.queueLogParity) for (const p of [owner, app]) if (p) enableLogParity(p)
-    if (app) attachAppLogin(owner, app)
+    const owner = createPool(target.url, { ...options, appLogin: app })
     pools.push(owner, ...(app ? [app] : []))
     return owner
   }
   const pool = open({ max: opts.poolSize, applicationName: opts.applicationName, deadlineMs: opts.deadline === false ? 0 : limits.deadlineMs })
-  const app = appLoginOf(pool)
+  const app = pool.appLogin
   const close = async (graceMs = limits.deadlineMs) => {
     const destroyed = await Promise.all(pools.map((p) => closePool(p, graceMs)))
     return destroyed.reduce((a, b) => a + b, 0)

@@ -50,6 +50,8 @@ export interface DeadlineClientConfig extends pg.ClientConfig {
   /** The deadline of each round trip in ms; 0 or absent: none (keepalive only). */
   deadlineMs?: number
   calls?: CallTracker
+  /** Whether this connection writes PgQueuer's `queued` and `picked` log rows (AIZK_QUEUE_LOG_PARITY). */
+  logParity?: boolean
 }
 
 type Callback = (err: Error | null, res?: unknown) => void
@@ -57,11 +59,13 @@ type Callback = (err: Error | null, res?: unknown) => void
 export class DeadlineClient extends pg.Client {
   private readonly deadlineMs: number
   private readonly calls: CallTracker | undefined
+  readonly logParity: boolean
 
   constructor(config: DeadlineClientConfig) {
     super(config)
     this.deadlineMs = config.deadlineMs ?? 0
     this.calls = config.calls
+    this.logParity = config.logParity === true
   }
 
   /** Close the socket at once: no goodbye to a peer that may never answer. */

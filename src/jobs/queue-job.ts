@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import type { Queryable } from '../db/queryable.js'
+import type { JobEventName, WorkerEventMap } from '../events.js'
 import { type EnqueueOptions, enqueue, enqueueMany } from '../queue/enqueue.js'
 import { PayloadError } from '../queue/payload.js'
 import type { Settings } from '../settings.js'
@@ -35,6 +36,8 @@ export interface JobContext {
   settings: Settings
   /** Say what the run decided (a gate's skip, counts): shown on the job's completed event. */
   report?(detail: Record<string, unknown>): void
+  /** Raise an event of the worker's stream (its JSON lines, an embedding application's listeners). */
+  emit?<K extends JobEventName>(name: K, payload: WorkerEventMap[K]): void
 }
 
 export interface JobClass {

@@ -3,11 +3,15 @@
  * only with AIZK_QUEUE_LOG_PARITY (docs/pgqueuer-interop.md has the measured cost). This wraps
  * an INSERT or UPDATE ... RETURNING id, priority, entrypoint so it also logs each row it returns.
  */
-import { writesLogParity } from '../db/log-parity.js'
+import { DatabasePool } from '../db/database-pool.js'
+import { DeadlineClient } from '../db/deadline-client.js'
 
-/** Whether `db` writes parity rows: set on the pools `openDatabase` opened with the setting on. */
+/**
+ * Whether `db` writes parity rows: a pool `openDatabase` opened with the setting on, or one of its
+ * clients. A pool or client of the application's own writes them only when asked (`logQueued`).
+ */
 export function queueLogParity(db: object): boolean {
-  return writesLogParity(db)
+  return (db instanceof DatabasePool || db instanceof DeadlineClient) && db.logParity
 }
 
 /**

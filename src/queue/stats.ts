@@ -94,9 +94,12 @@ export interface StatsOptions {
   compact?: boolean
 }
 
-/** Throughput rows are folded and trimmed at most this often per pool (a dashboard refreshes every second). */
+/**
+ * Throughput rows are folded and trimmed at most this often per process (a dashboard refreshes
+ * every second). Housekeeping only: readThroughput sums folded and unfolded rows alike.
+ */
 const THROUGHPUT_COMPACT_EVERY_MS = 15_000
-const lastThroughputCompaction = new WeakMap<pg.Pool, number>()
+let lastThroughputCompaction = 0
 
 /** Per entrypoint with queued rows: seconds the oldest ready one has waited, and the earliest not yet due. */
 export async function readOldest(db: Queryable, entrypoints: string[]) {
@@ -165,9 +168,8 @@ function checkHealth(s: Omit<QueueStats, 'health'>, includeForeign: boolean): He
 export async function queueStats(db: pg.Pool, opts: StatsOptions): Promise<QueueStats> {
   if (opts.compact !== false) {
     await compactCounts(db)
-    const last = lastThroughputCompaction.get(db) ?? 0
-    if (Date.now() - last >= THROUGHPUT_COMPACT_EVERY_MS) {
-      lastThroughputCompaction.set(db, Date.now())
+    if (Date.now() - lastThroughputCompaction >= THROUGHPUT_COMPACT_EVERY_MS) {
+      lastThroughputCompaction = Date.now()
       await compactThroughput(db)
     }
   }

@@ -6,7 +6,7 @@
  * with no other scope may open it (the roster is its one caller).
  */
 import type pg from 'pg'
-import { appLoginOf } from '../db/app-login.js'
+import { appLoginFor } from '../db/app-login.js'
 import { asScoped } from '../db/scoped-client.js'
 import { SCOPED_SEARCH_PATH } from '../db/session-reset.js'
 import { batchTransaction, withTransaction } from '../db/sql/transaction.js'
@@ -16,7 +16,7 @@ import { normalizeScopes, type ScopeSet, sameScopes, scopeArrayLiteral } from '.
 
 export { OwnerAccessError } from '../errors.js'
 
-export type IdentitySettings = Pick<Settings, 'systemUserId' | 'appRole'>
+export type IdentitySettings = Pick<Settings, 'systemUserId' | 'appRole'> & Partial<Pick<Settings, 'appDatabaseUrl'>>
 
 const ROLE = /^[a-z_][a-z0-9_]{0,62}$/
 
@@ -44,14 +44,15 @@ export class User {
    * Run `fn` in one transaction as the app role with this user's sets: BEGIN, role, sets and
    * their proof, fn, COMMIT; ROLLBACK when fn throws. Row security decides every row fn touches,
    * and honours the sets only with the owner's proof for this very transaction (docs/security.md).
-   * With an app login attached to `pool` (AIZK_APP_DATABASE_URL) the transaction runs there, on
-   * a login that cannot become the owner; otherwise on the owner login under SET LOCAL ROLE.
+   * With an app login carried by `pool` (AIZK_APP_DATABASE_URL) the transaction runs there, on
+   * a login that cannot become the owner; otherwise on the owner login under SET LOCAL ROLE. A
+   * pool without the app login the settings name is refused (db/app-login.ts).
    * `first`, a statement with no parameters (validated literals only), runs before fn in the
    * same round trip as the sets; fn gets its rows.
    */
   async transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient, first: pg.QueryResultRow[]) => Promise<T>, first?: string): Promise<T> {
     const role = this.role()
-    const app = appLoginOf(pool)
+    const app = appLoginFor(pool, this.settings)
     let rows: pg.QueryResultRow[] = []
     const body = (c: pg.PoolClient) => asScoped(c, () => fn(c, rows))
     if (!app) {
@@ -97,7 +98,7 @@ export class User {
    * validated literal (a UUID, a scope array literal).
    */
   async readOnce<R extends pg.QueryResultRow>(pool: pg.Pool, sql: string): Promise<R[]> {
-    if (appLoginOf(pool)) return this.transaction(pool, async (c) => (await c.query<R>(sql)).rows)
+    if (appLoginFor(pool, this.settings)) return this.transaction(pool, async (c) => (await c.query<R>(sql)).rows)
     const results = await batchTransaction<R>(pool, `${this.ownerSetup(this.role())}; ${sql}; COMMIT`)
     return results[results.length - 2].rows
   }

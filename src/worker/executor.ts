@@ -15,7 +15,7 @@ import type { PickedJob } from '../queue/pick.js'
 import type { LastError, TracebackRecord } from '../queue/retry.js'
 import { storableText } from '../queue/storable-json.js'
 import type { Settings } from '../settings.js'
-import type { WorkerEventMap, WorkerEventName, WorkerEvents } from '../events.js'
+import type { JobEventName, WorkerEventMap, WorkerEventName, WorkerEvents } from '../events.js'
 import type { OutcomeBuffer } from './outcomes.js'
 import { traceSettlements } from '../tracing/job-spans.js'
 
@@ -50,6 +50,7 @@ class RunContext implements JobContext {
     private readonly run: Running,
     readonly pool: pg.Pool,
     readonly settings: Settings,
+    private readonly events: WorkerEvents,
   ) {}
   get jobId() {
     return this.run.job.id
@@ -65,6 +66,9 @@ class RunContext implements JobContext {
   }
   report(detail: Record<string, unknown>): void {
     this.run.detail = { ...this.run.detail, ...detail }
+  }
+  emit<K extends JobEventName>(name: K, payload: WorkerEventMap[K]): void {
+    this.events.emit(name, payload)
   }
   /** Created on first use: most handlers never look. */
   get signal(): AbortSignal {
@@ -147,7 +151,7 @@ export class Executor {
       const raw = cls.payloadFormat === 'bytes' ? job.payload : decodePayload(job.entrypoint, job.payload)
       const parsed = cls.payload.safeParse(raw)
       if (!parsed.success) throw PayloadError.fromZod(job.entrypoint, parsed.error)
-      promise = handler.handle(parsed.data, new RunContext(run, this.o.pool, this.o.settings))
+      promise = handler.handle(parsed.data, new RunContext(run, this.o.pool, this.o.settings, this.o.events))
     } catch (err) {
       this.settle(run, err)
       return true

@@ -39,6 +39,8 @@ const EVENTS: Record<WorkerEventName, 'job' | 'always'> = {
   'entrypoint:resumed': 'always',
   'schedule:fired': 'always',
   'schedule:next': 'always',
+  'artifact:integrity': 'always',
+  'backup:written': 'always',
 }
 
 /** Render one event as its JSON line (no trailing newline). */

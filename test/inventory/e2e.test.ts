@@ -123,7 +123,7 @@ describe('inventory end to end', () => {
     // The rotten original is caught by the integrity pass.
     await tick(ArtifactIntegrityJob)
     await waitFor('integrity mismatch marked', async () => (await q<{ s: string }>('select integrity_status as s from artifact where id = $1', [rotten.artifactId]))[0].s === 'mismatch')
-    await waitFor('integrity log line', async () => worker?.stderr().includes('"event":"artifact:integrity"'))
+    await worker.waitFor((e) => e.event === 'artifact:integrity' && e.artifactId === rotten.artifactId && e.status === 'mismatch', 'integrity event line')
     assert.equal((await q<{ s: string }>('select integrity_status as s from artifact where id = $1', [orphan.artifactId]))[0].s, 'ok')
     // ... and reported where an operator looks: `aizk status` and its health check.
     const status = JSON.parse((await runCli(['status', '--json'], { env: { AIZK_DATABASE_URL: db.url } })).stdout)

@@ -48,8 +48,17 @@ describe('ArtifactIntegrityJob', () => {
     await db.pool.query("update aizk_content set bytes = 'BAD bytes!'::bytea where content_id = $1", [bad.contentId])
     await rm(path.join(dir, 'store', gone.contentId.slice(0, 2), gone.contentId))
 
-    const report = await new ArtifactIntegrityJob().verify(ctxOf(settings))
+    const raised: { name: string; artifactId: unknown; status: unknown }[] = []
+    const emit = (name: string, e: object) => {
+      raised.push({ name, ...(e as { artifactId: unknown; status: unknown }) })
+    }
+    const report = await new ArtifactIntegrityJob().verify({ ...ctxOf(settings), emit })
     assert.equal(report.checked, 3)
+    // Each problem is also an event on the worker's stream, not a line written past it.
+    assert.deepEqual(
+      raised.map((e) => [e.name, e.artifactId, e.status]).sort(),
+      report.problems.map((p) => ['artifact:integrity', p.artifactId, p.status]).sort(),
+    )
     assert.deepEqual(
       report.problems.map((p) => [p.artifactId, p.status]).sort(),
       [

@@ -3,8 +3,8 @@
  * role and nothing else, as the application would. Row security then decides, not privilege.
  * Roles are cluster-wide, so each test file makes its own and drops it afterwards.
  */
-import pg from 'pg'
-import { attachAppLogin } from '../../src/db/app-login.js'
+import type pg from 'pg'
+import { createPool } from '../../src/db/connect.js'
 import { adminQuery, type TestDatabase } from './db.js'
 
 export interface AppLogin {
@@ -12,7 +12,7 @@ export interface AppLogin {
   /** The login's own connections: what SQL issued inside a scoped transaction runs on. */
   pool: pg.Pool
   /**
-   * An owner pool with this login attached (AIZK_APP_DATABASE_URL's arrangement): pass it to
+   * An owner pool carrying this login (AIZK_APP_DATABASE_URL's arrangement): pass it to
    * User.transaction, which runs the transaction on the login and asks the owner for the proof.
    */
   scoped: pg.Pool
@@ -30,11 +30,8 @@ export async function createAppLogin(db: TestDatabase, appRole = 'aizk_app', opt
   const url = new URL(db.url)
   url.username = role
   url.password = password
-  const pool = new pg.Pool({ connectionString: url.toString(), max: opts.max ?? 4 })
-  pool.on('error', () => {})
-  const scoped = new pg.Pool({ connectionString: db.url, max: 2 })
-  scoped.on('error', () => {})
-  attachAppLogin(scoped, pool)
+  const pool = createPool(url.toString(), { max: opts.max ?? 4 })
+  const scoped = createPool(db.url, { max: 2, appLogin: pool })
   return {
     role,
     pool,

@@ -31,7 +31,7 @@ export class ArtifactIntegrityJob extends SystemScheduledJob {
     await this.verify(ctx)
   }
 
-  async verify(ctx: Pick<ScheduledContext, 'pool' | 'settings' | 'signal'>): Promise<IntegrityReport> {
+  async verify(ctx: Pick<ScheduledContext, 'pool' | 'settings' | 'signal' | 'emit'>): Promise<IntegrityReport> {
     const { integrityCandidates, verifyOriginal } = await import('../../content/integrity.js')
     const settings = ctx.settings as Settings
     const limit = settings.integrityBatch
@@ -49,9 +49,7 @@ export class ArtifactIntegrityJob extends SystemScheduledJob {
       report.checked++
       if (status !== 'ok') {
         report.problems.push({ artifactId: c.id, contentId: c.contentId, scopes: c.scopes, status })
-        process.stderr.write(
-          `${JSON.stringify({ ts: new Date().toISOString(), event: 'artifact:integrity', status, artifactId: c.id, contentId: c.contentId, scopes: c.scopes, storage: c.storage })}\n`,
-        )
+        ctx.emit?.('artifact:integrity', { status, artifactId: c.id, contentId: c.contentId, scopes: c.scopes, storage: c.storage })
       }
     }
     return report

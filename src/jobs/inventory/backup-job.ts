@@ -3,6 +3,8 @@
  * backupDir, timestamped, the newest backupKeep kept, each checked with pg_restore --list. A
  * missing pg_dump, or one older than the server, is a held job with an error saying what to do.
  */
+import { DatabasePool } from '../../db/database-pool.js'
+import { PermanentJobError } from '../../permanent-error.js'
 import { type ScheduledContext, SystemScheduledJob } from '../scheduled-job.js'
 
 export class BackupJob extends SystemScheduledJob {
@@ -10,8 +12,13 @@ export class BackupJob extends SystemScheduledJob {
   static override defaultEnabled = false
 
   async execute(ctx: ScheduledContext): Promise<void> {
-    const url = (ctx.pool as unknown as { options: { connectionString?: string } }).options.connectionString
-    if (!url) throw new Error('the worker pool has no connection string to hand to pg_dump')
+    const url = ctx.pool instanceof DatabasePool ? ctx.pool.url : ''
+    if (!url) {
+      throw new PermanentJobError(
+        'the worker pool was not opened by openDatabase (or createPool), so there is no server URL to hand to pg_dump',
+        'run backups in `aizk worker`, or give the embedded Worker the pool openDatabase returns',
+      )
+    }
     const { runBackup } = await import('../../backup/run-backup.js')
     const result = await runBackup(ctx.pool, {
       url,
@@ -21,6 +28,6 @@ export class BackupJob extends SystemScheduledJob {
       pgBin: ctx.settings.backupPgBin as string | undefined,
       signal: ctx.signal,
     })
-    process.stderr.write(`${JSON.stringify({ ts: new Date().toISOString(), event: 'backup:written', ...result })}\n`)
+    ctx.emit?.('backup:written', result)
   }
 }
