@@ -50,4 +50,4 @@ export { pruneLog, countPrunable, reclaimLog, logSize, type PruneOptions, type P
 export { queueStats, type QueueStats, type StatsOptions, type EntrypointStats, type HealthProblem } from './queue/stats.js'
 export { compactCounts, compactThroughput, readCounts, readThroughput } from './queue/counts.js'
 export { rosterCounts, type RosterEntry } from './scope/roster-counts.js'
-export { writeDocument, writeSessionItem, type NewSessionItem, type WrittenDocument } from './graph/write-memory.js'
+export { writeDocument, writeSessionItem, type NewSessionItem, type WrittenDocument } from './graph/project/write-memory.js'

@@ -11,8 +11,8 @@ import { OwnerAccessError } from '../../src/errors.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, createAppLogin } from '../scope/app-login.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, createAppLogin } from '../support/app-login.js'
 
 let db: TestDatabase
 let app: AppLogin

@@ -11,8 +11,8 @@ import { type Definition, DEFINITIONS_DIR, inDependencyOrder, loadDefinitions } 
 import { migrate, schemaState } from '../../src/db/migrate.js'
 import { BASELINE_VERSION, loadMigrations, MIGRATIONS_DIR } from '../../src/db/migrations.js'
 import { readDirectives } from '../../src/db/schema-files.js'
-import { runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { runCli } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
 
 const appRole = 'aizk_app'
 const dbs: TestDatabase[] = []

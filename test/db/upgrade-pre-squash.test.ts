@@ -12,9 +12,9 @@ import { after, describe, it } from 'node:test'
 import type pg from 'pg'
 import { loadDefinitions } from '../../src/db/definitions.js'
 import { migrate, schemaState } from '../../src/db/migrate.js'
-import { repoRoot } from '../helpers/cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../helpers/db.js'
-import { schemaSnapshot } from '../helpers/schema-snapshot.js'
+import { repoRoot } from '../support/cli.js'
+import { createEmptyDatabase, type TestDatabase } from '../support/db.js'
+import { schemaSnapshot } from '../support/schema-snapshot.js'
 
 const appRole = 'aizk_app'
 const OLD_DIR = path.join(repoRoot, 'test', 'fixtures', 'migrations-0.1-pre-squash')

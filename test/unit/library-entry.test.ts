@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { repoRoot } from '../helpers/cli.js'
+import { repoRoot } from '../support/cli.js'
 
 const HEAVY = ['compromise', 'piscina', 'turndown', 'marked', 'graphology', 'ink', 'react', '@oclif']
 
