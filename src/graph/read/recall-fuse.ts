@@ -20,7 +20,10 @@ export function fuse(rankings: readonly Ranking[]): Fused[] {
   for (const r of rankings) {
     r.keys.forEach((key, i) => {
       let f = byKey.get(key)
-      if (!f) byKey.set(key, (f = { key, score: 0, why: [] }))
+      if (!f) {
+        f = { key, score: 0, why: [] }
+        byKey.set(key, f)
+      }
       f.score += (r.weight ?? 1) / (RRF_K + i + 1)
       f.why.push(`${r.name} #${i + 1}`)
     })
