@@ -106,10 +106,10 @@ describe('recall', () => {
     try {
       await forged.query('BEGIN')
       await forged.query(`SET LOCAL ROLE ${identity.appRole}`)
-      const { rows } = await forged.query(`SELECT * FROM aizk_recall_candidates('debian | murdock'::tsquery, ARRAY['debian'], 20)`)
+      const { rows } = await forged.query(`SELECT * FROM aizk_recall_candidates('debian | murdock'::tsquery, ARRAY['debian'], ARRAY['debian'], 20)`)
       assert.deepEqual(rows, [], 'no read set: nothing')
       await forged.query(`SELECT set_config('aizk.read_scopes', $1, true)`, [`{${A}}`])
-      const { rows: again } = await forged.query(`SELECT * FROM aizk_recall_candidates('debian | murdock'::tsquery, ARRAY['debian'], 20)`)
+      const { rows: again } = await forged.query(`SELECT * FROM aizk_recall_candidates('debian | murdock'::tsquery, ARRAY['debian'], ARRAY['debian'], 20)`)
       assert.deepEqual(again, [], 'a read set named without its proof is empty')
     } finally {
       await forged.query('ROLLBACK')

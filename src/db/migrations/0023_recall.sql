@@ -21,11 +21,12 @@ CREATE INDEX IF NOT EXISTS community_recall_text_idx ON community USING gin (sco
 -- (scopes <@ aizk_read_scopes(), which is empty without the owner's proof) is written into each
 -- query, next to the text condition, and both ride the index. The function returns ids and ranks,
 -- nothing else: recall then reads every row it shows as the app role, under row security.
-CREATE OR REPLACE FUNCTION aizk_recall_candidates(p_query tsquery, p_names text[], p_limit int)
+CREATE OR REPLACE FUNCTION aizk_recall_candidates(p_query tsquery, p_lexemes text[], p_names text[], p_limit int)
     RETURNS TABLE (source text, id uuid, rank real)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
-    (SELECT 'chunk', c.id, ts_rank_cd(to_tsvector('english', c.text), p_query)
-       FROM public.chunk c
+    -- Chunks by how many of the question's words they hold, then by how close together.
+    (SELECT 'chunk', c.id, (SELECT count(*) FROM unnest(tsvector_to_array(d.doc)) AS l WHERE l = ANY(p_lexemes)) + ts_rank_cd(d.doc, p_query, 32)
+       FROM public.chunk c, LATERAL (SELECT to_tsvector('english', c.text) AS doc) AS d
       WHERE c.scopes <@ (SELECT public.aizk_read_scopes()) AND to_tsvector('english', c.text) @@ p_query
       ORDER BY 3 DESC, 2 LIMIT p_limit)
     UNION ALL
@@ -58,8 +59,8 @@ CREATE OR REPLACE FUNCTION aizk_recall_candidates(p_query tsquery, p_names text[
       WHERE m.scopes <@ (SELECT public.aizk_read_scopes()) AND to_tsvector('english', m.title || ' ' || m.summary) @@ p_query
       ORDER BY 3 DESC, 2 LIMIT p_limit)
 $$;
-REVOKE ALL ON FUNCTION aizk_recall_candidates(tsquery, text[], int) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION aizk_recall_candidates(tsquery, text[], int) TO {{app_role}};
+REVOKE ALL ON FUNCTION aizk_recall_candidates(tsquery, text[], text[], int) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION aizk_recall_candidates(tsquery, text[], text[], int) TO {{app_role}};
 
 -- Chunks nearest a query vector, among the caller's chunks that have one (no vector index: the
 -- scan is the reader's own embedded chunks). Same containment rule, same ids-only answer.

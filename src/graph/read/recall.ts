@@ -22,6 +22,8 @@ const SEED_ENTITIES = 8
 const NEIGHBOURS = 8
 const CLAIMS_PER_ENTITY = 25
 const SECOND_HOP = 0.5
+/** A chunk is found by one ranking where a claim is found by two: this evens their chances. */
+const CHUNK_WEIGHT = 2
 
 const iso = (d: Date) => d.toISOString()
 
@@ -43,6 +45,7 @@ interface ClaimRow {
   last_reinforced: Date
   scopes: string[]
   text_rank: number
+  coverage: number
 }
 
 export async function recall(pool: pg.Pool, options: RecallOptions, identity?: IdentitySettings): Promise<RecallResult> {
@@ -55,8 +58,9 @@ export async function recall(pool: pg.Pool, options: RecallOptions, identity?: I
 
 async function recallIn(db: PoolClient, question: string, limit: number, asOf: Date | null, vector: number[] | undefined, scopes: string[]): Promise<RecallResult> {
   const at = asOf ?? new Date((await db.query<{ now: Date }>('SELECT now()')).rows[0].now)
-  const tsquery = (await db.query<{ query: string }>(sql.QUESTION_QUERY, [question])).rows[0].query
-  const candidates: Candidate[] = (await db.query<Candidate>(sql.CANDIDATES, [tsquery, questionNames(question), CANDIDATES_PER_RANKER])).rows
+  const { query: tsquery, lexemes } = (await db.query<{ query: string; lexemes: string[] }>(sql.QUESTION_QUERY, [question])).rows[0]
+  const terms = { tsquery, lexemes }
+  const candidates: Candidate[] = (await db.query<Candidate>(sql.CANDIDATES, [tsquery, lexemes, questionNames(question), CANDIDATES_PER_RANKER])).rows
   if (vector?.length) candidates.push(...(await db.query<Candidate>(sql.NEAREST_CHUNKS, [vector, CANDIDATES_PER_RANKER])).rows)
   const from = (source: string) => candidates.filter((c) => c.source === source)
 
@@ -66,7 +70,7 @@ async function recallIn(db: PoolClient, question: string, limit: number, asOf: D
 
   // The graph around them: claims in and out, then the neighbours' claims at half strength.
   const claimHits = from('claim').map((c) => c.id)
-  const first = await claimsAround(db, [...seedScore.keys()], claimHits, at, tsquery)
+  const first = await claimsAround(db, [...seedScore.keys()], claimHits, at, terms)
   const neighbourScore = new Map<string, number>()
   for (const c of first) {
     const strength = (seedScore.get(c.subject_id) ?? seedScore.get(c.object_id ?? '') ?? 0) * c.weight * SECOND_HOP
@@ -75,7 +79,7 @@ async function recallIn(db: PoolClient, question: string, limit: number, asOf: D
     }
   }
   const neighbours = rankBy(neighbourScore.entries(), ([id]) => id, ([, s]) => s).slice(0, NEIGHBOURS)
-  const second = neighbours.length ? await claimsAround(db, neighbours, [], at, tsquery) : []
+  const second = neighbours.length ? await claimsAround(db, neighbours, [], at, terms) : []
   const claims = new Map<string, ClaimRow & { graph: number; hops: number }>()
   for (const [rows, hop] of [[first, 1], [second, 2]] as const) {
     for (const c of rows) {
@@ -83,16 +87,17 @@ async function recallIn(db: PoolClient, question: string, limit: number, asOf: D
       const graph = Math.max(near.get(c.subject_id) ?? 0, near.get(c.object_id ?? '') ?? 0) * Number(c.weight) * (hop === 1 ? 1 : SECOND_HOP)
       const had = claims.get(c.id)
       if (had) had.graph = Math.max(had.graph, graph)
-      else claims.set(c.id, { ...c, weight: Number(c.weight), text_rank: Number(c.text_rank), graph, hops: graph > 0 ? hop : 0 })
+      else claims.set(c.id, { ...c, weight: Number(c.weight), text_rank: Number(c.text_rank), coverage: Number(c.coverage), graph, hops: graph > 0 ? hop : 0 })
     }
   }
 
   const rankings: Ranking[] = [
-    { name: 'claim text', keys: rankBy(claims.values(), (c) => `claim:${c.id}`, (c) => c.text_rank) },
-    { name: 'graph', keys: rankBy(claims.values(), (c) => `claim:${c.id}`, (c) => c.graph * (c.text_rank > 0 ? 2 : 1)) },
+    // A claim's words count by how many of the question's it holds; its rank only breaks ties.
+    { name: 'claim text', keys: rankBy(claims.values(), (c) => `claim:${c.id}`, (c) => (c.coverage >= 2 ? c.coverage + c.text_rank : 0)) },
+    { name: 'graph', keys: rankBy(claims.values(), (c) => `claim:${c.id}`, (c) => c.graph * (1 + c.coverage)) },
     { name: 'entity', keys: entityOrder.map((f) => `entity:${f.key}`) },
-    { name: 'chunk text', keys: from('chunk').map((c) => `chunk:${c.id}`) },
-    { name: 'chunk vector', keys: from('vector').map((c) => `chunk:${c.id}`) },
+    { name: 'chunk text', keys: from('chunk').map((c) => `chunk:${c.id}`), weight: CHUNK_WEIGHT },
+    { name: 'chunk vector', keys: from('vector').map((c) => `chunk:${c.id}`), weight: CHUNK_WEIGHT },
   ]
   const communityHits = from('community').map((c) => c.id)
   const communityRows = await readCommunities(db, [...seedScore.keys()], communityHits)
@@ -182,9 +187,9 @@ function itemText(kind: RecallItem['kind'], id: string, d: Details): { text: str
   return c ? { text: c.text, scopes: c.scopes } : null
 }
 
-async function claimsAround(db: PoolClient, entityIds: string[], claimIds: string[], at: Date, tsquery: string): Promise<ClaimRow[]> {
+async function claimsAround(db: PoolClient, entityIds: string[], claimIds: string[], at: Date, terms: { tsquery: string; lexemes: string[] }): Promise<ClaimRow[]> {
   if (!entityIds.length && !claimIds.length) return []
-  return (await db.query<ClaimRow>(sql.CLAIMS_AROUND, [entityIds, claimIds, at, CLAIMS_PER_ENTITY, tsquery])).rows
+  return (await db.query<ClaimRow>(sql.CLAIMS_AROUND, [entityIds, claimIds, at, CLAIMS_PER_ENTITY, terms.tsquery, terms.lexemes])).rows
 }
 
 async function readSources(db: PoolClient, claimIds: string[]): Promise<Map<string, RecalledClaim['sources']>> {

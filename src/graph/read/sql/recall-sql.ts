@@ -6,11 +6,11 @@
  * their indexes under row security.
  */
 
-/** The question as an OR of its lexemes (a plainto_tsquery would need every word). */
-export const QUESTION_QUERY = `SELECT coalesce(string_agg(quote_literal(l), ' | '), '') AS query
+/** The question's lexemes, and their OR as a query (a plainto_tsquery would need every word). */
+export const QUESTION_QUERY = `SELECT coalesce(string_agg(quote_literal(l), ' | '), '') AS query, coalesce(array_agg(l), '{}') AS lexemes
   FROM unnest(tsvector_to_array(to_tsvector('english', $1::text))) AS l`
 
-export const CANDIDATES = `SELECT source, id::text, rank FROM aizk_recall_candidates($1::tsquery, $2::text[], $3::int)`
+export const CANDIDATES = `SELECT source, id::text, rank FROM aizk_recall_candidates($1::tsquery, $2::text[], $3::text[], $4::int)`
 
 export const NEAREST_CHUNKS = `SELECT 'vector' AS source, id::text, rank FROM aizk_recall_nearest_chunks($1::real[], $2::int)`
 
@@ -19,7 +19,8 @@ const LIVE_AT = `c.created <= $3::timestamptz AND NOT c.faded
 
 /**
  * Claims around entities ($1, at most $4 each way, strongest first) and claims by id ($2), as of
- * $3, with how well each one's text matches the question ($5).
+ * $3, with how well each one's text matches the question: its rank against the query ($5) and
+ * how many of the question's lexemes ($6) it holds.
  */
 export const CLAIMS_AROUND = `WITH picked AS (
     SELECT x.id FROM unnest($1::uuid[]) AS s(eid),
@@ -31,8 +32,10 @@ export const CLAIMS_AROUND = `WITH picked AS (
     SELECT c.id FROM claim c WHERE c.id = ANY($2::uuid[]) AND c.subject_id IS NOT NULL AND ${LIVE_AT})
   SELECT c.id::text, c.subject_id::text, s.name AS subject, c.predicate, c.object_id::text, coalesce(o.name, c.object_text) AS object,
          c.weight, c.created, c.last_reinforced, c.scopes::text[] AS scopes,
-         ts_rank(to_tsvector('english', s.name || ' ' || c.predicate || ' ' || coalesce(o.name, c.object_text)), $5::tsquery) AS text_rank
-    FROM picked p JOIN claim c ON c.id = p.id JOIN entity s ON s.id = c.subject_id LEFT JOIN entity o ON o.id = c.object_id`
+         ts_rank(t.doc, $5::tsquery) AS text_rank,
+         (SELECT count(*) FROM unnest(tsvector_to_array(t.doc)) AS l WHERE l = ANY($6::text[]))::int AS coverage
+    FROM picked p JOIN claim c ON c.id = p.id JOIN entity s ON s.id = c.subject_id LEFT JOIN entity o ON o.id = c.object_id,
+         LATERAL (SELECT to_tsvector('english', s.name || ' ' || c.predicate || ' ' || coalesce(o.name, c.object_text)) AS doc) AS t`
 
 export const CLAIM_SOURCES = `SELECT cs.claim_id::text, ch.id::text AS chunk_id, ch.document_id::text, coalesce(d.title, a.filename) AS title,
        ch.char_start, ch.char_end
