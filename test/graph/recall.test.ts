@@ -65,10 +65,13 @@ describe('recall', () => {
   })
 
   it('a reader of {B} sees none of {A}', async () => {
-    const r = await recall(app.scoped, { readScopes: [B], query: 'Who founded Debian?', limit: 20 }, identity)
-    for (const s of scopesOf(r)) assert.deepEqual(s, [B])
-    assert.ok(r.claims.some((c) => c.object === 'Zebra Linux'), 'its own founding claim')
-    assert.ok(!r.claims.some((c) => c.object === 'Debian'), "never {A}'s")
+    const own = await recall(app.scoped, { readScopes: [B], query: 'Who founded Zebra Linux?', limit: 20 }, identity)
+    assert.ok(own.claims.some((c) => c.subject === 'Ian Murdock' && c.object === 'Zebra Linux'), 'its own founding claim')
+    for (const query of ['Who founded Zebra Linux?', 'Who founded Debian?', 'Ian Murdock Debian 1993 free operating system']) {
+      const r = await recall(app.scoped, { readScopes: [B], query, limit: 20 }, identity)
+      for (const s of scopesOf(r)) assert.deepEqual(s, [B])
+      assert.ok(!JSON.stringify({ ...r, query: '' }).includes('Debian'), `${query}: never {A}'s text`)
+    }
   })
 
   it('a reader of {A,B} sees {A}, {B} and {A,B}, never {A,C}', async () => {
