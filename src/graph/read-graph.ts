@@ -33,6 +33,7 @@ export interface GraphClaim {
 export interface GraphProfile {
   entityId: string
   name: string
+  scopes: string[]
   summary: string | null
   claimIds: string[]
   dirty: boolean
@@ -49,7 +50,16 @@ export interface GraphView {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
-export async function readGraph(pool: pg.Pool, scopes: Iterable<string>, settings: IdentitySettings, limit = 50): Promise<GraphView> {
+export interface GraphPage {
+  /** Rows of each kind to skip (strongest first), for paging. */
+  offset?: number
+  /** Only entities of this kind, claims about them and their profiles. */
+  kind?: string
+}
+
+export async function readGraph(pool: pg.Pool, scopes: Iterable<string>, settings: IdentitySettings, limit = 50, page: GraphPage = {}): Promise<GraphView> {
+  const offset = page.offset ?? 0
+  const kind = page.kind ?? null
   const user = User.system(scopes, settings)
   return user.transaction(pool, async (db) => {
     const totals = await db.query<GraphView['totals']>(
@@ -61,9 +71,9 @@ export async function readGraph(pool: pg.Pool, scopes: Iterable<string>, setting
     const entities = await db.query(
       `SELECT e.id::text, e.name, e.kind, e.scopes::text[] AS scopes, e.first_seen, e.last_seen,
               coalesce((SELECT sum(m.count) FROM mention m WHERE m.entity_id = e.id), 0)::int AS mentions
-         FROM entity e WHERE e.merged_into IS NULL
-        ORDER BY mentions DESC, e.name LIMIT $1`,
-      [limit],
+         FROM entity e WHERE e.merged_into IS NULL AND ($3::text IS NULL OR e.kind = $3)
+        ORDER BY mentions DESC, e.name, e.id LIMIT $1 OFFSET $2`,
+      [limit, offset, kind],
     )
     const claims = await db.query(
       `SELECT c.id::text, s.name AS subject, c.predicate, coalesce(o.name, c.object_text) AS object, c.object_id IS NOT NULL AS object_is_entity,
@@ -73,14 +83,16 @@ export async function readGraph(pool: pg.Pool, scopes: Iterable<string>, setting
                           LEFT JOIN artifact a ON a.id = ch.artifact_id LEFT JOIN document d ON d.id = ch.document_id
                          WHERE cs.claim_id = c.id), '[]') AS sources
          FROM claim c JOIN entity s ON s.id = c.subject_id LEFT JOIN entity o ON o.id = c.object_id
-        ORDER BY c.weight DESC, c.last_reinforced DESC, c.id LIMIT $1`,
-      [limit],
+        WHERE $3::text IS NULL OR s.kind = $3
+        ORDER BY c.weight DESC, c.last_reinforced DESC, c.id LIMIT $1 OFFSET $2`,
+      [limit, offset, kind],
     )
     const profiles = await db.query(
-      `SELECT p.entity_id::text, e.name, p.summary, p.claim_ids::text[] AS claim_ids, p.dirty, p.refreshed_at
+      `SELECT p.entity_id::text, e.name, p.scopes::text[] AS scopes, p.summary, p.claim_ids::text[] AS claim_ids, p.dirty, p.refreshed_at
          FROM profile p JOIN entity e ON e.id = p.entity_id
-        ORDER BY p.refreshed_at DESC NULLS LAST, e.name LIMIT $1`,
-      [limit],
+        WHERE $3::text IS NULL OR e.kind = $3
+        ORDER BY p.refreshed_at DESC NULLS LAST, e.name, e.id LIMIT $1 OFFSET $2`,
+      [limit, offset, kind],
     )
     return {
       scopes: [...user.read],
@@ -110,6 +122,7 @@ export async function readGraph(pool: pg.Pool, scopes: Iterable<string>, setting
       profiles: profiles.rows.map((r) => ({
         entityId: r.entity_id,
         name: r.name,
+        scopes: r.scopes,
         summary: r.summary,
         claimIds: r.claim_ids,
         dirty: r.dirty,
