@@ -111,11 +111,10 @@ async function recallIn(db: PoolClient, question: string, limit: number, asOf: D
   const ids = (kind: string) => top.filter((f) => f.key.startsWith(`${kind}:`)).map((f) => f.key.slice(kind.length + 1))
   const topClaims = ids('claim').map((id) => claims.get(id) as ClaimRow & { hops: number })
   const entityIds = new Set([...ids('entity'), ...topClaims.flatMap((c) => [c.subject_id, c.object_id ?? ''].filter(Boolean))])
-  const [sources, entities, chunks] = await Promise.all([
-    readSources(db, topClaims.map((c) => c.id)),
-    readEntities(db, [...entityIds]),
-    readChunks(db, ids('chunk')),
-  ])
+  // One client, one statement at a time.
+  const sources = await readSources(db, topClaims.map((c) => c.id))
+  const entities = await readEntities(db, [...entityIds])
+  const chunks = await readChunks(db, ids('chunk'))
   const communities = new Map(communityRows.map((m) => [m.id, m]))
   const entityById = new Map(entities.map((e) => [e.id, e]))
   const claimOut = new Map<string, RecalledClaim>(
