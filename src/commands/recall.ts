@@ -13,8 +13,8 @@ export default class Recall extends AizkCommand {
   static override examples = [
     { command: '<%= config.bin %> recall "Who founded Debian?" --scope aaaaaaaa-0000-4000-8000-000000000001', description: 'The ten best items, each with where it came from.' },
     {
-      command: '<%= config.bin %> recall "Who founded Debian?" --scope aaaaaaaa-0000-4000-8000-000000000001 --as-of 2024-01-01T00:00:00Z --json',
-      description: 'As the graph stood on 1 January 2024 (claims superseded before then left out), as JSON: items, claims with sources, entities, communities, chunks.',
+      command: '<%= config.bin %> recall "Who founded Debian?" --scope aaaaaaaa-0000-4000-8000-000000000001 --as-of 2024-01-01T00:00:00Z --limit 5 --json',
+      description: 'As the graph stood on 1 January 2024 (claims superseded before then left out), the five best, as JSON: items, claims with sources, entities, communities, chunks.',
     },
   ]
   static override args = {

@@ -10,7 +10,7 @@ export default class GraphEntity extends AizkCommand {
     'Finds the entity by id (a merged id shows the entity it was merged into) or by name (case and a leading article aside; an alias finds the entity it was merged into). Reads as the app role inside the scope set, so row security decides, by containment. Exit 5 when the set has no such entity (close names are suggested), exit 2 on a malformed scope.'
   static override examples = [
     { command: '<%= config.bin %> graph entity "Ian Murdock" --scope aaaaaaaa-0000-4000-8000-000000000001', description: "One entity's page." },
-    { command: '<%= config.bin %> graph entity 5b1e0c6e-8f3a-4b8e-9a57-1f6f3c1d2e4a --scope aaaaaaaa-0000-4000-8000-000000000001 --json', description: 'By id, as JSON.' },
+    { command: '<%= config.bin %> graph entity 5b1e0c6e-8f3a-4b8e-9a57-1f6f3c1d2e4a --scope aaaaaaaa-0000-4000-8000-000000000001 --limit 100 --json', description: 'By id, up to 100 rows of each list, as JSON.' },
   ]
   static override args = {
     entity: Args.string({ description: 'The entity\'s name or id.', required: true }),
