@@ -21,42 +21,44 @@ CREATE INDEX IF NOT EXISTS community_recall_text_idx ON community USING gin (sco
 -- (scopes <@ aizk_read_scopes(), which is empty without the owner's proof) is written into each
 -- query, next to the text condition, and both ride the index. The function returns ids and ranks,
 -- nothing else: recall then reads every row it shows as the app role, under row security.
+-- Without a proven set the read set is empty, and `<@ '{}'` on a GIN index would scan all of it:
+-- the cardinality test, a one-time filter, answers nothing before any scan starts.
 CREATE OR REPLACE FUNCTION aizk_recall_candidates(p_query tsquery, p_lexemes text[], p_names text[], p_limit int)
     RETURNS TABLE (source text, id uuid, rank real)
     LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
     -- Chunks by how many of the question's words they hold, then by how close together.
     (SELECT 'chunk', c.id, (SELECT count(*) FROM unnest(tsvector_to_array(d.doc)) AS l WHERE l = ANY(p_lexemes)) + ts_rank_cd(d.doc, p_query, 32)
        FROM public.chunk c, LATERAL (SELECT to_tsvector('english', c.text) AS doc) AS d
-      WHERE c.scopes <@ (SELECT public.aizk_read_scopes()) AND to_tsvector('english', c.text) @@ p_query
+      WHERE c.scopes <@ (SELECT public.aizk_read_scopes()) AND cardinality((SELECT public.aizk_read_scopes())) > 0 AND to_tsvector('english', c.text) @@ p_query
       ORDER BY 3 DESC, 2 LIMIT p_limit)
     UNION ALL
     (SELECT 'entity', coalesce(e.merged_into, e.id), ts_rank(to_tsvector('english', e.name), p_query)
        FROM public.entity e
-      WHERE e.scopes <@ (SELECT public.aizk_read_scopes()) AND to_tsvector('english', e.name) @@ p_query
+      WHERE e.scopes <@ (SELECT public.aizk_read_scopes()) AND cardinality((SELECT public.aizk_read_scopes())) > 0 AND to_tsvector('english', e.name) @@ p_query
       ORDER BY 3 DESC, 2 LIMIT p_limit)
     UNION ALL
     (SELECT 'name', n.id, max(n.rank)
        FROM unnest(p_names) AS g(name),
             LATERAL (SELECT coalesce(e.merged_into, e.id) AS id, similarity(e.normalized_name, g.name) AS rank
                        FROM public.entity e
-                      WHERE e.scopes <@ (SELECT public.aizk_read_scopes()) AND e.normalized_name % g.name
+                      WHERE e.scopes <@ (SELECT public.aizk_read_scopes()) AND cardinality((SELECT public.aizk_read_scopes())) > 0 AND e.normalized_name % g.name
                       ORDER BY 2 DESC LIMIT p_limit) AS n
       GROUP BY n.id ORDER BY 3 DESC, 2 LIMIT p_limit)
     UNION ALL
     (SELECT 'profile', p.entity_id, ts_rank(to_tsvector('english', coalesce(p.summary, '')), p_query)
        FROM public.profile p
-      WHERE p.scopes <@ (SELECT public.aizk_read_scopes()) AND to_tsvector('english', coalesce(p.summary, '')) @@ p_query
+      WHERE p.scopes <@ (SELECT public.aizk_read_scopes()) AND cardinality((SELECT public.aizk_read_scopes())) > 0 AND to_tsvector('english', coalesce(p.summary, '')) @@ p_query
       ORDER BY 3 DESC, 2 LIMIT p_limit)
     UNION ALL
     (SELECT 'claim', c.id, ts_rank(to_tsvector('english', c.predicate || ' ' || coalesce(c.object_text, '')), p_query)
        FROM public.claim c
-      WHERE c.subject_id IS NOT NULL AND c.scopes <@ (SELECT public.aizk_read_scopes())
+      WHERE c.subject_id IS NOT NULL AND c.scopes <@ (SELECT public.aizk_read_scopes()) AND cardinality((SELECT public.aizk_read_scopes())) > 0
         AND to_tsvector('english', c.predicate || ' ' || coalesce(c.object_text, '')) @@ p_query
       ORDER BY 3 DESC, 2 LIMIT p_limit)
     UNION ALL
     (SELECT 'community', m.id, ts_rank(to_tsvector('english', m.title || ' ' || m.summary), p_query)
        FROM public.community m
-      WHERE m.scopes <@ (SELECT public.aizk_read_scopes()) AND to_tsvector('english', m.title || ' ' || m.summary) @@ p_query
+      WHERE m.scopes <@ (SELECT public.aizk_read_scopes()) AND cardinality((SELECT public.aizk_read_scopes())) > 0 AND to_tsvector('english', m.title || ' ' || m.summary) @@ p_query
       ORDER BY 3 DESC, 2 LIMIT p_limit)
 $$;
 REVOKE ALL ON FUNCTION aizk_recall_candidates(tsquery, text[], text[], int) FROM PUBLIC;
@@ -71,7 +73,7 @@ CREATE OR REPLACE FUNCTION aizk_recall_nearest_chunks(p_vector real[], p_limit i
       FROM public.chunk c,
            LATERAL (SELECT sum(a * b) / nullif(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0) AS cosine
                       FROM unnest(c.embedding, p_vector) AS v(a, b)) AS s
-     WHERE c.scopes <@ (SELECT public.aizk_read_scopes()) AND c.embedding IS NOT NULL
+     WHERE c.scopes <@ (SELECT public.aizk_read_scopes()) AND cardinality((SELECT public.aizk_read_scopes())) > 0 AND c.embedding IS NOT NULL
        AND cardinality(c.embedding) = cardinality(p_vector)
      ORDER BY s.cosine DESC NULLS LAST, c.id LIMIT p_limit
 $$;
