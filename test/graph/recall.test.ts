@@ -104,6 +104,20 @@ describe('recall', () => {
     assert.deepEqual(await predicates(new Date(Date.now() - 3 * 3600_000)), [], 'before both: neither')
   })
 
+  it('ranks chunks by the question vector when one is given, within the read set only', async () => {
+    // Chunk vectors pointing one way for {A}'s history chunk, {B}'s and {A,B}'s; every other chunk elsewhere.
+    await db.pool.query(`UPDATE chunk SET embedding = '{0,0,1}'`)
+    await db.pool.query(`UPDATE chunk SET embedding = '{1,0,0}' WHERE text LIKE 'Ian Murdock founded Debian%' OR text LIKE 'Ian Murdock founded Zebra%' OR text LIKE 'Debian adopted systemd%'`)
+    const r = await recall(app.scoped, { readScopes: [A], query: 'zzzz qqqq', limit: 5, queryVector: [0.9, 0.1, 0] }, identity)
+    assert.equal(r.items[0]?.kind, 'chunk')
+    assert.match(r.chunks[0].text, /^Ian Murdock founded Debian/)
+    assert.deepEqual(r.items[0].why, ['chunk vector #1'])
+    assert.ok(!JSON.stringify(r.chunks).includes('systemd'), "{A,B}'s chunk is not {A}'s")
+    const b = await recall(app.scoped, { readScopes: [B], query: 'zzzz qqqq', limit: 5, queryVector: [0.9, 0.1, 0] }, identity)
+    assert.match(b.chunks[0].text, /^Ian Murdock founded Zebra/)
+    for (const s of scopesOf(b)) assert.deepEqual(s, [B])
+  })
+
   it('the candidate function answers nothing without the owner proof of a read set', async () => {
     const forged = await app.pool.connect()
     try {
