@@ -28,6 +28,9 @@
  *       job with no SDK, only when asked for
  *   (graph) the memory graph's figures (bench/graph.ts; also `npm run bench:graph`), only when asked
  *       for: BENCH_SECTIONS="graph"
+ *   (recall) recall's p50/p95 at 10,000, 100,000 and 1,000,000 claims over 1,000 scope sets, with
+ *       the index scans that carried it (bench/recall-bench.ts; BENCH_RECALL_SIZES, BENCH_RECALL_SETS,
+ *       BENCH_RECALL_QUERIES), only when asked for: BENCH_SECTIONS="recall"
  *   (graph-maintenance) communities, RAPTOR and insights with peak memory
  *       (bench/graph-maintenance.ts; also `npm run bench:graph-maintenance`), only when asked for
  * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
@@ -423,6 +426,7 @@ async function main(): Promise<void> {
       else if (s === 'l') await sectionL(pool)
       else if (s === 'k') rows.push(...(await insertFloorSection({ seconds: cfg.floorSeconds, clients: cfg.floorClients })))
       else if (s === 'graph') await (await import('./graph.js')).runGraphBench()
+      else if (s === 'recall') rows.push(...(await (await import('./recall-bench.js')).runRecallBench()).map((r) => ({ section: 'recall', ...r })))
       // The module runs its passes when loaded (it is also `npm run bench:graph-maintenance`).
       else if (s === 'graph-maintenance') await import('./graph-maintenance.js')
     }

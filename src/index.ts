@@ -51,3 +51,5 @@ export { queueStats, type QueueStats, type StatsOptions, type EntrypointStats, t
 export { compactCounts, compactThroughput, readCounts, readThroughput } from './queue/counts.js'
 export { rosterCounts, type RosterEntry } from './scope/roster-counts.js'
 export { writeDocument, writeSessionItem, type NewSessionItem, type WrittenDocument } from './graph/project/write-memory.js'
+export { recall } from './graph/read/recall.js'
+export type { RecallOptions, RecallResult, RecallItem, RecalledClaim, RecalledEntity, RecalledCommunity, RecalledChunk, RecallSource } from './graph/read/recall-types.js'

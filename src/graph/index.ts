@@ -11,3 +11,5 @@ export { type PromotionResult, promoteSessions } from './project/promote-session
 export { type NewSessionItem, type WrittenDocument, writeDocument, writeSessionItem } from './project/write-memory.js'
 export { type GraphView, readGraph } from './read/read-graph.js'
 export { type DedupResult, dedupEntities } from './resolve/dedup.js'
+export { recall } from './read/recall.js'
+export type { RecallOptions, RecallResult, RecallItem, RecalledClaim, RecalledEntity, RecalledCommunity, RecalledChunk, RecallSource } from './read/recall-types.js'

@@ -34,6 +34,7 @@ export interface GraphClaim {
 export interface GraphProfile {
   entityId: string
   name: string
+  scopes: string[]
   summary: string | null
   claimIds: string[]
   dirty: boolean
@@ -50,7 +51,16 @@ export interface GraphView {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null)
 
-export async function readGraph(pool: pg.Pool, scopes: Iterable<string>, settings: IdentitySettings, limit = 50): Promise<GraphView> {
+export interface GraphPage {
+  /** Rows of each kind to skip (strongest first), for paging. */
+  offset?: number
+  /** Only entities of this kind, claims about them and their profiles. */
+  kind?: string
+}
+
+export async function readGraph(pool: pg.Pool, scopes: Iterable<string>, settings: IdentitySettings, limit = 50, page: GraphPage = {}): Promise<GraphView> {
+  const offset = page.offset ?? 0
+  const kind = page.kind ?? null
   const user = User.system(scopes, settings)
   return user.transaction(pool, async (db) => {
     const totals = await db.query<GraphView['totals']>(
@@ -58,15 +68,15 @@ export async function readGraph(pool: pg.Pool, scopes: Iterable<string>, setting
     )
     const entities = await db.query(
       TOP_ENTITIES,
-      [limit],
+      [limit, offset, kind],
     )
     const claims = await db.query(
       TOP_CLAIMS,
-      [limit],
+      [limit, offset, kind],
     )
     const profiles = await db.query(
       RECENT_PROFILES,
-      [limit],
+      [limit, offset, kind],
     )
     return {
       scopes: [...user.read],
@@ -96,6 +106,7 @@ export async function readGraph(pool: pg.Pool, scopes: Iterable<string>, setting
       profiles: profiles.rows.map((r) => ({
         entityId: r.entity_id,
         name: r.name,
+        scopes: r.scopes,
         summary: r.summary,
         claimIds: r.claim_ids,
         dirty: r.dirty,

@@ -1,0 +1,48 @@
+import { Args, Flags } from '@oclif/core'
+import { AizkCommand } from '../cli/base-command.js'
+import { renderRecall } from '../cli/render-recall.js'
+import { checkScopes, scopeFlag } from '../cli/scope-flag.js'
+import { embedTexts } from '../embedding/embeddings-client.js'
+import { UsageError } from '../errors.js'
+import { recall } from '../graph/read/recall.js'
+
+export default class Recall extends AizkCommand {
+  static override summary = 'Answer a question from the memory graph of one scope set: the claims, entities, communities and text that bear on it, each with its source.'
+  static override description =
+    'Reads as the app role inside the scope set, so row security decides: the set sees its own rows and those of its subsets, never a wider set. Ranks by full text over chunks, names, profiles, claims and communities, trigrams on names, one or two hops around the named entities (claim weight, after decay), and the question\'s vector when AIZK_EMBEDDINGS_URL is set, fused by reciprocal rank (docs/memory-graph.md, "Reading the graph"). Exit 2 on an empty question, no scope or a malformed one.'
+  static override examples = [
+    { command: '<%= config.bin %> recall "Who founded Debian?" --scope aaaaaaaa-0000-4000-8000-000000000001', description: 'The ten best items, each with where it came from.' },
+    {
+      command: '<%= config.bin %> recall "Who founded Debian?" --scope aaaaaaaa-0000-4000-8000-000000000001 --as-of 2024-01-01T00:00:00Z --limit 5 --json',
+      description: 'As the graph stood on 1 January 2024 (claims superseded before then left out), the five best, as JSON: items, claims with sources, entities, communities, chunks.',
+    },
+  ]
+  static override args = {
+    question: Args.string({ description: 'The question, in plain words.', required: true }),
+  }
+  static override flags = {
+    scope: scopeFlag(),
+    limit: Flags.integer({ description: 'Items to return, best first.', default: 10, min: 1, max: 100 }),
+    'as-of': Flags.string({ description: 'An ISO 8601 moment: leave out claims first observed after it and claims superseded at or before it.' }),
+  }
+
+  async run() {
+    const { args, flags } = await this.parse(Recall)
+    const scopes = checkScopes(flags.scope)
+    const question = args.question.trim()
+    if (!question) throw new UsageError('the question is empty', 'pass the question as the first argument, in quotes')
+    let asOf: Date | undefined
+    if (flags['as-of'] !== undefined) {
+      asOf = new Date(flags['as-of'])
+      if (Number.isNaN(asOf.getTime())) throw new UsageError(`--as-of "${flags['as-of']}" is not a date`, 'pass an ISO 8601 moment, e.g. 2024-01-01T00:00:00Z')
+    }
+    const settings = await this.settings()
+    const queryVector = settings.embeddingsUrl
+      ? (await embedTexts([question], { url: settings.embeddingsUrl, model: settings.embeddingsModel, apiKey: settings.embeddingsApiKey, batchSize: 1 }))[0]
+      : undefined
+    const db = await this.database({ deadline: false })
+    const result = await recall(db.pool, { readScopes: scopes, query: question, limit: flags.limit, asOf, queryVector }, settings)
+    if (!this.jsonEnabled()) this.log(renderRecall(result))
+    return result
+  }
+}

@@ -1,0 +1,95 @@
+/** What recall returns (docs/memory-graph.md, "Reading the graph"). */
+
+export interface RecallOptions {
+  /** The reader's scope set: rows whose scopes are contained in it are visible, nothing else. */
+  readScopes: Iterable<string>
+  query: string
+  /** Ranked items to return (default 10). */
+  limit?: number
+  /** Leave out claims first observed after this moment, and claims superseded at or before it. */
+  asOf?: Date
+  /** The question's vector, when embeddings are configured: chunks are ranked by it too. */
+  queryVector?: number[]
+}
+
+export type RecallKind = 'claim' | 'entity' | 'community' | 'chunk'
+
+export interface RecallItem {
+  kind: RecallKind
+  id: string
+  /** Reciprocal-rank fusion of the rankings that found it. */
+  score: number
+  /** One line a person can read. */
+  text: string
+  /** The rankings that found it, with its place in each (1 is first). */
+  why: string[]
+  scopes: string[]
+}
+
+export interface RecallSource {
+  chunkId: string
+  documentId: string | null
+  title: string | null
+  charStart: number | null
+  charEnd: number | null
+}
+
+export interface RecalledClaim {
+  id: string
+  subjectId: string
+  subject: string
+  predicate: string
+  objectId: string | null
+  object: string
+  weight: number
+  /** When the claim was first observed: the graph keeps no other start date. */
+  validFrom: string
+  lastReinforced: string
+  /** How far from the entities the question named: 0 found by its own text, 1 or 2 hops. */
+  hops: number
+  scopes: string[]
+  sources: RecallSource[]
+}
+
+export interface RecalledEntity {
+  id: string
+  name: string
+  kind: string
+  /** The entity's profile summary, when one was written. */
+  description: string | null
+  aliases: string[]
+  mentions: number
+  scopes: string[]
+}
+
+export interface RecalledCommunity {
+  id: string
+  level: number
+  title: string
+  summary: string
+  size: number
+  /** The matched entities that are members. */
+  members: string[]
+  scopes: string[]
+}
+
+export interface RecalledChunk {
+  id: string
+  documentId: string | null
+  title: string | null
+  charStart: number | null
+  charEnd: number | null
+  text: string
+  scopes: string[]
+}
+
+export interface RecallResult {
+  query: string
+  scopes: string[]
+  asOf: string | null
+  items: RecallItem[]
+  claims: RecalledClaim[]
+  entities: RecalledEntity[]
+  communities: RecalledCommunity[]
+  chunks: RecalledChunk[]
+}
