@@ -8,12 +8,12 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { closeExtractionPool } from '../../src/graph/extract-pool.js'
-import { binPath, cleanEnv, repoRoot, runCli } from '../helpers/cli.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, createAppLogin } from '../scope/app-login.js'
-import { addDocument, projectAs } from '../graph/helpers/graph.js'
-import { cliEnv } from './support/env.js'
+import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
+import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { addDocument, projectAs } from '../support/graph/graph.js'
+import { cliEnv } from '../support/commands/env.js'
 
 let db: TestDatabase
 let login: AppLogin

@@ -7,14 +7,14 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { closeExtractionPool } from '../../src/graph/extract-pool.js'
-import { cleanExtraction } from '../../src/graph/extraction.js'
-import { writeProjection } from '../../src/graph/project-chunk.js'
+import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
+import { cleanExtraction } from '../../src/graph/extract/extraction.js'
+import { writeProjection } from '../../src/graph/project/sql/projection-sql.js'
 import { recall } from '../../src/graph/read/recall.js'
 import type { RecallResult } from '../../src/graph/read/recall-types.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from '../scope/app-login.js'
-import { addDocument, asSet, projectAs } from './helpers/graph.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
+import { addDocument, asSet, projectAs } from '../support/graph/graph.js'
 
 let db: TestDatabase
 let app: AppLogin

@@ -7,7 +7,7 @@ import type pg from 'pg'
 import { NotFoundError } from '../../errors.js'
 import { isUuid } from '../../scope/scope-set.js'
 import { type IdentitySettings, User } from '../../scope/user.js'
-import { normalizeName } from '../normalize.js'
+import { normalizeName } from '../extract/normalize.js'
 import * as sql from './sql/entity-sql.js'
 
 export interface EntityClaim {

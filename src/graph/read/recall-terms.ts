@@ -2,7 +2,7 @@
  * The names a question may contain, for the trigram ranker: runs of one to three consecutive
  * words, normalized as entity names are, without runs made only of short or common words.
  */
-import { normalizeName } from '../normalize.js'
+import { normalizeName } from '../extract/normalize.js'
 
 const COMMON = new Set(
   'a an and are as at be by did do does for from had has have how in is it its of on or that the this to was were what when where which who whom whose why with'.split(' '),
