@@ -9,12 +9,11 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import { cleanExtraction } from '../../src/graph/extract/extraction.js'
-import { writeProjection } from '../../src/graph/project/sql/projection-sql.js'
 import { recall } from '../../src/graph/read/recall.js'
 import type { RecallResult } from '../../src/graph/read/recall-types.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
-import { addDocument, asSet, projectAs } from '../support/graph/graph.js'
+import { addDocument, projectAs, projectExtraction } from '../support/graph/graph.js'
 
 let db: TestDatabase
 let app: AppLogin
@@ -89,9 +88,7 @@ describe('recall', () => {
   it('asOf leaves out a claim superseded before it and one not yet observed', async () => {
     const [chunk1, chunk2] = await addDocument(app.scoped, [C], 'json', `${'The json module supports comments. '.repeat(60)}\n\n${'The json module does not support comments. '.repeat(60)}`)
     const write = (chunk: string, predicate: string) =>
-      asSet(app.scoped, [C], (q) =>
-        writeProjection(q, [C], chunk, cleanExtraction({ entities: [{ name: 'json module', kind: 'product' }], claims: [{ subject: 'json module', predicate, object: 'comments', objectIsEntity: false }] }), 90),
-      )
+      projectExtraction(app.scoped, [C], chunk, cleanExtraction({ entities: [{ name: 'json module', kind: 'product' }], claims: [{ subject: 'json module', predicate, object: 'comments', objectIsEntity: false }] }))
     await write(chunk1, 'support')
     await write(chunk2, 'not support')
     // Spread the two observations an hour apart (row security keeps the app role from backdating).
