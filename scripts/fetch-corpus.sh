@@ -69,3 +69,12 @@ if [ "${1:-}" = --bench ]; then
   [ -f "$pods/perlfaq1.pod" ] || fail "no Perl manual pages in $pods: set AIZK_PERL_POD_DIR to perl-doc's pod folder"
   echo "$pods"
 fi
+
+# --eval: the packages the graph evaluation's labeled passages were cut from
+# (test/fixtures/graph-eval/passages.json; docs/memory-graph.md, "The evaluation"), one folder a
+# line, for checking a passage against its source or labeling more.
+if [ "${1:-}" = --eval ]; then
+  for pkg in debian-handbook debian-history debian-faq debian-reference-en; do
+    unpacked "$pkg"
+  done
+fi

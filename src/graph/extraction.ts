@@ -27,6 +27,10 @@ export const extractionSchema = z.object({
         objectIsEntity: z.boolean(),
         /** When it became true, as the text dates it ("1993", "May 2000"). */
         when: z.string().max(60).optional(),
+        /** The relation in a sentence of the text's own words. */
+        description: z.string().max(2000).optional(),
+        /** How strongly the text states it, 1 (in passing) to 10 (its point). */
+        strength: z.number().min(0).max(10).optional(),
       }),
     )
     .max(500),
@@ -37,7 +41,8 @@ export type Extraction = z.infer<typeof extractionSchema>
 export interface Extractor {
   /** 'builtin' or 'llm:<model>': recorded nowhere, shown in logs and benchmarks. */
   readonly name: string
-  extract(text: string, signal?: AbortSignal): Promise<Extraction>
+  /** `knownNames`: the scope set's entity names, so a model can reuse them rather than invent variants. */
+  extract(text: string, signal?: AbortSignal, knownNames?: readonly string[]): Promise<Extraction>
 }
 
 export interface CleanEntity {

@@ -32,6 +32,13 @@ function chunkTextSql(chunkId: string, scopes: readonly string[], lock: boolean,
   return `SELECT ${column} FROM chunk WHERE id = '${chunkUuid(chunkId)}' AND scopes = '${scopeArrayLiteral(scopes)}'::uuid[]${lock ? ' FOR UPDATE' : ''}`
 }
 
+const KNOWN_NAMES = 200
+
+/** The set's most recently seen entity names, for a model to reuse (docs/memory-graph.md, "The chat-model extractor"). */
+function knownNamesSql(scopes: readonly string[]): string {
+  return `ARRAY(SELECT name FROM entity WHERE scopes = '${scopeArrayLiteral(scopes)}'::uuid[] AND merged_into IS NULL ORDER BY last_seen DESC LIMIT ${KNOWN_NAMES})`
+}
+
 function chunkUuid(chunkId: string): string {
   const id = chunkId.toLowerCase()
   if (!isUuid(id)) throw new UsageError(`chunk id "${chunkId}" is not a UUID`)
@@ -41,10 +48,11 @@ function chunkUuid(chunkId: string): string {
 export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: ChunkRef, extractor: Extractor, signal?: AbortSignal): Promise<ProjectionOutcome> {
   const user = User.system(ref.scopes, settings)
   // One round trip: the read's transaction opens, reads and commits in one batch.
-  const [read] = await user.readOnce<{ text: string }>(pool, chunkTextSql(ref.chunkId, user.write, false))
+  const wantsNames = extractor.name.startsWith('llm:')
+  const [read] = await user.readOnce<{ text: string; known?: string[] }>(pool, chunkTextSql(ref.chunkId, user.write, false, wantsNames ? `text, ${knownNamesSql(user.write)} AS known` : 'text'))
   if (!read) return { outcome: 'gone' }
   const { text } = read
-  const extraction = cleanExtraction(await extractor.extract(text, signal))
+  const extraction = cleanExtraction(await extractor.extract(text, signal, read.known ?? []))
   // The write is one batch too: the chunk locked (two runs of one chunk write one after the
   // other), its text compared with the one extracted, the write, COMMIT. The rows it creates are
   // locked only while the server runs the batch, never across a round trip to this process, so a

@@ -132,7 +132,10 @@ function literalAfter(s: Sentence, from: number, to: number): string | undefined
     if (/[,;:()—]/.test(t.post)) break
   }
   while (terms.length > 0 && (terms.at(-1)?.normal === 'of' || has(terms.at(-1), 'Determiner'))) terms.pop()
-  if (!terms.some((t) => has(t, 'Noun', 'Adjective', 'Value'))) return undefined
+  // An object names a thing: a lone adjective ("common") or pronoun ("all") says nothing, and a
+  // bare date is the claim's time (its `when`), not its object.
+  if (!terms.some((t) => has(t, 'Noun', 'Value') && !has(t, 'Pronoun', 'Adjective'))) return undefined
+  if (terms.every((t) => has(t, 'Month', 'Date', 'Value') || /^(1[89]|20)\d\d(s)?$/.test(t.normal))) return undefined
   return terms.map((t, n) => t.text + (n < terms.length - 1 ? ' ' : '')).join('').replace(/[,;:.!?)]+$/, '')
 }
 
@@ -142,6 +145,8 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
   const when = dateOf(s)
   const claims: SentenceClaim[] = []
   const add = (subject: NameAt, predicate: string, object: string, objectIsEntity: boolean) => {
+    // A predicate that is a preposition alone ("over" from "had taken over") lost its verb.
+    if (PARTICLES.has(predicate.replace(/^not /, ''))) return
     if (subject.key !== object) claims.push({ subject: subject.key, subjectAt: subject.start, predicate, object, objectIsEntity, ...(when ? { when } : {}) })
   }
   const groups = verbGroups(s, taken)
