@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs'
 import { extractBuiltin } from '../src/graph/builtin-extractor.js'
 import { cleanExtraction, type Extraction } from '../src/graph/extraction.js'
 import { LlmExtractor } from '../src/graph/llm-extractor.js'
-import { normalizeName } from '../src/graph/normalize.js'
 import { loadLabeledSet, type Passage } from './graph-eval/labels.js'
 import { startRecordedLlm } from './graph-eval/recorded-llm.js'
 import { type Counts, type ScoredClaim, type SplitGraph, scoreCommunities, scoreFunctional, scorePassage, zeroCounts } from './graph-eval/score.js'
@@ -31,12 +30,11 @@ async function evaluate(name: string, extract: (p: Passage) => Promise<Extractio
     for (const [i, p] of passages.entries()) {
       const raw = raws[i]
       const clean = cleanExtraction(raw)
-      const whenOf = new Map(raw.claims.map((c) => [`${normalizeName(c.subject)}\u0000${normalizeName(c.object)}`, (c as { when?: string }).when]))
-      const claims: ScoredClaim[] = clean.claims.map((c) => ({ ...c, when: whenOf.get(`${c.subject}\u0000${normalizeName(c.object)}`) }))
+      const claims: ScoredClaim[] = clean.claims.map((c) => ({ ...c, when: c.validFrom }))
       scorePassage(p, { ...clean, claims }, counts)
       for (const claim of claims) graph.claims.push({ passage: p, claim })
     }
-    const functional = scoreFunctional(set, graph, MAX_OBJECTS)
+    const functional = scoreFunctional(set, split, graph, MAX_OBJECTS)
     const comm = scoreCommunities(passages, graph, RESOLUTION)
     console.log(`\n${name}, ${split} split (${passages.length} passages)`)
     console.log(`  entities   precision ${ratio(counts.entitiesRight, counts.entitiesOut)} (${counts.entitiesRight}/${counts.entitiesOut})  recall ${ratio(counts.entitiesFound, counts.entitiesLabeled)} (${counts.entitiesFound}/${counts.entitiesLabeled})`)

@@ -41,7 +41,7 @@ export interface LabeledSet {
    * known date, a contradiction when the sources really disagree. `subject` is the object's name
    * for a predicate single-valued on the object's side ("X leads Debian": Debian's leader).
    */
-  functional?: { subject: string; predicate: string; kind: 'contradiction' | 'supersession'; note?: string }[]
+  functional?: { subject: string; predicate: string; kind: 'contradiction' | 'supersession'; split: Passage['split']; note?: string }[]
   passages: Passage[]
 }
 

@@ -116,14 +116,14 @@ export interface SplitGraph {
  * side, "X leads Debian"), each group's values read as a timeline. A reported contradiction or
  * supersession is right when the labels name that fact with that kind.
  */
-export function scoreFunctional(set: LabeledSet, g: SplitGraph, maxObjects: number) {
+export function scoreFunctional(set: LabeledSet, split: Passage['split'], g: SplitGraph, maxObjects: number) {
   const groups = new Map<string, { value: string; when?: string }[]>()
   const add = (key: string, value: string, when?: string) => groups.set(key, [...(groups.get(key) ?? []), { value: normalizeName(value), when }])
   for (const { claim } of g.claims) {
     if (isSingleValuedPredicate(claim.predicate)) add(`${normalizeName(claim.subject)}\u0000${claim.predicate}`, claim.object, claim.when)
     if (claim.objectIsEntity && isSingleValuedForObject(claim.predicate)) add(`${normalizeName(claim.object)}\u0000${claim.predicate}`, claim.subject, claim.when)
   }
-  const labeled = new Map((set.functional ?? []).map((f) => [`${normalizeName(f.subject)}\u0000${f.predicate}`, f.kind]))
+  const labeled = new Map((set.functional ?? []).filter((f) => f.split === split).map((f) => [`${normalizeName(f.subject)}\u0000${f.predicate}`, f.kind]))
   const figures = (kind: 'contradiction' | 'supersession') => {
     const reported: string[] = []
     let right = 0

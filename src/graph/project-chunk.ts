@@ -82,6 +82,8 @@ export async function writeProjection(
     'SELECT * FROM aizk_write_projection($1::uuid[], $2::uuid, $3::float8, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)',
     [scopes, chunkId, halfLifeDays, ...args.map((a) => a.values)],
   )
+  const details = annotationArgs(extraction)
+  await db.query(`SELECT aizk_annotate_projection($1::uuid[], ${details.map((_, n) => `$${n + 2}`).join(', ')})`, [scopes, ...details.map((a) => a.values)])
   return { outcome: 'projected', ...rows[0] }
 }
 
@@ -95,12 +97,16 @@ function lockedWriteSql(scopes: readonly string[], chunkId: string, text: string
   const locked = chunkTextSql(chunkId, scopes, true, `text = ${textLiteral(text)} AS same`)
   const set = `'${scopeArrayLiteral(scopes)}'::uuid[]`
   const call = [set, `'${chunkUuid(chunkId)}'::uuid`, `${halfLifeDays}::float8`, ...projectionArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
+  const annotate = [set, ...annotationArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
   // The locked row's check is an uncorrelated subquery of the write's WHERE: the planner makes it
   // a one-time filter, run before the function, so the write happens only for an unchanged chunk.
+  // The annotation runs once the write's row exists, and (a volatile function's statements each
+  // take a fresh snapshot) sees the rows the write made.
   return (
     `WITH c AS MATERIALIZED (${locked}) ` +
     `SELECT c.same, w.entities, w.claims, w.mentions FROM c ` +
-    `LEFT JOIN (SELECT * FROM aizk_write_projection(${call.join(', ')}) WHERE (SELECT same FROM c)) w ON true`
+    `LEFT JOIN (SELECT * FROM aizk_write_projection(${call.join(', ')}) WHERE (SELECT same FROM c)) w ON true ` +
+    `LEFT JOIN LATERAL (SELECT aizk_annotate_projection(${annotate.join(', ')}) WHERE w.entities IS NOT NULL) a ON true`
   )
 }
 
@@ -121,6 +127,26 @@ function projectionArgs(extraction: CleanExtraction): { values: (string | number
     { values: claims.map((c) => c.objectKind), type: 'text' },
     { values: claims.map((c) => c.objectIsEntity), type: 'boolean' },
     { values: claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)), type: 'text' },
+  ]
+}
+
+/** aizk_annotate_projection's arrays after the set (migration 0024): descriptions and dates, keyed as the write keys them. */
+function annotationArgs(extraction: CleanExtraction): { values: (string | boolean | null)[]; type: 'text' | 'boolean' }[] {
+  const entities = extraction.entities.filter((e) => e.description)
+  const claims = extraction.claims.filter((c) => c.description || c.validFrom)
+  return [
+    { values: entities.map((e) => e.normalizedName), type: 'text' },
+    { values: entities.map((e) => e.kind), type: 'text' },
+    { values: entities.map((e) => e.description ?? null), type: 'text' },
+    { values: claims.map((c) => c.subject), type: 'text' },
+    { values: claims.map((c) => c.subjectKind), type: 'text' },
+    { values: claims.map((c) => c.predicate), type: 'text' },
+    { values: claims.map((c) => c.object), type: 'text' },
+    { values: claims.map((c) => c.objectKind), type: 'text' },
+    { values: claims.map((c) => c.objectIsEntity), type: 'boolean' },
+    { values: claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)), type: 'text' },
+    { values: claims.map((c) => c.description ?? null), type: 'text' },
+    { values: claims.map((c) => c.validFrom ?? null), type: 'text' },
   ]
 }
 

@@ -145,8 +145,6 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
   const when = dateOf(s)
   const claims: SentenceClaim[] = []
   const add = (subject: NameAt, predicate: string, object: string, objectIsEntity: boolean) => {
-    // A predicate that is a preposition alone ("over" from "had taken over") lost its verb.
-    if (PARTICLES.has(predicate.replace(/^not /, ''))) return
     if (subject.key !== object) claims.push({ subject: subject.key, subjectAt: subject.start, predicate, object, objectIsEntity, ...(when ? { when } : {}) })
   }
   const groups = verbGroups(s, taken)
@@ -158,6 +156,8 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
     return s.length
   }
   for (const g of groups) {
+    // A verb group that is a particle alone ("over" from "had taken over") lost its verb.
+    if (PARTICLES.has(g.lemma)) continue
     const subject = [...names].reverse().find((n) => n.end <= g.start && adjacent(s, n.end, g.start))
     if (!subject || governed(s, subject.start)) continue
     const end = clauseEnd(g.end)

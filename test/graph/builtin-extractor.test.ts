@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { extractBuiltin } from '../../src/graph/builtin-extractor.js'
 import { cleanExtraction } from '../../src/graph/extraction.js'
-import { isSingleValuedPredicate } from '../../src/graph/insights/single-valued.js'
+import { isSingleValuedForObject, isSingleValuedPredicate, timelineOf } from '../../src/graph/insights/single-valued.js'
 import { proseBlocks } from '../../src/graph/prose-blocks.js'
 
 const names = (text: string) => cleanExtraction(extractBuiltin(text)).entities.map((e) => e.name).sort()
@@ -85,5 +85,28 @@ describe('built-in extractor', () => {
     assert.equal(isSingleValuedPredicate('not stand for'), true)
     assert.equal(isSingleValuedPredicate('be'), false)
     assert.equal(isSingleValuedPredicate('act as'), false)
+    assert.equal(isSingleValuedPredicate('be named after'), false, 'Debian is named after Debra and Ian')
+    assert.equal(isSingleValuedForObject('lead'), true, 'an organisation has one leader at a time')
+  })
+
+  it('reads values dated apart as a supersession, and values no date separates as a contradiction', () => {
+    const leaders = [
+      { value: 'bruce perens', when: 'April 1996' },
+      { value: 'ian jackson', when: 'January 1998' },
+      { value: 'ian murdock', when: 'August 1993' },
+    ]
+    assert.deepEqual(timelineOf(leaders, 4), { kind: 'supersession', order: ['ian murdock', 'bruce perens', 'ian jackson'] })
+    assert.deepEqual(timelineOf([{ value: 'london' }, { value: 'paris' }], 4), { kind: 'contradiction', values: ['london', 'paris'] })
+    assert.deepEqual(timelineOf([{ value: 'a', when: 'May 2000' }, { value: 'b', when: 'May 2000' }], 4), { kind: 'contradiction', values: ['a', 'b'] })
+    assert.deepEqual(timelineOf([{ value: 'x', when: '1993' }, { value: 'x', when: 'August 1993' }], 4), { kind: 'none' }, 'one value, dated twice')
+    const list = ['a', 'b', 'c', 'd', 'e'].map((value) => ({ value }))
+    assert.equal(timelineOf(list, 4).kind, 'none', 'more undated values than AIZK_INSIGHT_MAX_OBJECTS are a list')
+  })
+
+  it('drops predicates that lost their verb, objects that name nothing, and dates as objects', () => {
+    const out = claims('By this time, Bruce Perens had taken over leadership of the Project from Ian Murdock. Jonathan Carter was elected in April 2020. The FSF is common.')
+    assert.ok(!out.some((c) => / \| over \| /.test(c)), out.join('; '))
+    assert.ok(!out.some((c) => c.endsWith('| April 2020') || c.includes('| April 2020 @')), out.join('; '))
+    assert.ok(!out.some((c) => c.includes('| common')), out.join('; '))
   })
 })

@@ -1,33 +1,70 @@
 /**
  * Contradictions: one subject and a single-valued predicate (single-valued.ts) with different
- * live objects ("Ada was born in London", "Ada was born in Paris"). Live means neither superseded
- * nor faded. Any other predicate may hold several values at once, and a subject and predicate
- * with more than `maxObjects` objects is a list either way: both are left alone. The evidence is
+ * live objects ("Ada was born in London", "Ada was born in Paris"), or for a predicate
+ * single-valued on the object's side, one object with different subjects ("A leads Debian", "B
+ * leads Debian"). Live means neither superseded nor faded. The values are read as a timeline
+ * (timelineOf, from each claim's valid_from): values each dated apart replaced one another, a
+ * supersession, not a contradiction. Any other predicate may hold several values at once, and more
+ * than `maxObjects` undated values are a list either way: both are left alone. The evidence is
  * every live claim of the group.
  */
 import type { Queryable } from '../../db/queryable.js'
 import type { NewInsight } from '../sql/insight-sql.js'
-import { isSingleValuedPredicate } from './single-valued.js'
+import { singleValuedPatterns, timelineOf } from './single-valued.js'
+
+interface Group {
+  about_id: string
+  about: string
+  predicate: string
+  ids: string[]
+  values: string[]
+  dates: (string | null)[]
+}
 
 export async function findContradictions(db: Queryable, scopes: readonly string[], maxObjects: number): Promise<NewInsight[]> {
-  const { rows } = await db.query<{ subject_id: string; subject: string; predicate: string; ids: string[]; objects: string[] }>(
-    `SELECT c.subject_id::text, s.name AS subject, c.predicate,
+  const { subject, object } = singleValuedPatterns()
+  const live = 'c.scopes = $1::uuid[] AND c.subject_id IS NOT NULL AND c.superseded_by IS NULL AND NOT c.faded'
+  const bySubject = await db.query<Group>(
+    `SELECT c.subject_id::text AS about_id, s.name AS about, c.predicate,
             array_agg(c.id::text ORDER BY c.weight DESC, c.id) AS ids,
-            array_agg(coalesce(o.name, c.object_text) ORDER BY c.weight DESC, c.id) AS objects
+            array_agg(coalesce(o.name, c.object_text) ORDER BY c.weight DESC, c.id) AS values,
+            array_agg(c.valid_from ORDER BY c.weight DESC, c.id) AS dates
        FROM claim c
        JOIN entity s ON s.id = c.subject_id
        LEFT JOIN entity o ON o.id = c.object_id
-      WHERE c.scopes = $1::uuid[] AND c.subject_id IS NOT NULL AND c.superseded_by IS NULL AND NOT c.faded
+      WHERE ${live} AND regexp_replace(c.predicate, '^not ', '') ~ ANY($2::text[])
       GROUP BY c.subject_id, s.name, c.predicate
-     HAVING count(DISTINCT c.object_key) BETWEEN 2 AND $2`,
-    [scopes, maxObjects],
+     HAVING count(DISTINCT c.object_key) >= 2`,
+    [scopes, subject],
   )
-  return rows.filter((r) => isSingleValuedPredicate(r.predicate)).map((r) => ({
-    kind: 'contradiction',
-    title: `${r.subject} ${r.predicate}: ${r.objects.join(' / ')}`,
-    detail: { subject: r.subject, predicate: r.predicate, objects: r.objects },
-    entityId: r.subject_id,
-    about: r.subject_id,
-    claimIds: r.ids,
-  }))
+  const byObject = await db.query<Group>(
+    `SELECT c.object_id::text AS about_id, o.name AS about, c.predicate,
+            array_agg(c.id::text ORDER BY c.weight DESC, c.id) AS ids,
+            array_agg(s.name ORDER BY c.weight DESC, c.id) AS values,
+            array_agg(c.valid_from ORDER BY c.weight DESC, c.id) AS dates
+       FROM claim c
+       JOIN entity s ON s.id = c.subject_id
+       JOIN entity o ON o.id = c.object_id
+      WHERE ${live} AND c.predicate ~ ANY($2::text[])
+      GROUP BY c.object_id, o.name, c.predicate
+     HAVING count(DISTINCT c.subject_id) >= 2`,
+    [scopes, object],
+  )
+  const found: NewInsight[] = []
+  for (const r of [...bySubject.rows, ...byObject.rows]) {
+    const timeline = timelineOf(
+      r.values.map((value, n) => ({ value, when: r.dates[n] ?? undefined })),
+      maxObjects,
+    )
+    if (timeline.kind !== 'contradiction') continue
+    found.push({
+      kind: 'contradiction',
+      title: `${r.about} ${r.predicate}: ${timeline.values.join(' / ')}`,
+      detail: { subject: r.about, predicate: r.predicate, objects: timeline.values },
+      entityId: r.about_id,
+      about: r.about_id,
+      claimIds: r.ids,
+    })
+  }
+  return found
 }

@@ -16,6 +16,7 @@ const SINGLE_VALUED: readonly RegExp[] = [
   /^be headquartered in$/,
   /^be founded (in|on)$/,
   /^be released (in|on)$/,
+  /^be (the )?codename (of|for)$/,
 ]
 
 /** Single-valued on the object's side: "X leads Debian" — Debian has one leader at a time. */
@@ -28,6 +29,11 @@ export function isSingleValuedPredicate(predicate: string): boolean {
 
 export function isSingleValuedForObject(predicate: string): boolean {
   return SINGLE_VALUED_OBJECT.some((p) => p.test(predicate))
+}
+
+/** The declared patterns as regular expressions PostgreSQL reads alike (plain ERE), for the pass's SQL. */
+export function singleValuedPatterns(): { subject: string[]; object: string[] } {
+  return { subject: SINGLE_VALUED.map((r) => r.source), object: SINGLE_VALUED_OBJECT.map((r) => r.source) }
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
