@@ -2,7 +2,8 @@
  * What a projection keeps beyond its triples, as the app role: each entity's description, each
  * claim's description and date (valid_from); and what the insights pass makes of dates: leaders
  * of Debian dated one after another are a supersession, not a contradiction, while two more
- * leaders no date separates are one.
+ * leaders no date separates are one; and a claim two overlapping chunks of one document both
+ * observe is one source's evidence.
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -11,8 +12,9 @@ import { extractBuiltin } from '../../src/graph/builtin-extractor.js'
 import { cleanExtraction, type Extractor } from '../../src/graph/extraction.js'
 import { findContradictions } from '../../src/graph/insights/contradictions.js'
 import { projectChunk, writeProjection } from '../../src/graph/project-chunk.js'
+import { writeDocument } from '../../src/graph/write-memory.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, createAppLogin } from '../scope/app-login.js'
+import { A, type AppLogin, B, createAppLogin } from '../scope/app-login.js'
 import { addDocument, asSet, graphSettings } from './helpers/graph.js'
 
 let db: TestDatabase
@@ -51,6 +53,27 @@ describe('descriptions, dates and supersession', () => {
 
     const found = await asSet(app.scoped, [A], (q) => findContradictions(q, [A], 4))
     assert.deepEqual(found, [], 'leaders dated one after another replaced one another')
+  })
+
+  it('counts a sentence seen by two overlapping chunks of one document as one source', async () => {
+    // Sentences of the real history, chunked with the product's overlap: a claim of the overlap
+    // is observed by both neighbours and must not weigh more than a claim seen once.
+    const text = labeled.passages
+      .filter((p) => p.id.startsWith('history-') || p.id.startsWith('faq-'))
+      .map((p) => p.text)
+      .join('\n\n')
+    const settings = graphSettings({ AIZK_CHUNK_MAX_CHARS: '600', AIZK_CHUNK_OVERLAP_CHARS: '300' })
+    const chunks = await asSet(app.scoped, [B], async (db) => {
+      const doc = await writeDocument(db, [B], { title: 'overlapping', body: text }, settings)
+      return (await db.query<{ id: string }>('SELECT id::text FROM chunk WHERE document_id = $1 ORDER BY ordinal', [doc.documentId])).rows.map((r) => r.id)
+    })
+    assert.ok(chunks.length >= 4, `${chunks.length} chunks`)
+    for (const chunkId of chunks) await projectChunk(app.scoped, settings, { chunkId, scopes: [B] }, builtin)
+    const rows = await asSet(app.scoped, [B], async (q) =>
+      (await q.query<{ chunks: number; weight: number }>('SELECT (SELECT count(*)::int FROM claim_source s WHERE s.claim_id = c.id) AS chunks, c.weight FROM claim c')).rows,
+    )
+    assert.ok(rows.some((r) => r.chunks >= 2), 'some claim was observed by two neighbouring chunks')
+    assert.deepEqual(rows.filter((r) => Math.abs(r.weight - 1) > 1e-6), [], 'every claim of one document weighs one')
   })
 
   it('reports a contradiction when two values of one single-valued fact have no date between them', async () => {

@@ -5,8 +5,8 @@
  * travel with the chunk.
  */
 import assert from 'node:assert/strict'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, it } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { LlmExtractor } from '../../src/graph/llm-extractor.js'
 import { projectChunk } from '../../src/graph/project-chunk.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
