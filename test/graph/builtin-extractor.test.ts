@@ -103,6 +103,16 @@ describe('built-in extractor', () => {
     assert.equal(timelineOf(list, 4).kind, 'none', 'more undated values than AIZK_INSIGHT_MAX_OBJECTS are a list')
   })
 
+  it("splits an acronym's possessive from the name it owns, keeps possessive titles whole", () => {
+    assert.deepEqual(names("The creation of Debian was sponsored by the FSF's GNU project. Monty Python's Flying Circus is a show."), ['Debian', 'FSF', 'GNU', "Monty Python's Flying Circus"])
+  })
+
+  it('reads list items that end in a comma as prose, and never takes a name in parentheses as the subject', () => {
+    const text = 'So far they have been characters taken from the Toy Story movies by Pixar.\n\n* buzz (Debian 1.1) was the spaceman Buzz Lightyear,\n* bo (Debian 1.3) was Bo Peep, the girl who took care of the sheep,'
+    assert.ok(names(text).includes('Buzz Lightyear'), names(text).join(', '))
+    assert.ok(!claims(text).some((c) => c.startsWith('Debian 1.')), claims(text).join('; '))
+  })
+
   it('drops predicates that lost their verb, objects that name nothing, and dates as objects', () => {
     const out = claims('By this time, Bruce Perens had taken over leadership of the Project from Ian Murdock. Jonathan Carter was elected in April 2020. The FSF is common.')
     assert.ok(!out.some((c) => / \| over \| /.test(c)), out.join('; '))
