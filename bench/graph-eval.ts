@@ -13,7 +13,8 @@ import { isSingleValuedPredicate } from '../src/graph/maintain/insights/single-v
 import { loadLabeledSet, type Passage } from './graph-eval/labels.js'
 import { startRecordedLlm } from './graph-eval/recorded-llm.js'
 import { printResolution } from './graph-eval/resolution.js'
-import { type Counts, type ScoredClaim, type SplitGraph, scoreCommunities, scoreContradictions, scorePassage, zeroCounts } from './graph-eval/score.js'
+import { type Counts, type ScoredClaim, type SplitGraph, scoreCommunities, scoreContradictions, scorePassage, zeroCounts, scoreFunctional } from './graph-eval/score.js'
+
 
 const fixtures = new URL('../test/fixtures/graph-eval/', import.meta.url)
 const set = loadLabeledSet(new URL('passages.json', fixtures).pathname)
@@ -29,22 +30,24 @@ async function evaluate(name: string, extract: (p: Passage) => Promise<Extractio
     const passages = set.passages.filter((p) => p.split === split)
     const counts: Counts = zeroCounts()
     const graph: SplitGraph = { claims: [] }
-    for (const p of passages) {
-      const raw = await extract(p)
+    const raws = await Promise.all(passages.map((p) => extract(p)))
+    for (const [i, p] of passages.entries()) {
+      const raw = raws[i]
       const clean = cleanExtraction(raw)
-      const whenOf = new Map(raw.claims.map((c) => [`${normalizeName(c.subject)}\u0000${normalizeName(c.object)}`, (c as { when?: string }).when]))
-      const claims: ScoredClaim[] = clean.claims.map((c) => ({ ...c, when: whenOf.get(`${c.subject}\u0000${normalizeName(c.object)}`) }))
+      const claims: ScoredClaim[] = clean.claims.map((c) => ({ ...c, when: c.validFrom }))
       scorePassage(p, { ...clean, claims }, counts)
       for (const claim of claims) graph.claims.push({ passage: p, claim })
     }
-    const contra = scoreContradictions(set, graph, MAX_OBJECTS, isSingleValuedPredicate)
+    const functional = scoreFunctional(set, split, graph, MAX_OBJECTS)
     const comm = scoreCommunities(passages, graph, RESOLUTION)
     console.log(`\n${name}, ${split} split (${passages.length} passages)`)
     console.log(`  entities   precision ${ratio(counts.entitiesRight, counts.entitiesOut)} (${counts.entitiesRight}/${counts.entitiesOut})  recall ${ratio(counts.entitiesFound, counts.entitiesLabeled)} (${counts.entitiesFound}/${counts.entitiesLabeled})`)
     console.log(`  claims     precision ${ratio(counts.claimsRight, counts.claimsOut)} (${counts.claimsRight}/${counts.claimsOut})  recall ${ratio(counts.claimsFound, counts.claimsLabeled)} (${counts.claimsFound}/${counts.claimsLabeled})`)
     console.log(`  claims linking two entities ${ratio(counts.claimsLinking, counts.claimsOut)} (${counts.claimsLinking}/${counts.claimsOut});  dated labeled claims found with their date ${counts.datedKept}/${counts.datedLabeled}`)
-    console.log(`  contradictions precision ${contra.reported === 0 ? 'n/a, none reported' : ratio(contra.right, contra.reported)} (${contra.right}/${contra.reported} reported, ${contra.labeled} labeled)${contra.examples.length ? `: ${contra.examples.join('; ')}` : ''}`)
-    console.log(`  communities of 3+ coherent ${ratio(comm.coherent, comm.big)} (${comm.coherent}/${comm.big}; ${comm.communities} communities in all)${comm.largest.length ? `; largest: [${comm.largest.join('] [')}]` : ''}`)
+    for (const [label, f] of [['contradictions', functional.contradictions], ['supersessions ', functional.supersessions]] as const) {
+      console.log(`  ${label} precision ${ratio(f.right, f.reported)} (${f.right}/${f.reported})  recall ${ratio(f.right, f.labeled)} (${f.right}/${f.labeled})${f.examples.length ? `: ${f.examples.join('; ')}` : ''}`)
+    }
+    console.log(`  communities of 3+ coherent: precision ${ratio(comm.coherent, comm.big)} (${comm.coherent}/${comm.big}; ${comm.communities} communities in all)  recall ${ratio(comm.labeledPlaced, comm.labeledInGraph)} (${comm.labeledPlaced}/${comm.labeledInGraph} labeled names)${comm.largest.length ? `; largest: [${comm.largest.join('] [')}]` : ''}`)
   }
 }
 

@@ -4,7 +4,9 @@
 #   python3.11-doc  the Python documentation's text sources: the graph tests' corpus, and the
 #                   projection benchmark's first 6,234 chunks of 2,000 characters;
 #   perl-doc        with --bench only: Perl's manual pages (POD), the benchmark's next 3,766, so
-#                   that it projects 10,000 distinct chunks at the product's chunk size.
+#                   that it projects 10,000 distinct chunks at the product's chunk size;
+#   debian-handbook, debian-history, debian-faq, debian-reference-en
+#                   with --eval only: the sources of the graph evaluation's labeled passages.
 # The cache is ${AIZK_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/aizk}/debs/PACKAGE, unpacked once and
 # reused. When the machine's apt lists do not know a package (an image that cleared them), lists
 # of the cache's own are fetched (apt-get update into the cache) and the download retried.
@@ -68,4 +70,13 @@ if [ "${1:-}" = --bench ]; then
   fi
   [ -f "$pods/perlfaq1.pod" ] || fail "no Perl manual pages in $pods: set AIZK_PERL_POD_DIR to perl-doc's pod folder"
   echo "$pods"
+fi
+
+# --eval: the packages the graph evaluation's labeled passages were cut from
+# (test/fixtures/graph-eval/passages.json; docs/memory-graph.md, "The evaluation"), one folder a
+# line, for checking a passage against its source or labeling more.
+if [ "${1:-}" = --eval ]; then
+  for pkg in debian-handbook debian-history debian-faq debian-reference-en; do
+    unpacked "$pkg"
+  done
 fi

@@ -94,6 +94,7 @@ const coreShape = {
   llmApiKey: z.string().optional(),
   llmTimeoutSeconds: numberSetting(120, { min: 1, max: MAX_TIMER_SECONDS }),
   llmMaxAttempts: intSetting(3, { min: 1, max: 10 }),
+  llmConcurrency: intSetting(4, { min: 1, max: 64 }),
   communitiesGrowthThreshold: intSetting(50, { min: 0 }),
   communitiesMaxLevels: intSetting(4, { min: 1, max: 10 }),
   communitiesResolution: numberSetting(1, { min: 0.01 }),

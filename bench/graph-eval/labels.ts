@@ -36,8 +36,12 @@ export interface Passage {
 }
 
 export interface LabeledSet {
-  /** Subject and predicate pairs whose different values are a real conflict. */
-  contradictions: { subject: string; predicate: string }[]
+  /**
+   * Facts that hold one value at a time: a supersession when each value replaced the last at a
+   * known date, a contradiction when the sources really disagree. `subject` is the object's name
+   * for a predicate single-valued on the object's side ("X leads Debian": Debian's leader).
+   */
+  functional?: { subject: string; predicate: string; kind: 'contradiction' | 'supersession'; split: Passage['split']; note?: string }[]
   passages: Passage[]
 }
 

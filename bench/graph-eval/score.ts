@@ -5,6 +5,7 @@
 import type { CleanExtraction } from '../../src/graph/extract/extraction.js'
 import { normalizeName } from '../../src/graph/extract/normalize.js'
 import { clusterLevels, type WeightedEdge } from '../../src/graph/maintain/communities/cluster-levels.js'
+import { isSingleValuedForObject, isSingleValuedPredicate, timelineOf } from '../../src/graph/insights/single-valued.js'
 import { type LabeledClaim, type LabeledSet, nameIndex, type Passage, referenceIndex } from './labels.js'
 
 export interface Counts {
@@ -110,23 +111,33 @@ export interface SplitGraph {
 }
 
 /**
- * Contradictions as the insights pass finds them: one subject and predicate with 2 to
- * `maxObjects` distinct objects across the split (one scope set); `isSingleValued`, when given,
- * keeps only predicates that hold one value at a time. Right when the labels name the pair.
+ * Single-valued facts as the insights pass judges them (single-valued.ts): claims grouped by
+ * subject and predicate (by object and predicate for a predicate single-valued on the object's
+ * side, "X leads Debian"), each group's values read as a timeline. A reported contradiction or
+ * supersession is right when the labels name that fact with that kind.
  */
-export function scoreContradictions(set: LabeledSet, g: SplitGraph, maxObjects: number, isSingleValued?: (predicate: string) => boolean) {
-  const groups = new Map<string, Set<string>>()
+export function scoreFunctional(set: LabeledSet, split: Passage['split'], g: SplitGraph, maxObjects: number) {
+  const groups = new Map<string, { value: string; when?: string }[]>()
+  const add = (key: string, value: string, when?: string) => groups.set(key, [...(groups.get(key) ?? []), { value: normalizeName(value), when }])
   for (const { claim } of g.claims) {
-    if (isSingleValued && !isSingleValued(claim.predicate)) continue
-    const key = `${normalizeName(claim.subject)}\u0000${claim.predicate}`
-    const objects = groups.get(key) ?? new Set<string>()
-    objects.add(normalizeName(claim.object))
-    groups.set(key, objects)
+    if (isSingleValuedPredicate(claim.predicate)) add(`${normalizeName(claim.subject)}\u0000${claim.predicate}`, claim.object, claim.when)
+    if (claim.objectIsEntity && isSingleValuedForObject(claim.predicate)) add(`${normalizeName(claim.object)}\u0000${claim.predicate}`, claim.subject, claim.when)
   }
-  const reported = [...groups].filter(([, o]) => o.size >= 2 && o.size <= maxObjects).map(([k, o]) => ({ key: k, objects: [...o] }))
-  const real = new Set(set.contradictions.map((c) => `${normalizeName(c.subject)}\u0000${c.predicate}`))
-  const right = reported.filter((r) => real.has(r.key)).length
-  return { reported: reported.length, right, labeled: real.size, examples: reported.slice(0, 5).map((r) => `${r.key.replace('\u0000', ' ')}: ${r.objects.join(' / ')}`) }
+  const labeled = new Map((set.functional ?? []).filter((f) => f.split === split).map((f) => [`${normalizeName(f.subject)}\u0000${f.predicate}`, f.kind]))
+  const figures = (kind: 'contradiction' | 'supersession') => {
+    const reported: string[] = []
+    let right = 0
+    for (const [key, values] of groups) {
+      const t = timelineOf(values, maxObjects)
+      if (t.kind !== kind) continue
+      const shown = t.kind === 'supersession' ? t.order : t.kind === 'contradiction' ? t.values : []
+      reported.push(`${key.replace('\u0000', ' ')}: ${shown.join(t.kind === 'supersession' ? ' -> ' : ' / ')}`)
+      if (labeled.get(key) === kind) right++
+    }
+    const wanted = [...labeled.values()].filter((k) => k === kind).length
+    return { reported: reported.length, right, labeled: wanted, examples: reported.slice(0, 3) }
+  }
+  return { contradictions: figures('contradiction'), supersessions: figures('supersession') }
 }
 
 /**
@@ -134,7 +145,7 @@ export function scoreContradictions(set: LabeledSet, g: SplitGraph, maxObjects: 
  * often they were seen), level 0 of the communities pass's clustering. A community of three or
  * more members is coherent when one labeled topic covers at least two thirds of its members; a
  * member counts for a topic when a passage of that topic labels its name (unlabeled names cover
- * nothing).
+ * nothing). Recall: of the labeled names in the graph, the share that sit in a coherent community.
  */
 export function scoreCommunities(passages: readonly Passage[], g: SplitGraph, resolution: number) {
   const edges = new Map<string, WeightedEdge>()
@@ -164,5 +175,7 @@ export function scoreCommunities(passages: readonly Passage[], g: SplitGraph, re
     for (const m of members) for (const t of topicsOf.get(m) ?? []) tally.set(t, (tally.get(t) ?? 0) + 1)
     return Math.max(0, ...tally.values()) * 3 >= members.length * 2
   })
-  return { communities: level.length, big: big.length, coherent: coherent.length, largest: big.slice(0, 3).map((m) => m.slice(0, 6).join(', ')) }
+  const inGraph = new Set(level.flat().filter((m) => topicsOf.has(m)))
+  const placed = new Set(coherent.flat().filter((m) => topicsOf.has(m)))
+  return { communities: level.length, big: big.length, coherent: coherent.length, labeledInGraph: inGraph.size, labeledPlaced: placed.size, largest: big.slice(0, 3).map((m) => m.slice(0, 6).join(', ')) }
 }

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test'
 import { extractBuiltin } from '../../src/graph/extract/builtin-extractor.js'
 import { cleanExtraction } from '../../src/graph/extract/extraction.js'
 import { proseBlocks } from '../../src/graph/extract/prose-blocks.js'
-import { isSingleValuedPredicate } from '../../src/graph/maintain/insights/single-valued.js'
+import { isSingleValuedPredicate, isSingleValuedForObject, timelineOf } from '../../src/graph/maintain/insights/single-valued.js'
 
 const names = (text: string) => cleanExtraction(extractBuiltin(text)).entities.map((e) => e.name).sort()
 const claims = (text: string) => extractBuiltin(text).claims.map((c) => `${c.subject} | ${c.predicate} | ${c.object}${c.when ? ` @${c.when}` : ''}`)
@@ -85,5 +85,38 @@ describe('built-in extractor', () => {
     assert.equal(isSingleValuedPredicate('not stand for'), true)
     assert.equal(isSingleValuedPredicate('be'), false)
     assert.equal(isSingleValuedPredicate('act as'), false)
+    assert.equal(isSingleValuedPredicate('be named after'), false, 'Debian is named after Debra and Ian')
+    assert.equal(isSingleValuedForObject('lead'), true, 'an organisation has one leader at a time')
+  })
+
+  it('reads values dated apart as a supersession, and values no date separates as a contradiction', () => {
+    const leaders = [
+      { value: 'bruce perens', when: 'April 1996' },
+      { value: 'ian jackson', when: 'January 1998' },
+      { value: 'ian murdock', when: 'August 1993' },
+    ]
+    assert.deepEqual(timelineOf(leaders, 4), { kind: 'supersession', order: ['ian murdock', 'bruce perens', 'ian jackson'] })
+    assert.deepEqual(timelineOf([{ value: 'london' }, { value: 'paris' }], 4), { kind: 'contradiction', values: ['london', 'paris'] })
+    assert.deepEqual(timelineOf([{ value: 'a', when: 'May 2000' }, { value: 'b', when: 'May 2000' }], 4), { kind: 'contradiction', values: ['a', 'b'] })
+    assert.deepEqual(timelineOf([{ value: 'x', when: '1993' }, { value: 'x', when: 'August 1993' }], 4), { kind: 'none' }, 'one value, dated twice')
+    const list = ['a', 'b', 'c', 'd', 'e'].map((value) => ({ value }))
+    assert.equal(timelineOf(list, 4).kind, 'none', 'more undated values than AIZK_INSIGHT_MAX_OBJECTS are a list')
+  })
+
+  it("splits an acronym's possessive from the name it owns, keeps possessive titles whole", () => {
+    assert.deepEqual(names("The creation of Debian was sponsored by the FSF's GNU project. Monty Python's Flying Circus is a show."), ['Debian', 'FSF', 'GNU', "Monty Python's Flying Circus"])
+  })
+
+  it('reads list items that end in a comma as prose, and never takes a name in parentheses as the subject', () => {
+    const text = 'So far they have been characters taken from the Toy Story movies by Pixar.\n\n* buzz (Debian 1.1) was the spaceman Buzz Lightyear,\n* bo (Debian 1.3) was Bo Peep, the girl who took care of the sheep,'
+    assert.ok(names(text).includes('Buzz Lightyear'), names(text).join(', '))
+    assert.ok(!claims(text).some((c) => c.startsWith('Debian 1.')), claims(text).join('; '))
+  })
+
+  it('drops predicates that lost their verb, objects that name nothing, and dates as objects', () => {
+    const out = claims('By this time, Bruce Perens had taken over leadership of the Project from Ian Murdock. Jonathan Carter was elected in April 2020. The FSF is common.')
+    assert.ok(!out.some((c) => / \| over \| /.test(c)), out.join('; '))
+    assert.ok(!out.some((c) => c.endsWith('| April 2020') || c.includes('| April 2020 @')), out.join('; '))
+    assert.ok(!out.some((c) => c.includes('| common')), out.join('; '))
   })
 })

@@ -1,12 +1,12 @@
 /**
  * The evaluation's matching rules (docs/memory-graph.md, "The evaluation"), on a made-up
  * passage: a duplicate name counts wrong, an optional one neither way, a claim matches by
- * subject, predicate word without its ending, negation and object.
+ * subject, predicate word without its ending, negation and object; single-valued facts by kind.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { Passage } from '../../bench/graph-eval/labels.js'
-import { scorePassage, zeroCounts } from '../../bench/graph-eval/score.js'
+import { scoreFunctional, scorePassage, zeroCounts } from '../../bench/graph-eval/score.js'
 
 const passage: Passage = {
   id: 'p',
@@ -45,5 +45,15 @@ describe('graph evaluation scoring', () => {
     ]
     scorePassage(passage, { entities: [], claims }, counts)
     assert.deepEqual([counts.claimsRight, counts.claimsOut, counts.claimsFound, counts.claimsLinking], [2, 4, 2, 2])
+  })
+
+  it('scores single-valued facts by kind: dated leaders are a supersession, undated ones a (false) contradiction', () => {
+    const set = { functional: [{ subject: 'Debian', predicate: 'lead', kind: 'supersession' as const, split: 'tune' as const }], passages: [passage] }
+    const lead = (subject: string, when?: string) => ({ passage, claim: { subject, predicate: 'lead', object: 'Debian', objectIsEntity: true, ...(when ? { when } : {}) } })
+    const dated = scoreFunctional(set, 'tune', { claims: [lead('Ian Murdock', 'August 1993'), lead('Bruce Perens', 'April 1996')] }, 4)
+    assert.deepEqual([dated.supersessions.right, dated.supersessions.reported, dated.supersessions.labeled, dated.contradictions.reported], [1, 1, 1, 0])
+    const undated = scoreFunctional(set, 'tune', { claims: [lead('Ian Murdock'), lead('Bruce Perens')] }, 4)
+    assert.deepEqual([undated.contradictions.right, undated.contradictions.reported, undated.supersessions.right], [0, 1, 0])
+    assert.equal(scoreFunctional(set, 'held-out', { claims: [] }, 4).supersessions.labeled, 0, 'labels count on their own split only')
   })
 })

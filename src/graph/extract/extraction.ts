@@ -27,6 +27,10 @@ export const extractionSchema = z.object({
         objectIsEntity: z.boolean(),
         /** When it became true, as the text dates it ("1993", "May 2000"). */
         when: z.string().max(60).optional(),
+        /** The relation in a sentence of the text's own words. */
+        description: z.string().max(2000).optional(),
+        /** How strongly the text states it, 1 (in passing) to 10 (its point). */
+        strength: z.number().min(0).max(10).optional(),
       }),
     )
     .max(500),
@@ -37,7 +41,8 @@ export type Extraction = z.infer<typeof extractionSchema>
 export interface Extractor {
   /** 'builtin' or 'llm:<model>': recorded nowhere, shown in logs and benchmarks. */
   readonly name: string
-  extract(text: string, signal?: AbortSignal): Promise<Extraction>
+  /** `knownNames`: the scope set's entity names, so a model can reuse them rather than invent variants. */
+  extract(text: string, signal?: AbortSignal, knownNames?: readonly string[]): Promise<Extraction>
 }
 
 export interface CleanEntity {
@@ -45,6 +50,8 @@ export interface CleanEntity {
   normalizedName: string
   kind: string
   mentions: number
+  /** The first description the extraction gave it. */
+  description?: string
 }
 
 export interface CleanClaim {
@@ -54,6 +61,9 @@ export interface CleanClaim {
   object: string
   objectIsEntity: boolean
   objectKind: string
+  description?: string
+  /** When it became true, as the text dates it. */
+  validFrom?: string
 }
 
 export interface CleanExtraction {
@@ -62,6 +72,7 @@ export interface CleanExtraction {
 }
 
 const MAX_LITERAL = 300
+const MAX_DESCRIPTION = 2000
 
 /**
  * Fold an extraction onto the graph's shapes: normalized names and kinds, one entity per
@@ -71,22 +82,24 @@ const MAX_LITERAL = 300
 export function cleanExtraction(raw: Extraction): CleanExtraction {
   const entities = new Map<string, CleanEntity>()
   const kindOf = new Map<string, string>()
-  const addEntity = (name: string, kind: string, count = 1): CleanEntity | null => {
+  const addEntity = (name: string, kind: string, count = 1, description?: string): CleanEntity | null => {
     const normalizedName = normalizeName(name)
     if (normalizedName.length < 2) return null
     const k = kindOf.get(normalizedName) ?? normalizeKind(kind)
     kindOf.set(normalizedName, k)
     const key = `${k}\u0000${normalizedName}`
     const existing = entities.get(key)
+    const told = description?.trim().slice(0, MAX_DESCRIPTION) || undefined
     if (existing) {
       existing.mentions += count
+      existing.description ??= told
       return existing
     }
-    const entity = { name: displayName(name).slice(0, 300), normalizedName, kind: k, mentions: Math.max(count, 1) }
+    const entity: CleanEntity = { name: displayName(name).slice(0, 300), normalizedName, kind: k, mentions: Math.max(count, 1), ...(told ? { description: told } : {}) }
     entities.set(key, entity)
     return entity
   }
-  for (const e of raw.entities) addEntity(e.name, e.kind)
+  for (const e of raw.entities) addEntity(e.name, e.kind, 1, e.description)
   const claims = new Map<string, CleanClaim>()
   for (const c of raw.claims) {
     const subject = addEntity(c.subject, kindOf.get(normalizeName(c.subject)) ?? 'concept', 0)
@@ -103,8 +116,17 @@ export function cleanExtraction(raw: Extraction): CleanExtraction {
       object: object ? object.normalizedName : literal,
       objectIsEntity: object !== null,
       objectKind: object?.kind ?? '',
+      ...(c.description?.trim() ? { description: c.description.trim().slice(0, MAX_DESCRIPTION) } : {}),
+      ...(c.when?.trim() ? { validFrom: c.when.trim().slice(0, 60) } : {}),
     }
-    claims.set([claim.subject, claim.subjectKind, predicate, claim.objectIsEntity, claim.object, claim.objectKind].join('\u0000'), claim)
+    const key = [claim.subject, claim.subjectKind, predicate, claim.objectIsEntity, claim.object, claim.objectKind].join('\u0000')
+    const seen = claims.get(key)
+    if (seen) {
+      seen.description ??= claim.description
+      seen.validFrom ??= claim.validFrom
+      continue
+    }
+    claims.set(key, claim)
   }
   return { entities: [...entities.values()], claims: [...claims.values()] }
 }

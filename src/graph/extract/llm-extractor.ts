@@ -6,17 +6,28 @@
  */
 import { PermanentJobError } from '../../permanent-error.js'
 import { type Extraction, type Extractor, extractionSchema } from './extraction.js'
+import { withLlmSlot } from './extract/llm-slots.js'
 import { type ChatMessage, chatCompletion, type LlmSettings } from './llm-client.js'
 
 export interface LlmExtractorSettings extends LlmSettings {
   llmMaxAttempts: number
+  /** Chat requests in flight in this process at once (AIZK_LLM_CONCURRENCY); 4 when not given. */
+  llmConcurrency?: number
 }
 
 const INSTRUCTIONS = `You extract a knowledge graph from text. Answer with one JSON object and nothing else:
-{"entities":[{"name":string,"kind":"person"|"organisation"|"place"|"concept"|"event"|"product"}],
- "claims":[{"subject":string,"predicate":string,"object":string,"objectIsEntity":boolean}]}
-Subjects are entity names. Predicates are short verbs in the infinitive ("write", "not support").
-objectIsEntity is true when the object is one of the entities.`
+{"entities":[{"name":string,"kind":"person"|"organisation"|"place"|"concept"|"event"|"product","description":string}],
+ "claims":[{"subject":string,"predicate":string,"object":string,"objectIsEntity":boolean,"description":string,"strength":number,"when"?:string}]}
+Entities are named things (people, organisations, places, products, events, named concepts), never
+headings, pronouns or common nouns. Each entity's description says what the text says it is, in one sentence.
+Claims are the relations the text states. Subjects are entity names. Predicates are short verbs in the
+infinitive, passive voice kept ("write", "be elected", "not support"); a negated statement starts with "not".
+objectIsEntity is true when the object is one of the entities. Each claim's description restates it in a
+sentence; strength is 1 (said in passing) to 10 (the text's point); when is the date the text gives for
+when it became true ("1993", "April 2001"), left out when the text gives none.
+When a known entity name (listed before the text) names the same thing, use that name exactly.`
+
+const MAX_KNOWN_NAMES = 200
 
 export class MalformedAnswerError extends PermanentJobError {}
 
@@ -26,15 +37,17 @@ export class LlmExtractor implements Extractor {
     this.name = `llm:${settings.llmModel}`
   }
 
-  async extract(text: string, signal?: AbortSignal): Promise<Extraction> {
+  async extract(text: string, signal?: AbortSignal, knownNames: readonly string[] = []): Promise<Extraction> {
+    // The text is the last message of the first request: the known names travel before it.
     const messages: ChatMessage[] = [
       { role: 'system', content: INSTRUCTIONS },
+      ...(knownNames.length > 0 ? [{ role: 'user' as const, content: `Known entity names: ${JSON.stringify(knownNames.slice(0, MAX_KNOWN_NAMES))}` }] : []),
       { role: 'user', content: text },
     ]
     let problem = ''
     let answer = ''
     for (let attempt = 1; attempt <= this.settings.llmMaxAttempts; attempt++) {
-      answer = await chatCompletion(this.settings, messages, signal)
+      answer = await withLlmSlot(this.settings.llmConcurrency ?? 4, () => chatCompletion(this.settings, messages, signal))
       const parsed = parseAnswer(answer)
       if (parsed.ok) return parsed.value
       problem = parsed.problem

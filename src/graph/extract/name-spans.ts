@@ -82,7 +82,7 @@ function runsOf(s: Sentence): Run[] {
       continue
     }
     let end = i + 1
-    while (end < s.length && !breaksAfter(s[end - 1], s[end]) && !(possessive(s[end - 1]) && !capitalised(s[end]))) {
+    while (end < s.length && !breaksAfter(s[end - 1], s[end]) && !(possessive(s[end - 1]) && (!capitalised(s[end]) || acronymOwner(s[end - 1])))) {
       const t = s[end]
       const titleWord = functionWord(t) && s[end + 1] !== undefined && capitalised(s[end + 1]) && !functionWord(s[end + 1]) && !breaksAfter(t, s[end + 1])
       if ((capitalised(t) && (!functionWord(t) || titleWord)) || /^\d+(\.\d+)*\+?$/.test(t.text) || CORPORATE_SUFFIX.has(t.normal)) end++
@@ -99,6 +99,11 @@ function runsOf(s: Sentence): Run[] {
     i = end
   }
   return runs
+}
+
+/** "FSF's" in "the FSF's GNU project": an acronym that owns the next name is a name of its own. */
+function acronymOwner(t: Term): boolean {
+  return /^\p{Lu}{2,}['’]s$/u.test(t.text)
 }
 
 function surfaceOf(s: Sentence, start: number, end: number): string {

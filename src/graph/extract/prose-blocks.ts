@@ -108,10 +108,13 @@ function collect(tokens: readonly Token[], into: string[]): void {
   }
 }
 
-/** A short line with no closing punctuation, as a paragraph or list item: a title, an entry of a table of contents. */
+/**
+ * A short line with no closing punctuation, as a paragraph or list item: a title, an entry of a
+ * table of contents. An item ending in a comma continues a sentence (an enumeration), not a title.
+ */
 function isTitle(text: string): boolean {
   const s = text.trim()
-  return !/[.!?:;…"”')\]]$/.test(s) && s.split(/\s+/).length < 12
+  return !/[.!?:;,…"”')\]]$/.test(s) && s.split(/\s+/).length < 12
 }
 
 function push(into: string[], text: string): void {
@@ -121,6 +124,7 @@ function push(into: string[], text: string): void {
     .replace(/\(\s*\)/g, '')
     .replace(/\s+/g, ' ')
     .trim()
+    .replace(/,$/, '.')
   if (!/\p{L}/u.test(s)) return
   into.push(/[.!?:;…"”')\]]$/.test(s) ? s : `${s}.`)
 }

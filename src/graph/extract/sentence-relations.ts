@@ -132,7 +132,10 @@ function literalAfter(s: Sentence, from: number, to: number): string | undefined
     if (/[,;:()—]/.test(t.post)) break
   }
   while (terms.length > 0 && (terms.at(-1)?.normal === 'of' || has(terms.at(-1), 'Determiner'))) terms.pop()
-  if (!terms.some((t) => has(t, 'Noun', 'Adjective', 'Value'))) return undefined
+  // An object names a thing: a lone adjective ("common") or pronoun ("all") says nothing, and a
+  // bare date is the claim's time (its `when`), not its object.
+  if (!terms.some((t) => has(t, 'Noun', 'Value') && !has(t, 'Pronoun', 'Adjective'))) return undefined
+  if (terms.every((t) => has(t, 'Month', 'Date', 'Value') || /^(1[89]|20)\d\d(s)?$/.test(t.normal))) return undefined
   return terms.map((t, n) => t.text + (n < terms.length - 1 ? ' ' : '')).join('').replace(/[,;:.!?)]+$/, '')
 }
 
@@ -153,8 +156,10 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
     return s.length
   }
   for (const g of groups) {
+    // A verb group that is a particle alone ("over" from "had taken over") lost its verb.
+    if (PARTICLES.has(g.lemma)) continue
     const subject = [...names].reverse().find((n) => n.end <= g.start && adjacent(s, n.end, g.start))
-    if (!subject || governed(s, subject.start)) continue
+    if (!subject || governed(s, subject.start) || parenthetical(s, subject)) continue
     const end = clauseEnd(g.end)
     const inSpan = names.filter((n) => n.start >= g.end && n.end <= end)
     const reducedPassive = !g.passive && has(g.main, 'PastTense') && g.end - g.start === 1 && /,\s*$/.test(s[g.start - 1]?.post ?? '')
@@ -184,6 +189,11 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
   }
   verblessRelations(s, names, add)
   return claims
+}
+
+/** A name in parentheses ("rex (Debian 1.2) was ...") glosses the word before it; it is not the subject. */
+function parenthetical(s: Sentence, n: NameAt): boolean {
+  return /\(\s*$/.test(s[n.start - 1]?.post ?? '') || /\(/.test(s[n.start].pre) ? /\)/.test(s[n.end - 1].post) : false
 }
 
 /** A name right after a preposition or a verb is its object ("on LTS", "link Python programs"), not a subject. */

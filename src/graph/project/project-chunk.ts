@@ -9,7 +9,7 @@ import type pg from 'pg'
 import { User } from '../../scope/user.js'
 import type { Settings } from '../../settings.js'
 import { cleanExtraction, type Extractor } from '../extract/extraction.js'
-import { chunkTextSql, lockedWriteSql, type WriteCounts } from './sql/projection-sql.js'
+import { chunkTextSql, knownNamesSql, lockedWriteSql, type WriteCounts } from './sql/projection-sql.js'
 
 export interface ChunkRef {
   chunkId: string
@@ -23,10 +23,11 @@ type GraphSettings = Pick<Settings, 'systemUserId' | 'appRole' | 'decayHalfLifeD
 export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: ChunkRef, extractor: Extractor, signal?: AbortSignal): Promise<ProjectionOutcome> {
   const user = User.system(ref.scopes, settings)
   // One round trip: the read's transaction opens, reads and commits in one batch.
-  const [read] = await user.readOnce<{ text: string }>(pool, chunkTextSql(ref.chunkId, user.write, false))
+  const wantsNames = extractor.name.startsWith('llm:')
+  const [read] = await user.readOnce<{ text: string; known?: string[] }>(pool, chunkTextSql(ref.chunkId, user.write, false, wantsNames ? `text, ${knownNamesSql(user.write)} AS known` : 'text'))
   if (!read) return { outcome: 'gone' }
   const { text } = read
-  const extraction = cleanExtraction(await extractor.extract(text, signal))
+  const extraction = cleanExtraction(await extractor.extract(text, signal, read.known ?? []))
   // The write is one batch too: the chunk locked (two runs of one chunk write one after the
   // other), its text compared with the one extracted, the write, COMMIT. The rows it creates are
   // locked only while the server runs the batch, never across a round trip to this process, so a

@@ -56,12 +56,28 @@ export const NEW_AND_SPLIT_COMMUNITIES = `SELECT lineage::text, level, title, si
       ORDER BY level, size DESC`
 
 /** Live claims grouped by subject and predicate with 2 to $2 distinct objects ($1 the set), strongest first. */
-export const CLAIMS_BY_SUBJECT_AND_PREDICATE = `SELECT c.subject_id::text, s.name AS subject, c.predicate,
+const LIVE_CLAIM = 'c.scopes = $1::uuid[] AND c.subject_id IS NOT NULL AND c.superseded_by IS NULL AND NOT c.faded'
+
+/** Live claims of one subject and predicate with two or more objects, with their dates, strongest first. */
+export const VALUES_BY_SUBJECT = `SELECT c.subject_id::text AS about_id, s.name AS about, c.predicate,
             array_agg(c.id::text ORDER BY c.weight DESC, c.id) AS ids,
-            array_agg(coalesce(o.name, c.object_text) ORDER BY c.weight DESC, c.id) AS objects
+            array_agg(coalesce(o.name, c.object_text) ORDER BY c.weight DESC, c.id) AS values,
+            array_agg(c.valid_from ORDER BY c.weight DESC, c.id) AS dates
        FROM claim c
        JOIN entity s ON s.id = c.subject_id
        LEFT JOIN entity o ON o.id = c.object_id
-      WHERE c.scopes = $1::uuid[] AND c.subject_id IS NOT NULL AND c.superseded_by IS NULL AND NOT c.faded
+      WHERE ${LIVE_CLAIM} AND regexp_replace(c.predicate, '^not ', '') ~ ANY($2::text[])
       GROUP BY c.subject_id, s.name, c.predicate
-     HAVING count(DISTINCT c.object_key) BETWEEN 2 AND $2`
+     HAVING count(DISTINCT c.object_key) >= 2`
+
+/** Live claims of one object entity and predicate with two or more subjects, with their dates. */
+export const VALUES_BY_OBJECT = `SELECT c.object_id::text AS about_id, o.name AS about, c.predicate,
+            array_agg(c.id::text ORDER BY c.weight DESC, c.id) AS ids,
+            array_agg(s.name ORDER BY c.weight DESC, c.id) AS values,
+            array_agg(c.valid_from ORDER BY c.weight DESC, c.id) AS dates
+       FROM claim c
+       JOIN entity s ON s.id = c.subject_id
+       JOIN entity o ON o.id = c.object_id
+      WHERE ${LIVE_CLAIM} AND c.predicate ~ ANY($2::text[])
+      GROUP BY c.object_id, o.name, c.predicate
+     HAVING count(DISTINCT c.subject_id) >= 2`

@@ -18,6 +18,13 @@ export function chunkTextSql(chunkId: string, scopes: readonly string[], lock: b
   return `SELECT ${column} FROM chunk WHERE id = '${chunkUuid(chunkId)}' AND scopes = '${scopeArrayLiteral(scopes)}'::uuid[]${lock ? ' FOR UPDATE' : ''}`
 }
 
+const KNOWN_NAMES = 200
+
+/** The set's most recently seen entity names, for a model to reuse (docs/memory-graph.md, "The chat-model extractor"). */
+export function knownNamesSql(scopes: readonly string[]): string {
+  return `ARRAY(SELECT name FROM entity WHERE scopes = '${scopeArrayLiteral(scopes)}'::uuid[] AND merged_into IS NULL ORDER BY last_seen DESC LIMIT ${KNOWN_NAMES})`
+}
+
 function chunkUuid(chunkId: string): string {
   const id = chunkId.toLowerCase()
   if (!isUuid(id)) throw new UsageError(`chunk id "${chunkId}" is not a UUID`)
@@ -36,12 +43,16 @@ export function lockedWriteSql(scopes: readonly string[], chunkId: string, text:
   const locked = chunkTextSql(chunkId, scopes, true, `text = ${textLiteral(text)} AS same`)
   const set = `'${scopeArrayLiteral(scopes)}'::uuid[]`
   const call = [set, `'${chunkUuid(chunkId)}'::uuid`, `${halfLifeDays}::float8`, ...projectionArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
+  const annotate = [set, ...annotationArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
   // The locked row's check is an uncorrelated subquery of the write's WHERE: the planner makes it
   // a one-time filter, run before the function, so the write happens only for an unchanged chunk.
+  // The annotation runs once the write's row exists, and (a volatile function's statements each
+  // take a fresh snapshot) sees the rows the write made.
   return (
     `WITH c AS MATERIALIZED (${locked}) ` +
     `SELECT c.same, w.entities, w.claims, w.mentions FROM c ` +
-    `LEFT JOIN (SELECT * FROM aizk_write_projection(${call.join(', ')}) WHERE (SELECT same FROM c)) w ON true`
+    `LEFT JOIN (SELECT * FROM aizk_write_projection(${call.join(', ')}) WHERE (SELECT same FROM c)) w ON true ` +
+    `LEFT JOIN LATERAL (SELECT aizk_annotate_projection(${annotate.join(', ')}) WHERE w.entities IS NOT NULL) a ON true`
   )
 }
 
@@ -62,6 +73,26 @@ function projectionArgs(extraction: CleanExtraction): { values: (string | number
     { values: claims.map((c) => c.objectKind), type: 'text' },
     { values: claims.map((c) => c.objectIsEntity), type: 'boolean' },
     { values: claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)), type: 'text' },
+  ]
+}
+
+/** aizk_annotate_projection's arrays after the set: descriptions and dates, keyed as the write keys them. */
+function annotationArgs(extraction: CleanExtraction): { values: (string | boolean | null)[]; type: 'text' | 'boolean' }[] {
+  const entities = extraction.entities.filter((e) => e.description)
+  const claims = extraction.claims.filter((c) => c.description || c.validFrom)
+  return [
+    { values: entities.map((e) => e.normalizedName), type: 'text' },
+    { values: entities.map((e) => e.kind), type: 'text' },
+    { values: entities.map((e) => e.description ?? null), type: 'text' },
+    { values: claims.map((c) => c.subject), type: 'text' },
+    { values: claims.map((c) => c.subjectKind), type: 'text' },
+    { values: claims.map((c) => c.predicate), type: 'text' },
+    { values: claims.map((c) => c.object), type: 'text' },
+    { values: claims.map((c) => c.objectKind), type: 'text' },
+    { values: claims.map((c) => c.objectIsEntity), type: 'boolean' },
+    { values: claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)), type: 'text' },
+    { values: claims.map((c) => c.description ?? null), type: 'text' },
+    { values: claims.map((c) => c.validFrom ?? null), type: 'text' },
   ]
 }
 
