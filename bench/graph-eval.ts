@@ -13,7 +13,7 @@ import { isSingleValuedPredicate } from '../src/graph/maintain/insights/single-v
 import { loadLabeledSet, type Passage } from './graph-eval/labels.js'
 import { startRecordedLlm } from './graph-eval/recorded-llm.js'
 import { printResolution } from './graph-eval/resolution.js'
-import { type Counts, type ScoredClaim, type SplitGraph, scoreCommunities, scoreContradictions, scorePassage, zeroCounts, scoreFunctional } from './graph-eval/score.js'
+import { type Counts, type ScoredClaim, type SplitGraph, scoreCommunities, scoreFunctional, scorePassage, zeroCounts } from './graph-eval/score.js'
 
 
 const fixtures = new URL('../test/fixtures/graph-eval/', import.meta.url)

@@ -5,7 +5,7 @@
 import type { CleanExtraction } from '../../src/graph/extract/extraction.js'
 import { normalizeName } from '../../src/graph/extract/normalize.js'
 import { clusterLevels, type WeightedEdge } from '../../src/graph/maintain/communities/cluster-levels.js'
-import { isSingleValuedForObject, isSingleValuedPredicate, timelineOf } from '../../src/graph/insights/single-valued.js'
+import { isSingleValuedForObject, isSingleValuedPredicate, timelineOf } from '../../src/graph/maintain/insights/single-valued.js'
 import { type LabeledClaim, type LabeledSet, nameIndex, type Passage, referenceIndex } from './labels.js'
 
 export interface Counts {

@@ -8,14 +8,14 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
-import { extractBuiltin } from '../../src/graph/builtin-extractor.js'
-import { cleanExtraction, type Extractor } from '../../src/graph/extraction.js'
-import { findContradictions } from '../../src/graph/insights/contradictions.js'
-import { projectChunk, writeProjection } from '../../src/graph/project-chunk.js'
-import { writeDocument } from '../../src/graph/write-memory.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { A, type AppLogin, B, createAppLogin } from '../scope/app-login.js'
-import { addDocument, asSet, graphSettings } from './helpers/graph.js'
+import { extractBuiltin } from '../../src/graph/extract/builtin-extractor.js'
+import { cleanExtraction, type Extractor } from '../../src/graph/extract/extraction.js'
+import { findContradictions } from '../../src/graph/maintain/insights/contradictions.js'
+import { projectChunk } from '../../src/graph/project/project-chunk.js'
+import { writeDocument } from '../../src/graph/project/write-memory.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
 let db: TestDatabase
 let app: AppLogin
@@ -89,7 +89,7 @@ describe('descriptions, dates and supersession', () => {
         { subject: 'Dan Roe', predicate: 'lead', object: 'Debian', objectIsEntity: true },
       ],
     })
-    await asSet(app.scoped, [A], (q) => writeProjection(q, [A], chunk, extraction, 90))
+    await projectExtraction(app.scoped, [A], chunk, extraction)
 
     const found = await asSet(app.scoped, [A], (q) => findContradictions(q, [A], 4))
     assert.deepEqual(

@@ -7,14 +7,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { LlmExtractor } from '../../src/graph/llm-extractor.js'
-import { projectChunk } from '../../src/graph/project-chunk.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { type FakeServer, startFakeServer } from '../inventory/helpers/fake-services.js'
-import { A, type AppLogin, createAppLogin } from '../scope/app-login.js'
-import { corpusText } from './helpers/corpus.js'
-import { chatBody } from './helpers/fake-llm.js'
-import { addDocument, graphSettings } from './helpers/graph.js'
+import { LlmExtractor } from '../../src/graph/extract/llm-extractor.js'
+import { projectChunk } from '../../src/graph/project/project-chunk.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { type FakeServer, startFakeServer } from '../support/inventory/fake-services.js'
+import { A, type AppLogin, createAppLogin } from '../support/app-login.js'
+import { corpusText } from '../support/graph/corpus.js'
+import { chatBody } from '../support/graph/fake-llm.js'
+import { addDocument, graphSettings } from '../support/graph/graph.js'
 
 let db: TestDatabase
 let app: AppLogin

@@ -6,7 +6,7 @@
  */
 import { PermanentJobError } from '../../permanent-error.js'
 import { type Extraction, type Extractor, extractionSchema } from './extraction.js'
-import { withLlmSlot } from './extract/llm-slots.js'
+import { withLlmSlot } from './llm-slots.js'
 import { type ChatMessage, chatCompletion, type LlmSettings } from './llm-client.js'
 
 export interface LlmExtractorSettings extends LlmSettings {
