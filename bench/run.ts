@@ -26,6 +26,8 @@
  *   (t) OpenTelemetry tracing off (no SDK, the default) vs on (every span exported over OTLP/HTTP
  *       to a local sink), alternating rounds (bench/tracing-ab.ts), and the hooks' own cost per
  *       job with no SDK, only when asked for
+ *   (pgbouncer) many worker processes through PgBouncer against one direct (bench/pgbouncer.ts),
+ *       only when asked for
  *   (graph) the memory graph's figures (bench/graph.ts; also `npm run bench:graph`), only when asked
  *       for: BENCH_SECTIONS="graph"
  *   (graph-maintenance) communities, RAPTOR and insights with peak memory
@@ -48,6 +50,7 @@ import { insertFloorSection } from './insert-floor.js'
 import { benchServer, flag, num, text, words } from './knobs.js'
 import { localQueueSection } from './local-queue.js'
 import { logParitySection } from './log-parity.js'
+import { pgbouncerSection } from './pgbouncer.js'
 import { createScratchDb } from './scratch-db.js'
 import { tracingSection } from './tracing-ab.js'
 import { type BenchWorker, type BenchWorkerOptions, forkBenchWorker } from './worker-process.js'
@@ -396,6 +399,7 @@ async function main(): Promise<void> {
       else if (s === 't') rows.push(...(await tracingSection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: cfg.rounds })))
       else if (s === 'l') await sectionL(pool)
       else if (s === 'k') rows.push(...(await insertFloorSection({ seconds: cfg.floorSeconds, clients: cfg.floorClients })))
+      else if (s === 'pgbouncer') rows.push(...(await pgbouncerSection(pool, scratch.name, url)))
       else if (s === 'graph') await (await import('./graph.js')).runGraphBench()
       // The module runs its passes when loaded (it is also `npm run bench:graph-maintenance`).
       else if (s === 'graph-maintenance') await import('./graph-maintenance.js')

@@ -79,6 +79,10 @@ export interface PoolOptions {
   deadlineMs?: number
   /** Idle time before TCP keepalive probes start, ms. Default 10 s. */
   keepAliveMs?: number
+  /** False behind a transaction pooler (deadline-client.ts). Default true. */
+  namedStatements?: boolean
+  /** Where a LISTEN connection for this pool goes: default `url` itself; false: nowhere, poll only. */
+  listenUrl?: string | false
 }
 
 /** The pool options the settings give: the round-trip deadline and the keepalive. */
@@ -89,15 +93,16 @@ export function connectionLimits(settings: Pick<Settings, 'dbDeadlineSeconds' | 
 
 interface PoolFacts {
   config: DeadlineClientConfig
+  listen: DeadlineClientConfig | false
   calls: CallTracker
   clients: Set<DeadlineClient>
 }
 
 const pools = new WeakMap<pg.Pool, PoolFacts>()
 
-/** The connection settings a pool from `createPool` was opened with (for a client of its own, the LISTEN one). */
-export function clientConfigOf(pool: pg.Pool): DeadlineClientConfig | undefined {
-  return pools.get(pool)?.config
+/** The LISTEN connection's settings for a pool from `createPool`; false: it polls only (PoolOptions.listenUrl). */
+export function listenConfigOf(pool: pg.Pool): DeadlineClientConfig | false | undefined {
+  return pools.get(pool)?.listen
 }
 
 /** The round trips of a pool from `createPool` that are on their way (health reads their age). */
@@ -120,10 +125,12 @@ export function createPool(url: string, opts: PoolOptions = {}): pg.Pool {
     keepAliveInitialDelayMillis: opts.keepAliveMs ?? 10_000,
     deadlineMs,
     calls,
+    namedStatements: opts.namedStatements ?? true,
   }
+  const listen = opts.listenUrl === false ? false : { ...config, connectionString: opts.listenUrl ?? url }
   const pool = new pg.Pool({ ...config, Client: DeadlineClient as unknown as typeof pg.Client, max: opts.max ?? 10, idleTimeoutMillis: 30_000 })
   const clients = new Set<DeadlineClient>()
-  pools.set(pool, { config, calls, clients })
+  pools.set(pool, { config, listen, calls, clients })
   pool.on('error', () => {
     // An idle client lost its connection (server restart); the pool replaces it on next use.
   })

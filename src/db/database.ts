@@ -4,7 +4,7 @@
  * server it is exit 4 with "run `aizk install`".
  */
 import type pg from 'pg'
-import { DatabaseError } from '../errors.js'
+import { ConfigError, DatabaseError } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { appLoginOf, attachAppLogin, checkAppLogin } from './app-login.js'
 import { enableLogParity } from './log-parity.js'
@@ -34,14 +34,28 @@ export interface OpenOptions {
    * statements may rightly run long (install's migrations, ingest, graph builds, prune).
    */
   deadline?: boolean
+  /**
+   * The command needs a session of its own (a session advisory lock, a session setting): behind a
+   * transaction pooler it connects to AIZK_DIRECT_DATABASE_URL instead, and refuses without it.
+   */
+  session?: boolean
 }
 
 export async function openDatabase(settings: Settings, opts: OpenOptions = {}): Promise<Database> {
-  const target = await resolveDatabase(settings, opts.log)
+  const pooled = settings.databasePoolMode === 'transaction'
+  const direct = pooled && opts.session === true
+  if (direct && !settings.directDatabaseUrl) {
+    throw new ConfigError([
+      'AIZK_DATABASE_POOL_MODE=transaction: this command needs a session of its own, which a transaction pooler does not keep; set AIZK_DIRECT_DATABASE_URL to PostgreSQL itself (docs/deployment.md#pgbouncer)',
+    ])
+  }
+  const target = direct ? { url: settings.directDatabaseUrl as string, embedded: false } : await resolveDatabase(settings, opts.log)
   const limits = connectionLimits(settings)
   const pools: pg.Pool[] = []
+  // Behind a transaction pooler: no named statements, and LISTEN goes to PostgreSQL itself, or nowhere.
+  const sessionless = pooled && !direct ? { namedStatements: false, listenUrl: settings.directDatabaseUrl ?? (false as const) } : {}
   const open = (o: Pick<PoolOptions, 'max' | 'applicationName' | 'deadlineMs'>): pg.Pool => {
-    const options = { keepAliveMs: limits.keepAliveMs, ...o }
+    const options = { keepAliveMs: limits.keepAliveMs, ...sessionless, ...o }
     const owner = createPool(target.url, options)
     const app = settings.appDatabaseUrl ? createPool(settings.appDatabaseUrl, options) : undefined
     if (settings.queueLogParity) for (const p of [owner, app]) if (p) enableLogParity(p)

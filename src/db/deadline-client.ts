@@ -50,6 +50,11 @@ export interface DeadlineClientConfig extends pg.ClientConfig {
   /** The deadline of each round trip in ms; 0 or absent: none (keepalive only). */
   deadlineMs?: number
   calls?: CallTracker
+  /**
+   * False behind a transaction pooler: a query's `name` is dropped, so it is parsed unnamed in its
+   * own round trip; a named statement prepared on one server connection would be missing on the next.
+   */
+  namedStatements?: boolean
 }
 
 type Callback = (err: Error | null, res?: unknown) => void
@@ -57,11 +62,13 @@ type Callback = (err: Error | null, res?: unknown) => void
 export class DeadlineClient extends pg.Client {
   private readonly deadlineMs: number
   private readonly calls: CallTracker | undefined
+  private readonly unnamed: boolean
 
   constructor(config: DeadlineClientConfig) {
     super(config)
     this.deadlineMs = config.deadlineMs ?? 0
     this.calls = config.calls
+    this.unnamed = config.namedStatements === false
   }
 
   /** Close the socket at once: no goodbye to a peer that may never answer. */
@@ -72,6 +79,7 @@ export class DeadlineClient extends pg.Client {
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this wraps them all.
   override query(config: any, values?: any, callback?: any): any {
+    if (this.unnamed && config?.name !== undefined && typeof config.submit !== 'function') config = { ...config, name: undefined }
     // Cursors and streams (objects with submit) keep a portal open across round trips: not bounded here.
     if (!this.deadlineMs || (config && typeof config.submit === 'function')) return super.query(config, values, callback)
     const call = this.calls?.begin()
