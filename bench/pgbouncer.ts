@@ -10,12 +10,14 @@
  * and the most server connections seen: SHOW POOLS / SHOW SERVERS on PgBouncer's console and the
  * workers' backends in pg_stat_activity, sampled every 100 ms.
  */
+import os from 'node:os'
 import type pg from 'pg'
 import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../test/helpers/pgbouncer.js'
 import { spawnWorker, type WorkerProcess } from '../test/helpers/worker-process.js'
 import { monotonicMs } from './bench-jobs.js'
+import { cpuSeconds } from './process-stats.js'
 import type { Row } from './graph-rows.js'
-import { benchServer, num } from './knobs.js'
+import { benchServer, num, words } from './knobs.js'
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -27,6 +29,12 @@ interface DrainResult {
   twice: number
   maxPoolServers: number
   maxBackends: number
+  /** Seconds from the commit to half and to nine tenths of the jobs done. */
+  half: number
+  most: number
+  /** CPU ms per 1,000 jobs: the worker processes, and PgBouncer. */
+  workerCpu: number
+  bouncerCpu: number
 }
 
 const workerEnv = (url: string, concurrency: number, extra: Record<string, string> = {}) => ({
@@ -60,6 +68,9 @@ async function drain(pool: pg.Pool, jobs: number, workers: WorkerProcess[], boun
       await sleep(100)
     }
   })()
+  const cpu = () => workers.reduce((a, w) => a + cpuSeconds(w.child.pid as number), 0)
+  const cpu0 = cpu()
+  const bouncer0 = bouncer ? cpuSeconds(bouncer.pid) : 0
   try {
     await pool.query(
       `INSERT INTO pgqueuer (priority, entrypoint, payload, status)
@@ -67,19 +78,26 @@ async function drain(pool: pg.Pool, jobs: number, workers: WorkerProcess[], boun
       [jobs],
     )
     const t0 = monotonicMs()
+    let half = 0
+    let most = 0
     for (;;) {
       const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pgqueuer')
-      if (rows[0].n === 0) break
-      await sleep(rows[0].n > 2000 ? 200 : 20)
+      const left = rows[0].n
+      if (!half && left <= jobs / 2) half = (monotonicMs() - t0) / 1000
+      if (!most && left <= jobs / 10) most = (monotonicMs() - t0) / 1000
+      if (left === 0) break
+      await sleep(left > 2000 ? 200 : 20)
     }
     const seconds = (monotonicMs() - t0) / 1000
+    const workerCpu = ((cpu() - cpu0) * 1e6) / jobs
+    const bouncerCpu = bouncer ? ((cpuSeconds(bouncer.pid) - bouncer0) * 1e6) / jobs : 0
     const { rows } = await pool.query<{ ran: number; twice: number; logged: number }>(
       `SELECT (SELECT count(DISTINCT job_id) FROM test_runs)::int AS ran,
               (SELECT count(*) FROM (SELECT job_id FROM test_runs GROUP BY 1 HAVING count(*) > 1) t)::int AS twice,
               (SELECT count(DISTINCT job_id) FROM pgqueuer_log WHERE status = 'successful')::int AS logged`,
     )
     const r = rows[0]
-    return { rate: jobs / seconds, seconds, lost: jobs - Math.min(r.ran, r.logged), twice: r.twice, maxPoolServers, maxBackends }
+    return { rate: jobs / seconds, seconds, lost: jobs - Math.min(r.ran, r.logged), twice: r.twice, maxPoolServers, maxBackends, half, most, workerCpu, bouncerCpu }
   } finally {
     sampling = false
     await sampler
@@ -100,15 +118,23 @@ async function startWorkers(n: number, env: Record<string, string>): Promise<Wor
 
 export async function pgbouncerSection(pool: pg.Pool, database: string, directUrl: string): Promise<Row[]> {
   const jobs = num('BENCH_PGBOUNCER_JOBS', 200_000)
-  const processes = num('BENCH_PGBOUNCER_WORKERS', 50)
+  const counts = words('BENCH_PGBOUNCER_WORKERS', '50').map(Number)
   const concurrency = num('BENCH_PGBOUNCER_CONCURRENCY', 4)
   const poolSize = num('BENCH_PGBOUNCER_POOL', 20)
+  // Each spawned worker's helper kills it if this process exits first.
+  process.setMaxListeners(Math.max(...counts) + 20)
   const binary = pgbouncerBinary()
   if ('skip' in binary) return [{ section: 'pgbouncer', what: 'many replicas through PgBouncer', value: 'not run', note: binary.skip }]
   await pool.query('CREATE TABLE IF NOT EXISTS test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())')
   const rows: Row[] = []
   const show = (what: string, d: DrainResult, note = '') => {
-    const row = { section: 'pgbouncer', what, value: `${fmt(d.rate)} jobs/s`, note: `${d.seconds.toFixed(1)} s; lost ${d.lost}, run twice ${d.twice}; ${note}` }
+    const cpu = `workers' CPU ${fmt(d.workerCpu)} ms/1k jobs${d.bouncerCpu ? `, PgBouncer's ${fmt(d.bouncerCpu)}` : ''}`
+    const row = {
+      section: 'pgbouncer',
+      what,
+      value: `${fmt(d.rate)} jobs/s`,
+      note: `${d.seconds.toFixed(1)} s (half done at ${d.half.toFixed(1)}, 90% at ${d.most.toFixed(1)}); lost ${d.lost}, run twice ${d.twice}; ${cpu}; load ${os.loadavg()[0].toFixed(0)}; ${note}`,
+    }
     process.stderr.write(`bench: ${row.what} | ${row.value} | ${row.note}\n`)
     rows.push(row)
   }
@@ -116,9 +142,10 @@ export async function pgbouncerSection(pool: pg.Pool, database: string, directUr
   show(`1 worker process direct, concurrency ${concurrency}, ${fmt(jobs)} jobs`, direct4, `${direct4.maxBackends} backends max`)
   const directDefault = await drain(pool, jobs, await startWorkers(1, workerEnv(directUrl, 256)))
   show(`1 worker process direct, concurrency 256 (the default at batch 64), ${fmt(jobs)} jobs`, directDefault, `${directDefault.maxBackends} backends max`)
-  const bouncer = await startPgBouncer(binary.path, { server: benchServer(), poolSize, maxClients: processes * 40 })
+  const bouncer = await startPgBouncer(binary.path, { server: benchServer(), poolSize, maxClients: Math.max(...counts) * 40 })
   try {
     const pooledUrl = bouncer.url(database)
+    for (const processes of counts) {
     const workers = await startWorkers(processes, workerEnv(pooledUrl, concurrency, { AIZK_DATABASE_POOL_MODE: 'transaction' }))
     const pooled = await drain(pool, jobs, workers, bouncer, database)
     show(
@@ -126,6 +153,7 @@ export async function pgbouncerSection(pool: pg.Pool, database: string, directUr
       pooled,
       `server connections max ${pooled.maxPoolServers} (PgBouncer) / ${pooled.maxBackends} worker backends (pg_stat_activity), pool ${poolSize}; ${(pooled.rate / direct4.rate).toFixed(2)}x 1 direct at concurrency ${concurrency}, ${(pooled.rate / directDefault.rate).toFixed(2)}x 1 direct at 256`,
     )
+    }
   } finally {
     await bouncer.stop()
   }

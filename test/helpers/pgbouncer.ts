@@ -38,6 +38,7 @@ export interface PoolUse {
 
 export interface PgBouncer {
   port: number
+  pid: number
   /** `database` on the pooled server, through this PgBouncer. */
   url(database: string): string
   pools(): Promise<PoolUse[]>
@@ -126,6 +127,7 @@ pidfile =
   type PoolRow = { database: string; sv_active: string; sv_idle: string; sv_used: string; sv_tested: string; sv_login: string; cl_waiting: string }
   return {
     port,
+    pid: child.pid as number,
     url,
     async pools() {
       const rows = await admin<PoolRow>('SHOW POOLS')

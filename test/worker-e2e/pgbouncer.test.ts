@@ -12,11 +12,13 @@ import pg from 'pg'
 import { createPool } from '../../src/db/connect.js'
 import { openDatabase } from '../../src/db/database.js'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
+import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
 import { runCli } from '../helpers/cli.js'
 import { baseUrl, createTestDatabase, type TestDatabase } from '../helpers/db.js'
 import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../helpers/pgbouncer.js'
 import { waitFor } from '../helpers/wait-for.js'
+import { A, B, identity } from '../scope/app-login.js'
 import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../helpers/worker-process.js'
 
 const POOL = 3
@@ -112,6 +114,20 @@ describe('aizk through PgBouncer (transaction pooling)', { skip: 'skip' in binar
     const handled = await Promise.all(workers.map(async (w) => w.events.filter(isEvent('job:completed')).length))
     assert.ok(handled.every((n) => n > 0), `every worker ran jobs, the polling one too: ${handled.join(' / ')}`)
     for (const w of workers) assert.deepEqual(w.events.filter((e) => e.event === 'worker:error' || e.event === 'db:lost'), [], w.stderr())
+  })
+
+  it("keeps the tenant boundary through it: A's scoped transaction reads none of B's rows", async () => {
+    const app = await openDatabase(parseSettings(pooledEnv()), { poolSize: 2 })
+    const as = (scopes: string[]) => User.system(scopes, identity)
+    const count = (scopes: string[]) =>
+      as(scopes).transaction(app.pool, async (c) => (await c.query<{ n: number }>("select count(*)::int as n from document where title = 'B private'")).rows[0].n)
+    try {
+      await as([B]).transaction(app.pool, (c) => c.query("insert into document (scopes, title) values ($1::uuid[], 'B private')", [[B]]))
+      assert.equal(await count([A]), 0)
+      assert.equal(await count([B]), 1)
+    } finally {
+      await app.close()
+    }
   })
 
   it('runs the commands through it: status and enqueue', async () => {
