@@ -146,13 +146,13 @@ export async function pgbouncerSection(pool: pg.Pool, database: string, directUr
   try {
     const pooledUrl = bouncer.url(database)
     for (const processes of counts) {
-    const workers = await startWorkers(processes, workerEnv(pooledUrl, concurrency, { AIZK_DATABASE_POOL_MODE: 'transaction' }))
-    const pooled = await drain(pool, jobs, workers, bouncer, database)
-    show(
-      `${processes} worker processes through PgBouncer (pool ${poolSize}, transaction pooling, polling), concurrency ${concurrency} each, ${fmt(jobs)} jobs`,
-      pooled,
-      `server connections max ${pooled.maxPoolServers} (PgBouncer) / ${pooled.maxBackends} worker backends (pg_stat_activity), pool ${poolSize}; ${(pooled.rate / direct4.rate).toFixed(2)}x 1 direct at concurrency ${concurrency}, ${(pooled.rate / directDefault.rate).toFixed(2)}x 1 direct at 256`,
-    )
+      const workers = await startWorkers(processes, workerEnv(pooledUrl, concurrency, { AIZK_DATABASE_POOL_MODE: 'transaction' }))
+      const pooled = await drain(pool, jobs, workers, bouncer, database)
+      show(
+        `${processes} worker processes through PgBouncer (pool ${poolSize}, transaction pooling, polling), concurrency ${concurrency} each, ${fmt(jobs)} jobs`,
+        pooled,
+        `server connections max ${pooled.maxPoolServers} (PgBouncer) / ${pooled.maxBackends} worker backends (pg_stat_activity), pool ${poolSize}; ${(pooled.rate / direct4.rate).toFixed(2)}x 1 direct at concurrency ${concurrency}, ${(pooled.rate / directDefault.rate).toFixed(2)}x 1 direct at 256`,
+      )
     }
   } finally {
     await bouncer.stop()
