@@ -1,8 +1,7 @@
 /**
  * (e) the floor: pgbench, no JavaScript. Two measurements:
  * - aizk's own SQL on aizk's schema: one transaction picks 64 through aizk_pick, the next
- *   completes them (DELETE ... RETURNING + log INSERT), exactly the two statements a batch of
- *   64 costs the worker;
+ *   completes them through aizk_complete, exactly the two statements a batch of 64 costs the worker;
  * - the peer harness's reference floor (its floor script, tests b64 and c64: BENCH_PEERS_FLOOR, by
  *   default looked for in a checkout beside this one) when present, the figure issue 3 quotes
  *   (about 40,900/s here). See docs/benchmarks.md.
@@ -15,6 +14,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { text } from './knobs.js'
 
 const run = promisify(execFile)
 
@@ -25,10 +25,10 @@ export interface FloorOptions {
   entrypoint: string
 }
 
+const FLOOR_QUEUE_MANAGER = '00000000-0000-4000-a000-00000000f100'
 const PICK_COMPLETE = (entrypoint: string) => `
-SELECT coalesce(array_agg(id)::text, '{}') AS ids FROM aizk_pick(64, '00000000-0000-4000-a000-00000000f100', '{${entrypoint}}', '{0}', 0) \\gset
-WITH done AS (DELETE FROM pgqueuer WHERE id = ANY (:ids::bigint[]) AND status = 'picked' RETURNING id, priority, entrypoint)
-INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint) SELECT id, 'successful', priority, entrypoint FROM done;
+SELECT coalesce(array_agg(id)::text, '{}') AS ids FROM aizk_pick(64, '${FLOOR_QUEUE_MANAGER}', '{${entrypoint}}', '{0}', 0) \\gset
+SELECT aizk_complete(:ids::bigint[], '${FLOOR_QUEUE_MANAGER}');
 `
 
 function pgEnv(url: string): NodeJS.ProcessEnv {
@@ -84,7 +84,7 @@ export async function aizkFloor(o: FloorOptions): Promise<number> {
 
 /** The harness's floor script (BENCH_PEERS_FLOOR, else a checkout beside this one), if present. */
 export function peersFloorScript(): string | undefined {
-  const script = process.env.BENCH_PEERS_FLOOR ?? path.resolve('..', 'shared', 'bench-peers', 'floor', 'l-floor.sh')
+  const script = text('BENCH_PEERS_FLOOR') ?? path.resolve('..', 'shared', 'bench-peers', 'floor', 'l-floor.sh')
   return existsSync(script) ? script : undefined
 }
 

@@ -2,41 +2,34 @@
  * Benchmark of the weekly graph passes (issue 14), each run in a child process through its real
  * job handler, with the child's peak memory (maxRSS):
  *   node --import tsx bench/graph-maintenance.ts        (also `npm run bench:graph-maintenance`)
- *   (a) CommunitiesJob over 100,000 claims (20,000 entities, 400 planted groups), target < 30 s:
+ *   communities: CommunitiesJob over 100,000 claims (20,000 entities, 400 planted groups), target < 30 s:
  *       the first build, then a rebuild after 1% more claims (the weekly case: the previous build
  *       is read for lineage and replaced)
- *   (b) RaptorJob over 10,000 chunk vectors (BENCH_RAPTOR_DIMS wide, default 384), embedding its
+ *   raptor: RaptorJob over 10,000 chunk vectors (BENCH_GM_RAPTOR_DIMS wide, default 384), embedding its
  *       summaries through a local OpenAI-compatible stand-in over HTTP, extractive summaries
- *   (c) InsightJob over the same 100,000 claims: a first pass (baseline, contradictions,
+ *   insights: InsightJob over the same 100,000 claims: a first pass (baseline, contradictions,
  *       new communities), then a second after 10% of the claims were reinforced (trends)
- * Server: AIZK_BENCH_DATABASE_URL, else AIZK_TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres;
- * a scratch database is created and dropped. Knobs: BENCH_CLAIMS (100000), BENCH_CHUNKS (10000),
- * BENCH_GM_SECTIONS or BENCH_SECTIONS ("a b c"; inside `npm run bench` the section name "graph-maintenance" means all three), BENCH_CPU_PROF=dir (a V8 CPU profile of each pass's process),
- * BENCH_KEEP=1 (keep the scratch database, for EXPLAIN).
+ * A scratch database (bench/scratch-db.ts). Knobs: docs/benchmarks.md#knobs (BENCH_GM_*,
+ * BENCH_CPU_PROF, BENCH_KEEP); inside `npm run bench` the section "graph-maintenance" runs all three.
  */
 import { spawn } from 'node:child_process'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { availableParallelism, loadavg } from 'node:os'
 import pg from 'pg'
-import { migrate } from '../src/db/migrate.js'
+import { benchAppRole, num, text, words } from './knobs.js'
+import { createScratchDb } from './scratch-db.js'
 
-const server = process.env.AIZK_BENCH_DATABASE_URL ?? process.env.AIZK_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 100_000)
-const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000)
-const DIMS = Number(process.env.BENCH_RAPTOR_DIMS ?? 384)
+const CLAIMS = num('BENCH_GM_CLAIMS', 100_000)
+const CHUNKS = num('BENCH_GM_CHUNKS', 10_000)
+const DIMS = num('BENCH_GM_RAPTOR_DIMS', 384)
 const ENTITIES = Math.max(100, Math.round(CLAIMS / 5))
 const GROUP = 50
 const SCOPE = 'dddddddd-0000-4000-8000-000000000004'
-const appRole = process.env.AIZK_APP_ROLE ?? 'aizk_app'
-const SECTIONS = (process.env.BENCH_GM_SECTIONS ?? process.env.BENCH_SECTIONS ?? 'a b c').split(/[\s,]+/).map((s) => (s === 'graph-maintenance' ? ['a', 'b', 'c'] : [s])).flat()
-const PROFILE = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []
-
-const withDb = (db: string) => {
-  const u = new URL(server)
-  u.pathname = `/${db}`
-  return u.toString()
-}
+const appRole = benchAppRole()
+const SECTIONS = words('BENCH_GM_SECTIONS', 'communities raptor insights')
+const profDir = text('BENCH_CPU_PROF')
+const PROFILE = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []
 
 /** An embeddings stand-in: a deterministic vector per text, DIMS wide. */
 function startEmbeddings(): Promise<http.Server> {
@@ -149,19 +142,13 @@ async function growClaims(pool: pg.Pool): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const name = `aizk_bench_graph_${process.pid}`
-  const admin = new pg.Client({ connectionString: withDb('postgres') })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  const url = withDb(name)
+  const scratch = await createScratchDb(`aizk_bench_gm_${process.pid}`)
+  const url = scratch.url
   const pool = new pg.Pool({ connectionString: url, max: 2 })
   // An idle connection ended by the server (a shared machine's clean-ups) is no failure of the figures.
   pool.on('error', (err) => console.error(`bench: idle connection lost: ${err.message}`))
   const embeddings = await startEmbeddings()
   try {
-    const client = await pool.connect()
-    await migrate(client, { appRole })
-    client.release()
     const t = performance.now()
     console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs`)
     await seedClaims(pool)
@@ -170,26 +157,24 @@ async function main(): Promise<void> {
     const [counts] = (await pool.query('SELECT (SELECT count(*) FROM claim)::int AS claims, (SELECT count(*) FROM entity)::int AS entities, (SELECT count(*) FROM chunk)::int AS chunks')).rows
     console.log(`seeded ${JSON.stringify(counts)} (${DIMS}-wide vectors) in ${((performance.now() - t) / 1000).toFixed(1)} s`)
     const base = { AIZK_DATABASE_URL: url, AIZK_LLM_URL: '', AIZK_APP_ROLE: appRole }
-    if (SECTIONS.includes('a')) {
-      show(`(a) communities, ${counts.claims} claims, first build`, await runChild('communities', url, base))
+    if (SECTIONS.includes('communities')) {
+      show(`communities, ${counts.claims} claims, first build`, await runChild('communities', url, base))
       await growClaims(pool)
       counts.claims = (await pool.query('SELECT count(*)::int AS n FROM claim')).rows[0].n
-      show('(a) communities, rebuild after 1% more claims', await runChild('communities', url, base))
+      show('communities, rebuild after 1% more claims', await runChild('communities', url, base))
     }
     const port = (embeddings.address() as AddressInfo).port
     const raptorEnv = { ...base, AIZK_RAPTOR_ENABLED: 'true', AIZK_EMBEDDINGS_URL: `http://127.0.0.1:${port}/v1` }
-    if (SECTIONS.includes('b')) show(`(b) RAPTOR, ${counts.chunks} chunk vectors`, await runChild('raptor', url, raptorEnv))
-    if (SECTIONS.includes('c')) {
-      show(`(c) insights, ${counts.claims} claims, first pass`, await runChild('insight', url, base))
+    if (SECTIONS.includes('raptor')) show(`RAPTOR, ${counts.chunks} chunk vectors`, await runChild('raptor', url, raptorEnv))
+    if (SECTIONS.includes('insights')) {
+      show(`insights, ${counts.claims} claims, first pass`, await runChild('insight', url, base))
       await pool.query('UPDATE claim SET weight = weight * 3, last_reinforced = now() WHERE subject_id IN (SELECT id FROM bench_entity WHERE n % 10 = 0)')
-      show('(c) insights, after 10% of entities reinforced', await runChild('insight', url, base))
+      show('insights, after 10% of entities reinforced', await runChild('insight', url, base))
     }
   } finally {
     embeddings.close()
     await pool.end()
-    if (process.env.BENCH_KEEP) console.log(`kept ${url}`)
-    else await admin.query(`drop database if exists ${name} with (force)`)
-    await admin.end()
+    await scratch.drop()
   }
 }
 

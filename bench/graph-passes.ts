@@ -26,7 +26,7 @@ export async function benchDecay(pool: pg.Pool, set: string[], claims: number): 
   const seconds = (performance.now() - t0) / 1000
   return [
     {
-      section: 'd',
+      section: 'decay',
       what: `decay of ${fmt(claims)} claims (batches of 20,000)`,
       value: `${fmt(seconds, 1)} s`,
       note: `${fmt(result.decayed / seconds)} claims/s, ${fmt(result.faded)} faded; target under 60 s`,
@@ -73,7 +73,7 @@ export async function benchDedup(pool: pg.Pool, set: string[], count: number, wo
   const seconds = (performance.now() - t0) / 1000
   return [
     {
-      section: 'u',
+      section: 'dedup',
       what: `dedup over ${fmt(count)} entities (similarity above 0.8)`,
       value: `${fmt(seconds, 1)} s`,
       note: `${fmt(result.merged)} merged, ${fmt(result.claimsMoved)} claims repointed (${fmt(result.claimsFolded)} folded); target under 30 s`,

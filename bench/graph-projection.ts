@@ -1,5 +1,5 @@
 /**
- * Section p of the graph benchmark: projection of real chunks with the built-in extractor by one
+ * Section projection of the graph benchmark: projection of real chunks with the built-in extractor by one
  * in-process worker (extraction on its thread pool, database writes included), against the
  * extractor's own rate on the same chunks.
  *
@@ -61,7 +61,7 @@ async function pending(pool: pg.Pool): Promise<number> {
 async function extractorAlone(record: (...r: Row[]) => void, sample: string[], warm: string[], step: number): Promise<{ single: ExtractRate; threads: number }> {
   const single = measureExtractor(sample, warm)
   record({
-    section: 'p',
+    section: 'projection',
     what: 'built-in extractor alone, one thread',
     value: `${fmt(single.rate, 1)} chunks/s`,
     note: `${sample.length} of the chunks (every ${step}th, after ${warm.length} others); ${fmt(single.cpuMs, 1)} ms CPU a chunk; the process used ${fmt(single.cores, 2)} cores (V8's own threads)`,
@@ -83,7 +83,7 @@ async function extractorAlone(record: (...r: Row[]) => void, sample: string[], w
   const pooledCpuMs = cpuMs(process.cpuUsage(cpu0)) / sample.length
   await closeExtractionPool()
   record({
-    section: 'p',
+    section: 'projection',
     what: `built-in extractor on the extraction pool (${threads} threads), no database`,
     value: `${fmt(pooled, 1)} chunks/s`,
     note: `${fmt(pooled / single.rate, 2)}x the extractor alone on one thread; ${fmt(pooledCpuMs, 1)} ms CPU a chunk`,
@@ -151,7 +151,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
   const pins = pinned.every((p) => p) ? (pinned as ExtractRate[]) : undefined
   const oneCore = pins ? mean(pins.map((p) => p.rate)) : undefined
   record({
-    section: 'p',
+    section: 'projection',
     what: 'built-in extractor alone, on one core (pinned to CPU 0)',
     value: oneCore ? `${fmt(oneCore, 1)} chunks/s` : 'n/a',
     note: pins
@@ -162,7 +162,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
   // compared with the baseline's rate on the sampled chunks that fall in that round.
   const roundRatios = pins ? rounds.map((x, i) => x.chunks / x.seconds / mean([pins[i], pins[i + 1]].map((p) => sliceRate(p, i, step, per)))) : []
   record({
-    section: 'p',
+    section: 'projection',
     what: `projection by one worker (limit ${settings.graphBuildConcurrency}, ${threads} extraction threads)`,
     value: `${fmt(rate, 1)} chunks/s`,
     note:
@@ -178,19 +178,19 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
   const cost = workerPerChunk + databasePerChunk
   const ceiling = (os.availableParallelism() * 1000) / cost
   record({
-    section: 'p',
+    section: 'projection',
     what: 'CPU a projected chunk (worker process with its threads, and its database backends)',
     value: `${fmt(cost, 1)} ms`,
     note: `worker ${fmt(workerPerChunk, 1)} ms (its event loop ${fmt(loopCpuMs / chunks.length, 1)}, extraction threads and V8's helpers ${fmt(workerPerChunk - loopCpuMs / chunks.length, 1)}), database ${fmt(databasePerChunk, 1)} ms; ${os.availableParallelism()} idle cores could project at most ${fmt(ceiling, 1)} chunks/s${oneCore ? ` (${fmt(ceiling / oneCore, 2)}x the one-core rate)` : ''}`,
   })
   record({
-    section: 'p',
+    section: 'projection',
     what: 'database sessions waiting on a lock while projecting',
     value: `${fmt((100 * sampled.lock) / Math.max(1, sampled.active), 0)} %`,
     note: `${sampled.lock} of ${sampled.active} active sessions sampled every 0.5 s`,
   })
   record({
-    section: 'p',
+    section: 'projection',
     what: "worker's event-loop delay while projecting",
     value: `p99 ${fmt(Math.max(...rounds.map((x) => x.p99)), 1)} ms`,
     note: `the worst round's p99; p99 by round ${rounds.map((x) => fmt(x.p99, 1)).join(', ')} ms; p50 ${fmt(median(rounds.map((x) => x.p50)), 1)} ms; max ${fmt(Math.max(...rounds.map((x) => x.max)), 1)} ms`,
@@ -199,7 +199,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
     "SELECT (SELECT count(*) FROM entity) AS e, (SELECT count(*) FROM claim) AS c, (SELECT count(*) FROM mention) AS m, (SELECT count(*) FROM profile) AS p, (SELECT count(*) FROM chunk WHERE projection_status = 'failed') AS f",
   )
   record({
-    section: 'p',
+    section: 'projection',
     what: 'graph written',
     value: `${fmt(Number(made[0].e))} entities`,
     note: `${fmt(Number(made[0].c))} claims, ${fmt(Number(made[0].m))} mentions, ${fmt(Number(made[0].p))} dirty profiles; ${fmt(Number(made[0].f))} chunks failed`,

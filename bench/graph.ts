@@ -2,35 +2,33 @@
  * `npm run bench:graph` (or `BENCH_SECTIONS=graph npm run bench`): the memory graph's figures,
  * printed, never asserted. Real prose: Debian's python3.11-doc, then perl-doc's manual pages
  * (bench/graph-data.ts; `scripts/fetch-corpus.sh --bench` unpacks both into the user's cache).
- *   (p) projection of BENCH_GRAPH_CHUNKS (10,000) real chunks with the built-in extractor by one
+ *   projection: projection of BENCH_GRAPH_CHUNKS (10,000) real chunks with the built-in extractor by one
  *       in-process worker, in BENCH_GRAPH_ROUNDS (5) rounds, beside the extractor's own rate on the
  *       same chunks (BENCH_GRAPH_BASELINE (250) of them after a warm-up on BENCH_GRAPH_WARMUP (300)
  *       others), on one core before and after every round: bench/graph-projection.ts
- *   (d) decay of BENCH_DECAY_CLAIMS (1,000,000) claims of one set
- *   (u) dedup over BENCH_DEDUP_ENTITIES (100,000) entities of one set, names built from corpus words
- * Knobs: AIZK_BENCH_URL, BENCH_GRAPH_SECTIONS ("p d u"), BENCH_GRAPH_CHUNK_CHARS (2,000, the
- * product's AIZK_CHUNK_MAX_CHARS: the corpus holds ~10,500 chunks of it), AIZK_GRAPH_EXTRACT_THREADS.
+ *   decay: decay of BENCH_GRAPH_DECAY_CLAIMS (1,000,000) claims of one set
+ *   dedup: dedup over BENCH_GRAPH_DEDUP_ENTITIES (100,000) entities of one set, names built from corpus words
+ * Knobs: docs/benchmarks.md#knobs (BENCH_GRAPH_*); BENCH_GRAPH_CHUNK_CHARS defaults to the
+ * product's AIZK_CHUNK_MAX_CHARS (2,000: the corpus holds ~10,500 chunks of it).
  */
 import os from 'node:os'
 import pg from 'pg'
-import { migrate } from '../src/db/migrate.js'
 import { corpusWords, pythonDocFiles } from './graph-data.js'
 import { benchDecay, benchDedup } from './graph-passes.js'
 import { benchProjection } from './graph-projection.js'
 import type { Row } from './graph-rows.js'
+import { num, words } from './knobs.js'
+import { createScratchDb } from './scratch-db.js'
 
-const env = process.env
-const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
 const cfg = {
-  server: env.AIZK_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  sections: (env.BENCH_GRAPH_SECTIONS ?? 'p d u').split(/[\s,]+/).filter(Boolean),
+  sections: words('BENCH_GRAPH_SECTIONS', 'projection decay dedup'),
   chunks: num('BENCH_GRAPH_CHUNKS', 10_000),
   chunkChars: num('BENCH_GRAPH_CHUNK_CHARS', 2000),
   baseline: num('BENCH_GRAPH_BASELINE', 250),
   warmup: num('BENCH_GRAPH_WARMUP', 300),
   rounds: num('BENCH_GRAPH_ROUNDS', 5),
-  claims: num('BENCH_DECAY_CLAIMS', 1_000_000),
-  entities: num('BENCH_DEDUP_ENTITIES', 100_000),
+  claims: num('BENCH_GRAPH_DECAY_CLAIMS', 1_000_000),
+  entities: num('BENCH_GRAPH_DEDUP_ENTITIES', 100_000),
 }
 const SET = ['11111111-0000-4000-8000-00000000000b']
 const rows: Row[] = []
@@ -40,37 +38,21 @@ function record(...items: Row[]): void {
   rows.push(...items)
 }
 
-async function admin(server: string, sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: server })
-  await c.connect()
-  try {
-    await c.query(sql)
-  } finally {
-    await c.end()
-  }
-}
-
 export async function runGraphBench(): Promise<void> {
-  const dbName = `aizk_bench_graph_${process.pid}`
-  const u = new URL(cfg.server)
-  u.pathname = `/${dbName}`
-  const url = u.toString()
-  await admin(cfg.server, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-  await admin(cfg.server, `CREATE DATABASE ${dbName}`)
+  const scratch = await createScratchDb(`aizk_bench_graph_${process.pid}`)
+  const url = scratch.url
   const pool = new pg.Pool({ connectionString: url, max: 8 })
   pool.on('error', () => {})
   try {
-    const client = await pool.connect()
-    await migrate(client, { appRole: env.AIZK_APP_ROLE ?? 'aizk_app' }).finally(() => client.release())
     for (const s of cfg.sections) {
       process.stderr.write(`bench: graph section ${s}\n`)
-      if (s === 'p') await benchProjection(url, pool, SET, cfg, record)
-      else if (s === 'd') record(...(await benchDecay(pool, SET, cfg.claims)))
-      else if (s === 'u') record(...(await benchDedup(pool, SET, cfg.entities, corpusWords(pythonDocFiles()))))
+      if (s === 'projection') await benchProjection(url, pool, SET, cfg, record)
+      else if (s === 'decay') record(...(await benchDecay(pool, SET, cfg.claims)))
+      else if (s === 'dedup') record(...(await benchDedup(pool, SET, cfg.entities, corpusWords(pythonDocFiles()))))
     }
   } finally {
     await pool.end()
-    await admin(cfg.server, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+    await scratch.drop()
   }
   process.stdout.write(
     `\naizk memory graph benchmark (node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; corpus: Debian python3.11-doc and perl-doc)\n\n`,

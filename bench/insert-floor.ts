@@ -1,6 +1,6 @@
 /**
  * (k) Where an enqueue's server time goes: the harness's a64 statement (64 rows an INSERT,
- * pgbench, FLOOR_CLIENTS clients) on aizk's pgqueuer table as migrated, then with its triggers
+ * pgbench, BENCH_FLOOR_CLIENTS clients) on aizk's pgqueuer table as migrated, then with its triggers
  * off (PgQueuer's NOTIFY and aizk's live counts), then with PgQueuer's own indexes only (aizk's
  * two partial pick indexes of migration 0016 dropped), then with only the two indexes the
  * harness's bare table has (the primary key and one priority index). Each step prints rows/s

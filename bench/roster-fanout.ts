@@ -1,33 +1,25 @@
 /**
  * Benchmark: the roster and the fan-out of 10,000 distinct scope sets.
- *   node --import tsx bench/roster-fanout.ts [sets] [rowsPerSet]
- * Uses AIZK_BENCH_DATABASE_URL, else AIZK_TEST_DATABASE_URL, else AIZK_DATABASE_URL (a server
- * where it may create and drop a scratch database). Prints times; asserts only correctness.
+ *   node --import tsx bench/roster-fanout.ts   (knobs BENCH_ROSTER_SETS, BENCH_ROSTER_ROWS_PER_SET)
+ * A scratch database (bench/scratch-db.ts). Prints times; asserts only correctness.
  */
 import { randomUUID } from 'node:crypto'
 import pg from 'pg'
-import { migrate } from '../src/db/migrate.js'
 import { JobRegistry } from '../src/jobs/registry.js'
 import { ScopedScheduledJob } from '../src/jobs/scheduled-job.js'
 import { fanOut } from '../src/scheduler/fan-out.js'
 import { scopeRoster } from '../src/scope/roster.js'
+import { benchAppRole, num } from './knobs.js'
+import { createScratchDb } from './scratch-db.js'
 
 class BenchPassJob extends ScopedScheduledJob {
   static override defaultCron = '* * * * *'
   async execute() {}
 }
 
-const SETS = Number(process.argv[2] ?? 10_000)
-const ROWS_PER_SET = Number(process.argv[3] ?? 3)
-const server = process.env.AIZK_BENCH_DATABASE_URL ?? process.env.AIZK_TEST_DATABASE_URL ?? process.env.AIZK_DATABASE_URL
-if (!server) throw new Error('set AIZK_BENCH_DATABASE_URL (or AIZK_TEST_DATABASE_URL) to a server the benchmark may create a database on')
-
-const withDb = (db: string) => {
-  const u = new URL(server)
-  u.pathname = `/${db}`
-  return u.toString()
-}
-const identity = { systemUserId: '00000000-0000-4000-a000-000000000001', appRole: process.env.AIZK_APP_ROLE ?? 'aizk_app' }
+const SETS = num('BENCH_ROSTER_SETS', 10_000)
+const ROWS_PER_SET = num('BENCH_ROSTER_ROWS_PER_SET', 3)
+const identity = { systemUserId: '00000000-0000-4000-a000-000000000001', appRole: benchAppRole() }
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const t = performance.now()
@@ -37,16 +29,10 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 
 async function main(): Promise<void> {
   new JobRegistry().register(BenchPassJob)
-  const name = `aizk_bench_${process.pid}`
-  const admin = new pg.Client({ connectionString: withDb('postgres') })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  const pool = new pg.Pool({ connectionString: withDb(name), max: 4 })
+  const scratch = await createScratchDb(`aizk_bench_roster_${process.pid}`)
+  const pool = new pg.Pool({ connectionString: scratch.url, max: 4 })
   pool.on('error', () => {})
   try {
-    const client = await pool.connect()
-    await migrate(client, { appRole: identity.appRole })
-    client.release()
 
     // Distinct sets of one to three random members, each stored on ROWS_PER_SET rows spread over
     // the three roster tables.
@@ -85,8 +71,7 @@ async function main(): Promise<void> {
     console.log(`fan-out rate ${Math.round((SETS / firstMs) * 1000)} items/s`)
   } finally {
     await pool.end()
-    await admin.query(`drop database if exists ${name} with (force)`)
-    await admin.end()
+    await scratch.drop()
   }
 }
 

@@ -4,7 +4,7 @@
  *   (a) enqueue jobs/s: one per call with 16 in flight, and 1,000 a call, each with its cpuMsPer1k
  *       and its ratio to the floors: the harness's an / a64 (BENCH_PEERS_FLOOR, or a checkout beside
  *       this one) when present, and the same SQL by pgbench on aizk's own pgqueuer table (an and
- *       a64 with FLOOR_CLIENTS clients, and the 1,000-row INSERT from one client, as one caller
+ *       a64 with BENCH_FLOOR_CLIENTS clients, and the 1,000-row INSERT from one client, as one caller
  *       sends it; bench/floor.ts)
  *   (b) drain jobs/s of 20,000 pre-enqueued no-op jobs by one worker process at batch 64
  *   (c) idle latency enqueue -> handler start, p50/p95/p99, at 50 jobs/s, run as the peer
@@ -26,6 +26,8 @@
  *   (t) OpenTelemetry tracing off (no SDK, the default) vs on (every span exported over OTLP/HTTP
  *       to a local sink), alternating rounds (bench/tracing-ab.ts), and the hooks' own cost per
  *       job with no SDK, only when asked for
+ *   (pgbouncer) many worker processes through PgBouncer against one direct (bench/pgbouncer.ts),
+ *       only when asked for
  *   (graph) the memory graph's figures (bench/graph.ts; also `npm run bench:graph`), only when asked
  *       for: BENCH_SECTIONS="graph"
  *   (recall) recall's p50/p95 at 10,000, 100,000 and 1,000,000 claims over 1,000 scope sets, with
@@ -33,12 +35,7 @@
  *       BENCH_RECALL_QUERIES), only when asked for: BENCH_SECTIONS="recall"
  *   (graph-maintenance) communities, RAPTOR and insights with peak memory
  *       (bench/graph-maintenance.ts; also `npm run bench:graph-maintenance`), only when asked for
- * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_SECTIONS ("a b c d e f h i j"), BENCH_JOBS (20000), BENCH_INFLIGHT (16), BENCH_BULK (1000),
- * BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch), BENCH_LAT_JOBS (500), BENCH_LAT_RATE
- * (50), BENCH_LAT_CONCURRENCY (16, section c's worker), BENCH_LAT_AB (1: section c alternates the
- * lease pick with the durable pick, BENCH_ROUNDS rounds), BENCH_BEHIND (1000000), BENCH_ROUNDS (3), BENCH_SPREAD (20),
- * BENCH_LOCAL_CONCURRENCY ("16 64", for j), FLOOR_SECONDS (10), FLOOR_CLIENTS (16), FLOOR_POPULATION (600000).
+ * Knobs (env): docs/benchmarks.md#knobs.
  * Drain figures carry cpuMsPer1k: busy CPU of the whole machine per 1,000 jobs (bench/cpu.ts), and
  * own CPU: the worker process plus the scratch database's backends per 1,000 jobs, which holds on
  * a busy machine; (d) and (f) print both their rate and their own CPU against (b)'s.
@@ -47,23 +44,23 @@
  * triggers cost: disables them in the scratch database).
  */
 import pg from 'pg'
-import { migrate } from '../src/db/migrate.js'
 import { enqueue, enqueueMany } from '../src/queue/enqueue.js'
 import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
 import { backendCpuMs, backendCpuSpent, cpuBusyMs, cpuMsPer1k } from './cpu.js'
 import { countTriggerSection, spreadSection } from './drain-ab.js'
 import { aizkEnqueueFloor, aizkFloor, type EnqueueFloorTest, peersFloor, peersFloorScript } from './floor.js'
 import { insertFloorSection } from './insert-floor.js'
+import { benchServer, flag, num, text, words } from './knobs.js'
 import { localQueueSection } from './local-queue.js'
 import { logParitySection } from './log-parity.js'
+import { pgbouncerSection } from './pgbouncer.js'
+import { createScratchDb } from './scratch-db.js'
 import { tracingSection } from './tracing-ab.js'
 import { type BenchWorker, type BenchWorkerOptions, forkBenchWorker } from './worker-process.js'
 
-const env = process.env
-const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
 const cfg = {
-  server: env.AIZK_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  sections: (env.BENCH_SECTIONS ?? 'a b c d e f h i j').split(/[\s,]+/).filter(Boolean),
+  server: benchServer(),
+  sections: words('BENCH_SECTIONS', 'a b c d e f h i j'),
   jobs: num('BENCH_JOBS', 20000),
   inflight: num('BENCH_INFLIGHT', 16),
   bulk: num('BENCH_BULK', 1000),
@@ -74,30 +71,15 @@ const cfg = {
   // The peer harness's BENCH_CONCURRENCY, which its W3 worker runs at.
   latConcurrency: num('BENCH_LAT_CONCURRENCY', 16),
   behind: num('BENCH_BEHIND', 1_000_000),
-  floorSeconds: num('FLOOR_SECONDS', 10),
-  floorClients: num('FLOOR_CLIENTS', 16),
-  floorPopulation: num('FLOOR_POPULATION', 600_000),
+  floorSeconds: num('BENCH_FLOOR_SECONDS', 10),
+  floorClients: num('BENCH_FLOOR_CLIENTS', 16),
+  floorPopulation: num('BENCH_FLOOR_POPULATION', 600_000),
+  rounds: num('BENCH_ROUNDS', 3),
 }
-const dbName = `aizk_bench_${process.pid}`
-const urlOf = (db: string) => {
-  const u = new URL(cfg.server)
-  u.pathname = `/${db}`
-  return u.toString()
-}
-const url = urlOf(dbName)
+let url = ''
 const rows: { section: string; what: string; value: string; note?: string }[] = []
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
-
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: cfg.server })
-  await c.connect()
-  try {
-    await c.query(sql)
-  } finally {
-    await c.end()
-  }
-}
 
 async function settle(pool: pg.Pool): Promise<void> {
   await pool.query('VACUUM ANALYZE')
@@ -169,7 +151,8 @@ async function sectionA(pool: pg.Pool): Promise<void> {
 }
 
 function spawnWorker(): Promise<BenchWorker> {
-  const cpuProf = env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_CPU_PROF}`] : []
+  const profDir = text('BENCH_CPU_PROF')
+  const cpuProf = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []
   return forkBenchWorker({ url, batch: cfg.batch, concurrency: cfg.concurrency, execArgv: cpuProf })
 }
 
@@ -289,13 +272,13 @@ const latencyFigure = (s: number[]) => `p50 ${percentile(s, 50).toFixed(2)} / p9
 async function sectionC(pool: pg.Pool): Promise<void> {
   const what = (pick: string) =>
     `latency enqueue -> handler start at ${cfg.latRate} jobs/s (${fmt(cfg.latJobs)} jobs, batch ${cfg.batch}, concurrency ${cfg.latConcurrency})${pick}`
-  if (!env.BENCH_LAT_AB) {
+  if (!flag('BENCH_LAT_AB')) {
     const s = await latencyRound(pool, false)
     rows.push({ section: 'c', what: what(''), value: latencyFigure(s), note: `${s.length} samples` })
     return
   }
   // BENCH_LAT_AB=1: the lease pick against the durable pick, alternating rounds (BENCH_ROUNDS).
-  const rounds = num('BENCH_ROUNDS', 3)
+  const rounds = cfg.rounds
   for (let r = 0; r < rounds; r++) {
     const order = r % 2 ? [true, false] : [false, true]
     const got: Record<string, number[]> = {}
@@ -314,7 +297,7 @@ async function sectionC(pool: pg.Pool): Promise<void> {
  * (bench/latency-floor-child.ts) alternating, BENCH_ROUNDS rounds of the same schedule.
  */
 async function sectionL(pool: pg.Pool): Promise<void> {
-  const rounds = num('BENCH_ROUNDS', 3)
+  const rounds = cfg.rounds
   const all: Record<'aizk' | 'floor', number[]> = { aizk: [], floor: [] }
   for (let r = 0; r < rounds; r++) {
     const order: ('aizk' | 'floor')[] = r % 2 ? ['floor', 'aizk'] : ['aizk', 'floor']
@@ -387,24 +370,18 @@ async function sectionE(pool: pg.Pool): Promise<void> {
   }
 }
 
-const ab = () => ({ url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, rounds: num('BENCH_ROUNDS', 3) })
+const ab = () => ({ url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, rounds: cfg.rounds })
 
 async function main(): Promise<void> {
-  await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
-  await admin(`CREATE DATABASE ${dbName}`)
+  const scratch = await createScratchDb(`aizk_bench_${process.pid}`)
+  url = scratch.url
   const pool = new pg.Pool({ connectionString: url, max: cfg.inflight + 1 })
   pool.on('error', () => {})
   try {
-    const client = await pool.connect()
-    try {
-      await migrate(client, { appRole: env.AIZK_APP_ROLE ?? 'aizk_app' })
-      // Diagnostic only: what the live-count triggers cost (BENCH_NO_COUNT_TRIGGERS=1).
-      if (env.BENCH_NO_COUNT_TRIGGERS) {
-        await client.query('ALTER TABLE pgqueuer DISABLE TRIGGER aizk_count_insert, DISABLE TRIGGER aizk_count_update, DISABLE TRIGGER aizk_count_delete')
-        await client.query('ALTER TABLE pgqueuer_log DISABLE TRIGGER aizk_throughput_insert')
-      }
-    } finally {
-      client.release()
+    // Diagnostic only: what the live-count triggers cost (BENCH_NO_COUNT_TRIGGERS=1).
+    if (flag('BENCH_NO_COUNT_TRIGGERS')) {
+      await pool.query('ALTER TABLE pgqueuer DISABLE TRIGGER aizk_count_insert, DISABLE TRIGGER aizk_count_update, DISABLE TRIGGER aizk_count_delete')
+      await pool.query('ALTER TABLE pgqueuer_log DISABLE TRIGGER aizk_throughput_insert')
     }
     let b: Drained | undefined
     for (const s of cfg.sections) {
@@ -415,16 +392,17 @@ async function main(): Promise<void> {
       else if (s === 'd') await sectionD(pool, b)
       else if (s === 'e') await sectionE(pool)
       else if (s === 'f') await sectionF(pool, b)
-      else if (s === 'g') rows.push(...(await logParitySection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: num('BENCH_ROUNDS', 3) })))
+      else if (s === 'g') rows.push(...(await logParitySection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: cfg.rounds })))
       else if (s === 'h') rows.push(await spreadSection(pool, { ...ab(), spread: num('BENCH_SPREAD', 20) }))
       else if (s === 'i') rows.push(await countTriggerSection(pool, ab()))
       else if (s === 'j') {
-        const concurrencies = (env.BENCH_LOCAL_CONCURRENCY ?? '16 64').split(/[\s,]+/).filter(Boolean).map(Number)
-        rows.push(...(await localQueueSection(pool, { url, jobs: cfg.jobs, rounds: num('BENCH_ROUNDS', 3), batch: cfg.batch, concurrencies })))
+        const concurrencies = words('BENCH_LOCAL_CONCURRENCY', '16 64').map(Number)
+        rows.push(...(await localQueueSection(pool, { url, jobs: cfg.jobs, rounds: cfg.rounds, batch: cfg.batch, concurrencies })))
       }
-      else if (s === 't') rows.push(...(await tracingSection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: num('BENCH_ROUNDS', 3) })))
+      else if (s === 't') rows.push(...(await tracingSection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: cfg.rounds })))
       else if (s === 'l') await sectionL(pool)
       else if (s === 'k') rows.push(...(await insertFloorSection({ seconds: cfg.floorSeconds, clients: cfg.floorClients })))
+      else if (s === 'pgbouncer') rows.push(...(await pgbouncerSection(pool, scratch.name, url)))
       else if (s === 'graph') await (await import('./graph.js')).runGraphBench()
       else if (s === 'recall') rows.push(...(await (await import('./recall-bench.js')).runRecallBench()).map((r) => ({ section: 'recall', ...r })))
       // The module runs its passes when loaded (it is also `npm run bench:graph-maintenance`).
@@ -432,7 +410,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await pool.end()
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+    await scratch.drop()
   }
   const { rows: v } = await new pg.Pool({ connectionString: cfg.server, max: 1 }).query('SHOW server_version')
   process.stdout.write(`\naizk queue benchmark (node ${process.version}, PostgreSQL ${v[0].server_version}, ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')})\n\n`)

@@ -3,46 +3,28 @@
  * 20,000 pre-enqueued no-op jobs (the bench entrypoint) by 1, 2 and 4 worker processes, each
  * the same Worker loop `aizk worker` runs (bench/worker-child.ts), batch 64, 4 x batch running.
  * Not a test: it prints a table. Run: `node --import tsx bench/scale-workers.ts`.
- * Knobs (env): AIZK_BENCH_URL (server, default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_JOBS (20000), BENCH_BATCH (64), BENCH_WORKER_CONCURRENCY (4 x batch),
- * BENCH_PROCESSES ("1 2 4"), BENCH_REPEAT (1: the median of this many runs per row).
+ * Knobs (env): docs/benchmarks.md#knobs (BENCH_JOBS, BENCH_BATCH, BENCH_WORKER_CONCURRENCY,
+ * BENCH_PROCESSES, BENCH_REPEAT).
  */
 import os from 'node:os'
 import pg from 'pg'
-import { migrate } from '../src/db/migrate.js'
 import { enqueueMany } from '../src/queue/enqueue.js'
 import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
+import { benchServer, num, words } from './knobs.js'
+import { createScratchDb } from './scratch-db.js'
 import { forkBenchWorker } from './worker-process.js'
 
-const env = process.env
-const num = (name: string, d: number) => (env[name] ? Number(env[name]) : d)
 const cfg = {
-  server: env.AIZK_BENCH_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  server: benchServer(),
   jobs: num('BENCH_JOBS', 20000),
   batch: num('BENCH_BATCH', 64),
   concurrency: num('BENCH_WORKER_CONCURRENCY', num('BENCH_BATCH', 64) * 4),
-  processes: (env.BENCH_PROCESSES ?? '1 2 4').split(/[\s,]+/).filter(Boolean).map(Number),
+  processes: words('BENCH_PROCESSES', '1 2 4').map(Number),
   repeat: num('BENCH_REPEAT', 1),
 }
-const dbName = `aizk_bench_scale_${process.pid}`
-const urlOf = (db: string) => {
-  const u = new URL(cfg.server)
-  u.pathname = `/${db}`
-  return u.toString()
-}
-const url = urlOf(dbName)
+let url = ''
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: cfg.server })
-  await c.connect()
-  try {
-    await c.query(sql)
-  } finally {
-    await c.end()
-  }
-}
 
 const forkWorker = () => forkBenchWorker({ url, batch: cfg.batch, concurrency: cfg.concurrency })
 
@@ -73,13 +55,10 @@ async function drainWith(pool: pg.Pool, processes: number): Promise<{ rate: numb
 }
 
 async function main(): Promise<void> {
-  await admin(`DROP DATABASE IF EXISTS ${dbName}`)
-  await admin(`CREATE DATABASE ${dbName}`)
+  const scratch = await createScratchDb(`aizk_bench_scale_${process.pid}`)
+  url = scratch.url
   const pool = new pg.Pool({ connectionString: url, max: 4 })
   try {
-    const c = await pool.connect()
-    await migrate(c, { appRole: env.AIZK_APP_ROLE ?? 'aizk_app' })
-    c.release()
     console.log(`scale-workers: ${fmt(cfg.jobs)} no-op jobs, batch ${cfg.batch}, ${cfg.concurrency} running per process, ${os.cpus().length} CPUs, server ${new URL(cfg.server).host}`)
     const table: string[][] = [['processes', 'drain s', 'jobs/s', 'vs 1 process', 'jobs per process', 'max RSS MB']]
     let base = 0
@@ -95,7 +74,7 @@ async function main(): Promise<void> {
     for (const row of table) console.log(row.map((cell, i) => (i === 4 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '))
   } finally {
     await pool.end()
-    await admin(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)
+    await scratch.drop()
   }
 }
 

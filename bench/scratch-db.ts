@@ -1,30 +1,48 @@
-/** A scratch database for one benchmark run on AIZK_BENCH_URL, with aizk's schema installed. */
+/** The one way a benchmark makes its scratch database: on benchServer(), aizk's schema installed, dropped after (kept with BENCH_KEEP=1). */
 import pg from 'pg'
 import { migrate } from '../src/db/migrate.js'
+import { benchAppRole, benchServer, flag } from './knobs.js'
 
 export interface ScratchDb {
+  name: string
   url: string
   drop(): Promise<void>
 }
 
-export async function createScratchDb(name: string): Promise<ScratchDb> {
-  const server = process.env.AIZK_BENCH_URL ?? process.env.AIZK_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: server })
-    await c.connect()
-    try {
-      await c.query(sql)
-    } finally {
-      await c.end()
-    }
+/** One statement on the server's maintenance database. */
+export async function adminQuery(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: benchServer() })
+  await c.connect()
+  try {
+    await c.query(sql)
+  } finally {
+    await c.end()
   }
-  const u = new URL(server)
+}
+
+export function databaseUrl(name: string): string {
+  const u = new URL(benchServer())
   u.pathname = `/${name}`
-  await admin(`drop database if exists ${name} with (force)`)
-  await admin(`create database ${name}`)
-  const client = new pg.Client({ connectionString: u.toString() })
+  return u.toString()
+}
+
+export async function createScratchDb(name: string): Promise<ScratchDb> {
+  await adminQuery(`drop database if exists ${name} with (force)`)
+  await adminQuery(`create database ${name}`)
+  const url = databaseUrl(name)
+  const client = new pg.Client({ connectionString: url })
   await client.connect()
-  await migrate(client, { appRole: 'aizk_app' })
-  await client.end()
-  return { url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) }
+  try {
+    await migrate(client, { appRole: benchAppRole() })
+  } finally {
+    await client.end()
+  }
+  return {
+    name,
+    url,
+    drop: async () => {
+      if (flag('BENCH_KEEP')) process.stderr.write(`bench: kept ${url}\n`)
+      else await adminQuery(`drop database if exists ${name} with (force)`)
+    },
+  }
 }

@@ -5,19 +5,21 @@
  * machine disturbs less than the wall time. With
  * BENCH_BEFORE_DIR (another built checkout, e.g. the previous commit) the same commands of that
  * checkout run interleaved in the same run, so before and after share the machine's noise.
- * Knobs: STARTUP_RUNS (10), AIZK_BENCH_URL (the server of the scratch database).
+ * Knobs: BENCH_STARTUP_RUNS (10), BENCH_BEFORE_DIR; docs/benchmarks.md#knobs.
  */
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { endedChildrenCpuSeconds, median } from './process-stats.js'
+import { num, text } from './knobs.js'
 import { createScratchDb } from './scratch-db.js'
 
 const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
-const runs = Number(process.env.STARTUP_RUNS ?? 10)
+const runs = num('BENCH_STARTUP_RUNS', 10)
 const checkouts: [string, string][] = [['after', here]]
-if (process.env.BENCH_BEFORE_DIR) checkouts.unshift(['before', path.resolve(process.env.BENCH_BEFORE_DIR)])
+const beforeDir = text('BENCH_BEFORE_DIR')
+if (beforeDir) checkouts.unshift(['before', path.resolve(beforeDir)])
 const commands = [['--version'], ['jobs', 'types', '--json'], ['status', '--once']]
 
 interface Sample {

@@ -1,41 +1,24 @@
 /**
  * Does `aizk status --json` cost the same on a queue of 1,000,000 jobs as on one of 1,000?
- * Builds two scratch databases on AIZK_BENCH_DATABASE_URL (else AIZK_TEST_DATABASE_URL, else
- * postgres://postgres@127.0.0.1:5432/postgres), fills them the same way at both sizes (ready and
+ * Builds two scratch databases (bench/scratch-db.ts), fills them the same way at both sizes (ready and
  * future queued jobs over several entrypoints and priorities, some picked, some held, and as many
  * log rows as jobs), then times (a) the whole CLI, `status --json` in a fresh process, and (b)
  * `queueStats` in process, the part that touches the database. Prints medians and the ratio
- * (target: at most 2x). Run: node --import tsx bench/status-scale.ts [small] [large]
+ * (target: at most 2x). Run: node --import tsx bench/status-scale.ts; sizes: BENCH_STATUS_SIZES.
  */
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import { migrate } from '../src/db/migrate.js'
 import { countIntegrityFailures } from '../src/content/integrity.js'
 import { queueStats } from '../src/queue/stats.js'
+import { words } from './knobs.js'
+import { createScratchDb } from './scratch-db.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const base = process.env.AIZK_BENCH_DATABASE_URL ?? process.env.AIZK_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const sizes = [Number(process.argv[2] ?? 1000), Number(process.argv[3] ?? 1_000_000)]
+const sizes = words('BENCH_STATUS_SIZES', '1000 1000000').map(Number)
 const RUNS_CLI = 7
 const RUNS_INPROC = 30
-
-function urlFor(db: string): string {
-  const u = new URL(base)
-  u.pathname = `/${db}`
-  return u.toString()
-}
-
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: urlFor('postgres') })
-  await c.connect()
-  try {
-    await c.query(sql)
-  } finally {
-    await c.end()
-  }
-}
 
 async function fill(pool: pg.Pool, n: number): Promise<void> {
   const eps = ['aizk_build_graph_chunk', 'aizk_convert_artifact', 'aizk_reindex_artifact', 'aizk_usage_event', 'aizk_task_decay']
@@ -66,15 +49,10 @@ function median(xs: number[]): number {
 }
 
 async function measure(n: number): Promise<{ n: number; cliMs: number; statsMs: number; fillS: number }> {
-  const name = `aizk_bench_status_${process.pid}_${n}`
-  await admin(`DROP DATABASE IF EXISTS ${name}`)
-  await admin(`CREATE DATABASE ${name}`)
-  const url = urlFor(name)
+  const scratch = await createScratchDb(`aizk_bench_status_${process.pid}_${n}`)
+  const url = scratch.url
   const pool = new pg.Pool({ connectionString: url, max: 4 })
   try {
-    const c = await pool.connect()
-    await migrate(c, { appRole: process.env.AIZK_APP_ROLE ?? 'aizk_app' })
-    c.release()
     const t0 = Date.now()
     await fill(pool, n)
     const fillS = (Date.now() - t0) / 1000
@@ -97,7 +75,7 @@ async function measure(n: number): Promise<{ n: number; cliMs: number; statsMs: 
     return { n, cliMs: median(cli), statsMs: median(inproc), fillS }
   } finally {
     await pool.end()
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    await scratch.drop()
   }
 }
 

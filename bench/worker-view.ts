@@ -16,14 +16,16 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { childPid, cpuSeconds, median, rssMb } from './process-stats.js'
+import { num, text, words } from './knobs.js'
 import { createScratchDb } from './scratch-db.js'
 
 const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
-const idleSeconds = Number(process.env.IDLE_SECONDS ?? 60)
-const warmSeconds = Number(process.env.WARM_SECONDS ?? 10)
-const drainJobs = Number(process.env.DRAIN_JOBS ?? 20_000)
+const idleSeconds = num('BENCH_VIEW_IDLE_SECONDS', 60)
+const warmSeconds = num('BENCH_VIEW_WARM_SECONDS', 10)
+const drainJobs = num('BENCH_VIEW_DRAIN_JOBS', 20_000)
 const checkouts: [string, string][] = [['after', here]]
-if (process.env.BENCH_BEFORE_DIR) checkouts.unshift(['before', path.resolve(process.env.BENCH_BEFORE_DIR)])
+const beforeDir = text('BENCH_BEFORE_DIR')
+if (beforeDir) checkouts.unshift(['before', path.resolve(beforeDir)])
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 interface Variant {
@@ -31,9 +33,9 @@ interface Variant {
   dir: string
   output: 'view' | 'json'
 }
-const parts = (process.env.BENCH_PARTS ?? 'idle drain').split(/[\s,]+/)
-const outputs = (process.env.BENCH_OUTPUTS ?? 'view json').split(/[\s,]+/) as Variant['output'][]
-const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)
+const parts = words('BENCH_VIEW_PARTS', 'idle drain')
+const outputs = words('BENCH_VIEW_OUTPUTS', 'view json') as Variant['output'][]
+const nodeArgs = words('BENCH_VIEW_NODE_ARGS', '')
 const variants: Variant[] = checkouts.flatMap(([label, dir]) => outputs.map((output) => ({ label, dir, output })))
 const name = (v: Variant) => `${v.label} ${v.output === 'view' ? 'live view (pty)' : 'JSON lines'}`
 

@@ -7,6 +7,10 @@ const core: Record<string, string> = {
   databaseUrl: 'PostgreSQL server to use (`postgres://user:pass@host:port/db`). Unset: the embedded server.',
   appDatabaseUrl:
     'Login for scoped work: a member of the app role that cannot become the owner, so SQL inside a scoped transaction cannot RESET ROLE past row security (docs/security.md). Unset: scoped work uses the owner login with SET LOCAL ROLE.',
+  databasePoolMode:
+    '`transaction` when AIZK_DATABASE_URL (and AIZK_APP_DATABASE_URL) go through a transaction pooler such as PgBouncer with pool_mode=transaction: no named prepared statements, LISTEN on AIZK_DIRECT_DATABASE_URL (unset: the worker polls every AIZK_POLL_INTERVAL_SECONDS), `aizk install` and `prune --reclaim` on AIZK_DIRECT_DATABASE_URL (docs/deployment.md#pgbouncer). `session`: a connection is a session of its own (PostgreSQL itself, or session pooling).',
+  directDatabaseUrl:
+    'PostgreSQL itself, bypassing the transaction pooler, for what needs a session of its own when AIZK_DATABASE_POOL_MODE=transaction: the worker\'s and `--wait`\'s LISTEN connection, `aizk install`\'s migration lock, `prune --reclaim`\'s lock timeout. Ignored in session mode.',
   appRole: 'Role every scoped transaction runs as; owns nothing, cannot bypass row security.',
   systemUserId: 'The system user; its scope is the fallback for a pass given no scopes.',
   timezone: 'Time zone crons are read in (IANA name).',

@@ -28,6 +28,10 @@ export const DEFAULT_SYSTEM_USER_ID = '00000000-0000-4000-a000-000000000001'
 const coreShape = {
   databaseUrl: urlSetting(['postgres', 'postgresql']),
   appDatabaseUrl: urlSetting(['postgres', 'postgresql']),
+  /** transaction: AIZK_DATABASE_URL (and AIZK_APP_DATABASE_URL) go through a transaction pooler such as PgBouncer. */
+  databasePoolMode: z.enum(['session', 'transaction']).default('session'),
+  /** PostgreSQL itself, for what needs a session of its own behind a transaction pooler (LISTEN, install). */
+  directDatabaseUrl: urlSetting(['postgres', 'postgresql']),
   appRole: z
     .string()
     .default('aizk_app')
@@ -139,7 +143,7 @@ const coreShape = {
 }
 
 type ShapeOf<T> = { [K in keyof T]: z.ZodTypeAny }
-const CORE_SECRETS = new Set<string>(['databaseUrl', 'appDatabaseUrl'])
+const CORE_SECRETS = new Set<string>(['databaseUrl', 'appDatabaseUrl', 'directDatabaseUrl'])
 
 export type CoreSettings = z.output<z.ZodObject<typeof coreShape>>
 /** The environment the settings were parsed from, as the CLI handed it in (frozen copy). */

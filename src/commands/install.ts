@@ -27,7 +27,7 @@ export default class Install extends AizkCommand {
   async run() {
     const { flags } = await this.parse(Install)
     const settings = await this.settings()
-    const db = await this.database({ requireSchema: false, deadline: false })
+    const db = await this.database({ requireSchema: false, deadline: false, session: true })
     const client = await db.pool.connect()
     let result: Awaited<ReturnType<typeof migrate>>
     try {

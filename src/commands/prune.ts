@@ -47,7 +47,7 @@ export default class Prune extends AizkCommand {
       process.stderr.write(`warning: ${RECLAIM_WARNING}\n`)
       if (!(await confirm('Rewrite pgqueuer_log now?'))) throw new UsageError('reclaim cancelled: nothing was changed', 'run again and answer y, or leave out --reclaim')
     }
-    const db = await this.database({ deadline: false })
+    const db = await this.database({ deadline: false, session: flags.reclaim && !flags['dry-run'] })
 
     if (flags['dry-run']) {
       const [count, size] = await Promise.all([countPrunable(db.pool, { retentionDays }), logSize(db.pool)])

@@ -84,6 +84,10 @@ export interface PoolOptions {
   logParity?: boolean
   /** Run scoped transactions asked of this pool on that one, the app role's own login (AIZK_APP_DATABASE_URL). */
   appLogin?: DatabasePool
+  /** False behind a transaction pooler (deadline-client.ts). Default true. */
+  namedStatements?: boolean
+  /** Where a LISTEN connection for this pool goes: default `url` itself; false: nowhere, poll only. */
+  listenUrl?: string | false
 }
 
 /** The pool options the settings give: the round-trip deadline and the keepalive. */
@@ -95,6 +99,11 @@ export function connectionLimits(settings: Pick<Settings, 'dbDeadlineSeconds' | 
 /** The connection settings a pool from `createPool` was opened with (for a client of its own, the LISTEN one). */
 export function clientConfigOf(pool: pg.Pool): DeadlineClientConfig | undefined {
   return pool instanceof DatabasePool ? pool.clientConfig : undefined
+}
+
+/** The LISTEN connection's settings for a pool from `createPool`; false: it polls only (PoolOptions.listenUrl). */
+export function listenConfigOf(pool: pg.Pool): DeadlineClientConfig | false | undefined {
+  return pool instanceof DatabasePool ? pool.listen : undefined
 }
 
 /** The round trips of a pool from `createPool` that are on their way (health reads their age). */
@@ -117,8 +126,10 @@ export function createPool(url: string, opts: PoolOptions = {}): DatabasePool {
     deadlineMs,
     calls: new CallTracker(),
     logParity: opts.logParity ?? false,
+    namedStatements: opts.namedStatements ?? true,
   }
-  return new DatabasePool({ client, max: opts.max ?? 10, idleTimeoutMillis: 30_000, appLogin: opts.appLogin })
+  const listen = opts.listenUrl === false ? false : { ...client, connectionString: opts.listenUrl ?? url }
+  return new DatabasePool({ client, listen, max: opts.max ?? 10, idleTimeoutMillis: 30_000, appLogin: opts.appLogin })
 }
 
 /**

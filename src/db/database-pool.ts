@@ -14,6 +14,8 @@ export interface DatabasePoolConfig {
   idleTimeoutMillis: number
   /** Scoped transactions asked of this pool run on this one instead (AIZK_APP_DATABASE_URL). */
   appLogin?: DatabasePool
+  /** Where this pool's LISTEN connection goes; false: nowhere, poll only (behind a transaction pooler). */
+  listen?: DeadlineClientConfig | false
 }
 
 export class DatabasePool extends pg.Pool {
@@ -28,6 +30,8 @@ export class DatabasePool extends pg.Pool {
    * scope module runs scoped transactions there. Undefined: on this login under SET LOCAL ROLE.
    */
   readonly appLogin: DatabasePool | undefined
+  /** What the LISTEN connection connects with: the pool's own server by default; false: poll only. */
+  readonly listen: DeadlineClientConfig | false
 
   constructor(config: DatabasePoolConfig) {
     const calls = config.client.calls ?? new CallTracker()
@@ -36,6 +40,7 @@ export class DatabasePool extends pg.Pool {
     this.clientConfig = clientConfig
     this.calls = calls
     this.appLogin = config.appLogin
+    this.listen = config.listen === undefined ? clientConfig : config.listen === false ? false : { ...config.listen, calls }
     this.on('error', () => {
       // An idle client lost its connection (server restart); the pool replaces it on next use.
     })

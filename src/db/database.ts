@@ -4,7 +4,7 @@
  * server it is exit 4 with "run `aizk install`".
  */
 import type pg from 'pg'
-import { DatabaseError } from '../errors.js'
+import { ConfigError, DatabaseError } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { checkAppLogin } from './app-login.js'
 import { checkConnection, closePool, connectionError, connectionLimits, createPool, type DatabaseTarget, type PoolOptions, resolveDatabase } from './connect.js'
@@ -35,14 +35,28 @@ export interface OpenOptions {
    * statements may rightly run long (install's migrations, ingest, graph builds, prune).
    */
   deadline?: boolean
+  /**
+   * The command needs a session of its own (a session advisory lock, a session setting): behind a
+   * transaction pooler it connects to AIZK_DIRECT_DATABASE_URL instead, and refuses without it.
+   */
+  session?: boolean
 }
 
 export async function openDatabase(settings: Settings, opts: OpenOptions = {}): Promise<Database> {
-  const target = await resolveDatabase(settings, opts.log)
+  const pooled = settings.databasePoolMode === 'transaction'
+  const direct = pooled && opts.session === true
+  if (direct && !settings.directDatabaseUrl) {
+    throw new ConfigError([
+      'AIZK_DATABASE_POOL_MODE=transaction: this command needs a session of its own, which a transaction pooler does not keep; set AIZK_DIRECT_DATABASE_URL to PostgreSQL itself (docs/deployment.md#pgbouncer)',
+    ])
+  }
+  const target = direct ? { url: settings.directDatabaseUrl as string, embedded: false } : await resolveDatabase(settings, opts.log)
   const limits = connectionLimits(settings)
   const pools: DatabasePool[] = []
+  // Behind a transaction pooler: no named statements, and LISTEN goes to PostgreSQL itself, or nowhere.
+  const sessionless = pooled && !direct ? { namedStatements: false, listenUrl: settings.directDatabaseUrl ?? (false as const) } : {}
   const open = (o: Pick<PoolOptions, 'max' | 'applicationName' | 'deadlineMs'>): DatabasePool => {
-    const options = { keepAliveMs: limits.keepAliveMs, logParity: settings.queueLogParity, ...o }
+    const options = { keepAliveMs: limits.keepAliveMs, logParity: settings.queueLogParity, ...sessionless, ...o }
     const app = settings.appDatabaseUrl ? createPool(settings.appDatabaseUrl, options) : undefined
     const owner = createPool(target.url, { ...options, appLogin: app })
     pools.push(owner, ...(app ? [app] : []))

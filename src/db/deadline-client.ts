@@ -52,6 +52,11 @@ export interface DeadlineClientConfig extends pg.ClientConfig {
   calls?: CallTracker
   /** Whether this connection writes PgQueuer's `queued` and `picked` log rows (AIZK_QUEUE_LOG_PARITY). */
   logParity?: boolean
+  /**
+   * False behind a transaction pooler: a query's `name` is dropped, so it is parsed unnamed in its
+   * own round trip; a named statement prepared on one server connection would be missing on the next.
+   */
+  namedStatements?: boolean
 }
 
 type Callback = (err: Error | null, res?: unknown) => void
@@ -60,12 +65,14 @@ export class DeadlineClient extends pg.Client {
   private readonly deadlineMs: number
   private readonly calls: CallTracker | undefined
   readonly logParity: boolean
+  private readonly unnamed: boolean
 
   constructor(config: DeadlineClientConfig) {
     super(config)
     this.deadlineMs = config.deadlineMs ?? 0
     this.calls = config.calls
     this.logParity = config.logParity === true
+    this.unnamed = config.namedStatements === false
   }
 
   /** Close the socket at once: no goodbye to a peer that may never answer. */
@@ -76,6 +83,7 @@ export class DeadlineClient extends pg.Client {
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this wraps them all.
   override query(config: any, values?: any, callback?: any): any {
+    if (this.unnamed && config?.name !== undefined && typeof config.submit !== 'function') config = { ...config, name: undefined }
     // Cursors and streams (objects with submit) keep a portal open across round trips: not bounded here.
     if (!this.deadlineMs || (config && typeof config.submit === 'function')) return super.query(config, values, callback)
     const call = this.calls?.begin()

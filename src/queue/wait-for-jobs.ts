@@ -9,7 +9,7 @@
  * notification.
  */
 import type pg from 'pg'
-import { clientConfigOf } from '../db/connect.js'
+import { listenConfigOf } from '../db/connect.js'
 import { UsageError } from '../errors.js'
 import { type CurrentStatus, type FinalStatus, isFinal, readJobStatuses } from './job-status.js'
 import { QueueListener } from './listen.js'
@@ -118,7 +118,7 @@ export async function waitForJobs(pool: pg.Pool, ids: readonly string[], opts: W
   opts.signal?.addEventListener('abort', stopWaiting, { once: true })
   if (opts.signal?.aborted) stopWaiting()
 
-  const config = opts.listen === false ? undefined : (opts.listen ?? clientConfigOf(pool))
+  const config = opts.listen === false ? undefined : (opts.listen ?? listenConfigOf(pool) ?? undefined)
   const listener = config
     ? new QueueListener(config, LISTEN_CHECK_MS, {
         onWake: wake,

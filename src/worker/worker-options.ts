@@ -29,6 +29,6 @@ export interface WorkerOptions {
    */
   localQueueSize?: number
   services?: WorkerService[]
-  /** The LISTEN connection; default the connection of a pool from `openDatabase`. */
-  listen?: pg.ClientConfig
+  /** The LISTEN connection; default the one a pool from `openDatabase` names; false: poll only. */
+  listen?: pg.ClientConfig | false
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
-import { callsOf, clientConfigOf } from '../db/connect.js'
+import { callsOf, listenConfigOf } from '../db/connect.js'
 import { deregisterWorker, heartbeat, registerWorker } from '../db/sql/aizk-worker.js'
 import { UsageError } from '../errors.js'
 import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
@@ -117,7 +117,10 @@ export class Worker {
     const registration = describeWorker(this.queueManagerId, this.entrypoints, limits)
     await registerWorker(pool, registration)
     try {
-      this.listener = new QueueListener(this.listenConfig(), settings.listenCheckSeconds * 1000, {
+      const listen = this.listenConfig()
+      // No LISTEN (behind a transaction pooler without a direct URL): the picks poll, and the
+      // heartbeat brings cancels and pauses.
+      this.listener = listen === false ? undefined : new QueueListener(listen, settings.listenCheckSeconds * 1000, {
         // A completion anywhere may free a slot of a global limit: only then is a DELETE news.
         onWake: (kind) => {
           if (kind === 'work' || hasLimits) picker.wake(true)
@@ -133,7 +136,7 @@ export class Worker {
         onCancel: (ids) => this.cancel(ids),
         onControl: () => this.refreshPauses(),
       })
-      await this.listener.start()
+      await this.listener?.start()
       this.heartbeatTimer = setInterval(() => this.beat(), settings.heartbeatIntervalSeconds * 1000)
       this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, batchSize, concurrency, localQueueSize, pid: registration.pid, host: registration.host })
       this.pauses.announce()
@@ -160,9 +163,9 @@ export class Worker {
     await deregisterWorker(this.o.pool, this.queueManagerId).catch((err) => this.health.error('deregister', err))
   }
 
-  private listenConfig(): pg.ClientConfig {
-    const config = this.o.listen ?? clientConfigOf(this.o.pool)
-    if (!config) throw new UsageError('the worker needs its LISTEN connection', 'pass `listen` (a pg client config), or a pool from openDatabase')
+  private listenConfig(): pg.ClientConfig | false {
+    const config = this.o.listen ?? listenConfigOf(this.o.pool)
+    if (config === undefined) throw new UsageError('the worker needs its LISTEN connection', 'pass `listen` (a pg client config), or a pool from openDatabase')
     return config
   }
 
