@@ -12,8 +12,8 @@
  */
 import os from 'node:os'
 import type pg from 'pg'
-import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../test/helpers/pgbouncer.js'
-import { spawnWorker, type WorkerProcess } from '../test/helpers/worker-process.js'
+import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../test/support/pgbouncer.js'
+import { spawnWorker, type WorkerProcess } from '../test/support/worker-process.js'
 import { monotonicMs } from './bench-jobs.js'
 import { cpuSeconds } from './process-stats.js'
 import type { Row } from './graph-rows.js'

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { repoRoot } from '../helpers/cli.js'
+import { repoRoot } from '../support/cli.js'
 
 const BENCH = path.join(repoRoot, 'bench')
 const sources = readdirSync(BENCH)

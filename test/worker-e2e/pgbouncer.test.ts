@@ -14,12 +14,12 @@ import { openDatabase } from '../../src/db/database.js'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { runCli } from '../helpers/cli.js'
-import { baseUrl, createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../helpers/pgbouncer.js'
-import { waitFor } from '../helpers/wait-for.js'
-import { A, B, identity } from '../scope/app-login.js'
-import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../helpers/worker-process.js'
+import { runCli } from '../support/cli.js'
+import { baseUrl, createTestDatabase, type TestDatabase } from '../support/db.js'
+import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../support/pgbouncer.js'
+import { waitFor } from '../support/wait-for.js'
+import { A, B, identity } from '../support/app-login.js'
+import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 const POOL = 3
 const binary = pgbouncerBinary()
