@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Screenshots of every dashboard page for docs/dashboard.md, taken in Debian's chromium
-// (scripts/install-chromium.sh installs it when absent) at a laptop's 1366x768. Serves
+// (the one scripts/find-chromium.sh names) at a laptop's 1366x768. Serves
 // `aizk dashboard` (dist/, so build first) on a free port against the database the AIZK_*
 // settings name, and writes docs/images/dashboard-<page>.png. Usage:
 //   AIZK_DATABASE_URL=postgres://... node scripts/dashboard-screenshots.mjs
@@ -13,8 +13,8 @@ import { chromium } from 'playwright-core'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const out = path.join(root, 'docs', 'images')
-const install = spawnSync('bash', [path.join(root, 'scripts', 'install-chromium.sh')], { stdio: 'inherit' })
-if (install.status !== 0) process.exit(1)
+const found = spawnSync('bash', [path.join(root, 'scripts', 'find-chromium.sh')], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
+if (found.status !== 0) process.exit(1)
 
 const child = spawn(process.execPath, [path.join(root, 'bin', 'run.js'), 'dashboard', '--json', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] })
 const url = await new Promise((resolve, reject) => {
@@ -29,7 +29,7 @@ const url = await new Promise((resolve, reject) => {
 
 const profile = mkdtempSync(path.join(os.tmpdir(), 'aizk-shots-'))
 const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: '/usr/bin/chromium',
+  executablePath: found.stdout.trim(),
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   viewport: { width: 1366, height: 768 },
 })

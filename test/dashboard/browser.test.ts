@@ -3,8 +3,8 @@
  * a real `aizk dashboard` process and a real worker. Loads every page (no console error, so no
  * blocked asset or script), checks keyboard entry and labels, requeues a held job through the
  * held page and sees it change, then sees the worker's completion of it arrive by SSE.
- * Chromium comes from scripts/install-chromium.sh (apt, only when absent); if it cannot be
- * installed the file skips, saying why.
+ * Chromium is the one scripts/find-chromium.sh names (AIZK_CHROMIUM, or the machine's
+ * /usr/bin/chromium; nothing is installed); without one the file skips, saying why.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -19,9 +19,9 @@ import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS } from '../support/worker-process.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const install = spawnSync('bash', [path.join(repoRoot, 'scripts', 'install-chromium.sh')], { encoding: 'utf8' })
-const skip = install.status === 0 ? false : `chromium is not available: ${install.stderr.trim() || `install script exited ${install.status}`}`
+const found = spawnSync('bash', [path.join(repoRoot, 'scripts', 'find-chromium.sh')], { encoding: 'utf8' })
+const CHROMIUM = found.stdout.trim()
+const skip = found.status === 0 ? false : `chromium is not available: ${found.stderr.trim() || `find-chromium.sh exited ${found.status}`}`
 
 export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
