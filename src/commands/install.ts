@@ -9,7 +9,7 @@ export default class Install extends AizkCommand {
     'Applies the numbered migrations that are not yet recorded, then every function, trigger and policy definition whose file changed, in one transaction under an advisory lock (docs/schema.md). A migration recorded as applied whose file has changed stops install with exit 4. A database where PgQueuer already installed its tables is adopted: aizk adds what it needs and never drops or rewrites PgQueuer objects. When PgQueuer left a dedupe key on more than one queued, picked or held job, install lists them and exits 6 having changed nothing; --resolve-duplicate-keys resolves them.'
   static override examples = [
     { command: '<%= config.bin %> install', description: 'Install on the embedded server (or AIZK_DATABASE_URL).' },
-    { command: '<%= config.bin %> install --dry-run', description: 'Print the migrations that would run; change nothing.' },
+    { command: '<%= config.bin %> install --dry-run', description: 'Print the migrations and definitions that would run; change nothing.' },
     { command: '<%= config.bin %> install --json', description: 'Report what was applied as JSON.' },
     {
       command: '<%= config.bin %> install --resolve-duplicate-keys',
@@ -42,18 +42,21 @@ export default class Install extends AizkCommand {
       dryRun: flags['dry-run'],
       adopted: result.adopted,
       applied: result.applied,
+      definitions: result.definitions,
       version: result.current,
       resolvedDuplicates: result.resolvedDuplicates,
     }
     if (this.jsonEnabled()) return report
     if (result.adopted) this.log(`adopting the PgQueuer tables found in ${where}`)
     for (const d of result.resolvedDuplicates) this.log(`job ${d.id}: dedupe key ${d.dedupeKey} is kept by job ${d.keptJob}; renamed to ${d.newDedupeKey}`)
-    if (result.applied.length === 0) {
+    if (result.applied.length === 0 && result.definitions.length === 0) {
       this.log(`schema is up to date at version ${result.current} in ${where}: nothing to do`)
       return report
     }
     const verb = flags['dry-run'] ? 'would apply' : 'applied'
     for (const m of result.applied) this.log(`${verb} ${m.name}${flags['dry-run'] ? '' : ` (${m.ms} ms)`}`)
+    if (flags['dry-run']) for (const d of result.definitions) this.log(`${verb} ${d}`)
+    else if (result.definitions.length) this.log(`${verb} ${result.definitions.length} function, trigger and policy definitions`)
     if (!flags['dry-run']) this.log(`schema is at version ${result.current} in ${where}`)
     return report
   }

@@ -29,11 +29,12 @@ export async function dedupeIndexPending(client: pg.ClientBase): Promise<boolean
   return rows[0].pending
 }
 
+/** Compares status as text: an older PgQueuer enum has no 'failed' until install adds it. */
 export async function findDedupeConflicts(client: pg.ClientBase, limit = 1000): Promise<DedupeConflict[]> {
   const { rows } = await client.query<{ dedupe_key: string; ids: string[]; statuses: string[] }>(
     `SELECT dedupe_key, array_agg(id::text ORDER BY id) AS ids, array_agg(status::text ORDER BY id) AS statuses
        FROM pgqueuer
-      WHERE status IN ('queued', 'picked', 'failed') AND dedupe_key IS NOT NULL
+      WHERE status::text IN ('queued', 'picked', 'failed') AND dedupe_key IS NOT NULL
       GROUP BY dedupe_key HAVING count(*) > 1
       ORDER BY dedupe_key
       LIMIT $1`,

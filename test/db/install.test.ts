@@ -110,6 +110,27 @@ describe('aizk install', () => {
     ])
   })
 
+  it('adopts an older PgQueuer whose enum lacks the statuses aizk writes: the values are committed before they are used', async () => {
+    const db = await emptyDb()
+    await db.pool.query(`create type pgqueuer_status as enum ('queued', 'picked', 'successful', 'exception');
+      create table pgqueuer (id bigserial primary key, priority int not null, queue_manager_id uuid,
+        created timestamptz not null default now(), updated timestamptz not null default now(),
+        heartbeat timestamptz not null default now(), status pgqueuer_status not null, entrypoint text not null, dedupe_key text, payload bytea);
+      insert into pgqueuer (priority, status, entrypoint) values (1, 'queued', 'old_job')`)
+    const client = await db.pool.connect()
+    try {
+      const result = await migrate(client, opts)
+      assert.equal(result.adopted, true)
+    } finally {
+      client.release()
+    }
+    const labels = (await db.pool.query("select enum_range(null::pgqueuer_status)::text[] as l")).rows[0].l
+    assert.deepEqual(labels, ['queued', 'picked', 'successful', 'exception', 'canceled', 'deleted', 'failed'])
+    const jobs = (await db.pool.query('select entrypoint, status::text, attempts, dedupe_key from pgqueuer')).rows
+    assert.deepEqual(jobs, [{ entrypoint: 'old_job', status: 'queued', attempts: 0, dedupe_key: null }])
+    assert.equal((await db.pool.query("select to_regclass('aizk_dedupe_key_live') is not null as ok")).rows[0].ok, true)
+  })
+
   it('creates an app role that owns nothing and cannot bypass row security', async () => {
     const db = await emptyDb()
     const client = await db.pool.connect()

@@ -7,7 +7,7 @@
 --
 -- On a database PgQueuer installed first every PgQueuer statement leaves the existing object as
 -- it is and only adds what is missing, so a Python PgQueuer worker and aizk share one database
--- (docs/pgqueuer-contract.md).
+-- (docs/pgqueuer-interop.md, the table contract).
 
 -- aizk:commit-first
 -- An enum value added in a transaction cannot be used until that transaction commits, and the

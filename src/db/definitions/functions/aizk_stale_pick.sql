@@ -1,6 +1,6 @@
 -- aizk:requires functions/aizk_stale_pick_bound
 -- The rule for a stale pick, which aizk_pick re-picks and `aizk status` reports: a pick is stale
--- only when its owner is proven dead (docs/job-lifecycle.md#pick). A registered aizk worker
+-- only when its owner is proven dead (docs/job-lifecycle.md#heartbeat). A registered aizk worker
 -- heartbeats every pick it holds, so its pick older than p_stale_seconds is dead. Any other owner
 -- (a PgQueuer worker, or none) heartbeats on its own schedule: only p_foreign_stale_seconds
 -- (0 = never) proves it dead.

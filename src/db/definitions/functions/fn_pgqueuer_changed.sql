@@ -1,6 +1,6 @@
 -- PgQueuer's own notification function, created only where PgQueuer has not made it: a database
 -- PgQueuer installed keeps PgQueuer's version untouched. Its payload is what PgQueuer's workers
--- parse on ch_pgqueuer (docs/pgqueuer-contract.md).
+-- parse on ch_pgqueuer (docs/pgqueuer-interop.md, the table contract).
 DO $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'fn_pgqueuer_changed' AND pronamespace = current_schema()::regnamespace) THEN
