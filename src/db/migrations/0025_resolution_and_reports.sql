@@ -32,13 +32,4 @@ ALTER TABLE community ADD COLUMN IF NOT EXISTS findings jsonb NOT NULL DEFAULT '
 ALTER TABLE community ADD COLUMN IF NOT EXISTS reported_at timestamptz;
 
 ALTER TABLE entity_merge ENABLE ROW LEVEL SECURITY;
-DROP POLICY IF EXISTS rls_select ON entity_merge;
-DROP POLICY IF EXISTS rls_insert ON entity_merge;
-DROP POLICY IF EXISTS rls_update ON entity_merge;
-DROP POLICY IF EXISTS rls_delete ON entity_merge;
-CREATE POLICY rls_select ON entity_merge FOR SELECT TO {{app_role}} USING (scopes <@ (SELECT aizk_read_scopes()));
-CREATE POLICY rls_insert ON entity_merge FOR INSERT TO {{app_role}} WITH CHECK (scopes = (SELECT aizk_write_scopes()));
-CREATE POLICY rls_update ON entity_merge FOR UPDATE TO {{app_role}} USING (scopes <@ (SELECT aizk_read_scopes()))
-    WITH CHECK (scopes = (SELECT aizk_write_scopes()));
-CREATE POLICY rls_delete ON entity_merge FOR DELETE TO {{app_role}} USING (scopes = (SELECT aizk_write_scopes()));
 GRANT SELECT, INSERT, UPDATE, DELETE ON entity_merge TO {{app_role}};

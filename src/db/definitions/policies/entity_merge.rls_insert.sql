@@ -1,0 +1,3 @@
+-- aizk:requires functions/aizk_write_scopes
+DROP POLICY IF EXISTS rls_insert ON entity_merge;
+CREATE POLICY rls_insert ON entity_merge FOR INSERT TO {{app_role}} WITH CHECK (scopes = (SELECT aizk_write_scopes()));

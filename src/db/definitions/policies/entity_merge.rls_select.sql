@@ -1,0 +1,3 @@
+-- aizk:requires functions/aizk_read_scopes
+DROP POLICY IF EXISTS rls_select ON entity_merge;
+CREATE POLICY rls_select ON entity_merge FOR SELECT TO {{app_role}} USING (scopes <@ (SELECT aizk_read_scopes()));
