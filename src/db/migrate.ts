@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import type pg from 'pg'
 import { AizkError, DatabaseError } from '../errors.js'
 import { dedupeConflictError, dedupeIndexPending, findDedupeConflicts, type ResolvedDuplicate, resolveDedupeConflicts } from './dedupe-conflicts.js'
+import { CREATE_SCHEMA_VERSION, LOCK_QUEUE_FOR_DEDUPE_INDEX, READ_APPLIED_VERSIONS, READ_INSTALL_STATE, RECORD_MIGRATION, RELEASE_INSTALL_LOCK, SCHEMA_VERSION_EXISTS, TAKE_INSTALL_LOCK } from './sql/migrate.js'
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 /** pg_advisory_lock key: 'aizk' 'migr' as two int4s. */
@@ -59,11 +60,9 @@ export interface SchemaState {
 export async function schemaState(client: pg.ClientBase, opts: MigrationOptions): Promise<SchemaState> {
   const migrations = loadMigrations(opts)
   const latest = migrations.at(-1)?.version ?? 0
-  const { rows } = await client.query<{ exists: boolean }>(
-    "select to_regclass('aizk_schema_version') is not null as exists",
-  )
+  const { rows } = await client.query<{ exists: boolean }>(SCHEMA_VERSION_EXISTS)
   if (!rows[0].exists) return { installed: false, current: 0, latest, pending: migrations }
-  const applied = await client.query<{ version: number }>('select version from aizk_schema_version')
+  const applied = await client.query<{ version: number }>(READ_APPLIED_VERSIONS)
   const done = new Set(applied.rows.map((r) => r.version))
   const current = Math.max(0, ...done)
   return { installed: done.size > 0, current, latest, pending: migrations.filter((m) => !done.has(m.version)) }
@@ -100,11 +99,9 @@ export async function migrate(
     return { applied: state.pending.map((m) => ({ version: m.version, name: m.name, ms: 0 })), current: state.current, adopted, resolvedDuplicates: [] }
   }
   let resolvedDuplicates: ResolvedDuplicate[] = []
-  await client.query('select pg_advisory_lock($1, $2)', LOCK_KEY)
+  await client.query(TAKE_INSTALL_LOCK, LOCK_KEY)
   try {
-    await client.query(`create table if not exists aizk_schema_version (
-      version int primary key, name text not null, checksum text not null,
-      applied_at timestamptz not null default now())`)
+    await client.query(CREATE_SCHEMA_VERSION)
     const state = await schemaState(client, opts)
     const applied: MigrateResult['applied'] = []
     for (const m of state.pending) {
@@ -113,7 +110,7 @@ export async function migrate(
       try {
         if (m.sql.includes(`CREATE UNIQUE INDEX IF NOT EXISTS ${DEDUPE_INDEX}`) && (await dedupeIndexPending(client))) {
           // Writers wait until the index exists, so no new duplicate slips in between.
-          await client.query('LOCK TABLE pgqueuer IN SHARE ROW EXCLUSIVE MODE')
+          await client.query(LOCK_QUEUE_FOR_DEDUPE_INDEX)
           if (opts.resolveDuplicateKeys) resolvedDuplicates = await resolveDedupeConflicts(client)
           else {
             const conflicts = await findDedupeConflicts(client)
@@ -121,7 +118,7 @@ export async function migrate(
           }
         }
         await client.query(m.sql)
-        await client.query('insert into aizk_schema_version (version, name, checksum) values ($1, $2, $3)', [
+        await client.query(RECORD_MIGRATION, [
           m.version,
           m.name,
           m.checksum,
@@ -136,14 +133,14 @@ export async function migrate(
     }
     return { applied, current: state.pending.at(-1)?.version ?? state.current, adopted, resolvedDuplicates }
   } finally {
-    await client.query('select pg_advisory_unlock($1, $2)', LOCK_KEY).catch(() => {})
+    await client.query(RELEASE_INSTALL_LOCK, LOCK_KEY).catch(() => {})
   }
 }
 
 /** PgQueuer's table exists but aizk never installed here: install adopts it. */
 async function hasForeignPgQueuer(client: pg.ClientBase): Promise<boolean> {
   const { rows } = await client.query<{ pgq: boolean; aizk: boolean }>(
-    "select to_regclass('pgqueuer') is not null as pgq, to_regclass('aizk_schema_version') is not null as aizk",
+    READ_INSTALL_STATE,
   )
   return rows[0].pgq && !rows[0].aizk
 }
