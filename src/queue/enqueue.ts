@@ -9,7 +9,7 @@ import { isScopedClient } from '../db/scoped-client.js'
 import { UsageError } from '../errors.js'
 import { traceSend } from '../tracing/send.js'
 import { installedTracer } from '../tracing/tracer.js'
-import { queueLogParity, } from './log-parity.js'
+import { queueLogParity } from './log-parity.js'
 import { encodePayload } from './payload.js'
 import { APP_ENQUEUE, INSERT_MANY, INSERT_MANY_KEYLESS, INSERT_MANY_KEYLESS_LOGGED, INSERT_MANY_LOGGED, INSERT_ONE, INSERT_ONE_KEYLESS, INSERT_ONE_KEYLESS_LOGGED, INSERT_ONE_LOGGED } from './sql/enqueue.js'
 
