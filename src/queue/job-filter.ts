@@ -4,7 +4,7 @@
  * has been in its current state (`updated`: when it was held, enqueued or requeued, picked).
  */
 import type { Queryable } from '../db/queryable.js'
-import { COUNT_MATCHING, ENTRYPOINTS_IN_USE, IDS_NOT_IN, } from './sql/job-filter.js'
+import { COUNT_MATCHING, ENTRYPOINTS_IN_USE, IDS_NOT_IN } from './sql/job-filter.js'
 export { filterSql } from './sql/job-filter.js'
 
 export interface JobFilter {

@@ -8,9 +8,9 @@
  * Rows put back to `queued` notify ch_pgqueuer themselves (the trigger never does on UPDATE).
  */
 import type { Queryable } from '../db/queryable.js'
-import { idArray, } from './notify.js'
+import { idArray } from './notify.js'
 import { storableJson } from './storable-json.js'
-import { HAS_SLOT_COLUMN, holdSql, releaseSql, retrySql, } from './sql/retry.js'
+import { HAS_SLOT_COLUMN, holdSql, releaseSql, retrySql } from './sql/retry.js'
 
 export interface LastError {
   type: string
