@@ -11,6 +11,7 @@ import { PermanentJobError } from '../permanent-error.js'
 import type { Queryable } from '../db/queryable.js'
 import { type Environment, envName } from '../settings.js'
 import { checkDumpVersion, toolMajor, toolPath } from './pg-tools.js'
+import { SERVER_VERSION_NUM } from './sql/run-backup.js'
 
 const run = promisify(execFile)
 const DUMP_NAME = /^aizk-\d{8}T\d{9}Z\.dump$/
@@ -46,7 +47,7 @@ export async function runBackup(db: Queryable, opts: BackupOptions): Promise<Bac
   }
   const dumpMajor = await toolMajor('pg_dump', opts.env, opts.pgBin)
   await toolMajor('pg_restore', opts.env, opts.pgBin)
-  const { rows } = await db.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")
+  const { rows } = await db.query<{ v: string }>(SERVER_VERSION_NUM)
   checkDumpVersion(dumpMajor, Number(rows[0].v))
 
   await mkdir(opts.dir, { recursive: true })

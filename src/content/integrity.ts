@@ -6,6 +6,7 @@
 import type { Queryable } from '../db/queryable.js'
 import { contentIdOf } from './content-id.js'
 import { type ContentSettings, readOriginal } from './store.js'
+import { COUNT_INTEGRITY, COUNT_INTEGRITY_FAILURES, INTEGRITY_CANDIDATES, SET_INTEGRITY_STATUS } from './sql/integrity.js'
 
 export type IntegrityStatus = 'ok' | 'mismatch' | 'missing'
 
@@ -22,10 +23,7 @@ export interface IntegrityCandidate {
 /** Originals of exactly this scope set older than `minAgeDays`, least recently verified first. */
 export async function integrityCandidates(db: Queryable, scopes: readonly string[], opts: { limit: number; minAgeDays: number }): Promise<IntegrityCandidate[]> {
   const { rows } = await db.query<{ id: string; scopes: string[]; content_id: string; storage: string; location: string | null; verified_at: Date | null; created: Date }>(
-    `SELECT id::text, scopes::text[] AS scopes, content_id, storage, location, verified_at, created FROM artifact
-      WHERE scopes = $1::uuid[] AND created < now() - make_interval(secs => $2::float8 * 86400)
-      ORDER BY verified_at NULLS FIRST, created, id
-      LIMIT $3`,
+    INTEGRITY_CANDIDATES,
     [scopes, opts.minAgeDays, opts.limit],
   )
   return rows.map((r) => ({
@@ -49,7 +47,7 @@ export async function verifyOriginal(db: Queryable, settings: ContentSettings, c
     bytes = null
   }
   const status: IntegrityStatus = bytes === null ? 'missing' : contentIdOf(bytes) === c.contentId ? 'ok' : 'mismatch'
-  await db.query('UPDATE artifact SET integrity_status = $2, verified_at = now() WHERE id = $1', [c.id, status])
+  await db.query(SET_INTEGRITY_STATUS, [c.id, status])
   return status
 }
 
@@ -63,7 +61,7 @@ export interface IntegrityCounts {
 /** Artifacts by integrity status (as the caller sees them): what `aizk status` and metrics show. */
 export async function countIntegrity(db: Queryable): Promise<IntegrityCounts> {
   const { rows } = await db.query<{ integrity_status: keyof IntegrityCounts; n: string }>(
-    'SELECT integrity_status, count(*) AS n FROM artifact GROUP BY 1',
+    COUNT_INTEGRITY,
   )
   const out: IntegrityCounts = { unverified: 0, ok: 0, mismatch: 0, missing: 0 }
   for (const r of rows) out[r.integrity_status] = Number(r.n)
@@ -82,7 +80,7 @@ export interface IntegrityFailures {
  */
 export async function countIntegrityFailures(db: Queryable): Promise<IntegrityFailures> {
   const { rows } = await db.query<{ integrity_status: keyof IntegrityFailures; n: string }>(
-    "SELECT integrity_status, count(*) AS n FROM artifact WHERE integrity_status IN ('mismatch', 'missing') GROUP BY 1",
+    COUNT_INTEGRITY_FAILURES,
   )
   const out: IntegrityFailures = { mismatch: 0, missing: 0 }
   for (const r of rows) out[r.integrity_status] = Number(r.n)

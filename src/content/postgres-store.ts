@@ -5,16 +5,17 @@
  * were there before or not; the app role reads the bytes an artifact it can see refers to.
  */
 import type { Queryable } from '../db/queryable.js'
+import { PUT_CONTENT, READ_CONTENT } from './sql/postgres-store.js'
 
 export async function putContent(db: Queryable, contentId: string, bytes: Buffer): Promise<void> {
-  const { rows } = await db.query<{ id: string }>({ name: 'aizk_content_put', text: 'SELECT aizk_store_content($1) AS id', values: [bytes] })
+  const { rows } = await db.query<{ id: string }>({ name: 'aizk_content_put', text: PUT_CONTENT, values: [bytes] })
   if (rows[0].id !== contentId) throw new Error(`content id mismatch: computed ${contentId}, the database computed ${rows[0].id}`)
 }
 
 export async function readContent(db: Queryable, contentId: string): Promise<Buffer | null> {
   const { rows } = await db.query<{ bytes: Buffer }>({
     name: 'aizk_content_read',
-    text: 'SELECT bytes FROM aizk_content WHERE content_id = $1',
+    text: READ_CONTENT,
     values: [contentId],
   })
   return rows[0]?.bytes ?? null

@@ -9,6 +9,7 @@
 import type pg from 'pg'
 import { ConfigError, OwnerAccessError } from '../errors.js'
 import { DatabasePool } from './database-pool.js'
+import { APP_LOGIN_FACTS } from './sql/app-login.js'
 
 /**
  * The login scoped transactions asked of `pool` run on: its app login, or none (the owner login
@@ -41,12 +42,7 @@ interface LoginFacts {
  */
 export async function checkAppLogin(app: pg.Pool, appRole: string): Promise<void> {
   const { rows } = await app.query<LoginFacts>(
-    `SELECT session_user::text AS login, t.tableowner::text AS owner,
-            pg_has_role(session_user, t.tableowner, 'MEMBER') AS reaches_owner,
-            pg_has_role(session_user, $1, 'MEMBER') AS in_app_role,
-            r.rolsuper AS superuser, r.rolbypassrls AS bypass
-       FROM pg_roles r LEFT JOIN pg_tables t ON t.schemaname = current_schema() AND t.tablename = 'pgqueuer'
-      WHERE r.rolname = session_user`,
+    APP_LOGIN_FACTS,
     [appRole],
   )
   const f = rows[0]

@@ -8,6 +8,7 @@
  */
 import type pg from 'pg'
 import { ConflictError } from '../errors.js'
+import { DEDUPE_INDEX_PENDING, FIND_DEDUPE_CONFLICTS, RESOLVE_DEDUPE_CONFLICTS } from './sql/dedupe-conflicts.js'
 
 export interface DedupeConflict {
   dedupeKey: string
@@ -24,7 +25,7 @@ export interface ResolvedDuplicate {
 /** True when aizk's held-aware dedupe index is still to be built on an existing pgqueuer table. */
 export async function dedupeIndexPending(client: pg.ClientBase): Promise<boolean> {
   const { rows } = await client.query<{ pending: boolean }>(
-    "select to_regclass('pgqueuer') is not null and to_regclass('aizk_dedupe_key_live') is null as pending",
+    DEDUPE_INDEX_PENDING,
   )
   return rows[0].pending
 }
@@ -32,12 +33,7 @@ export async function dedupeIndexPending(client: pg.ClientBase): Promise<boolean
 /** Compares status as text: an older PgQueuer enum has no 'failed' until install adds it. */
 export async function findDedupeConflicts(client: pg.ClientBase, limit = 1000): Promise<DedupeConflict[]> {
   const { rows } = await client.query<{ dedupe_key: string; ids: string[]; statuses: string[] }>(
-    `SELECT dedupe_key, array_agg(id::text ORDER BY id) AS ids, array_agg(status::text ORDER BY id) AS statuses
-       FROM pgqueuer
-      WHERE status::text IN ('queued', 'picked', 'failed') AND dedupe_key IS NOT NULL
-      GROUP BY dedupe_key HAVING count(*) > 1
-      ORDER BY dedupe_key
-      LIMIT $1`,
+    FIND_DEDUPE_CONFLICTS,
     [limit],
   )
   return rows.map((r) => ({ dedupeKey: r.dedupe_key, jobs: r.ids.map((id, i) => ({ id, status: r.statuses[i] })) }))
@@ -46,25 +42,7 @@ export async function findDedupeConflicts(client: pg.ClientBase, limit = 1000): 
 /** Run inside the transaction that builds the index, after locking pgqueuer against writers. */
 export async function resolveDedupeConflicts(client: pg.ClientBase): Promise<ResolvedDuplicate[]> {
   const { rows } = await client.query<{ id: string; old_key: string; new_key: string; kept: string }>(
-    `WITH ranked AS (
-       SELECT id, dedupe_key,
-              row_number() OVER w AS rn, first_value(id) OVER w AS kept
-         FROM pgqueuer
-        WHERE status IN ('queued', 'picked', 'failed') AND dedupe_key IS NOT NULL
-       WINDOW w AS (PARTITION BY dedupe_key ORDER BY status IN ('queued', 'picked') DESC, id DESC)
-     ),
-     renamed AS (
-       UPDATE pgqueuer p
-          SET dedupe_key = r.dedupe_key || '#dup-of-' || r.kept,
-              headers = coalesce(CASE WHEN jsonb_typeof(p.headers) = 'object' THEN p.headers END, '{}'::jsonb)
-                || jsonb_build_object('aizk',
-                     coalesce(CASE WHEN jsonb_typeof(p.headers->'aizk') = 'object' THEN p.headers->'aizk' END, '{}'::jsonb)
-                     || jsonb_build_object('dedupeKeyConflict', jsonb_build_object('dedupeKey', r.dedupe_key, 'keptJob', r.kept::text)))
-         FROM ranked r
-        WHERE p.id = r.id AND r.rn > 1
-       RETURNING p.id, r.dedupe_key AS old_key, p.dedupe_key AS new_key, r.kept
-     )
-     SELECT id::text, old_key, new_key, kept::text FROM renamed ORDER BY old_key, id`,
+    RESOLVE_DEDUPE_CONFLICTS,
   )
   return rows.map((r) => ({ id: r.id, dedupeKey: r.old_key, newDedupeKey: r.new_key, keptJob: r.kept }))
 }

@@ -16,6 +16,7 @@ import type { Environment } from '../settings.js'
 import { binaries, EMBEDDED_VERSION, pgCtl, SUPERUSER, spawnAs } from './embedded-binaries.js'
 import { withStartLock } from './embedded-lock.js'
 import { choosePort, portTakenError } from './embedded-port.js'
+import { DATABASE_EXISTS, createDatabaseSql } from './sql/embedded.js'
 
 const DATABASE = 'aizk'
 
@@ -243,8 +244,8 @@ async function ensureDatabase(state: EmbeddedState): Promise<void> {
   const client = new pg.Client({ connectionString: embeddedUrl({ ...state, database: 'postgres' }) })
   await client.connect()
   try {
-    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [state.database])
-    if (!rowCount) await client.query(`create database ${client.escapeIdentifier(state.database)}`)
+    const { rowCount } = await client.query(DATABASE_EXISTS, [state.database])
+    if (!rowCount) await client.query(createDatabaseSql(client.escapeIdentifier(state.database)))
   } finally {
     await client.end()
   }

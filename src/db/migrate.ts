@@ -12,6 +12,20 @@ import { type Definition, loadDefinitions, withRequirements } from './definition
 import { BASELINE_VERSION, loadMigrations, type Migration } from './migrations.js'
 
 export { loadMigrations, type Migration } from './migrations.js'
+import {
+  CREATE_SCHEMA_DEFINITION,
+  CREATE_SCHEMA_VERSION,
+  FORGET_REMOVED_DEFINITIONS,
+  LOCK_QUEUE_FOR_DEDUPE_INDEX,
+  READ_APPLIED_DEFINITIONS,
+  READ_APPLIED_MIGRATIONS,
+  READ_INSTALL_STATE,
+  RECORD_DEFINITIONS,
+  RECORD_MIGRATION,
+  RELEASE_INSTALL_LOCK,
+  SCHEMA_TABLES_EXIST,
+  TAKE_INSTALL_LOCK,
+} from './sql/migrate.js'
 
 /** pg_advisory_lock key: 'aizk' 'migr' as two int4s. */
 const LOCK_KEY: [number, number] = [0x61697a6b, 0x6d696772]
@@ -36,11 +50,9 @@ export async function schemaState(client: pg.ClientBase, opts: MigrationOptions)
   const definitions = loadDefinitions(opts.appRole)
   for (const m of migrations) for (const c of m.checks) if (!CHECKS.has(c)) throw new DatabaseError(`${m.name}: unknown check ${c}`, `use one of: ${[...CHECKS].join(', ')}`)
   const latest = migrations.at(-1)?.version ?? 0
-  const { rows } = await client.query<{ versions: boolean; definitions: boolean }>(
-    "select to_regclass('aizk_schema_version') is not null as versions, to_regclass('aizk_schema_definition') is not null as definitions",
-  )
+  const { rows } = await client.query<{ versions: boolean; definitions: boolean }>(SCHEMA_TABLES_EXIST)
   if (!rows[0].versions) return { installed: false, current: 0, latest, pending: migrations, pendingDefinitions: definitions }
-  const applied = await client.query<{ version: number; name: string; checksum: string }>('select version, name, checksum from aizk_schema_version')
+  const applied = await client.query<{ version: number; name: string; checksum: string }>(READ_APPLIED_MIGRATIONS)
   if (applied.rows.length === 0) return { installed: false, current: 0, latest, pending: migrations, pendingDefinitions: definitions }
   const current = Math.max(...applied.rows.map((r) => r.version))
   if (current < BASELINE_VERSION) throw beforeBaseline(current)
@@ -52,7 +64,7 @@ export async function schemaState(client: pg.ClientBase, opts: MigrationOptions)
     if (r.checksum !== m.checksum) throw changedMigration(m, r.checksum)
   }
   const defined = rows[0].definitions
-    ? new Map((await client.query<{ name: string; checksum: string }>('select name, checksum from aizk_schema_definition')).rows.map((r) => [r.name, r.checksum]))
+    ? new Map((await client.query<{ name: string; checksum: string }>(READ_APPLIED_DEFINITIONS)).rows.map((r) => [r.name, r.checksum]))
     : new Map<string, string>()
   return {
     installed: true,
@@ -98,7 +110,7 @@ export async function migrate(
       resolvedDuplicates: [],
     }
   }
-  await client.query('select pg_advisory_lock($1, $2)', LOCK_KEY)
+  await client.query(TAKE_INSTALL_LOCK, LOCK_KEY)
   try {
     const state = await schemaState(client, opts)
     if (state.pending.length === 0 && state.pendingDefinitions.length === 0) {
@@ -120,11 +132,8 @@ export async function migrate(
     const applied: MigrateResult['applied'] = []
     let resolvedDuplicates: ResolvedDuplicate[] = []
     await inTransaction(client, 'the schema', async () => {
-      await client.query(`create table if not exists aizk_schema_version (
-        version int primary key, name text not null, checksum text not null,
-        applied_at timestamptz not null default now())`)
-      await client.query(`create table if not exists aizk_schema_definition (
-        name text primary key, checksum text not null, applied_at timestamptz not null default now())`)
+      await client.query(CREATE_SCHEMA_VERSION)
+      await client.query(CREATE_SCHEMA_DEFINITION)
       for (const m of state.pending) {
         const started = performance.now()
         await applyDefinitions(withRequirements(all, m.requires))
@@ -132,21 +141,17 @@ export async function migrate(
         await client.query(m.sql).catch((err) => {
           throw new DatabaseError(`migration ${m.name} failed: ${(err as Error).message}`, 'nothing was applied; fix the cause and run `aizk install` again')
         })
-        await client.query('insert into aizk_schema_version (version, name, checksum) values ($1, $2, $3)', [m.version, m.name, m.checksum])
+        await client.query(RECORD_MIGRATION, [m.version, m.name, m.checksum])
         applied.push({ version: m.version, name: m.name, ms: Math.round(performance.now() - started) })
       }
       await applyDefinitions(all)
-      await client.query(
-        `insert into aizk_schema_definition (name, checksum) select * from unnest($1::text[], $2::text[])
-         on conflict (name) do update set checksum = excluded.checksum, applied_at = now()`,
-        [all.map((d) => d.name), all.map((d) => d.checksum)],
-      )
+      await client.query(RECORD_DEFINITIONS, [all.map((d) => d.name), all.map((d) => d.checksum)])
       // A definition whose file is gone was dropped by a migration; its record goes too.
-      await client.query('delete from aizk_schema_definition where name <> all($1::text[])', [all.map((d) => d.name)])
+      await client.query(FORGET_REMOVED_DEFINITIONS, [all.map((d) => d.name)])
     })
     return { applied, definitions: [...done], current: state.pending.at(-1)?.version ?? state.current, adopted, resolvedDuplicates }
   } finally {
-    await client.query('select pg_advisory_unlock($1, $2)', LOCK_KEY).catch(() => {})
+    await client.query(RELEASE_INSTALL_LOCK, LOCK_KEY).catch(() => {})
   }
 }
 
@@ -166,7 +171,7 @@ async function inTransaction(client: pg.ClientBase, what: string, fn: () => Prom
 async function checkDedupeKeys(client: pg.ClientBase, resolve: boolean): Promise<ResolvedDuplicate[]> {
   if (!(await dedupeIndexPending(client))) return []
   // Writers wait until the index exists, so no new duplicate slips in between.
-  await client.query('LOCK TABLE pgqueuer IN SHARE ROW EXCLUSIVE MODE')
+  await client.query(LOCK_QUEUE_FOR_DEDUPE_INDEX)
   if (resolve) return resolveDedupeConflicts(client)
   const conflicts = await findDedupeConflicts(client)
   if (conflicts.length) throw dedupeConflictError(conflicts)
@@ -190,7 +195,7 @@ function changedMigration(m: Migration, recorded: string): SchemaChangedError {
 /** PgQueuer's table exists but aizk never installed here: install adopts it. */
 async function hasForeignPgQueuer(client: pg.ClientBase): Promise<boolean> {
   const { rows } = await client.query<{ pgq: boolean; aizk: boolean }>(
-    "select to_regclass('pgqueuer') is not null as pgq, to_regclass('aizk_schema_version') is not null as aizk",
+    READ_INSTALL_STATE,
   )
   return rows[0].pgq && !rows[0].aizk
 }

@@ -11,7 +11,7 @@ import { convertToMarkdown } from '../convert/convert.js'
 import { PermanentJobError } from '../convert/errors.js'
 import { User } from '../scope/user.js'
 import type { Settings } from '../settings.js'
-import { type ArtifactRow, loadArtifact, markConversionFailed, storeMarkdown } from './artifact-sql.js'
+import { type ArtifactRow, loadArtifact, markConversionFailed, storeMarkdown } from './sql/artifact.js'
 import { prepareChunks, writeChunks } from './write-chunks.js'
 
 export interface ArtifactRef {

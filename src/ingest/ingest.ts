@@ -11,7 +11,7 @@ import { mediaTypeFor, normalizeMediaType } from '../convert/media-type.js'
 import { UsageError } from '../errors.js'
 import { normalizeScopes } from '../scope/scope-set.js'
 import { type IdentitySettings, User } from '../scope/user.js'
-import { insertArtifact } from './artifact-sql.js'
+import { insertArtifact } from './sql/artifact.js'
 import { enqueueConversion } from './entrypoints.js'
 
 export interface IngestInput {

@@ -6,7 +6,7 @@
 import type { Queryable } from '../db/queryable.js'
 import { type Chunk, chunkMarkdown } from '../chunking/index.js'
 import { type EmbeddingSettings, embedChunkTexts } from '../embedding/index.js'
-import { replaceChunks } from './chunk-sql.js'
+import { replaceChunks } from './sql/chunk.js'
 import { enqueueChunkProjections } from './projection.js'
 
 export interface ChunkSettings extends EmbeddingSettings {

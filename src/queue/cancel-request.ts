@@ -7,11 +7,8 @@
  * job deletes it with one `canceled` log row.
  */
 import type { Queryable } from '../db/queryable.js'
-import { filterParams, filterSql, type JobFilter } from './job-filter.js'
-import { NOTIFY_CHANNEL } from './notify.js'
-
-/** Ids per notification: NOTIFY payloads must stay under 8000 bytes. */
-const IDS_PER_NOTIFY = 300
+import { filterParams, type JobFilter } from './job-filter.js'
+import { PREVIEW, REQUEST, SETTLE } from './sql/cancel-request.js'
 
 export interface CancelRequestOptions extends JobFilter {
   limit: number
@@ -26,40 +23,6 @@ export interface CancelRequestedJob {
   /** The worker running it (its queue_manager_id). */
   queueManagerId: string | null
 }
-
-const WINDOW = `
-  SELECT id FROM pgqueuer
-   WHERE status = 'picked' AND ${filterSql(1)}
-     AND ($4::bigint IS NULL OR id > $4::bigint)
-   ORDER BY id
-   LIMIT $5`
-
-// Plain FOR UPDATE, not SKIP LOCKED: a picked row is locked only for a moment (a heartbeat).
-const REQUEST = `
-  WITH win AS (${WINDOW} FOR UPDATE),
-  marked AS (
-    UPDATE pgqueuer p
-       SET headers = coalesce(CASE WHEN jsonb_typeof(p.headers) = 'object' THEN p.headers END, '{}'::jsonb)
-             || jsonb_build_object('aizk',
-                  coalesce(CASE WHEN jsonb_typeof(p.headers->'aizk') = 'object' THEN p.headers->'aizk' END, '{}'::jsonb)
-                  || jsonb_build_object('cancelRequestedAt', now(), 'cancelRequestedBy', $6::text))
-      FROM win
-     WHERE p.id = win.id AND p.status = 'picked'
-    RETURNING p.id, p.entrypoint, p.queue_manager_id),
-  notified AS (
-    SELECT pg_notify('${NOTIFY_CHANNEL}', json_build_object(
-             'channel', '${NOTIFY_CHANNEL}', 'ids', json_agg(g.id ORDER BY g.id),
-             'sent_at', now(), 'type', 'cancellation_event')::text) AS n
-      FROM (SELECT id, (row_number() OVER (ORDER BY id) - 1) / ${IDS_PER_NOTIFY} AS grp FROM marked) g
-     GROUP BY g.grp)
-  SELECT m.id::text AS id, m.entrypoint, m.queue_manager_id::text AS "queueManagerId"
-    FROM marked m LEFT JOIN (SELECT count(*) AS n FROM notified) sent ON true
-   ORDER BY m.id`
-
-const PREVIEW = `
-  SELECT p.id::text AS id, p.entrypoint, p.queue_manager_id::text AS "queueManagerId", $6::text AS by
-    FROM pgqueuer p JOIN (${WINDOW}) win USING (id)
-   ORDER BY p.id`
 
 /** Ask the workers running a window of picked jobs to cancel them; returns the rows asked. */
 export async function requestCancel(db: Queryable, opts: CancelRequestOptions): Promise<CancelRequestedJob[]> {
@@ -84,23 +47,6 @@ export function cancellationIds(payload: string): string[] | null {
     .split(',')
     .map((s) => s.trim().replace(/^"|"$/g, ''))
     .filter((s) => /^\d+$/.test(s))
-}
-
-const SETTLE = {
-  name: 'aizk_cancel_settle',
-  text: `WITH gone AS (
-           DELETE FROM pgqueuer
-            WHERE id = ANY ($1::bigint[]) AND queue_manager_id = $2 AND status = 'picked'
-           RETURNING id, priority, entrypoint, attempts, headers->'aizk'->>'cancelRequestedBy' AS by)
-         INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint, traceback)
-         SELECT id, 'canceled', priority, entrypoint, jsonb_build_object(
-                  'job_id', id,
-                  'timestamp', now(),
-                  'exception_type', 'JobCanceled',
-                  'exception_message', 'canceled while running, by ' || coalesce(by, 'an operator'),
-                  'traceback', '',
-                  'additional_context', jsonb_build_object('action', 'canceled', 'by', by, 'attempts', attempts, 'whileRunning', true))
-           FROM gone`,
 }
 
 /** A worker's canceled jobs leave the table, one `canceled` log row each; returns how many were still its own. */

@@ -6,11 +6,7 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { idArray } from './notify.js'
-
-const COMPLETE = {
-  name: 'aizk_complete',
-  text: 'SELECT aizk_complete($1::bigint[], $2::uuid) AS n',
-}
+import { COMPLETE } from './sql/complete.js'
 
 /** Complete jobs by id; returns how many were still this worker's and were completed. */
 export async function completeJobs(db: Queryable, queueManagerId: string, ids: readonly string[]): Promise<number> {

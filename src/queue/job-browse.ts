@@ -5,6 +5,7 @@
  * as replacement characters) with their size.
  */
 import type { Queryable } from '../db/queryable.js'
+import { BROWSE_JOBS } from './sql/job-browse.js'
 
 export interface BrowsedJob {
   id: string
@@ -41,12 +42,7 @@ export async function browseJobs(db: Queryable, opts: { limit: number; offset?: 
     payload: Buffer | null
     headers: unknown
   }>(
-    `SELECT id::text AS id, priority, status::text AS status, entrypoint, queue_manager_id::text AS qm, created, updated, heartbeat,
-            execute_after, attempts, dedupe_key, octet_length(payload) AS bytes,
-            substring(payload FROM 1 FOR $3::int * 4) AS payload, headers
-       FROM pgqueuer
-      ORDER BY priority DESC, id
-      LIMIT $1 OFFSET $2`,
+    BROWSE_JOBS,
     [opts.limit, opts.offset ?? 0, opts.payloadChars ?? 500],
   )
   return rows.map((r) => ({

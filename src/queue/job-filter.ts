@@ -4,6 +4,8 @@
  * has been in its current state (`updated`: when it was held, enqueued or requeued, picked).
  */
 import type { Queryable } from '../db/queryable.js'
+import { COUNT_MATCHING, ENTRYPOINTS_IN_USE, IDS_NOT_IN } from './sql/job-filter.js'
+export { filterSql } from './sql/job-filter.js'
 
 export interface JobFilter {
   /** Only these entrypoints; none = every entrypoint. */
@@ -19,12 +21,14 @@ export type LiveStatus = 'queued' | 'picked' | 'failed'
 /** Rows per statement when requeue, discard or cancel walk a backlog: short locks, progress between windows. */
 export const ACTION_WINDOW = 1000
 
-/** The filter as SQL over pgqueuer's columns, its parameters numbered from `first`. */
-export function filterSql(first: number, column = (c: string) => c): string {
-  const [e, i, o] = [first, first + 1, first + 2]
-  return `($${e}::text[] IS NULL OR ${column('entrypoint')} = ANY($${e}::text[]))
-     AND ($${i}::bigint[] IS NULL OR ${column('id')} = ANY($${i}::bigint[]))
-     AND ($${o}::float8 IS NULL OR ${column('updated')} <= now() - $${o}::float8 * interval '1 second')`
+/** A window's size must be a whole number of rows, at least one. */
+export function checkWindowLimit(limit: number, what: string): void {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`${what} must be a whole number >= 1, got ${limit}`)
+}
+
+/** The filter's three parameters, in filterSql's order. */
+export function filterParams(f: JobFilter): unknown[] {
+  return [f.entrypoints?.length ? f.entrypoints : null, f.ids?.length ? f.ids : null, f.olderThanSeconds ?? null]
 }
 
 /** The filter's three parameters, in filterSql's order. */
@@ -53,7 +57,7 @@ export function checkWindowLimit(limit: number, what: string): void {
 /** How many rows in `status` match (the whole backlog, not a window). */
 export async function countMatching(db: Queryable, status: LiveStatus, f: JobFilter): Promise<number> {
   const { rows } = await db.query<{ n: string }>(
-    `SELECT count(*) AS n FROM pgqueuer WHERE status = $1 AND ${filterSql(2)}`,
+    COUNT_MATCHING,
     [status, ...filterParams(f)],
   )
   return Number(rows[0].n)
@@ -63,11 +67,7 @@ export async function countMatching(db: Queryable, status: LiveStatus, f: JobFil
 export async function idsNotIn(db: Queryable, ids: string[], statuses: LiveStatus[]): Promise<{ id: string; status: string | null }[]> {
   if (ids.length === 0) return []
   const { rows } = await db.query<{ id: string; status: string | null }>(
-    `SELECT want.id::text AS id, p.status::text AS status
-       FROM unnest($1::bigint[]) AS want(id)
-       LEFT JOIN pgqueuer p ON p.id = want.id
-      WHERE p.status IS NULL OR NOT (p.status::text = ANY($2::text[]))
-      ORDER BY want.id`,
+    IDS_NOT_IN,
     [ids, statuses],
   )
   return rows
@@ -108,11 +108,7 @@ export async function inWindows<T extends { id: string }>(
 export async function entrypointsInUse(db: Queryable, names: readonly string[]): Promise<Set<string>> {
   if (names.length === 0) return new Set()
   const { rows } = await db.query<{ e: string }>(
-    `SELECT e FROM unnest($1::text[]) AS e
-      WHERE EXISTS (SELECT 1 FROM pgqueuer WHERE entrypoint = e AND status = 'queued')
-         OR EXISTS (SELECT 1 FROM pgqueuer WHERE entrypoint = e AND status = 'failed')
-         OR EXISTS (SELECT 1 FROM pgqueuer WHERE entrypoint = e AND status = 'picked')
-         OR EXISTS (SELECT 1 FROM aizk_worker w WHERE e = ANY (w.entrypoints))`,
+    ENTRYPOINTS_IN_USE,
     [names],
   )
   return new Set(rows.map((r) => r.e))

@@ -6,20 +6,11 @@
  * pgqueuer's primary key and pgqueuer_log (job_id, created).
  */
 import type { Queryable } from '../db/queryable.js'
+import { STATUS_SQL } from './sql/job-status.js'
 
 /** A job that will not move again by itself. `held` may still be requeued by an operator. */
 export type FinalStatus = 'successful' | 'held' | 'exception' | 'canceled' | 'deleted' | 'missing'
 export type CurrentStatus = FinalStatus | 'queued' | 'picked'
-
-const STATUS_SQL = `
-  SELECT i.id::text AS id, q.status::text AS row_status, l.status::text AS log_status
-    FROM unnest($1::bigint[]) AS i(id)
-    LEFT JOIN pgqueuer q ON q.id = i.id
-    LEFT JOIN LATERAL (
-      SELECT status FROM pgqueuer_log
-       WHERE job_id = i.id AND status NOT IN ('queued', 'picked')
-       ORDER BY created DESC, id DESC LIMIT 1
-    ) l ON q.id IS NULL`
 
 /**
  * The status of each id. A row gone with a `failed` log row last was removed without a log row

@@ -6,8 +6,8 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { readWorkerRow } from '../db/sql/aizk-worker.js'
-import { CYCLES_SQL } from './requeue.js'
 import type { TracebackRecord } from './retry.js'
+import { READ_STORY_LOG, READ_STORY_ROW } from './sql/job-story.js'
 
 export interface StoryRow {
   entrypoint: string
@@ -75,14 +75,11 @@ export async function readJobStory(db: Queryable, id: string, heartbeatTimeoutSe
     payload: Buffer | null
     headers: unknown
   }>(
-    `SELECT entrypoint, status::text, priority, attempts, ${CYCLES_SQL} AS cycles, dedupe_key, created, updated,
-            execute_after, heartbeat, queue_manager_id::text, payload, headers
-       FROM pgqueuer WHERE id = $1::bigint`,
+    READ_STORY_ROW,
     [id],
   )
   const logResult = await db.query<{ id: string; created: Date; status: string; priority: number; entrypoint: string; traceback: StoryLogRow['traceback'] }>(
-    `SELECT id::text, created, status::text, priority, entrypoint, traceback
-       FROM pgqueuer_log WHERE job_id = $1::bigint ORDER BY created, id`,
+    READ_STORY_LOG,
     [id],
   )
   const r = rowResult.rows[0]

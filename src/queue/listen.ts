@@ -10,6 +10,7 @@ import { cancellationIds } from './cancel-request.js'
 import { NOTIFY_CHANNEL } from './notify.js'
 import { CONTROL_CHANNEL } from './pause.js'
 import { DeadlineClient, type DeadlineClientConfig } from '../db/deadline-client.js'
+import { LISTEN_CONTROL, LISTEN_JOBS } from './sql/listen.js'
 
 export interface ControlEvent {
   type: 'entrypoint_paused' | 'entrypoint_resumed'
@@ -82,8 +83,8 @@ export class QueueListener {
     client.on('end', () => this.dropped(client, new Error('connection ended')))
     try {
       await client.connect()
-      await client.query(`LISTEN ${NOTIFY_CHANNEL}`)
-      if (this.hooks.onControl) await client.query(`LISTEN ${CONTROL_CHANNEL}`)
+      await client.query(LISTEN_JOBS)
+      if (this.hooks.onControl) await client.query(LISTEN_CONTROL)
     } catch (err) {
       client.destroy()
       throw err

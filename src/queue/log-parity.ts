@@ -5,6 +5,7 @@
  */
 import { DatabasePool } from '../db/database-pool.js'
 import { DeadlineClient } from '../db/deadline-client.js'
+export { withLogRows } from './sql/log-parity.js'
 
 /**
  * Whether `db` writes parity rows: a pool `openDatabase` opened with the setting on, or one of its
@@ -12,17 +13,4 @@ import { DeadlineClient } from '../db/deadline-client.js'
  */
 export function queueLogParity(db: object): boolean {
   return (db instanceof DatabasePool || db instanceof DeadlineClient) && db.logParity
-}
-
-/**
- * `statement` must RETURN id, priority and entrypoint (and may return more); the result is the
- * same rows, each also logged with `status`.
- */
-export function withLogRows(statement: string, status: 'queued' | 'picked', select: string): string {
-  return `WITH written AS (${statement}),
-  logged AS (
-    INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint)
-    SELECT id, '${status}', priority, entrypoint FROM written
-  )
-  ${select}`
 }

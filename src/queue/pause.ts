@@ -4,6 +4,7 @@
  * The table's trigger notifies `aizk_control` on every change, so workers learn at commit.
  */
 import type { Queryable } from '../db/queryable.js'
+import { LIST_PAUSED, PAUSE_ENTRYPOINT, READ_PAUSE, RESUME_ENTRYPOINT } from './sql/pause.js'
 
 /** The channel pause changes are announced on (aizk's own: PgQueuer's workers would not parse them). */
 export const CONTROL_CHANNEL = 'aizk_control'
@@ -33,14 +34,12 @@ export async function pauseEntrypoint(
   opts: { by?: string | null; reason?: string | null } = {},
 ): Promise<{ changed: boolean; pause: PausedEntrypoint }> {
   const inserted = await db.query<PauseRow>(
-    `INSERT INTO aizk_entrypoint_pause (entrypoint, paused_by, reason) VALUES ($1, $2, $3)
-     ON CONFLICT (entrypoint) DO NOTHING
-     RETURNING entrypoint, paused_at, paused_by, reason`,
+    PAUSE_ENTRYPOINT,
     [entrypoint, opts.by ?? null, opts.reason ?? null],
   )
   if (inserted.rows.length) return { changed: true, pause: toPaused(inserted.rows[0]) }
   const existing = await db.query<PauseRow>(
-    'SELECT entrypoint, paused_at, paused_by, reason FROM aizk_entrypoint_pause WHERE entrypoint = $1',
+    READ_PAUSE,
     [entrypoint],
   )
   if (existing.rows.length) return { changed: false, pause: toPaused(existing.rows[0]) }
@@ -51,7 +50,7 @@ export async function pauseEntrypoint(
 /** Resume an entrypoint; returns the pause it lifted, or null when it was not paused. */
 export async function resumeEntrypoint(db: Queryable, entrypoint: string): Promise<PausedEntrypoint | null> {
   const { rows } = await db.query<PauseRow>(
-    'DELETE FROM aizk_entrypoint_pause WHERE entrypoint = $1 RETURNING entrypoint, paused_at, paused_by, reason',
+    RESUME_ENTRYPOINT,
     [entrypoint],
   )
   return rows.length ? toPaused(rows[0]) : null
@@ -59,6 +58,6 @@ export async function resumeEntrypoint(db: Queryable, entrypoint: string): Promi
 
 /** Every paused entrypoint, by name. */
 export async function listPaused(db: Queryable): Promise<PausedEntrypoint[]> {
-  const { rows } = await db.query<PauseRow>('SELECT entrypoint, paused_at, paused_by, reason FROM aizk_entrypoint_pause ORDER BY entrypoint')
+  const { rows } = await db.query<PauseRow>(LIST_PAUSED)
   return rows.map(toPaused)
 }

@@ -8,6 +8,8 @@
 import type { Queryable } from '../db/queryable.js'
 import { FOREIGN_HEARTBEAT_TIMEOUT_SECONDS } from '../settings.js'
 import { idArray } from './notify.js'
+import { DURABLE_PICK, PICK_LEASE } from './sql/pick.js'
+export { DURABLE_PICK, LEASE_PICK_NAME } from './sql/pick.js'
 
 export interface PickedJob {
   id: string
@@ -60,25 +62,6 @@ export function planPick(queueManagerId: string, bound: BoundEntrypoint[], opts:
     foreignStaleSeconds: opts.foreignStaleSeconds ?? 0,
     logPicks: opts.logPicks ?? false,
   }
-}
-
-const PICK_ARGS = 'aizk_pick($1, $2, $3, $4, $5, $6, $7, $8)'
-export const LEASE_PICK_NAME = 'aizk_pick_lease'
-/** A pick that carries completions: those must be durable, so it commits as usual. */
-export const DURABLE_PICK = {
-  name: 'aizk_pick',
-  text: `SELECT * FROM ${PICK_ARGS}`,
-}
-/**
- * A pick that carries no completions is only a lease: its commit does not wait for the WAL
- * flush (docs/job-lifecycle.md#durability-of-a-pick). A crash that loses it leaves the rows
- * `queued` and they run again, as after a worker killed mid-job; any later synchronous commit
- * on the server (an enqueue, a completion) flushes it first. The filter runs once per picked
- * row, so it is set exactly when the pick took rows; it matters only at commit.
- */
-const PICK_LEASE = {
-  name: LEASE_PICK_NAME,
-  text: `SELECT * FROM ${PICK_ARGS} WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL`,
 }
 
 interface PickRow {

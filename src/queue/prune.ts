@@ -8,6 +8,7 @@
 import type pg from 'pg'
 import { ConflictError } from '../errors.js'
 import type { Queryable } from '../db/queryable.js'
+import { COUNT_LEFT, COUNT_PRUNABLE, CUTOFF_OF, DELETE_BATCH, LOG_SIZE, RESET_LOCK_TIMEOUT, VACUUM_FULL_LOG, VACUUM_LOG } from './sql/prune.js'
 
 export interface PruneProgress {
   /** Rows deleted so far. */
@@ -39,12 +40,6 @@ export interface PruneResult {
   ms: number
 }
 
-const DELETE_BATCH = `
-  WITH doomed AS (
-    SELECT id FROM pgqueuer_log WHERE created < $1 ORDER BY created LIMIT $2
-  )
-  DELETE FROM pgqueuer_log l USING doomed WHERE l.id = doomed.id`
-
 function checkOptions(opts: { retentionDays: number; batch?: number }): void {
   if (!(opts.retentionDays >= 0)) throw new RangeError(`retentionDays must be >= 0, got ${opts.retentionDays}`)
   if (opts.batch !== undefined && (!Number.isInteger(opts.batch) || opts.batch < 1)) {
@@ -53,7 +48,7 @@ function checkOptions(opts: { retentionDays: number; batch?: number }): void {
 }
 
 async function cutoffOf(db: Queryable, retentionDays: number): Promise<Date> {
-  const { rows } = await db.query<{ cutoff: Date }>(`SELECT now() - make_interval(secs => $1::float8 * 86400) AS cutoff`, [retentionDays])
+  const { rows } = await db.query<{ cutoff: Date }>(CUTOFF_OF, [retentionDays])
   return rows[0].cutoff
 }
 
@@ -61,7 +56,7 @@ async function cutoffOf(db: Queryable, retentionDays: number): Promise<Date> {
 export async function countPrunable(db: Queryable, opts: { retentionDays: number }): Promise<{ rows: number; cutoff: string }> {
   checkOptions(opts)
   const cutoff = await cutoffOf(db, opts.retentionDays)
-  const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM pgqueuer_log WHERE created < $1', [cutoff])
+  const { rows } = await db.query<{ n: string }>(COUNT_PRUNABLE, [cutoff])
   return { rows: Number(rows[0].n), cutoff: cutoff.toISOString() }
 }
 
@@ -75,7 +70,7 @@ export async function pruneLog(db: Queryable, opts: PruneOptions): Promise<Prune
   const cutoff = await cutoffOf(db, opts.retentionDays)
   let total: number | undefined
   if (opts.countFirst) {
-    const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM pgqueuer_log WHERE created < $1', [cutoff])
+    const { rows } = await db.query<{ n: string }>(COUNT_LEFT, [cutoff])
     total = Number(rows[0].n)
   }
   let deleted = 0
@@ -89,7 +84,7 @@ export async function pruneLog(db: Queryable, opts: PruneOptions): Promise<Prune
     if (n < opts.batch || opts.signal?.aborted) break
   }
   const vacuum = opts.vacuum !== false
-  if (vacuum) await db.query('VACUUM (ANALYZE) pgqueuer_log')
+  if (vacuum) await db.query(VACUUM_LOG)
   return { deleted, batches, cutoff: cutoff.toISOString(), vacuumed: vacuum, ms: Date.now() - started }
 }
 
@@ -103,8 +98,7 @@ export interface LogSize {
 /** The log's size from the catalogue: no scan of the table. */
 export async function logSize(db: Queryable): Promise<LogSize> {
   const { rows } = await db.query<{ reltuples: number; bytes: string }>(
-    `SELECT c.reltuples::float8 AS reltuples, pg_total_relation_size(c.oid)::text AS bytes
-       FROM pg_class c WHERE c.oid = 'pgqueuer_log'::regclass`,
+    LOG_SIZE,
   )
   const r = rows[0]
   return { rowsEstimate: r.reltuples < 0 ? null : Math.round(r.reltuples), bytes: Number(r.bytes) }
@@ -138,7 +132,7 @@ export async function reclaimLog(db: pg.Pool | pg.ClientBase, opts: { lockTimeou
   const before = await logSize(client)
   await client.query(`SET lock_timeout = ${Math.max(0, Math.floor(opts.lockTimeoutMs ?? 10_000))}`)
   try {
-    await client.query('VACUUM (FULL, ANALYZE) pgqueuer_log')
+    await client.query(VACUUM_FULL_LOG)
   } catch (err) {
     if ((err as { code?: string }).code === '55P03') {
       throw new ConflictError(
@@ -148,7 +142,7 @@ export async function reclaimLog(db: pg.Pool | pg.ClientBase, opts: { lockTimeou
     }
     throw err
   } finally {
-    await client.query('RESET lock_timeout').catch(() => {})
+    await client.query(RESET_LOCK_TIMEOUT).catch(() => {})
   }
   const after = await logSize(client)
   return { bytesBefore: before.bytes, bytesAfter: after.bytes, ms: Date.now() - started }

@@ -6,8 +6,8 @@
  * twice. The log row's traceback is PgQueuer's record shape naming who removed the job and why.
  */
 import type { Queryable } from '../db/queryable.js'
-import { checkWindowLimit, filterParams, type JobFilter, windowSql } from './job-filter.js'
-import { CYCLES_SQL } from './requeue.js'
+import { checkWindowLimit, filterParams, type JobFilter } from './job-filter.js'
+import { DROP_QUEUED_JOBS, previewSql, type Removal, removeSql } from './sql/remove-jobs.js'
 
 export interface RemoveOptions extends JobFilter {
   /** The window: at most this many rows. */
@@ -28,39 +28,8 @@ export interface RemovedJob {
   cycles: number
 }
 
-type Removal = { from: 'failed' | 'queued'; logAs: 'deleted' | 'canceled'; type: string; verb: string }
-
 const DISCARD: Removal = { from: 'failed', logAs: 'deleted', type: 'JobDiscarded', verb: 'discarded' }
 const CANCEL: Removal = { from: 'queued', logAs: 'canceled', type: 'JobCanceled', verb: 'canceled' }
-
-function removeSql(r: Removal): string {
-  return `WITH win AS (${windowSql(r.from)} FOR UPDATE SKIP LOCKED),
-          gone AS (
-            DELETE FROM pgqueuer p USING win
-             WHERE p.id = win.id AND p.status = '${r.from}'
-            RETURNING p.id, p.priority, p.entrypoint, p.attempts, ${CYCLES_SQL.replaceAll('headers', 'p.headers')} AS cycles),
-          logged AS (
-            INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint, traceback)
-            SELECT id, '${r.logAs}', priority, entrypoint, jsonb_build_object(
-                     'job_id', id,
-                     'timestamp', now(),
-                     'exception_type', '${r.type}',
-                     'exception_message', '${r.verb} by ' || coalesce($6::text, 'an operator'),
-                     'traceback', '',
-                     'additional_context', jsonb_build_object('action', '${r.verb}', 'by', $6::text, 'attempts', attempts, 'cycles', cycles))
-              FROM gone
-            RETURNING job_id)
-          SELECT g.id::text AS id, g.entrypoint, g.attempts, g.cycles
-            FROM gone g
-           WHERE g.id IN (SELECT job_id FROM logged)
-           ORDER BY g.id`
-}
-
-function previewSql(r: Removal): string {
-  return `SELECT p.id::text AS id, p.entrypoint, p.attempts, ${CYCLES_SQL.replaceAll('headers', 'p.headers')} AS cycles, $6::text AS by
-            FROM pgqueuer p JOIN (${windowSql(r.from)}) win USING (id)
-           ORDER BY p.id`
-}
 
 async function remove(db: Queryable, r: Removal, opts: RemoveOptions): Promise<RemovedJob[]> {
   checkWindowLimit(opts.limit, 'limit')
@@ -87,6 +56,6 @@ export function cancelQueued(db: Queryable, opts: RemoveOptions): Promise<Remove
  */
 export async function dropQueuedJobs(db: Queryable, entrypoint: string, keys: readonly string[]): Promise<number> {
   if (keys.length === 0) return 0
-  const { rows } = await db.query<{ n: string }>('SELECT aizk_drop_queued_jobs($1, $2::text[]) AS n', [entrypoint, keys])
+  const { rows } = await db.query<{ n: string }>(DROP_QUEUED_JOBS, [entrypoint, keys])
   return Number(rows[0].n)
 }

@@ -8,8 +8,9 @@
  * Rows put back to `queued` notify ch_pgqueuer themselves (the trigger never does on UPDATE).
  */
 import type { Queryable } from '../db/queryable.js'
-import { idArray, notifySql } from './notify.js'
+import { idArray } from './notify.js'
 import { storableJson } from './storable-json.js'
+import { HAS_SLOT_COLUMN, holdSql, releaseSql, retrySql } from './sql/retry.js'
 
 export interface LastError {
   type: string
@@ -45,55 +46,6 @@ export interface HoldItem {
 export interface OutcomeOptions {
   /** The table has PgQueuer 1.4's `slot` column. */
   hasSlot: boolean
-}
-
-const objectHeaders = `CASE WHEN jsonb_typeof(q.headers) = 'object' THEN q.headers ELSE '{}'::jsonb END`
-const aizkHeaders = (info: string) =>
-  `${objectHeaders} || jsonb_build_object('aizk', CASE WHEN jsonb_typeof(q.headers -> 'aizk') = 'object' THEN q.headers -> 'aizk' ELSE '{}'::jsonb END || ${info})`
-const slot = (o: OutcomeOptions) => (o.hasSlot ? ', slot = NULL' : '')
-
-function retrySql(o: OutcomeOptions) {
-  return {
-    name: `aizk_retry${o.hasSlot ? '_slot' : ''}`,
-    text: `WITH r AS (
-             UPDATE pgqueuer q
-                SET status = 'queued', queue_manager_id = NULL${slot(o)}, attempts = q.attempts + 1, updated = now(),
-                    execute_after = now() + t.delay_ms * interval '1 millisecond',
-                    headers = ${aizkHeaders("jsonb_build_object('lastError', t.err)")}
-               FROM unnest($1::bigint[], $2::float8[], $3::jsonb[]) AS t(id, delay_ms, err)
-              WHERE q.id = t.id AND q.queue_manager_id = $4 AND q.status = 'picked'
-             RETURNING q.id),
-           n AS (SELECT ${notifySql('update')} FROM (SELECT 1 FROM r LIMIT 1) one)
-           SELECT coalesce((SELECT array_agg(id::text) FROM r), '{}') AS ids, (SELECT count(*) FROM n)::int AS notified`,
-  }
-}
-
-function holdSql(o: OutcomeOptions) {
-  return {
-    name: `aizk_hold${o.hasSlot ? '_slot' : ''}`,
-    text: `WITH h AS (
-             UPDATE pgqueuer q
-                SET status = 'failed', queue_manager_id = NULL${slot(o)}, attempts = q.attempts + t.bump, updated = now(),
-                    headers = ${aizkHeaders("jsonb_build_object('lastError', t.err, 'heldAt', now())")}
-               FROM unnest($1::bigint[], $2::int[], $3::jsonb[], $4::jsonb[]) AS t(id, bump, err, tb)
-              WHERE q.id = t.id AND q.queue_manager_id = $5 AND q.status = 'picked'
-             RETURNING q.id, q.priority, q.entrypoint, t.tb)
-           INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint, traceback)
-           SELECT id, 'failed', priority, entrypoint, tb FROM h
-           RETURNING job_id::text AS id`,
-  }
-}
-
-function releaseSql(o: OutcomeOptions) {
-  return {
-    name: `aizk_release${o.hasSlot ? '_slot' : ''}`,
-    text: `WITH r AS (
-             UPDATE pgqueuer q SET status = 'queued', queue_manager_id = NULL${slot(o)}, updated = now()
-              WHERE q.id = ANY ($1::bigint[]) AND q.queue_manager_id = $2 AND q.status = 'picked'
-             RETURNING q.id),
-           n AS (SELECT ${notifySql('update')} FROM (SELECT 1 FROM r LIMIT 1) one)
-           SELECT (SELECT count(*) FROM r)::int AS n, (SELECT count(*) FROM n)::int AS notified`,
-  }
 }
 
 /** Retry failed jobs; returns how many were still this worker's. */
@@ -142,7 +94,7 @@ export async function releaseJobs(db: Queryable, queueManagerId: string, ids: re
 /** Whether pgqueuer has PgQueuer 1.4's `slot` column (kept null whenever a row leaves picked). */
 export async function hasSlotColumn(db: Queryable): Promise<boolean> {
   const { rows } = await db.query(
-    "SELECT 1 FROM pg_attribute WHERE attrelid = 'pgqueuer'::regclass AND attname = 'slot' AND NOT attisdropped",
+    HAS_SLOT_COLUMN,
   )
   return rows.length > 0
 }

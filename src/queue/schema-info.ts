@@ -3,6 +3,7 @@
  * rows and total size. Estimates only (pg_class), so it costs the same on any queue.
  */
 import type { Queryable } from '../db/queryable.js'
+import { READ_QUEUE_TABLES } from './sql/schema-info.js'
 
 /** PgQueuer's four tables, then aizk's own beside them. */
 export const QUEUE_TABLES = [
@@ -29,10 +30,7 @@ export interface TableInfo {
 
 export async function readQueueTables(db: Queryable): Promise<TableInfo[]> {
   const { rows } = await db.query<{ name: string; persistence: string | null; reltuples: number | null; bytes: string | null }>(
-    `SELECT t.name, c.relpersistence::text AS persistence, c.reltuples::float8 AS reltuples, pg_total_relation_size(c.oid)::text AS bytes
-       FROM unnest($1::text[]) WITH ORDINALITY AS t(name, ord)
-       LEFT JOIN pg_class c ON c.oid = to_regclass(t.name)
-      ORDER BY t.ord`,
+    READ_QUEUE_TABLES,
     [QUEUE_TABLES],
   )
   const persistence = { p: 'LOGGED', u: 'UNLOGGED', t: 'TEMPORARY' } as const

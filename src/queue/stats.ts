@@ -13,6 +13,7 @@ import { type LogSize, logSize } from './prune.js'
 import { type HeldJob, readHeld } from './stats-held.js'
 import { readSchedules, type ScheduleInfo } from './stats-schedules.js'
 import { type ForeignWorker, readForeignWorkers, readStalePicks, readSuspectPicks, readWorkers, type StalePick, type WorkerInfo } from './stats-workers.js'
+import { BEGIN_STATS_SNAPSHOT, READ_OLDEST } from './sql/stats.js'
 
 export interface EntrypointStats {
   entrypoint: string
@@ -105,15 +106,7 @@ let lastThroughputCompaction = 0
 export async function readOldest(db: Queryable, entrypoints: string[]) {
   if (entrypoints.length === 0) return new Map<string, { age: number | null; next: Date | null }>()
   const { rows } = await db.query<{ entrypoint: string; age: number | null; next: Date | null }>(
-    `SELECT e.entrypoint,
-            CASE WHEN o.execute_after <= now() THEN extract(epoch FROM now() - o.execute_after)::float8 ELSE 0 END AS age,
-            CASE WHEN o.execute_after > now() THEN o.execute_after END AS next
-       FROM unnest($1::text[]) AS e(entrypoint)
-       CROSS JOIN LATERAL (
-         SELECT execute_after FROM pgqueuer
-          WHERE status = 'queued' AND entrypoint = e.entrypoint
-          ORDER BY entrypoint, execute_after LIMIT 1
-       ) o`,
+    READ_OLDEST,
     [entrypoints],
   )
   return new Map(rows.map((r) => [r.entrypoint, { age: r.age, next: r.next }]))
@@ -173,7 +166,7 @@ export async function queueStats(db: pg.Pool, opts: StatsOptions): Promise<Queue
       await compactThroughput(db)
     }
   }
-  return withTransaction(db, (client) => readStats(client, opts), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL jit = off')
+  return withTransaction(db, (client) => readStats(client, opts), BEGIN_STATS_SNAPSHOT)
 }
 
 async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats> {

@@ -4,6 +4,7 @@
  * and totals over a window. Reads go through aizk_throughput_second_idx.
  */
 import type { Queryable } from '../db/queryable.js'
+import { READ_THROUGHPUT_BUCKETS, READ_THROUGHPUT_TOTALS } from './sql/throughput-history.js'
 
 /** How far back aizk_throughput reaches (compactThroughput's default keep). */
 export const THROUGHPUT_KEEP_SECONDS = 3600
@@ -24,12 +25,7 @@ export interface ThroughputTotal {
 /** The newest `limit` (second, entrypoint, status) buckets, within `periodSeconds` when given. */
 export async function readThroughputBuckets(db: Queryable, opts: { periodSeconds?: number; limit: number }): Promise<ThroughputBucket[]> {
   const { rows } = await db.query<{ second: Date; entrypoint: string; status: string; n: string }>(
-    `SELECT second, entrypoint, status::text AS status, sum(n)::text AS n
-       FROM aizk_throughput
-      WHERE $1::float8 IS NULL OR second >= now() - make_interval(secs => $1::float8)
-      GROUP BY 1, 2, 3
-      ORDER BY 1 DESC, 2, 3
-      LIMIT $2`,
+    READ_THROUGHPUT_BUCKETS,
     [opts.periodSeconds ?? null, opts.limit],
   )
   return rows.map((r) => ({ second: r.second.toISOString(), entrypoint: r.entrypoint, status: r.status, count: Number(r.n) }))
@@ -38,11 +34,7 @@ export async function readThroughputBuckets(db: Queryable, opts: { periodSeconds
 /** Totals per entrypoint and status within `periodSeconds` (or all the history kept). */
 export async function readThroughputTotals(db: Queryable, periodSeconds?: number): Promise<ThroughputTotal[]> {
   const { rows } = await db.query<{ entrypoint: string; status: string; n: string }>(
-    `SELECT entrypoint, status::text AS status, sum(n)::text AS n
-       FROM aizk_throughput
-      WHERE $1::float8 IS NULL OR second >= now() - make_interval(secs => $1::float8)
-      GROUP BY 1, 2
-      ORDER BY 1, 2`,
+    READ_THROUGHPUT_TOTALS,
     [periodSeconds ?? null],
   )
   return rows.map((r) => ({ entrypoint: r.entrypoint, status: r.status, count: Number(r.n) }))

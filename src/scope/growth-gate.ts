@@ -7,6 +7,7 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { normalizeScopes } from './scope-set.js'
+import { NOTE_SKIP, READ_WATERMARK, RECORDED_FACT_COUNT, WRITE_WATERMARK } from './sql/growth-gate.js'
 
 export interface GrowthGateOptions {
   /** The watermark's owner, normally the scheduled job's name. */
@@ -22,13 +23,13 @@ export type GrowthGateResult<T> =
 
 /** The partition's fact count: claims whose scopes equal the set exactly. */
 export async function recordedFactCount(db: Queryable, scopes: readonly string[]): Promise<number> {
-  const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM claim WHERE scopes = $1::uuid[]', [scopes])
+  const { rows } = await db.query<{ n: string }>(RECORDED_FACT_COUNT, [scopes])
   return Number(rows[0].n)
 }
 
 export async function readWatermark(db: Queryable, job: string, scopes: readonly string[]): Promise<number | null> {
   const { rows } = await db.query<{ fact_count: string }>(
-    'SELECT fact_count FROM aizk_watermark WHERE job = $1 AND scopes = $2::uuid[]',
+    READ_WATERMARK,
     [job, scopes],
   )
   return rows.length ? Number(rows[0].fact_count) : null
@@ -36,10 +37,7 @@ export async function readWatermark(db: Queryable, job: string, scopes: readonly
 
 export async function writeWatermark(db: Queryable, job: string, scopes: readonly string[], factCount: number): Promise<void> {
   await db.query(
-    `INSERT INTO aizk_watermark (job, scopes, fact_count, updated, decision, decided_at, observed_count)
-     VALUES ($1, $2::uuid[], $3, now(), 'ran', now(), $3)
-     ON CONFLICT (job, scopes) DO UPDATE SET fact_count = EXCLUDED.fact_count, updated = now(),
-       decision = 'ran', decided_at = now(), observed_count = EXCLUDED.fact_count`,
+    WRITE_WATERMARK,
     [job, scopes, factCount],
   )
 }
@@ -47,8 +45,7 @@ export async function writeWatermark(db: Queryable, job: string, scopes: readonl
 /** A skip leaves the watermark where it was and only notes the decision (for `aizk status`). */
 async function noteSkip(db: Queryable, job: string, scopes: readonly string[], factCount: number): Promise<void> {
   await db.query(
-    `UPDATE aizk_watermark SET decision = 'skipped', decided_at = now(), observed_count = $3
-      WHERE job = $1 AND scopes = $2::uuid[]`,
+    NOTE_SKIP,
     [job, scopes, factCount],
   )
 }

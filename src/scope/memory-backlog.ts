@@ -6,6 +6,7 @@
  */
 import type pg from 'pg'
 import { type IdentitySettings, User } from './user.js'
+import { READ_GATE_DECISIONS, READ_PROJECTION_BACKLOG } from './sql/memory-backlog.js'
 
 export interface GateDecision {
   job: string
@@ -25,16 +26,10 @@ export interface MemoryBacklog {
 export async function memoryBacklog(pool: pg.Pool, settings: IdentitySettings): Promise<MemoryBacklog> {
   return User.system([], settings).owner(pool, async (db) => {
     const counts = await db.query<{ pending: string; dirty: string }>(
-      `SELECT (SELECT count(*) FROM chunk WHERE projection_status = 'pending')::text AS pending,
-              (SELECT count(*) FROM profile WHERE dirty)::text AS dirty`,
+      READ_PROJECTION_BACKLOG,
     )
     const gates = await db.query<{ job: string; ran: number; skipped: number; scopes: string[]; decision: 'ran' | 'skipped'; decided_at: Date; observed_count: string; fact_count: string }>(
-      `SELECT w.job, g.ran, g.skipped, w.scopes::text[] AS scopes, w.decision, w.decided_at, w.observed_count::text, w.fact_count::text
-         FROM (SELECT job, count(*) FILTER (WHERE decision = 'ran')::int AS ran, count(*) FILTER (WHERE decision = 'skipped')::int AS skipped,
-                      max(decided_at) AS latest
-                 FROM aizk_watermark WHERE decision IS NOT NULL GROUP BY job) g
-         JOIN LATERAL (SELECT * FROM aizk_watermark x WHERE x.job = g.job AND x.decided_at = g.latest LIMIT 1) w ON true
-        ORDER BY w.job`,
+      READ_GATE_DECISIONS,
     )
     return {
       chunksPendingProjection: Number(counts.rows[0].pending),

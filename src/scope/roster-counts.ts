@@ -7,6 +7,7 @@
 import type pg from 'pg'
 import { scopeRoster } from './roster.js'
 import { User, type IdentitySettings } from './user.js'
+import { COUNT_SQL } from './sql/roster-counts.js'
 
 export interface RosterEntry {
   scopes: string[]
@@ -19,16 +20,6 @@ export interface RosterEntry {
   communities: number
   insights: number
 }
-
-const COUNT_SQL = `
-  SELECT (SELECT count(*) FROM document WHERE scopes = $1::uuid[])::text AS documents,
-         (SELECT count(*) FROM session_item WHERE scopes = $1::uuid[])::text AS session_items,
-         (SELECT count(*) FROM artifact WHERE scopes = $1::uuid[])::text AS artifacts,
-         (SELECT count(*) FROM chunk WHERE scopes = $1::uuid[] AND projection_status = 'pending')::text AS chunks_pending,
-         (SELECT count(*) FROM entity WHERE scopes = $1::uuid[] AND merged_into IS NULL)::text AS entities,
-         (SELECT count(*) FROM claim WHERE scopes = $1::uuid[] AND subject_id IS NOT NULL)::text AS claims,
-         (SELECT count(*) FROM community WHERE scopes = $1::uuid[])::text AS communities,
-         (SELECT count(*) FROM insight WHERE scopes = $1::uuid[])::text AS insights`
 
 type CountRow = Record<'documents' | 'session_items' | 'artifacts' | 'chunks_pending' | 'entities' | 'claims' | 'communities' | 'insights', string>
 

@@ -4,12 +4,7 @@
  */
 import type pg from 'pg'
 import { User, type IdentitySettings } from './user.js'
-
-const ROSTER_SQL = `
-  SELECT scopes FROM document
-  UNION SELECT scopes FROM session_item
-  UNION SELECT scopes FROM artifact
-  ORDER BY scopes`
+import { ROSTER_SQL } from './sql/roster.js'
 
 /** Distinct sorted scope sets, sorted (as PostgreSQL orders uuid[]). */
 export async function scopeRoster(pool: pg.Pool, settings: IdentitySettings): Promise<string[][]> {

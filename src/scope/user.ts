@@ -8,11 +8,11 @@
 import type pg from 'pg'
 import { appLoginFor } from '../db/app-login.js'
 import { asScoped } from '../db/scoped-client.js'
-import { SCOPED_SEARCH_PATH } from '../db/session-reset.js'
 import { batchTransaction, withTransaction } from '../db/sql/transaction.js'
 import { OwnerAccessError } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { normalizeScopes, type ScopeSet, sameScopes, scopeArrayLiteral } from './scope-set.js'
+import { BEGIN_READ_ONLY, SCOPE_PROOF, SET_SCOPES_WITH_PROOF, appLoginBegin, ownerBegin } from './sql/user.js'
 
 export { OwnerAccessError } from '../errors.js'
 
@@ -72,18 +72,16 @@ export class User {
       body,
       async (c) => {
         // The start time as ISO 8601 with microseconds: exact, whatever either session's DateStyle.
-        const results = (await c.query(
-          `BEGIN; SET LOCAL ROLE "${role}"; ${SCOPED_SEARCH_PATH}; SELECT pg_backend_pid() AS pid, to_char(transaction_timestamp(), 'YYYY-MM-DD"T"HH24:MI:SS.USOF') AS started`,
-        )) as unknown as pg.QueryResult<{ pid: number; started: string }>[]
+        const results = (await c.query(appLoginBegin(role))) as unknown as pg.QueryResult<{ pid: number; started: string }>[]
         const { pid, started } = results[results.length - 1].rows[0]
         const read = scopeArrayLiteral(this.read)
         const write = scopeArrayLiteral(this.write)
         const { rows: proof } = await pool.query<{ proof: string }>(
-          'SELECT aizk_scope_proof($1::uuid[], $2::uuid[], $3::int, $4::timestamptz) AS proof',
+          SCOPE_PROOF,
           [read, write, pid, started],
         )
         await c.query(
-          "SELECT set_config('aizk.read_scopes', $1, true), set_config('aizk.write_scopes', $2, true), set_config('aizk.scope_proof', $3, true)",
+          SET_SCOPES_WITH_PROOF,
           [read, write, proof[0].proof],
         )
         if (first) rows = (await c.query(first)).rows
@@ -111,13 +109,7 @@ export class User {
 
   /** One round trip; every value here is a validated role name or a validated UUID list. The proof is computed while still the owner, then the role drops to the app role. */
   private ownerSetup(role: string): string {
-    const read = scopeArrayLiteral(this.read)
-    const write = scopeArrayLiteral(this.write)
-    return (
-      `BEGIN; SELECT set_config('aizk.read_scopes', '${read}', true), set_config('aizk.write_scopes', '${write}', true), ` +
-      `set_config('aizk.scope_proof', aizk_scope_proof('${read}', '${write}', pg_backend_pid(), transaction_timestamp()), true); ` +
-      `SET LOCAL ROLE "${role}"`
-    )
+    return ownerBegin(role, scopeArrayLiteral(this.read), scopeArrayLiteral(this.write))
   }
 
   /** The owner connection (row security off), read-only. Refused unless this is the system user. */
@@ -128,6 +120,6 @@ export class User {
         'run scoped work inside User.system(scopes).transaction(...)',
       )
     }
-    return withTransaction(pool, fn, 'BEGIN READ ONLY')
+    return withTransaction(pool, fn, BEGIN_READ_ONLY)
   }
 }

@@ -1,7 +1,7 @@
 // The shape of the house, checked: the core never knows it is a CLI nor reads the environment,
 // and every command's flags are shown in an example of its --help.
 import assert from 'node:assert/strict'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { repoRoot } from '../support/cli.js'
@@ -121,6 +121,23 @@ export function commentsNamingIssues(files: string[]): string[] {
   return out
 }
 
+/** A string or template literal that is an SQL statement (the convention: docs/architecture.md#sql). */
+const SQL_STATEMENT =
+  /^\s*\(?\s*(SELECT\s[\s\S]*\b(FROM|AS)\b|SELECT\s+\w+\(|INSERT\s+INTO\s|UPDATE\s+\w+(\s+\w+)?\s+SET\s|DELETE\s+FROM\s|WITH\s+(RECURSIVE\s+)?\w+\s+AS\s*\(|VACUUM\b(\s*\([^)]*\))?\s+[\w.]+\s*$|LOCK\s+TABLE\s|LISTEN\s|NOTIFY\s|BEGIN\b[\s\w]*;|CREATE\s+(TABLE|DATABASE)\s)/i
+
+/** `file:line` of every SQL statement written in a source file outside a `sql/` folder. */
+export function sqlOutsideSqlFolders(files: string[]): string[] {
+  const out: string[] = []
+  for (const file of files) {
+    if (file.split(path.sep).includes('sql')) continue
+    const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, (c) => c.replace(/[^\n]/g, ' '))
+    for (const m of text.matchAll(/`(?:[^`\\]|\\.)*`|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g)) {
+      if (SQL_STATEMENT.test(m[0].slice(1, -1))) out.push(`${path.relative(repoRoot, file)}:${text.slice(0, m.index).split('\n').length}`)
+    }
+  }
+  return out
+}
+
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name)
@@ -211,6 +228,25 @@ describe('architecture', () => {
       writeFileSync(probe, "// faster (issue 15)\nexport const a = 1\n/**\n * built in part two, see #12\n */\nexport const b = 'issue 3'\n")
       const rel = path.relative(repoRoot, probe)
       assert.deepEqual(commentsNamingIssues([probe]), [`${rel}:1`, `${rel}:4`])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('SQL text lives in the sql/ folder of its layer, and commands write none', () => {
+    const layers = ['queue', 'scope', 'db', 'content', 'ingest', 'backup', 'usage', 'commands']
+    assert.deepEqual(sqlOutsideSqlFolders(layers.flatMap((l) => sources(path.join(repoRoot, 'src', l)))), [])
+  })
+
+  it('the SQL check finds a statement outside sql/ and not one inside', () => {
+    const dir = mkdtempSync(path.join(repoRoot, 'src', 'queue', '.sql-probe-'))
+    try {
+      const probe = path.join(dir, 'probe.ts')
+      writeFileSync(probe, "export const a = 'Delete held jobs for good'\nexport const b = `SELECT id\n  FROM pgqueuer`\n")
+      mkdirSync(path.join(dir, 'sql'))
+      const inside = path.join(dir, 'sql', 'probe.ts')
+      writeFileSync(inside, "export const c = 'DELETE FROM pgqueuer WHERE id = $1'\n")
+      assert.deepEqual(sqlOutsideSqlFolders([probe, inside]), [`${path.relative(repoRoot, probe)}:2`])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

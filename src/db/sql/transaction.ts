@@ -6,7 +6,7 @@
  * caller decides what commits together.
  */
 import type pg from 'pg'
-import { COMMIT_AND_RESET_SQL, forgetPreparedStatements, SESSION_RESET_SQL } from '../session-reset.js'
+import { COMMIT_AND_RESET_SQL, forgetPreparedStatements, SESSION_RESET_SQL } from './session-reset.js'
 
 export type Begin = string | ((client: pg.PoolClient) => Promise<unknown>)
 

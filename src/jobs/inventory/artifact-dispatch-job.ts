@@ -3,7 +3,7 @@
  * live conversion job get their conversion enqueued (dedupe key the content id). Also what sends
  * the second of two scope sets' identical bytes once the first conversion has finished.
  */
-import { artifactsToDispatch } from '../../ingest/artifact-sql.js'
+import { artifactsToDispatch } from '../../ingest/sql/artifact.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 import { DoclingConversionJob } from './docling-conversion-job.js'
 

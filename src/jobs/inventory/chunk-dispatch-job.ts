@@ -4,7 +4,7 @@
  * a chunk with a live projection job is skipped in the SQL and refused by the index.
  */
 import type { Queryable } from '../../db/queryable.js'
-import { chunksToDispatch } from '../../ingest/chunk-sql.js'
+import { chunksToDispatch } from '../../ingest/sql/chunk.js'
 import { enqueueChunkProjections } from '../../ingest/projection.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 

@@ -2,7 +2,7 @@
  * SQL on the artifact table. Every function takes the caller's client: inside
  * User.system(scopes) row security decides what it sees and writes.
  */
-import type { Queryable } from '../db/queryable.js'
+import type { Queryable } from '../../db/queryable.js'
 
 export interface ArtifactRow {
   id: string

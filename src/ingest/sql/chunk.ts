@@ -1,8 +1,8 @@
 /** SQL on the chunk table, on the caller's client (inside User.system(scopes)). */
-import type { Queryable } from '../db/queryable.js'
-import type { Chunk } from '../chunking/index.js'
-import { dropQueuedJobs } from '../queue/remove-jobs.js'
-import { CHUNK_PROJECTION_ENTRYPOINT } from './projection.js'
+import type { Queryable } from '../../db/queryable.js'
+import type { Chunk } from '../../chunking/index.js'
+import { dropQueuedJobs } from '../../queue/remove-jobs.js'
+import { CHUNK_PROJECTION_ENTRYPOINT } from '../projection.js'
 
 export interface StoredChunk {
   id: string

@@ -1,0 +1,8 @@
+/** What the app login can reach: the facts checkAppLogin judges. */
+
+export const APP_LOGIN_FACTS = `SELECT session_user::text AS login, t.tableowner::text AS owner,
+            pg_has_role(session_user, t.tableowner, 'MEMBER') AS reaches_owner,
+            pg_has_role(session_user, $1, 'MEMBER') AS in_app_role,
+            r.rolsuper AS superuser, r.rolbypassrls AS bypass
+       FROM pg_roles r LEFT JOIN pg_tables t ON t.schemaname = current_schema() AND t.tablename = 'pgqueuer'
+      WHERE r.rolname = session_user`
