@@ -31,29 +31,6 @@ export function filterParams(f: JobFilter): unknown[] {
   return [f.entrypoints?.length ? f.entrypoints : null, f.ids?.length ? f.ids : null, f.olderThanSeconds ?? null]
 }
 
-/** The filter's three parameters, in filterSql's order. */
-export function filterParams(f: JobFilter): unknown[] {
-  return [f.entrypoints?.length ? f.entrypoints : null, f.ids?.length ? f.ids : null, f.olderThanSeconds ?? null]
-}
-
-/**
- * The ids of one window of `status` rows matching the filter, oldest first: the filter's
- * parameters are $1-$3, the last id of the window before is $4 (null: from the start), the
- * window's size $5. `extra` adds a condition of the caller's.
- */
-export function windowSql(status: LiveStatus, extra?: string): string {
-  return `SELECT id FROM pgqueuer
-           WHERE status = '${status}' AND ${filterSql(1)}${extra ? `\n             AND ${extra}` : ''}
-             AND ($4::bigint IS NULL OR id > $4::bigint)
-           ORDER BY id
-           LIMIT $5`
-}
-
-/** A window's size must be a whole number of rows, at least one. */
-export function checkWindowLimit(limit: number, what: string): void {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`${what} must be a whole number >= 1, got ${limit}`)
-}
-
 /** How many rows in `status` match (the whole backlog, not a window). */
 export async function countMatching(db: Queryable, status: LiveStatus, f: JobFilter): Promise<number> {
   const { rows } = await db.query<{ n: string }>(
