@@ -10,8 +10,9 @@ import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { readMerges, undoMerge } from '../../src/graph/resolve/merge-history.js'
 import { DedupJob } from '../../src/jobs/inventory/index.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
+import { startFakeServer } from '../inventory/helpers/fake-services.js'
 import { runScoped } from '../inventory/helpers/run-jobs.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../scope/app-login.js'
+import { A, type AppLogin, B, C, createAppLogin, identity } from '../scope/app-login.js'
 import { addDocument, asSet, graphSettings, projectExtraction } from './helpers/graph.js'
 
 const AB = [A, B]
@@ -118,5 +119,32 @@ describe('resolution', () => {
     await runScoped(DedupJob, app.scoped, settings, AB)
     assert.deepEqual(await snapshot(AB), before, 'an undone merge is never made again')
     assert.equal((await readMerges(app.scoped, AB, identity, { limit: 50, undone: true })).length, 3)
+  })
+
+  it('with an embeddings endpoint, merges names only vectors relate, never word-order swaps or one-word look-alikes', async () => {
+    // Vectors by meaning, as a model would give them: each name's vector names the thing it means.
+    const meaning: Record<string, number[]> = {
+      'debian 9': [1, 0, 0],
+      'debian 9 stretch': [1, 0.05, 0],
+      'debian 10': [0, 1, 0],
+      'document foundation': [0, 0, 1],
+      'foundation documents': [0, 0.02, 1],
+    }
+    const asked: string[] = []
+    const server = await startFakeServer((req) => {
+      const { input } = JSON.parse(req.body.toString()) as { input: string[] }
+      asked.push(...input)
+      return { status: 200, body: { data: input.map((text, index) => ({ index, embedding: meaning[text] ?? [0.3, 0.3, 0.3] })) } }
+    })
+    try {
+      const [chunk] = await addDocument(app.scoped, [C], 'releases', 'Debian 9 Stretch, then Debian 10. The Document Foundation; the Foundation Documents.')
+      const names = ['Debian 9 Stretch', 'Debian 9', 'Debian 10', 'Document Foundation', 'Foundation Documents']
+      await projectExtraction(app.scoped, [C], chunk, { entities: names.map((name) => ({ name, kind: 'product' })), claims: [] })
+      await runScoped(DedupJob, app.scoped, graphSettings({ AIZK_EMBEDDINGS_URL: `${server.url}/v1` }), [C])
+      assert.deepEqual((await readMerges(app.scoped, [C], identity, { limit: 10 })).map((m) => `${m.mergedName}>${m.intoName}:${m.rule}`), ['Debian 9>Debian 9 Stretch:embedding'])
+      assert.ok(!asked.includes('document foundation'), 'a word-order swap is never sent to be compared')
+    } finally {
+      await server.close()
+    }
   })
 })
