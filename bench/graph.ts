@@ -8,7 +8,9 @@
  *       others), on one core before and after every round: bench/graph-projection.ts
  *   (d) decay of BENCH_DECAY_CLAIMS (1,000,000) claims of one set
  *   (u) dedup over BENCH_DEDUP_ENTITIES (100,000) entities of one set, names built from corpus words
- * Knobs: AIZK_BENCH_URL, BENCH_GRAPH_SECTIONS ("p d u"), BENCH_GRAPH_CHUNK_CHARS (2,000, the
+ *   (r) model-written profiles of BENCH_PROFILE_ENTITIES (400) entities against a chat stand-in
+ *       answering in BENCH_MODEL_MS (50) ms, one request in flight against four: bench/graph-profiles.ts
+ * Knobs: AIZK_BENCH_URL, BENCH_GRAPH_SECTIONS ("p d u"; "r" on request), BENCH_GRAPH_CHUNK_CHARS (2,000, the
  * product's AIZK_CHUNK_MAX_CHARS: the corpus holds ~10,500 chunks of it), AIZK_GRAPH_EXTRACT_THREADS.
  */
 import os from 'node:os'
@@ -16,6 +18,7 @@ import pg from 'pg'
 import { migrate } from '../src/db/migrate.js'
 import { corpusWords, pythonDocFiles } from './graph-data.js'
 import { benchDecay, benchDedup } from './graph-passes.js'
+import { benchModelProfiles } from './graph-profiles.js'
 import { benchProjection } from './graph-projection.js'
 import type { Row } from './graph-rows.js'
 
@@ -31,6 +34,8 @@ const cfg = {
   rounds: num('BENCH_GRAPH_ROUNDS', 5),
   claims: num('BENCH_DECAY_CLAIMS', 1_000_000),
   entities: num('BENCH_DEDUP_ENTITIES', 100_000),
+  profiles: num('BENCH_PROFILE_ENTITIES', 400),
+  modelMs: num('BENCH_MODEL_MS', 50),
 }
 const SET = ['11111111-0000-4000-8000-00000000000b']
 const rows: Row[] = []
@@ -67,6 +72,7 @@ export async function runGraphBench(): Promise<void> {
       if (s === 'p') await benchProjection(url, pool, SET, cfg, record)
       else if (s === 'd') record(...(await benchDecay(pool, SET, cfg.claims)))
       else if (s === 'u') record(...(await benchDedup(pool, SET, cfg.entities, corpusWords(pythonDocFiles()))))
+      else if (s === 'r') record(...(await benchModelProfiles(pool, SET, cfg.profiles, cfg.modelMs)))
     }
   } finally {
     await pool.end()
