@@ -8,6 +8,9 @@
  *       others), on one core before and after every round: bench/graph-projection.ts
  *   decay: decay of BENCH_GRAPH_DECAY_CLAIMS (1,000,000) claims of one set
  *   dedup: dedup over BENCH_GRAPH_DEDUP_ENTITIES (100,000) entities of one set, names built from corpus words
+ *   profiles: model-written profiles of BENCH_GRAPH_PROFILE_ENTITIES (400) entities against a chat
+ *       stand-in answering in BENCH_GRAPH_MODEL_MS (50) ms, one request in flight against four
+ *       (bench/graph-profiles.ts; only when named)
  * Knobs: docs/benchmarks.md#knobs (BENCH_GRAPH_*); BENCH_GRAPH_CHUNK_CHARS defaults to the
  * product's AIZK_CHUNK_MAX_CHARS (2,000: the corpus holds ~10,500 chunks of it).
  */
@@ -15,6 +18,7 @@ import os from 'node:os'
 import pg from 'pg'
 import { corpusWords, pythonDocFiles } from './graph-data.js'
 import { benchDecay, benchDedup } from './graph-passes.js'
+import { benchModelProfiles } from './graph-profiles.js'
 import { benchProjection } from './graph-projection.js'
 import type { Row } from './graph-rows.js'
 import { num, words } from './knobs.js'
@@ -29,6 +33,8 @@ const cfg = {
   rounds: num('BENCH_GRAPH_ROUNDS', 5),
   claims: num('BENCH_GRAPH_DECAY_CLAIMS', 1_000_000),
   entities: num('BENCH_GRAPH_DEDUP_ENTITIES', 100_000),
+  profiles: num('BENCH_GRAPH_PROFILE_ENTITIES', 400),
+  modelMs: num('BENCH_GRAPH_MODEL_MS', 50),
 }
 const SET = ['11111111-0000-4000-8000-00000000000b']
 const rows: Row[] = []
@@ -49,6 +55,7 @@ export async function runGraphBench(): Promise<void> {
       if (s === 'projection') await benchProjection(url, pool, SET, cfg, record)
       else if (s === 'decay') record(...(await benchDecay(pool, SET, cfg.claims)))
       else if (s === 'dedup') record(...(await benchDedup(pool, SET, cfg.entities, corpusWords(pythonDocFiles()))))
+      else if (s === 'profiles') record(...(await benchModelProfiles(pool, SET, cfg.profiles, cfg.modelMs)))
     }
   } finally {
     await pool.end()

@@ -32,5 +32,15 @@ export function renderMaintenance(view: MaintenanceView): string {
     ],
     { empty: '(no insights)' },
   )
-  return [communities, '', raptor, '', insights].join('\n')
+  return [communities, '', ...summaries(view), raptor, '', insights].join('\n')
+}
+
+/** The biggest communities' summaries as paragraphs, with the model's findings when it reported. */
+function summaries(view: MaintenanceView, count = 5): string[] {
+  return view.communities.slice(0, count).flatMap((c) => [
+    `${c.title} (level ${c.level}, ${c.size} entities${c.reportedAt ? ', model report' : ''})`,
+    `  ${c.summary}`,
+    ...c.findings.map((f) => `  - ${f.summary}: ${f.explanation}`),
+    '',
+  ])
 }

@@ -7,15 +7,16 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { LlmExtractor, MalformedAnswerError } from '../../src/graph/extract/llm-extractor.js'
-import { projectChunk } from '../../src/graph/project/project-chunk.js'
 import { refreshDirtyProfiles } from '../../src/graph/maintain/profiles.js'
+import { projectChunk } from '../../src/graph/project/project-chunk.js'
 import { isPermanentError } from '../../src/permanent-error.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import type { FakeServer } from '../support/inventory/fake-services.js'
-import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { startFakeLlm } from '../support/graph/fake-llm.js'
 import { addDocument, asSet, countVisible, graphSettings } from '../support/graph/graph.js'
+import { User } from '../../src/scope/user.js'
 
 let db: TestDatabase
 let app: AppLogin
@@ -115,10 +116,10 @@ describe('LLM extraction', () => {
     const { settings } = await withLlm((prompt) =>
       prompt.startsWith('Guido van Rossum') ? JSON.stringify({ summary: 'Guido van Rossum created Python.' }) : 'not json at all',
     )
-    await asSet(app.scoped, [A], (q) => refreshDirtyProfiles(q, [A], settings))
+    await refreshDirtyProfiles(app.scoped, User.system([A], identity), settings)
     const profiles = await asSet(app.scoped, [A], async (q) => (await q.query<{ name: string; summary: string }>(
       'SELECT e.name, p.summary FROM profile p JOIN entity e ON e.id = p.entity_id WHERE NOT p.dirty ORDER BY e.name')).rows)
     assert.equal(profiles.find((p) => p.name === 'Guido van Rossum')?.summary, 'Guido van Rossum created Python.')
-    assert.equal(profiles.find((p) => p.name === 'CNRI')?.summary, 'CNRI (organisation): core development team leave CNRI.')
+    assert.equal(profiles.find((p) => p.name === 'CNRI')?.summary, 'Core development team leaves CNRI. Mentioned once.')
   })
 })

@@ -188,9 +188,9 @@ describe('profiles', () => {
     assert.equal(profiles.length, 2)
     assert.ok(profiles.every((p) => !p.dirty))
     const [g, py] = profiles
-    assert.equal(g.summary, 'Guido van Rossum (person): Guido van Rossum create Python; Guido van Rossum work at CNRI.', 'strongest claim (weight 2) first')
+    assert.equal(g.summary, 'Guido van Rossum creates Python. Guido van Rossum works at CNRI. Mentioned twice.', 'sentences, strongest claim (weight 2) first')
     assert.equal(g.claim_ids.length, 2)
-    assert.match(py.summary, /^Python \(product\): Guido van Rossum create Python\.$/)
+    assert.match(py.summary, /^Guido van Rossum creates Python\. Mentioned (once|twice)\.$/)
     assert.deepEqual(await rows([A], 'SELECT count(*)::int AS n FROM profile WHERE dirty'), dirtyElsewhere, "{A}'s dirty profiles wait for {A}'s own pass")
   })
 })

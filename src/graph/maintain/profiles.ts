@@ -1,21 +1,33 @@
 /**
- * ProfileProjectionJob's body: rebuild the dirty profiles of one scope set, a batch at a time.
- * The summary is extractive by default (the entity's strongest live claims by weight, as
- * sentences); with a chat endpoint configured the model writes it from the same claims, and an
- * answer that is not the JSON asked for falls back to the extractive summary.
+ * ProfileProjectionJob's body: rebuild the dirty profiles of one scope set, a batch at a time,
+ * each batch taken in one short transaction and stored in another, with no transaction open
+ * while the summaries are written (docs/memory-graph.md, "Readable output"). The summary is
+ * extractive by default: the entity's strongest live claims as sentences, strongest evidence
+ * first. With a chat endpoint configured the model writes it from the same claims, up to
+ * `reportConcurrency` requests at once over batches of `reportBatch`; an answer that is not the
+ * JSON asked for falls back to the extractive summary. A job stopped midway keeps every batch
+ * already stored.
  */
+import type pg from 'pg'
 import { z } from 'zod'
-import type { Queryable } from '../../db/queryable.js'
+import type { User } from '../../scope/user.js'
 import type { Settings } from '../../settings.js'
 import { chatCompletion } from '../extract/llm-client.js'
-import { type DirtyProfile, lockDirtyProfiles, type ProfileClaim, storeProfiles, strongestClaims } from './sql/profile-sql.js'
+import { mapLimited } from '../map-limited.js'
+import { claimSentence } from './claim-sentence.js'
+import { claimDirtyProfiles, type DirtyProfile, type ProfileClaim, storeProfiles, strongestClaims } from './sql/profile-sql.js'
 
-type ProfileSettings = Pick<Settings, 'profileClaims' | 'profileBatch' | 'llmUrl' | 'llmModel' | 'llmApiKey' | 'llmTimeoutSeconds'>
+export type ProfileSettings = Pick<
+  Settings,
+  'profileClaims' | 'profileBatch' | 'reportBatch' | 'reportConcurrency' | 'llmUrl' | 'llmModel' | 'llmApiKey' | 'llmTimeoutSeconds' | 'llmMaxAttempts'
+>
 
-export function extractiveSummary(entity: Pick<DirtyProfile, 'name' | 'kind' | 'mentions'>, claims: ProfileClaim[]): string {
-  const head = `${entity.name} (${entity.kind})`
-  if (claims.length === 0) return `${head}: mentioned ${entity.mentions} time(s); no claims yet.`
-  return `${head}: ${claims.map((c) => `${c.subject} ${c.predicate} ${c.object}`).join('; ')}.`
+const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`)
+
+export function extractiveSummary(entity: Pick<DirtyProfile, 'name' | 'kind' | 'mentions'>, claims: readonly ProfileClaim[]): string {
+  if (claims.length === 0) return `${entity.name} (${entity.kind}) is mentioned ${times(entity.mentions)}; nothing is claimed about it yet.`
+  const ordered = [...claims].sort((a, b) => b.weight - a.weight || b.sources - a.sources)
+  return `${[...new Set(ordered.map((c) => claimSentence(c.subject, c.predicate, c.object)))].join(' ')} Mentioned ${times(entity.mentions)}.`
 }
 
 const modelSummary = z.object({ summary: z.string().min(1).max(4000) })
@@ -23,11 +35,14 @@ const modelSummary = z.object({ summary: z.string().min(1).max(4000) })
 async function summarize(settings: ProfileSettings, entity: DirtyProfile, claims: ProfileClaim[], signal?: AbortSignal): Promise<string> {
   const fallback = extractiveSummary(entity, claims)
   if (!settings.llmUrl || claims.length === 0) return fallback
-  const facts = claims.map((c) => `- ${c.subject} ${c.predicate} ${c.object} (weight ${c.weight.toFixed(2)})`).join('\n')
+  const facts = claims.map((c) => `- ${claimSentence(c.subject, c.predicate, c.object)} (weight ${c.weight.toFixed(2)}, ${c.sources} source(s))`).join('\n')
   const answer = await chatCompletion(
     settings,
     [
-      { role: 'system', content: 'Summarise what is known about an entity in two sentences. Answer with JSON: {"summary": string}.' },
+      {
+        role: 'system',
+        content: 'Summarise what is known about an entity in two plain sentences, the best-supported facts first. Answer with JSON: {"summary": string}.',
+      },
       { role: 'user', content: `${entity.name} (${entity.kind})\n${facts}` },
     ],
     signal,
@@ -39,24 +54,26 @@ async function summarize(settings: ProfileSettings, entity: DirtyProfile, claims
   }
 }
 
-export async function refreshDirtyProfiles(db: Queryable, scopes: readonly string[], settings: ProfileSettings, signal?: AbortSignal): Promise<number> {
+export async function refreshDirtyProfiles(pool: pg.Pool, user: User, settings: ProfileSettings, signal?: AbortSignal): Promise<number> {
+  const withModel = Boolean(settings.llmUrl)
+  const batch = withModel ? settings.reportBatch : settings.profileBatch
+  // A taken profile whose rebuild has not stored it by then is taken again.
+  const staleSeconds = withModel ? settings.llmTimeoutSeconds * settings.llmMaxAttempts + 60 : 300
   let total = 0
   for (;;) {
-    const dirty = await lockDirtyProfiles(db, scopes, settings.profileBatch)
+    signal?.throwIfAborted()
+    const { dirty, claims } = await user.transaction(pool, async (db) => {
+      const dirty = await claimDirtyProfiles(db, user.write, batch, staleSeconds)
+      const ids = dirty.map((d) => d.entityId)
+      return { dirty, claims: await strongestClaims(db, user.write, ids, settings.profileClaims) }
+    })
     if (dirty.length === 0) return total
-    const claims = await strongestClaims(
-      db,
-      scopes,
-      dirty.map((d) => d.entityId),
-      settings.profileClaims,
-    )
-    const rebuilt = []
-    for (const entity of dirty) {
+    const rebuilt = await mapLimited(dirty, withModel ? settings.reportConcurrency : 1, async (entity) => {
       const own = claims.filter((c) => c.entityId === entity.entityId)
-      rebuilt.push({ entityId: entity.entityId, summary: await summarize(settings, entity, own, signal), claimIds: own.map((c) => c.claimId) })
-    }
-    await storeProfiles(db, scopes, rebuilt)
+      return { entityId: entity.entityId, summary: await summarize(settings, entity, own, signal), claimIds: own.map((c) => c.claimId) }
+    })
+    await user.transaction(pool, (db) => storeProfiles(db, user.write, rebuilt))
     total += dirty.length
-    if (dirty.length < settings.profileBatch) return total
+    if (dirty.length < batch) return total
   }
 }

@@ -13,6 +13,10 @@ export interface CommunityView {
   parentId: string | null
   title: string
   summary: string
+  /** The model's findings (GraphRAG-style), empty until a model has reported on it. */
+  findings: { summary: string; explanation: string }[]
+  /** When a model wrote its report; null for the extractive text alone. */
+  reportedAt: string | null
   size: number
   novelty: string
   members: string[]
@@ -41,7 +45,7 @@ export interface MaintenanceView {
 
 export async function readMaintenance(pool: pg.Pool, scopes: Iterable<string>, settings: IdentitySettings, limit = 50, memberLimit = 12): Promise<MaintenanceView> {
   return User.system(scopes, settings).transaction(pool, async (db) => {
-    const communities = await db.query<CommunityView & { parent_id: string | null }>(
+    const communities = await db.query<CommunityView & { parent_id: string | null; reported_at: Date | null }>(
       COMMUNITIES_WITH_MEMBERS,
       [limit, memberLimit],
     )
@@ -59,6 +63,8 @@ export async function readMaintenance(pool: pg.Pool, scopes: Iterable<string>, s
         parentId: r.parent_id,
         title: r.title,
         summary: r.summary,
+        findings: r.findings,
+        reportedAt: r.reported_at ? r.reported_at.toISOString() : null,
         size: r.size,
         novelty: r.novelty,
         members: r.members,

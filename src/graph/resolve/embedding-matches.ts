@@ -35,7 +35,8 @@ function vetoed(a: string, b: string): boolean {
   const x = words(a)
   const y = words(b)
   if (x.length === 1 && y.length === 1) return true
-  return x.length === y.length && [...x].sort().join(' ') === [...y].sort().join(' ')
+  const bag = (ws: string[]) => ws.map((w) => w.replace(/(['’]s|s)$/u, '')).sort().join(' ')
+  return x.length === y.length && bag(x) === bag(y)
 }
 
 export function cosine(a: readonly number[], b: readonly number[]): number {

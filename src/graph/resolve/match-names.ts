@@ -20,6 +20,9 @@ export interface NamePair {
   score: number
 }
 
+/** A word without its possessive, so "Raphaël's" is found beside "Raphaël Hertzog". */
+const stem = (word: string) => word.replace(/['’]s$/u, '')
+
 interface Heads {
   names: Set<string>
   /** First word -> the second words of the names it begins. */
@@ -60,7 +63,7 @@ function matchKind(kind: string, group: readonly NamedEntity[], out: NamePair[],
   const byInitials = new Map<string, NamedEntity[]>()
   for (const e of group) {
     const w = words(e.name)
-    for (const word of new Set(w)) byWord.set(word, [...(byWord.get(word) ?? []), e])
+    for (const word of new Set(w.map(stem))) byWord.set(word, [...(byWord.get(word) ?? []), e])
     for (let k = 0; k <= Math.min(1, w.length - 2); k++) {
       const key = `${w.slice(0, k).join(' ')}|${initialsOf(w.slice(k))}`
       byInitials.set(key, [...(byInitials.get(key) ?? []), e])
@@ -69,7 +72,7 @@ function matchKind(kind: string, group: readonly NamedEntity[], out: NamePair[],
   for (const e of group) {
     const w = words(e.name)
     const candidates = new Set<NamedEntity>(byInitials.get(`${w.slice(0, -1).join(' ')}|${w.at(-1)}`) ?? [])
-    const rarest = [...new Set(w)].map((x) => byWord.get(x) ?? []).filter((list) => list.length <= COMMON_WORD)
+    const rarest = [...new Set(w.map(stem))].map((x) => byWord.get(x) ?? []).filter((list) => list.length <= COMMON_WORD)
     for (const list of rarest) for (const c of list) candidates.add(c)
     const longer: { other: NamedEntity; rule: NameRule }[] = []
     for (const other of candidates) {

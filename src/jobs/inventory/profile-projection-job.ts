@@ -1,12 +1,22 @@
-/** ProfileProjectionJob (scoped, every minute): rebuild the set's dirty profiles (src/graph/maintain/profiles.ts). */
-import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
+/**
+ * ProfileProjectionJob (scoped, every minute): rebuild the set's dirty profiles
+ * (src/graph/maintain/profiles.ts). It opens its own short transactions, one to take a batch and
+ * one to store it, so no transaction is open while a model writes summaries.
+ */
+import { User } from '../../scope/user.js'
+import type { JobContext } from '../queue-job.js'
+import { type ScopedContext, ScopedScheduledJob } from '../scheduled-job.js'
 
 export class ProfileProjectionJob extends ScopedScheduledJob {
   static override defaultCron = '* * * * *'
   static override defaultEnabled = true
 
-  async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
+  override async handle(payload: { scopes: string[] }, ctx: JobContext): Promise<void> {
     const { refreshDirtyProfiles } = await import('../../graph/maintain/profiles.js')
-    await refreshDirtyProfiles(ctx.db, scopes, ctx.settings, ctx.signal)
+    const rebuilt = await refreshDirtyProfiles(ctx.pool, User.system(payload.scopes, ctx.settings), ctx.settings, ctx.signal)
+    ctx.report?.({ rebuilt })
   }
+
+  /** Never called: handle takes its own transactions. */
+  async execute(_scopes: readonly string[], _ctx: ScopedContext): Promise<void> {}
 }

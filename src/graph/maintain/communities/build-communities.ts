@@ -1,17 +1,19 @@
 /**
- * CommunitiesJob's body: cluster the set's entity graph into levels, describe each community,
- * trace it to the previous build, and replace the set's communities, all on the pass's one
- * transaction, so a reader sees the old build or the new one, never half of either.
+ * CommunitiesJob's body: cluster the set's entity graph into levels, describe each community
+ * from its strongest claims, trace it to the previous build, and replace the set's communities,
+ * all on the pass's one transaction, so a reader sees the old build or the new one, never half
+ * of either. No model is asked here: with one configured, reports are written after the
+ * rebuild commits (community-reports.ts).
  */
 import { randomUUID } from 'node:crypto'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Queryable } from '../../../db/queryable.js'
 import { claimSentences, entityEdges, entityNames, type InternalClaims, internalClaims, type NewCommunity, previousCommunities, replaceCommunities } from '../sql/community-sql.js'
 import { clusterOffThread } from './cluster-pool.js'
-import { type DescribeSettings, describeCommunity } from './describe.js'
+import { extractiveDescription } from './describe.js'
 import { traceLineage } from './lineage.js'
 
-export interface CommunityOptions extends DescribeSettings {
+export interface CommunityOptions {
   communitiesMaxLevels: number
   communitiesResolution: number
   communitiesSummaryClaims: number
@@ -55,11 +57,11 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
     for (let i = 0; i < groups.length; i++) {
       const members = groups[i]
       const { strongest, central, weight } = ranked[level][i]
-      const { title, summary } = await describeCommunity(
-        opts,
-        { names: central.map((m) => names.get(m) ?? m), size: members.length, sentences: strongest.map((id) => sentences.get(id) ?? '') },
-        signal,
-      )
+      const { title, summary } = extractiveDescription({
+        names: central.map((m) => names.get(m) ?? m),
+        size: members.length,
+        sentences: strongest.map((id) => sentences.get(id) ?? ''),
+      })
       const parent = upper ? upper.ids[upper.at.get(members[0]) ?? -1] : undefined
       built.push({
         id: ids[i],

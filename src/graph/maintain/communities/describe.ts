@@ -1,8 +1,9 @@
 /**
- * A community's title and summary. Extractive by default: the title names its most connected
- * members, the summary states its strongest claims. With a chat endpoint configured the model
- * writes both from the same claims (GraphRAG's community report, in short); an answer that is
- * not the JSON asked for falls back to the extractive text, so a rebuild never stops on prose.
+ * A community's title and summary. Extractive, written by every rebuild: the title names its
+ * most connected members, the summary states its strongest claims as sentences. With a chat
+ * endpoint configured, community-reports.ts later asks the model for a GraphRAG-style report
+ * from the same facts (a title, a summary and findings, each finding a short summary with its
+ * explanation); an answer that is not the JSON asked for leaves the extractive text.
  */
 import { z } from 'zod'
 import type { Settings } from '../../../settings.js'
@@ -18,32 +19,52 @@ export interface CommunityFacts {
   sentences: string[]
 }
 
+export interface Finding {
+  summary: string
+  explanation: string
+}
+
+export interface CommunityReport {
+  title: string
+  summary: string
+  findings: Finding[]
+}
+
 export function extractiveDescription(facts: CommunityFacts): { title: string; summary: string } {
   const top = facts.names.slice(0, 3)
   const title = top.length <= 1 ? (top[0] ?? 'community') : `${top.slice(0, -1).join(', ')} and ${top.at(-1)}`
   const head = `${facts.size} entities around ${title}.`
-  return { title, summary: facts.sentences.length ? `${head} ${facts.sentences.join('; ')}.` : head }
+  const said = [...new Set(facts.sentences.filter(Boolean))]
+  return { title, summary: said.length ? `${head} ${said.join(' ')}` : head }
 }
 
-const answerSchema = z.object({ title: z.string().min(1).max(200), summary: z.string().min(1).max(4000) })
+const reportSchema = z.object({
+  title: z.string().min(1).max(200),
+  summary: z.string().min(1).max(4000),
+  findings: z
+    .array(z.object({ summary: z.string().min(1).max(500), explanation: z.string().min(1).max(2000) }))
+    .max(10)
+    .default([]),
+})
 
-export async function describeCommunity(settings: DescribeSettings, facts: CommunityFacts, signal?: AbortSignal): Promise<{ title: string; summary: string }> {
-  const fallback = extractiveDescription(facts)
-  if (!settings.llmUrl || facts.sentences.length === 0) return fallback
+const INSTRUCTIONS =
+  'You write a report on a community of related entities for an operator. Use only the facts given. ' +
+  'Answer with JSON: {"title": string (a few words naming what the community is about), "summary": string (two or three sentences), ' +
+  '"findings": [{"summary": string (one line), "explanation": string (two or three sentences citing the facts)}] (one to five, most important first)}.'
+
+/** The model's report, or null when its answer is not the JSON asked for. */
+export async function reportCommunity(settings: DescribeSettings, facts: CommunityFacts, signal?: AbortSignal): Promise<CommunityReport | null> {
   const answer = await chatCompletion(
     settings,
     [
-      {
-        role: 'system',
-        content: 'You write a short report on a community of related entities. Answer with JSON: {"title": string (a few words), "summary": string (two or three sentences)}.',
-      },
+      { role: 'system', content: INSTRUCTIONS },
       { role: 'user', content: `Members: ${facts.names.slice(0, 20).join(', ')}\nFacts:\n${facts.sentences.map((s) => `- ${s}`).join('\n')}` },
     ],
     signal,
   )
   try {
-    return answerSchema.parse(JSON.parse(answer))
+    return reportSchema.parse(JSON.parse(answer))
   } catch {
-    return fallback
+    return null
   }
 }

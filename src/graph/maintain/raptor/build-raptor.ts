@@ -11,6 +11,7 @@ import { embedTexts } from '../../../embedding/embeddings-client.js'
 import { PermanentJobError } from '../../../permanent-error.js'
 import type { Settings } from '../../../settings.js'
 import { type RunTask, withThread } from '../../cpu-thread.js'
+import { mapLimited } from '../../map-limited.js'
 import { embeddedChunks, type NewRaptorNode, replaceRaptorNodes } from '../sql/raptor-sql.js'
 import { clusterVectorsOn, raptorThread } from './cluster-vectors.js'
 import { type SummarySettings, summarizeCluster } from './summarize.js'
@@ -31,19 +32,6 @@ interface LayerItem {
 }
 
 /** Run `fn` over items with at most `limit` at once, results in order. */
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length)
-  let next = 0
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++
-      out[i] = await fn(items[i])
-    }
-  })
-  await Promise.all(lanes)
-  return out
-}
-
 export async function buildRaptor(db: Queryable, scopes: readonly string[], settings: RaptorSettings, signal?: AbortSignal): Promise<RaptorBuild> {
   const url = settings.embeddingsUrl
   if (!url) throw new PermanentJobError('RAPTOR needs an embeddings endpoint: set AIZK_EMBEDDINGS_URL')

@@ -4,6 +4,7 @@
  * set's communities wholesale, inside the pass's one transaction.
  */
 import type { Queryable } from '../../../db/queryable.js'
+import { claimSentence } from '../claim-sentence.js'
 import type { EdgeList } from '../communities/cluster-levels.js'
 
 /**
@@ -92,13 +93,13 @@ export async function internalClaims(db: Queryable, scopes: readonly string[], e
 
 /** The claims a summary states, as sentences ("subject predicate object"), read only for those. */
 export async function claimSentences(db: Queryable, ids: string[]): Promise<Map<string, string>> {
-  const { rows } = await db.query<{ id: string; sentence: string }>(
-    `SELECT c.id::text, se.name || ' ' || c.predicate || ' ' || oe.name AS sentence
+  const { rows } = await db.query<{ id: string; subject: string; predicate: string; object: string }>(
+    `SELECT c.id::text, se.name AS subject, c.predicate, oe.name AS object
        FROM claim c JOIN entity se ON se.id = c.subject_id JOIN entity oe ON oe.id = c.object_id
       WHERE c.id = ANY($1::uuid[])`,
     [ids],
   )
-  return new Map(rows.map((r) => [r.id, r.sentence]))
+  return new Map(rows.map((r) => [r.id, claimSentence(r.subject, r.predicate, r.object)]))
 }
 
 export interface PreviousCommunity {

@@ -8,17 +8,26 @@ export interface DirtyProfile {
   mentions: number
 }
 
-/** Up to `limit` dirty profiles of exactly this set, locked for the rebuild. */
-export async function lockDirtyProfiles(db: Queryable, scopes: readonly string[], limit: number): Promise<DirtyProfile[]> {
+/**
+ * Take up to `limit` dirty profiles of exactly this set for a rebuild made outside any
+ * transaction: each is marked clean and claimed now, so a projection that dirties it meanwhile
+ * is kept for the next pass, and one whose claim is older than `staleSeconds` (its rebuild died)
+ * is taken again.
+ */
+export async function claimDirtyProfiles(db: Queryable, scopes: readonly string[], limit: number, staleSeconds: number): Promise<DirtyProfile[]> {
   const { rows } = await db.query<{ entity_id: string; name: string; kind: string; mentions: number }>(
-    `SELECT p.entity_id::text, e.name, e.kind,
-            (SELECT coalesce(sum(m.count), 0)::int FROM mention m WHERE m.entity_id = p.entity_id) AS mentions
-       FROM profile p JOIN entity e ON e.id = p.entity_id
-      WHERE p.scopes = $1::uuid[] AND p.dirty AND e.scopes = $1::uuid[]
-      ORDER BY p.entity_id
-      LIMIT $2
-      FOR UPDATE OF p SKIP LOCKED`,
-    [scopes, limit],
+    `WITH taken AS (
+       SELECT p.entity_id FROM profile p JOIN entity e ON e.id = p.entity_id
+        WHERE p.scopes = $1::uuid[] AND e.scopes = $1::uuid[]
+          AND (p.dirty OR p.claimed_at < now() - make_interval(secs => $3::float8))
+        ORDER BY p.entity_id LIMIT $2
+        FOR UPDATE OF p SKIP LOCKED),
+     claimed AS (
+       UPDATE profile p SET dirty = false, claimed_at = now() FROM taken t WHERE p.entity_id = t.entity_id RETURNING p.entity_id)
+     SELECT c.entity_id::text, e.name, e.kind,
+            (SELECT coalesce(sum(m.count), 0)::int FROM mention m WHERE m.entity_id = c.entity_id) AS mentions
+       FROM claimed c JOIN entity e ON e.id = c.entity_id ORDER BY c.entity_id`,
+    [scopes, limit, staleSeconds],
   )
   return rows.map((r) => ({ entityId: r.entity_id, name: r.name, kind: r.kind, mentions: r.mentions }))
 }
@@ -30,13 +39,16 @@ export interface ProfileClaim {
   predicate: string
   object: string
   weight: number
+  /** Chunks that give it as evidence. */
+  sources: number
 }
 
 /** The strongest live claims (not superseded, not faded) about each entity, as subject or object. */
 export async function strongestClaims(db: Queryable, scopes: readonly string[], entityIds: string[], perEntity: number): Promise<ProfileClaim[]> {
   if (entityIds.length === 0) return []
-  const { rows } = await db.query<{ entity_id: string; id: string; subject: string; predicate: string; object: string; weight: number }>(
-    `SELECT p.e::text AS entity_id, c.id::text, s.name AS subject, c.predicate, coalesce(o.name, c.object_text) AS object, c.weight
+  const { rows } = await db.query<{ entity_id: string; id: string; subject: string; predicate: string; object: string; weight: number; sources: number }>(
+    `SELECT p.e::text AS entity_id, c.id::text, s.name AS subject, c.predicate, coalesce(o.name, c.object_text) AS object, c.weight,
+            (SELECT count(*)::int FROM claim_source cs WHERE cs.claim_id = c.id) AS sources
        FROM unnest($2::uuid[]) AS p(e)
        CROSS JOIN LATERAL (
          SELECT * FROM claim c
@@ -49,13 +61,13 @@ export async function strongestClaims(db: Queryable, scopes: readonly string[], 
       ORDER BY p.e, c.weight DESC, c.last_reinforced DESC, c.id`,
     [scopes, entityIds, perEntity],
   )
-  return rows.map((r) => ({ entityId: r.entity_id, claimId: r.id, subject: r.subject, predicate: r.predicate, object: r.object, weight: Number(r.weight) }))
+  return rows.map((r) => ({ entityId: r.entity_id, claimId: r.id, subject: r.subject, predicate: r.predicate, object: r.object, weight: Number(r.weight), sources: r.sources }))
 }
 
 export async function storeProfiles(db: Queryable, scopes: readonly string[], profiles: { entityId: string; summary: string; claimIds: string[] }[]): Promise<void> {
   if (profiles.length === 0) return
   await db.query(
-    `UPDATE profile p SET summary = u.summary, claim_ids = u.claim_ids, dirty = false, refreshed_at = now()
+    `UPDATE profile p SET summary = u.summary, claim_ids = u.claim_ids, claimed_at = NULL, refreshed_at = now()
        FROM jsonb_to_recordset($2::jsonb) AS u(entity_id uuid, summary text, claim_ids uuid[])
       WHERE p.entity_id = u.entity_id AND p.scopes = $1::uuid[]`,
     [scopes, JSON.stringify(profiles.map((p) => ({ entity_id: p.entityId, summary: p.summary, claim_ids: p.claimIds })))],

@@ -1,5 +1,5 @@
 /** What `aizk graph` reads of the weekly passes' output, inside User.system(scopes). $1 is the row limit; $2 the members listed per community. */
-export const COMMUNITIES_WITH_MEMBERS = `SELECT c.id::text, c.level, c.parent_id::text, c.title, c.summary, c.size, c.novelty,
+export const COMMUNITIES_WITH_MEMBERS = `SELECT c.id::text, c.level, c.parent_id::text, c.title, c.summary, c.findings, c.reported_at, c.size, c.novelty,
               ARRAY(WITH RECURSIVE below AS (
                       SELECT c.id UNION ALL SELECT x.id FROM below b JOIN community x ON x.parent_id = b.id)
                     SELECT e.name FROM below b JOIN community_member m ON m.community_id = b.id JOIN entity e ON e.id = m.entity_id

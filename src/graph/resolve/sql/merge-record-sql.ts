@@ -16,7 +16,10 @@ export const RECORD_BEFORE_MERGE = `CREATE TEMP TABLE pg_temp.aizk_dedup_undo ON
                         FROM claim c WHERE c.scopes = $1::uuid[] AND (c.subject_id = m.f OR c.object_id = m.f))) AS undo
     FROM pg_temp.aizk_dedup_map m`
 
-/** Claims the fold deletes (they became one with a survivor): whole rows, evidence, and what they add to the survivor. */
+/**
+ * Claims the fold deletes (they became one with a survivor): whole rows, evidence, and what they
+ * add to the survivor, each recorded once: with its subject's merge, else its object's.
+ */
 export const RECORD_FOLDED_CLAIMS = `UPDATE pg_temp.aizk_dedup_undo u SET undo = u.undo || jsonb_build_object('folded', coalesce((
     SELECT jsonb_agg(jsonb_build_object(
              'claim', to_jsonb(c),
@@ -26,7 +29,7 @@ export const RECORD_FOLDED_CLAIMS = `UPDATE pg_temp.aizk_dedup_undo u SET undo =
                                WHERE cs.claim_id = c.id AND NOT EXISTS (SELECT 1 FROM claim_source s WHERE s.claim_id = f.survivor AND s.chunk_id = cs.chunk_id)),
              'supersededBy', (SELECT coalesce(jsonb_agg(x.id), '[]') FROM claim x WHERE x.superseded_by = c.id)))
       FROM pg_temp.aizk_dedup_fold f JOIN claim c ON c.id = f.loser
-     WHERE c.subject_id = u.f OR c.object_id = u.f), '[]'))`
+     WHERE c.subject_id = u.f OR (c.object_id = u.f AND NOT EXISTS (SELECT 1 FROM pg_temp.aizk_dedup_map s WHERE s.f = c.subject_id))), '[]'))`
 
 export const WRITE_MERGE_RECORDS = `INSERT INTO entity_merge (scopes, merged_id, into_id, rule, score, merged_name, into_name, kept_name, undo)
   SELECT $1::uuid[], u.f, u.t, m.rule, m.score, e.name, u.undo->>'intoName', m.kept, u.undo
@@ -77,34 +80,48 @@ export async function undoneMergePairs(db: Queryable, scopes: readonly string[])
   return rows.map((r) => [r.m, r.i])
 }
 
+/** The undo's statements in order, with named parameters (bindNamed). */
 const UNDO_STEPS = [
   // The entity lives again; entities that had been merged into it point at it again.
-  `UPDATE entity SET merged_into = NULL WHERE id = $2 AND scopes = $1::uuid[]`,
-  `UPDATE entity SET merged_into = $2 WHERE id IN (SELECT jsonb_array_elements_text($4::jsonb->'repointed')::uuid) AND merged_into = $3 AND scopes = $1::uuid[]`,
-  `UPDATE entity SET name = $4::jsonb->>'intoName' WHERE id = $3 AND name = $5 AND scopes = $1::uuid[]`,
+  `UPDATE entity SET merged_into = NULL WHERE id = :merged AND scopes = :scopes`,
+  `UPDATE entity SET merged_into = :merged WHERE id IN (SELECT jsonb_array_elements_text(:undo->'repointed')::uuid) AND merged_into = :into AND scopes = :scopes`,
+  `UPDATE entity SET name = :undo->>'intoName' WHERE id = :into AND name = :kept AND scopes = :scopes`,
   // Folded claims come back with their evidence; the survivor gives back their weight and evidence.
-  `INSERT INTO claim SELECT (jsonb_populate_record(NULL::claim, f->'claim')).* FROM jsonb_array_elements($4::jsonb->'folded') f ON CONFLICT DO NOTHING`,
+  `INSERT INTO claim SELECT (jsonb_populate_record(NULL::claim, f->'claim')).* FROM jsonb_array_elements(:undo->'folded') f ON CONFLICT DO NOTHING`,
   `INSERT INTO claim_source SELECT (jsonb_populate_record(NULL::claim_source, s)).*
-     FROM jsonb_array_elements($4::jsonb->'folded') f, jsonb_array_elements(f->'sources') s ON CONFLICT DO NOTHING`,
+     FROM jsonb_array_elements(:undo->'folded') f, jsonb_array_elements(f->'sources') s ON CONFLICT DO NOTHING`,
   `UPDATE claim c SET weight = greatest(c.weight - (f->'claim'->>'weight')::float8, 0)
-     FROM jsonb_array_elements($4::jsonb->'folded') f WHERE c.id = (f->>'survivor')::uuid AND c.scopes = $1::uuid[]`,
-  `DELETE FROM claim_source cs USING jsonb_array_elements($4::jsonb->'folded') f, jsonb_array_elements_text(f->'addedSources') a
-    WHERE cs.claim_id = (f->>'survivor')::uuid AND cs.chunk_id = a::uuid AND cs.scopes = $1::uuid[]`,
+     FROM jsonb_array_elements(:undo->'folded') f WHERE c.id = (f->>'survivor')::uuid AND c.scopes = :scopes`,
+  `DELETE FROM claim_source cs USING jsonb_array_elements(:undo->'folded') f, jsonb_array_elements_text(f->'addedSources') a
+    WHERE cs.claim_id = (f->>'survivor')::uuid AND cs.chunk_id = a::uuid AND cs.scopes = :scopes`,
   `UPDATE claim c SET superseded_by = (f->'claim'->>'id')::uuid
-     FROM jsonb_array_elements($4::jsonb->'folded') f, jsonb_array_elements_text(f->'supersededBy') x
-    WHERE c.id = x::uuid AND c.superseded_by = (f->>'survivor')::uuid AND c.scopes = $1::uuid[]`,
+     FROM jsonb_array_elements(:undo->'folded') f, jsonb_array_elements_text(f->'supersededBy') x
+    WHERE c.id = x::uuid AND c.superseded_by = (f->>'survivor')::uuid AND c.scopes = :scopes`,
   // Moved claims name it again.
   `UPDATE claim c SET subject_id = x.subject_id, object_id = x.object_id, object_key = x.object_key
-     FROM jsonb_to_recordset($4::jsonb->'claims') AS x(id uuid, subject_id uuid, object_id uuid, object_key text)
-    WHERE c.id = x.id AND c.scopes = $1::uuid[]`,
+     FROM jsonb_to_recordset(:undo->'claims') AS x(id uuid, subject_id uuid, object_id uuid, object_key text)
+    WHERE c.id = x.id AND c.scopes = :scopes`,
   // Its mentions come back and leave the survivor's counts.
-  `INSERT INTO mention SELECT (jsonb_populate_record(NULL::mention, x)).* FROM jsonb_array_elements($4::jsonb->'mentions') x ON CONFLICT DO NOTHING`,
-  `DELETE FROM mention m USING jsonb_populate_recordset(NULL::mention, $4::jsonb->'mentions') x
-    WHERE m.entity_id = $3 AND m.chunk_id = x.chunk_id AND m.count <= x.count AND m.scopes = $1::uuid[]`,
-  `UPDATE mention m SET count = m.count - x.count FROM jsonb_populate_recordset(NULL::mention, $4::jsonb->'mentions') x
-    WHERE m.entity_id = $3 AND m.chunk_id = x.chunk_id AND m.scopes = $1::uuid[]`,
-  `INSERT INTO profile (entity_id, scopes, dirty) VALUES ($2, $1::uuid[], true), ($3, $1::uuid[], true) ON CONFLICT (entity_id) DO UPDATE SET dirty = true`,
+  `INSERT INTO mention SELECT (jsonb_populate_record(NULL::mention, x)).* FROM jsonb_array_elements(:undo->'mentions') x ON CONFLICT DO NOTHING`,
+  `DELETE FROM mention m USING jsonb_populate_recordset(NULL::mention, :undo->'mentions') x
+    WHERE m.entity_id = :into AND m.chunk_id = x.chunk_id AND m.count <= x.count AND m.scopes = :scopes`,
+  `UPDATE mention m SET count = m.count - x.count FROM jsonb_populate_recordset(NULL::mention, :undo->'mentions') x
+    WHERE m.entity_id = :into AND m.chunk_id = x.chunk_id AND m.scopes = :scopes`,
+  `INSERT INTO profile (entity_id, scopes, dirty) VALUES (:merged, :scopes, true), (:into, :scopes, true) ON CONFLICT (entity_id) DO UPDATE SET dirty = true`,
 ]
+
+type UndoParams = { scopes: readonly string[]; merged: string; into: string; undo: string; kept: string }
+const TYPES: Record<keyof UndoParams, string> = { scopes: 'uuid[]', merged: 'uuid', into: 'uuid', undo: 'jsonb', kept: 'text' }
+
+/** `:name` placeholders as $n with their type, and the values in that order: each step binds only what it names. */
+function bindNamed(sql: string, params: UndoParams): { text: string; values: unknown[] } {
+  const order: (keyof UndoParams)[] = []
+  const text = sql.replace(/:(scopes|merged|into|undo|kept)\b/g, (_, name: keyof UndoParams) => {
+    if (!order.includes(name)) order.push(name)
+    return `$${order.indexOf(name) + 1}::${TYPES[name]}`
+  })
+  return { text, values: order.map((n) => params[n]) }
+}
 
 /**
  * Undo one merge of the set from its record. Refused when it is already undone, or when the
@@ -131,9 +148,8 @@ export async function unmergeEntity(db: Queryable, scopes: readonly string[], me
       later.rows[0] ? `undo merge ${later.rows[0].id} first` : 'the merged entity was changed since; nothing was undone',
     )
   }
-  const params = [scopes, r.merged_id, r.into_id, JSON.stringify(r.undo), r.kept_name]
-  // Each step binds only the parameters it names: PostgreSQL cannot type one it never sees.
-  for (const step of UNDO_STEPS) await db.query(step, params.slice(0, Math.max(...[...step.matchAll(/\$(\d)/g)].map((m) => Number(m[1])))))
+  const params: UndoParams = { scopes, merged: r.merged_id, into: r.into_id, undo: JSON.stringify(r.undo), kept: r.kept_name }
+  for (const step of UNDO_STEPS) await db.query(bindNamed(step, params))
   await db.query('UPDATE entity_merge SET undone_at = now() WHERE id = $1::uuid', [mergeId])
   const [record] = (await listMerges(db, scopes, { limit: 1000, undone: true })).filter((m) => m.id === mergeId)
   return record
