@@ -73,10 +73,9 @@ try {
     await ingest(pool, [DECOY], p, decoyText(p.text))
     await ingest(pool, [EVAL, DECOY].sort(), p, decoyText(p.text))
   }
-  await User.system([EVAL], identity).transaction(pool, async (db) => {
-    await refreshDirtyProfiles(db, [EVAL], settings)
-    await buildCommunities(db, [EVAL], settings)
-  })
+  const user = User.system([EVAL], identity)
+  await refreshDirtyProfiles(pool, user, settings)
+  await user.transaction(pool, (db) => buildCommunities(db, [EVAL], settings))
   for (const split of ['tune', 'held-out'] as const) {
     const asked = questions.filter((q) => passages.find((p) => p.id === q.passage)?.split === split)
     let hits = 0

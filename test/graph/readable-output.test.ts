@@ -9,12 +9,12 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { CommunitiesJob, ProfileProjectionJob } from '../../src/jobs/inventory/index.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { type FakeServer, startFakeServer } from '../inventory/helpers/fake-services.js'
-import { runScoped } from '../inventory/helpers/run-jobs.js'
-import { type AppLogin, B, C, createAppLogin } from '../scope/app-login.js'
-import { chatBody } from './helpers/fake-llm.js'
-import { addDocument, asSet, graphSettings, projectExtraction } from './helpers/graph.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { type FakeServer, startFakeServer } from '../support/inventory/fake-services.js'
+import { runScoped } from '../support/inventory/run-jobs.js'
+import { type AppLogin, B, C, createAppLogin } from '../support/app-login.js'
+import { chatBody } from '../support/graph/fake-llm.js'
+import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
 let db: TestDatabase
 let app: AppLogin

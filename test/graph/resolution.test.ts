@@ -9,11 +9,11 @@ import { after, before, describe, it } from 'node:test'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { readMerges, undoMerge } from '../../src/graph/resolve/merge-history.js'
 import { DedupJob } from '../../src/jobs/inventory/index.js'
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js'
-import { startFakeServer } from '../inventory/helpers/fake-services.js'
-import { runScoped } from '../inventory/helpers/run-jobs.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from '../scope/app-login.js'
-import { addDocument, asSet, graphSettings, projectExtraction } from './helpers/graph.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { startFakeServer } from '../support/inventory/fake-services.js'
+import { runScoped } from '../support/inventory/run-jobs.js'
+import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
+import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
 const AB = [A, B]
 let db: TestDatabase
