@@ -7,7 +7,7 @@ import type pg from 'pg'
 import { ConfigError, DatabaseError } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { checkAppLogin } from './app-login.js'
-import { checkConnection, closePool, connectionError, connectionLimits, createPool, type DatabaseTarget, type PoolOptions, resolveDatabase } from './connect.js'
+import { checkConnection, closePool, connectionError, connectionLimits, createPool, type DatabaseTarget, isConnectionError, type PoolOptions, resolveDatabase } from './connect.js'
 import type { DatabasePool } from './database-pool.js'
 import { migrate, schemaState } from './migrate.js'
 
@@ -112,7 +112,9 @@ async function withClient<T>(pool: pg.Pool, target: DatabaseTarget, fn: (client:
     return await fn(client)
   } catch (err) {
     broken = err as Error
-    throw err
+    // A connection lost or stalled while reading or installing the schema is an outage (exit 4),
+    // like one at connect time; an answer from the server (a SQL error) stays as it is.
+    throw isConnectionError(err) ? connectionError(err, target.url) : err
   } finally {
     client.release(broken)
   }
