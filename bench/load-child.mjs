@@ -29,10 +29,21 @@ function onStart(payload) {
   handled++
 }
 
+// Modules load before 'loaded': the parent's CPU readings start after it, so they hold the drain alone.
+const modules = system === 'aizk' ? await loadAizk() : await loadGraphile()
+
+async function loadAizk() {
+  return { pg: (await import('pg')).default, zod: await import('zod'), aizk: await import('../dist/index.js') }
+}
+
+async function loadGraphile() {
+  const dir = env.PEERBENCH_DIR ?? '/tmp/peerbench'
+  const peer = createRequire(path.join(dir, 'package.json'))
+  return { graphile: await import(pathToFileURL(peer.resolve('graphile-worker')).href) }
+}
+
 async function aizkWorker() {
-  const pg = (await import('pg')).default
-  const { z } = await import('zod')
-  const { JobRegistry, QueueJob, Worker, parseSettings } = await import('../dist/index.js')
+  const { pg, zod: { z }, aizk: { JobRegistry, QueueJob, Worker, parseSettings } } = modules
   class BenchJob extends QueueJob {
     static entrypoint = 'bench_noop'
     static payload = z.any()
@@ -65,9 +76,7 @@ async function aizkWorker() {
 }
 
 async function graphileWorker() {
-  const dir = env.PEERBENCH_DIR ?? '/tmp/peerbench'
-  const peer = createRequire(path.join(dir, 'package.json'))
-  const { run, Logger } = await import(pathToFileURL(peer.resolve('graphile-worker')).href)
+  const { run, Logger } = modules.graphile
   const logger = new Logger(() => (level, message) => {
     if (level === 'error' || level === 'warning') console.error(`[graphile-worker ${level}] ${message}`)
   })
@@ -89,7 +98,7 @@ async function graphileWorker() {
   return () => runner.stop()
 }
 
-/** BENCH_COUNT_STATEMENTS=1: the queue pool's statements by name and their rows, printed on stop. */
+/** BENCH_COUNT_STATEMENTS=1: the queue pool's statements by name and their rows (a heartbeat's: the picked rows it touched), printed on stop. */
 const statements = new Map()
 function countStatements(pool) {
   const query = pool.query.bind(pool)
@@ -98,7 +107,7 @@ function countStatements(pool) {
     const r = await query(...args)
     const e = statements.get(name) ?? { n: 0, rows: 0 }
     e.n++
-    e.rows += r.rowCount ?? 0
+    e.rows += r.rows?.[0]?.touched ?? r.rowCount ?? 0
     statements.set(name, e)
     return r
   }

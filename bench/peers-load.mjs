@@ -93,7 +93,7 @@ function spawnChild(system, mode, url, extraEnv = {}) {
 async function prepare(system) {
   const adapter = await loadAdapter(system)
   const ctx = makeCtx(adapter, undefined)
-  ctx.db = `${ctx.db}_load`
+  ctx.db = `${ctx.db}_load_${process.pid}`
   ctx.connectionString = ctx.connectionString.replace(/\/[^/]*$/, `/${ctx.db}`)
   await recreateDb(ctx.db)
   await adapter.install(ctx)
@@ -122,10 +122,12 @@ async function drain(system, mode, pool) {
         if (left > 0) await sleep(left > 2000 ? 50 : 5)
       }
       const seconds = (now() - tStart) / 1000
-      const own = procCpuMs(w.pid) - w0 + spent(b0, await backendsCpu(client, ctx.db))
+      const worker = procCpuMs(w.pid) - w0
+      const server = spent(b0, await backendsCpu(client, ctx.db))
+      const own = worker + server
       await w.stop()
       const side = mode === 'dbwrite' ? (await client.query('SELECT count(*)::int AS n FROM bench_side')).rows[0].n : undefined
-      return { rate: cfg.jobs / seconds, cpuPer1k: (own / cfg.jobs) * 1000, side }
+      return { rate: cfg.jobs / seconds, cpuPer1k: (own / cfg.jobs) * 1000, workerPer1k: (worker / cfg.jobs) * 1000, side }
     })
   } finally {
     await dropDb(ctx.db)
@@ -213,7 +215,7 @@ if (cfg.workloads.includes('drain-db')) {
         for (const pool of pools) {
           const d = await drain(system, mode, pool)
           const label = `${system}${pool ? ` (handler pool ${pool})` : ''}`
-          console.log(`  drain ${mode} ${label}, round ${r + 1}: ${fmt(d.rate)} jobs/s, own CPU ${d.cpuPer1k.toFixed(1)} ms / 1,000 jobs${d.side === undefined ? '' : `, side rows ${fmt(d.side)}`}`)
+          console.log(`  drain ${mode} ${label}, round ${r + 1}: ${fmt(d.rate)} jobs/s, own CPU ${d.cpuPer1k.toFixed(1)} ms / 1,000 jobs (worker process ${d.workerPer1k.toFixed(1)}, backends ${(d.cpuPer1k - d.workerPer1k).toFixed(1)})${d.side === undefined ? '' : `, side rows ${fmt(d.side)}`}`)
           runs.push({ mode, label, system, ...d })
         }
       }
