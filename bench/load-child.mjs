@@ -1,7 +1,7 @@
 // One worker process of bench/peers-load.mjs: aizk's Worker (from dist/, as `aizk worker` builds
 // it: a queue pool and a pool for the handlers) or graphile-worker (installed outside this
 // repository, in $PEERBENCH_DIR, as the peer harness's setup.sh does), draining one queue.
-//   node bench/load-child.mjs <aizk|graphile-worker> <noop|dbwrite> <connectionString>
+//   node bench/load-child.mjs <aizk|aizk-before|graphile-worker> <noop|dbwrite> <connectionString>
 // The handler records its pickup latency (now - payload.t0, CLOCK_MONOTONIC ms) when the payload
 // carries t0. `dbwrite`: the handler inserts one row into bench_side in its own transaction (one
 // autocommit INSERT) on the worker's pool: aizk's handler pool (ctx.pool), graphile-worker's
@@ -30,10 +30,13 @@ function onStart(payload) {
 }
 
 // Modules load before 'loaded': the parent's CPU readings start after it, so they hold the drain alone.
-const modules = system === 'aizk' ? await loadAizk() : await loadGraphile()
+const isAizk = system.startsWith('aizk')
+const modules = isAizk ? await loadAizk() : await loadGraphile()
 
 async function loadAizk() {
-  return { pg: (await import('pg')).default, zod: await import('zod'), aizk: await import('../dist/index.js') }
+  // `aizk-before`: another checkout's build (AIZK_BEFORE_DIR), for a before/after in one run.
+  const dist = system === 'aizk-before' ? pathToFileURL(path.join(env.AIZK_BEFORE_DIR ?? '', 'dist', 'index.js')).href : '../dist/index.js'
+  return { pg: (await import('pg')).default, zod: await import('zod'), aizk: await import(dist) }
 }
 
 async function loadGraphile() {
@@ -119,7 +122,7 @@ process.on('message', async (m) => {
     if (m.cmd === 'start') {
       const tStart = now()
       const cpu = cpuMs()
-      stop = system === 'aizk' ? await aizkWorker() : await graphileWorker()
+      stop = isAizk ? await aizkWorker() : await graphileWorker()
       process.send({ type: 'started', tStart, cpuMs: cpu })
     } else if (m.cmd === 'status') {
       process.send({ type: 'status', handled, cpuMs: cpuMs() })

@@ -16,7 +16,8 @@
 // Knobs (env): BENCH_LOAD ("drain-db sustained"), SYSTEMS ("aizk graphile-worker"),
 // BENCH_DRAIN_MODES ("noop dbwrite"), BENCH_ROUNDS (1), BENCH_CONCURRENCY (16), BENCH_POOL (each
 // system's handler pool; see load-child.mjs), BENCH_POOLS (aizk handler pool sizes to try in
-// drain-db, e.g. "8 17 24"), BENCH_MAX_RATE (100,000).
+// drain-db, e.g. "8 17 24"), BENCH_MAX_RATE (100,000). A before/after in one run: SYSTEMS="aizk aizk-before
+// graphile-worker" with AIZK_BEFORE_DIR (a built checkout) and ADAPTER_AIZK_BEFORE (its peers-adapter.mjs).
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -211,7 +212,7 @@ if (cfg.workloads.includes('drain-db')) {
   for (const mode of cfg.modes) {
     for (let r = 0; r < cfg.rounds; r++) {
       for (const system of cfg.systems) {
-        const pools = system === 'aizk' && mode === 'dbwrite' && cfg.pools.length ? cfg.pools : [undefined]
+        const pools = system.startsWith('aizk') && mode === 'dbwrite' && cfg.pools.length ? cfg.pools : [undefined]
         for (const pool of pools) {
           const d = await drain(system, mode, pool)
           const label = `${system}${pool ? ` (handler pool ${pool})` : ''}`
@@ -221,10 +222,14 @@ if (cfg.workloads.includes('drain-db')) {
       }
     }
   }
-  const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const med = (xs) => {
+    const s = [...xs].sort((a, b) => a - b)
+    const m = Math.floor(s.length / 2)
+    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+  }
   for (const mode of cfg.modes) {
     const labels = [...new Set(runs.filter((x) => x.mode === mode).map((x) => x.label))]
-    const peer = runs.filter((x) => x.mode === mode && x.system !== 'aizk')
+    const peer = runs.filter((x) => x.mode === mode && !x.system.startsWith('aizk'))
     const peerRate = med(peer.map((x) => x.rate))
     const peerCpu = med(peer.map((x) => x.cpuPer1k))
     for (const label of labels) {
@@ -238,7 +243,7 @@ if (cfg.workloads.includes('drain-db')) {
 if (cfg.workloads.includes('sustained')) {
   const found = {}
   for (const system of cfg.systems) found[system] = await sustained(system)
-  const peer = cfg.systems.find((s) => s !== 'aizk')
+  const peer = cfg.systems.find((s) => !s.startsWith('aizk'))
   for (const system of cfg.systems) {
     const b = found[system].best
     const ratio = b && peer && found[peer].best ? (b.rate / found[peer].best.rate).toFixed(2) : '—'
