@@ -23,6 +23,8 @@ export interface PickedJob {
   readyAtMs: number
   /** Re-picked from a worker whose heartbeat went stale. */
   recovered: boolean
+  /** Date.now() when the pick came back: the row's heartbeat is at least that fresh (unset: unknown). */
+  pickedAtMs?: number
 }
 
 export interface BoundEntrypoint {
@@ -92,6 +94,7 @@ export async function pickJobs(
     values: [batchSize, plan.queueManagerId, plan.entrypoints, plan.limits, staleSeconds, idArray(done), plan.foreignStaleSeconds, plan.logPicks],
   })
   const out = new Array<PickedJob>(rows.length)
+  const pickedAtMs = Date.now()
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]
     out[i] = {
@@ -103,6 +106,7 @@ export async function pickJobs(
       attempts: r.attempts,
       readyAtMs: r.ready_at_ms,
       recovered: r.recovered,
+      pickedAtMs,
     }
   }
   return out

@@ -114,9 +114,11 @@ export class Executor {
     return this.running.has(id)
   }
 
-  /** Ids of the jobs running now (the heartbeat's list). */
-  runningIds(): IterableIterator<string> {
-    return this.running.keys()
+  /** Ids of the jobs running now, or of those whose pick came back before `pickedBefore` (the heartbeat's lists). */
+  runningIds(pickedBefore = Number.POSITIVE_INFINITY): string[] {
+    const ids: string[] = []
+    for (const [id, run] of this.running) if ((run.job.pickedAtMs ?? 0) < pickedBefore) ids.push(id)
+    return ids
   }
 
   /** Jobs that ended since the worker started (any outcome but release). */

@@ -54,9 +54,13 @@ export class LocalQueue {
   }
 
   /** Ids of the waiting jobs (the heartbeat's list). */
-  ids(): string[] {
+  /** Ids of the waiting jobs, or of those whose pick came back before `pickedBefore` (Date.now() ms). */
+  ids(pickedBefore = Number.POSITIVE_INFINITY): string[] {
     const ids: string[] = []
-    for (let i = this.head; i < this.items.length; i++) ids.push((this.items[i] as PickedJob).id)
+    for (let i = this.head; i < this.items.length; i++) {
+      const job = this.items[i] as PickedJob
+      if ((job.pickedAtMs ?? 0) < pickedBefore) ids.push(job.id)
+    }
     return ids
   }
 

@@ -110,9 +110,9 @@ export class PickLoop {
     return this.waiting.size
   }
 
-  /** Ids of the jobs waiting for a handler slot (the heartbeat's list). */
-  waitingIds(): string[] {
-    return this.waiting.ids()
+  /** Ids of the jobs waiting for a handler slot, or of those picked before `pickedBefore` (the heartbeat's lists). */
+  waitingIds(pickedBefore?: number): string[] {
+    return this.waiting.ids(pickedBefore)
   }
 
   /**

@@ -174,7 +174,8 @@ export class Worker {
     // One beat at a time: on a silent network the next waits for this one's deadline.
     if (this.beating) return
     this.beating = true
-    heartbeat(this.o.pool, this.queueManagerId, this.heldIds())
+    const { stale, fresh } = this.heldByAge()
+    heartbeat(this.o.pool, this.queueManagerId, stale, fresh)
       .then(
         (beat) => {
           if (beat.cancelRequested.length) this.cancel(beat.cancelRequested)
@@ -187,9 +188,18 @@ export class Worker {
       })
   }
 
-  /** The rows this worker knows it holds: running, waiting for a slot, or with an outcome to write. */
-  private heldIds(): string[] {
-    return [...(this.executor?.runningIds() ?? []), ...(this.picker?.waitingIds() ?? []), ...(this.outcomes?.ids() ?? [])]
+  /**
+   * The rows this worker knows it holds (running, waiting for a slot, or with an outcome to
+   * write), split by age: a row picked less than half an interval ago has the heartbeat its pick
+   * wrote, so its first refresh comes at most 1.5 intervals after the pick and one late beat still
+   * stays inside the timeout (HEARTBEATS_PER_TIMEOUT). Quick jobs finish before they need one.
+   */
+  private heldByAge(): { stale: string[]; fresh: string[] } {
+    const before = Date.now() - (this.o.settings.heartbeatIntervalSeconds * 1000) / 2
+    const stale = [...(this.executor?.runningIds(before) ?? []), ...(this.picker?.waitingIds(before) ?? []), ...(this.outcomes?.ids() ?? [])]
+    const refreshed = new Set(stale)
+    const fresh = [...(this.executor?.runningIds() ?? []), ...(this.picker?.waitingIds() ?? [])].filter((id) => !refreshed.has(id))
+    return { stale, fresh }
   }
 
   /** An operator canceled these jobs: abort the running ones, log the waiting ones `canceled` without running them. */

@@ -219,6 +219,28 @@ describe('outcomes', () => {
       [...known].sort((a, b) => Number(a) - Number(b)),
     )
   })
+
+  it('leaves the heartbeat of rows picked lately as their pick wrote it, and still reports their cancel requests', async () => {
+    await enqueueMany(db.pool, [{ entrypoint: 'hf' }, { entrypoint: 'hf' }, { entrypoint: 'hf' }])
+    const me = qm()
+    const [old, fresh, canceled] = (await pickJobs(db.pool, plan(me, [['hf', 0]]), 3, 0)).map((j) => j.id)
+    await db.pool.query("update pgqueuer set heartbeat = now() - interval '1 hour' where id = $1", [old])
+    await db.pool.query("update pgqueuer set heartbeat = now() - interval '10 minutes', headers = '{\"aizk\": {\"cancelRequestedAt\": \"x\"}}' where id = any($1::bigint[])", [[fresh, canceled]])
+    await db.pool.query('update pgqueuer set headers = null where id = $1', [fresh])
+    const beat = await heartbeat(db.pool, me, [old], [fresh, canceled])
+    assert.deepEqual(beat, { touched: 1, cancelRequested: [canceled], paused: [] })
+    const { rows } = await db.pool.query<{ id: string; refreshed: boolean }>(
+      "select id::text, heartbeat > now() - interval '5 minutes' as refreshed from pgqueuer order by id",
+    )
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.refreshed]),
+      [
+        [old, true],
+        [fresh, false],
+        [canceled, false],
+      ],
+    )
+  })
 })
 
 describe('retryDelayMs', () => {

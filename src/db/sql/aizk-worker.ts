@@ -36,16 +36,22 @@ export async function deregisterWorker(db: Queryable, queueManagerId: string): P
  * id whose reply never reached it (a pick past its deadline that committed anyway) is left out,
  * so it goes stale and is picked again like a dead worker's. It also
  * reports which of those rows an operator asked to cancel and which entrypoints are paused, so
- * a cancel or pause whose NOTIFY was lost still reaches the worker within one interval.
+ * a cancel or pause whose NOTIFY was lost still reaches the worker within one interval. Rows
+ * picked moments ago (`fresh`) already carry a recent heartbeat from their pick: they are only
+ * read for cancels, not rewritten, as a rewrite of a `picked` row costs as much as the pick's
+ * own (docs/job-lifecycle.md#heartbeat).
  */
 const HEARTBEAT = {
   name: 'aizk_heartbeat',
   text: `WITH w AS (UPDATE aizk_worker SET heartbeat = now() WHERE queue_manager_id = $1 RETURNING 1),
          hb AS (UPDATE pgqueuer SET heartbeat = now()
                  WHERE queue_manager_id = $1 AND status = 'picked' AND id = ANY ($2::bigint[])
-                RETURNING id, headers)
+                RETURNING id, headers),
+         fresh AS (SELECT id, headers FROM pgqueuer
+                    WHERE queue_manager_id = $1 AND status = 'picked' AND id = ANY ($3::bigint[]))
          SELECT (SELECT count(*) FROM hb)::int AS touched,
-                coalesce((SELECT array_agg(id::text) FROM hb WHERE headers->'aizk' ? 'cancelRequestedAt'), '{}') AS cancel,
+                coalesce((SELECT array_agg(id::text) FROM (SELECT id, headers FROM hb UNION ALL SELECT id, headers FROM fresh) h
+                           WHERE headers->'aizk' ? 'cancelRequestedAt'), '{}') AS cancel,
                 coalesce((SELECT array_agg(entrypoint) FROM aizk_entrypoint_pause), '{}') AS paused`,
 }
 
@@ -58,8 +64,12 @@ export interface HeartbeatResult {
   paused: string[]
 }
 
-export async function heartbeat(db: Queryable, queueManagerId: string, held: readonly string[]): Promise<HeartbeatResult> {
-  const { rows } = await db.query<{ touched: number; cancel: string[]; paused: string[] }>({ ...HEARTBEAT, values: [queueManagerId, `{${held.join(',')}}`] })
+/** `held`: rows whose heartbeat is refreshed; `fresh`: rows picked too lately to need it, checked for cancels only. */
+export async function heartbeat(db: Queryable, queueManagerId: string, held: readonly string[], fresh: readonly string[] = []): Promise<HeartbeatResult> {
+  const { rows } = await db.query<{ touched: number; cancel: string[]; paused: string[] }>({
+    ...HEARTBEAT,
+    values: [queueManagerId, `{${held.join(',')}}`, `{${fresh.join(',')}}`],
+  })
   return { touched: rows[0].touched, cancelRequested: rows[0].cancel, paused: rows[0].paused }
 }
 
