@@ -57,7 +57,7 @@ export async function recall(pool: pg.Pool, options: RecallOptions, identity?: I
 }
 
 async function recallIn(db: PoolClient, question: string, limit: number, asOf: Date | null, vector: number[] | undefined, scopes: string[]): Promise<RecallResult> {
-  const at = asOf ?? new Date((await db.query<{ now: Date }>('SELECT now()')).rows[0].now)
+  const at = asOf ?? new Date((await db.query<{ now: Date }>(sql.NOW)).rows[0].now)
   const { query: tsquery, lexemes } = (await db.query<{ query: string; lexemes: string[] }>(sql.QUESTION_QUERY, [question])).rows[0]
   const terms = { tsquery, lexemes }
   const candidates: Candidate[] = (await db.query<Candidate>(sql.CANDIDATES, [tsquery, lexemes, questionNames(question), CANDIDATES_PER_RANKER])).rows

@@ -7,6 +7,9 @@
  */
 
 /** The question's lexemes, and their OR as a query (a plainto_tsquery would need every word). */
+/** The transaction's clock: a recall without asOf reads as of now. */
+export const NOW = 'SELECT now()'
+
 export const QUESTION_QUERY = `SELECT coalesce(string_agg(quote_literal(l), ' | '), '') AS query, coalesce(array_agg(l), '{}') AS lexemes
   FROM unnest(tsvector_to_array(to_tsvector('english', $1::text))) AS l`
 
