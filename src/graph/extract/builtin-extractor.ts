@@ -10,6 +10,7 @@
  * never on its event loop.
  */
 import { codenameClaims } from './codename-pairs.js'
+import { currentValueClaims } from './current-values.js'
 import type { Extraction } from './extraction.js'
 import { findMentions, type Mention, resolveMentions } from './name-spans.js'
 import { proseBlocks } from './prose-blocks.js'
@@ -86,7 +87,7 @@ export function extractBuiltin(text: string): Extraction {
     for (const x of names) if (!described.has(x.key)) described.set(x.key, sentenceText)
   })
 
-  for (const b of blocks) claims.push(...codenameClaims(b))
+  for (const b of blocks) claims.push(...codenameClaims(b), ...currentValueClaims(b))
 
   return {
     entities: entities.flatMap((e) => {
