@@ -14,7 +14,7 @@ const LINK = String.raw`(?:an? (?:symbolic |permanent symbolic )?link to )?`
 const CURRENTLY_FIRST = new RegExp(String.raw`\bCurrently, (?:the )?${SUBJECT} is ${LINK}${VALUE}`, 'u')
 const AND_NEXT = new RegExp(String.raw`\band (?:the )?${SUBJECT} is ${LINK}${VALUE}`, 'gu')
 /** "The stable distribution is currently bullseye". */
-const CURRENTLY_AFTER = new RegExp(String.raw`(?:^|[.;:] |\b[Tt]he )${SUBJECT} is currently ${LINK}${VALUE}`, 'gu')
+const CURRENTLY_AFTER = new RegExp(String.raw`(?:^(?:[Tt]he )?|[.;:] (?:[Tt]he )?|\b[Tt]he )${SUBJECT} is currently ${LINK}${VALUE}`, 'gu')
 /** "bullseye is the current stable distribution". */
 const THE_CURRENT = new RegExp(String.raw`\b${VALUE} is the current ${SUBJECT}(?= and\b|[.,;:)]|$)`, 'gu')
 
