@@ -39,7 +39,7 @@ async function evaluate(name: string, extract: (p: Passage) => Promise<Extractio
     const functional = scoreFunctional(set, split, graph, MAX_OBJECTS)
     const comm = scoreCommunities(passages, graph, RESOLUTION)
     const uncovered = set.passages.filter((p) => p.split === split).length - passages.length
-    console.log(`\n${name}, ${split} split (${passages.length} passages${uncovered ? `; ${uncovered} without a recorded answer left out, their labels counted as missed` : ''})`)
+    console.log(`\n${name}, ${split} split (${passages.length} passages${uncovered ? `; ${uncovered} without a recorded answer left out; conflicts labeled on them count as missed` : ''})`)
     console.log(`  entities   precision ${ratio(counts.entitiesRight, counts.entitiesOut)} (${counts.entitiesRight}/${counts.entitiesOut})  recall ${ratio(counts.entitiesFound, counts.entitiesLabeled)} (${counts.entitiesFound}/${counts.entitiesLabeled})`)
     console.log(`  claims     precision ${ratio(counts.claimsRight, counts.claimsOut)} (${counts.claimsRight}/${counts.claimsOut})  recall ${ratio(counts.claimsFound, counts.claimsLabeled)} (${counts.claimsFound}/${counts.claimsLabeled})`)
     console.log(`  claims linking two entities ${ratio(counts.claimsLinking, counts.claimsOut)} (${counts.claimsLinking}/${counts.claimsOut});  dated labeled claims found with their date ${counts.datedKept}/${counts.datedLabeled}`)
