@@ -6,7 +6,9 @@
 #   perl-doc        with --bench only: Perl's manual pages (POD), the benchmark's next 3,766, so
 #                   that it projects 10,000 distinct chunks at the product's chunk size;
 #   debian-handbook, debian-history, debian-faq, debian-reference-en
-#                   with --eval only: the sources of the graph evaluation's labeled passages.
+#                   with --eval only: the sources of the graph evaluation's labeled passages;
+#   debian-faq@trixie  with --eval only: the next release's FAQ (12.2), whose text states other
+#                   current facts than 11.1's: the evaluation's undated contradictions.
 # The cache is ${AIZK_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/aizk}/debs/PACKAGE, unpacked once and
 # reused. When the machine's apt lists do not know a package (an image that cleared them), lists
 # of the cache's own are fetched (apt-get update into the cache) and the download retried.
@@ -21,11 +23,17 @@ fail() {
 }
 
 # Downloads PACKAGE's .deb into the current folder, with the system's lists or the cache's own.
+# PACKAGE@SUITE is taken from that Debian suite, with lists of the cache's own for it.
 download() {
-  local pkg=$1 out
-  apt-get download -qq "$pkg" >/dev/null 2>&1 && return
-  local lists="$cache/apt/lists" apt_cache="$cache/apt/cache"
+  local pkg=${1%@*} suite= out
+  [ "$pkg" != "$1" ] && suite=${1#*@}
+  [ -z "$suite" ] && apt-get download -qq "$pkg" >/dev/null 2>&1 && return
+  local lists="$cache/apt${suite:+-$suite}/lists" apt_cache="$cache/apt${suite:+-$suite}/cache"
   local own=(-o "Dir::State::Lists=$lists" -o "Dir::Cache=$apt_cache" -o Debug::NoLocking=1)
+  if [ -n "$suite" ]; then
+    echo "deb http://deb.debian.org/debian $suite main" >"$cache/apt-$suite.list"
+    own+=(-o "Dir::Etc::SourceList=$cache/apt-$suite.list" -o Dir::Etc::SourceParts=/dev/null)
+  fi
   mkdir -p "$lists/partial" "$apt_cache/archives/partial"
   out=$(apt-get -qq "${own[@]}" update 2>&1 && apt-get -qq "${own[@]}" download "$pkg" 2>&1) ||
     fail "apt-get download $pkg failed, with this machine's package lists and with the cache's own ($(echo "$out" | tail -n1)): set AIZK_CORPUS_DIR (and AIZK_PERL_POD_DIR for --bench) to its folders"
@@ -76,7 +84,7 @@ fi
 # (test/fixtures/graph-eval/passages.json; docs/memory-graph.md, "The evaluation"), one folder a
 # line, for checking a passage against its source or labeling more.
 if [ "${1:-}" = --eval ]; then
-  for pkg in debian-handbook debian-history debian-faq debian-reference-en; do
+  for pkg in debian-handbook debian-history debian-faq debian-reference-en debian-faq@trixie; do
     unpacked "$pkg"
   done
 fi

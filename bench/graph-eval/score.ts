@@ -6,7 +6,7 @@ import type { CleanExtraction } from '../../src/graph/extract/extraction.js'
 import { normalizeName } from '../../src/graph/extract/normalize.js'
 import { clusterLevels, type WeightedEdge } from '../../src/graph/maintain/communities/cluster-levels.js'
 import { isSingleValuedForObject, isSingleValuedPredicate, timelineOf } from '../../src/graph/maintain/insights/single-valued.js'
-import { type LabeledClaim, type LabeledSet, nameIndex, type Passage, referenceIndex } from './labels.js'
+import { type LabeledClaim, type LabeledEntity, type LabeledSet, nameIndex, type Passage, referenceIndex } from './labels.js'
 
 export interface Counts {
   entitiesOut: number
@@ -113,15 +113,21 @@ export interface SplitGraph {
 /**
  * Single-valued facts as the insights pass judges them (single-valued.ts): claims grouped by
  * subject and predicate (by object and predicate for a predicate single-valued on the object's
- * side, "X leads Debian"), each group's values read as a timeline. A reported contradiction or
+ * side, "X leads Debian"), names read as the labeled entity they name, each group's values read
+ * as a timeline. A reported contradiction or
  * supersession is right when the labels name that fact with that kind.
  */
 export function scoreFunctional(set: LabeledSet, split: Passage['split'], g: SplitGraph, maxObjects: number) {
   const groups = new Map<string, { value: string; when?: string }[]>()
-  const add = (key: string, value: string, when?: string) => groups.set(key, [...(groups.get(key) ?? []), { value: normalizeName(value), when }])
-  for (const { claim } of g.claims) {
-    if (isSingleValuedPredicate(claim.predicate)) add(`${normalizeName(claim.subject)}\u0000${claim.predicate}`, claim.object, claim.when)
-    if (claim.objectIsEntity && isSingleValuedForObject(claim.predicate)) add(`${normalizeName(claim.object)}\u0000${claim.predicate}`, claim.subject, claim.when)
+  const add = (key: string, value: string, when?: string) => groups.set(key, [...(groups.get(key) ?? []), { value, when }])
+  const indexes = new Map<Passage, Map<string, LabeledEntity>>()
+  for (const { passage, claim } of g.claims) {
+    // A name is read as the labeled entity it names ("stable distribution" is "stable"), as entities are scored.
+    const names = indexes.get(passage) ?? indexes.set(passage, nameIndex(passage.entities)).get(passage) ?? new Map()
+    const entity = (name: string) => normalizeName(names.get(normalizeName(name))?.name ?? name)
+    const object = claim.objectIsEntity ? entity(claim.object) : normalizeName(claim.object)
+    if (isSingleValuedPredicate(claim.predicate)) add(`${entity(claim.subject)}\u0000${claim.predicate}`, object, claim.when)
+    if (claim.objectIsEntity && isSingleValuedForObject(claim.predicate)) add(`${object}\u0000${claim.predicate}`, entity(claim.subject), claim.when)
   }
   const labeled = new Map((set.functional ?? []).filter((f) => f.split === split).map((f) => [`${normalizeName(f.subject)}\u0000${f.predicate}`, f.kind]))
   const figures = (kind: 'contradiction' | 'supersession') => {

@@ -103,6 +103,27 @@ describe('built-in extractor', () => {
     assert.equal(timelineOf(list, 4).kind, 'none', 'more undated values than AIZK_INSIGHT_MAX_OBJECTS are a list')
   })
 
+  it('reads codename lists and what a name currently is as single-valued claims', () => {
+    assert.deepEqual(claims('Bruce inspired the different “codenames” for Debian versions (1.1 — Rex, 1.2 — Buzz).').filter((c) => c.includes('| be codename of |')), [
+      'Rex | be codename of | Debian 1.1',
+      'Buzz | be codename of | Debian 1.2',
+    ])
+    assert.deepEqual(claims('* buzz (Debian 1.1) was the spaceman Buzz Lightyear,').filter((c) => c.includes('| be codename of |')), ['Buzz | be codename of | Debian 1.1'])
+    assert.deepEqual(claims('Other codenames used are: buzz for release 1.1, bo for releases 1.3.x.').filter((c) => c.includes('| be codename of |')), [
+      'Buzz | be codename of | release 1.1',
+      'Bo | be codename of | release 1.3',
+    ])
+    assert.deepEqual(claims('POSIX (IEEE 1003.1) is a standard.').filter((c) => c.includes('| be codename of |')), [], 'an upper-case name before a version is no codename')
+    assert.deepEqual(claims('Currently, stable is a symbolic link to bullseye (i.e. Debian GNU/Linux 11) and testing is a symbolic link to bookworm.').filter((c) => c.includes('| be currently |')), [
+      'stable | be currently | bullseye',
+      'testing | be currently | bookworm',
+    ])
+    assert.deepEqual(claims('The stable distribution is currently bookworm; The next one will be called trixie.').filter((c) => c.includes('| be currently |')), ['stable distribution | be currently | bookworm'])
+    assert.deepEqual(claims('This means that bullseye is the current stable distribution.').filter((c) => c.includes('| be currently |')), ['stable distribution | be currently | bullseye'])
+    assert.equal(isSingleValuedPredicate('be currently'), true)
+    assert.equal(isSingleValuedPredicate('be codename of'), true)
+  })
+
   it("splits an acronym's possessive from the name it owns, keeps possessive titles whole", () => {
     assert.deepEqual(names("The creation of Debian was sponsored by the FSF's GNU project. Monty Python's Flying Circus is a show."), ['Debian', 'FSF', 'GNU', "Monty Python's Flying Circus"])
   })

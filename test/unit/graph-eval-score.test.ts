@@ -56,4 +56,14 @@ describe('graph evaluation scoring', () => {
     assert.deepEqual([undated.contradictions.right, undated.contradictions.reported, undated.supersessions.right], [0, 1, 0])
     assert.equal(scoreFunctional(set, 'held-out', { claims: [] }, 4).supersessions.labeled, 0, 'labels count on their own split only')
   })
+
+  it('reads a single-valued fact\'s names as the labeled entities they name', () => {
+    const faq = (id: string): Passage => ({ ...passage, id, entities: [{ name: 'stable', kind: 'product', aliases: ['stable distribution'] }], claims: [] })
+    const set = { functional: [{ subject: 'stable', predicate: 'be currently', kind: 'contradiction' as const, split: 'tune' as const }], passages: [] }
+    const current = (p: Passage, subject: string, object: string) => ({ passage: p, claim: { subject, predicate: 'be currently', object, objectIsEntity: true } })
+    const f = scoreFunctional(set, 'tune', { claims: [current(faq('11'), 'stable', 'bullseye'), current(faq('12'), 'stable distribution', 'bookworm')] }, 4)
+    assert.deepEqual([f.contradictions.right, f.contradictions.reported, f.contradictions.labeled], [1, 1, 1])
+    const agree = scoreFunctional(set, 'tune', { claims: [current(faq('11'), 'stable', 'bullseye'), current(faq('11b'), 'stable distribution', 'bullseye')] }, 4)
+    assert.equal(agree.contradictions.reported, 0, 'one value under two labeled names is no conflict')
+  })
 })

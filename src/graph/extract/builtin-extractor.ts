@@ -9,6 +9,8 @@
  * its description. This is CPU work: the worker runs it on a thread pool (extract-pool.ts),
  * never on its event loop.
  */
+import { codenameClaims } from './codename-pairs.js'
+import { currentValueClaims } from './current-values.js'
 import type { Extraction } from './extraction.js'
 import { findMentions, type Mention, resolveMentions } from './name-spans.js'
 import { proseBlocks } from './prose-blocks.js'
@@ -21,7 +23,8 @@ const REFERRING_HEADS = new Set(['project', 'language', 'company', 'team', 'foun
 const MAX_DESCRIPTION = 300
 
 export function extractBuiltin(text: string): Extraction {
-  const sentences: Sentence[] = proseBlocks(text).flatMap(sentencesOf)
+  const blocks = proseBlocks(text)
+  const sentences: Sentence[] = blocks.flatMap(sentencesOf)
   const mentions = findMentions(sentences)
   const { entities, keyOf } = resolveMentions(sentences, mentions)
   const kindOf = new Map(entities.map((e) => [e.key, e.kind]))
@@ -83,6 +86,8 @@ export function extractBuiltin(text: string): Extraction {
     for (const c of found) if (c.predicate === 'be' && !c.objectIsEntity && !described.has(c.subject)) described.set(c.subject, sentenceText)
     for (const x of names) if (!described.has(x.key)) described.set(x.key, sentenceText)
   })
+
+  for (const b of blocks) claims.push(...codenameClaims(b), ...currentValueClaims(b))
 
   return {
     entities: entities.flatMap((e) => {

@@ -17,6 +17,7 @@ const SINGLE_VALUED: readonly RegExp[] = [
   /^be founded (in|on)$/,
   /^be released (in|on)$/,
   /^be (the )?codename (of|for)$/,
+  /^be currently$/,
 ]
 
 /** Single-valued on the object's side: "X leads Debian" — Debian has one leader at a time. */
