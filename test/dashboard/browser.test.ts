@@ -3,8 +3,9 @@
  * a real `aizk dashboard` process and a real worker. Loads every page (no console error, so no
  * blocked asset or script), checks keyboard entry and labels, requeues a held job through the
  * held page and sees it change, then sees the worker's completion of it arrive by SSE.
- * Chromium is the one scripts/find-chromium.sh names (AIZK_CHROMIUM, or the machine's
- * /usr/bin/chromium; nothing is installed); without one the file skips, saying why.
+ * Chromium is the one scripts/find-chromium.sh names (AIZK_CHROMIUM, the machine's
+ * /usr/bin/chromium, or the one scripts/fetch-chromium.sh unpacked into this user's cache; nothing
+ * is installed); without one the file skips, saying why.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
