@@ -15,7 +15,7 @@ function itemLines(item: RecallItem, r: RecallResult): string[] {
   if (item.kind === 'claim') {
     const c = r.claims.find((x) => x.id === item.id)
     if (!c) return []
-    const head = `claim      ${c.subject} —${c.predicate}→ ${c.object}   weight ${c.weight.toFixed(2)}, since ${c.validFrom.slice(0, 10)}${c.hops ? `, ${c.hops} hop${c.hops > 1 ? 's' : ''} from the question's entities` : ''}`
+    const head = `claim      ${c.subject} —${c.predicate}→ ${c.object}   weight ${c.weight.toFixed(2)}, ${c.statedFrom ? `true from ${c.statedFrom}, ` : ''}since ${c.validFrom.slice(0, 10)}${c.hops ? `, ${c.hops} hop${c.hops > 1 ? 's' : ''} from the question's entities` : ''}`
     return [head, ...c.sources.map((s) => `             from ${where(s)}`)]
   }
   if (item.kind === 'chunk') {

@@ -50,6 +50,7 @@ describe('recall', () => {
     assert.ok(claim, `the founding claim is among ${JSON.stringify(r.items.map((i) => i.text))}`)
     assert.ok(r.items.slice(0, 5).some((i) => i.kind === 'claim' && i.id === claim.id), 'and in the first five items')
     assert.equal(claim.sources[0]?.title, 'Debian history')
+    assert.equal(claim.statedFrom, '1993', 'with the date its text gives')
     assert.ok(claim.sources[0].charStart !== null && claim.sources[0].charEnd !== null, 'with the chunk offsets')
     assert.ok(r.entities.some((e) => e.name === 'Debian'), 'the entity the question names')
     assert.ok(r.items.every((i) => i.why.length > 0 && i.score > 0), 'every item says which rankings found it')

@@ -42,8 +42,10 @@ export interface RecalledClaim {
   objectId: string | null
   object: string
   weight: number
-  /** When the claim was first observed: the graph keeps no other start date. */
+  /** When the graph first observed the claim (what `asOf` compares). */
   validFrom: string
+  /** When it became true as its text says ("1993", "April 2001"), if the text said. */
+  statedFrom: string | null
   lastReinforced: string
   /** How far from the entities the question named: 0 found by its own text, 1 or 2 hops. */
   hops: number

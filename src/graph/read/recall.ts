@@ -42,6 +42,7 @@ interface ClaimRow {
   object: string
   weight: number
   created: Date
+  valid_from: string | null
   last_reinforced: Date
   scopes: string[]
   text_rank: number
@@ -129,6 +130,7 @@ async function recallIn(db: PoolClient, question: string, limit: number, asOf: D
         object: c.object,
         weight: c.weight,
         validFrom: iso(c.created),
+        statedFrom: c.valid_from ?? null,
         lastReinforced: iso(c.last_reinforced),
         hops: c.hops,
         scopes: c.scopes,

@@ -66,13 +66,7 @@ function projectionArgs(extraction: CleanExtraction): { values: (string | number
     { values: entities.map((e) => e.normalizedName), type: 'text' },
     { values: entities.map((e) => e.kind), type: 'text' },
     { values: entities.map((e) => e.mentions), type: 'int' },
-    { values: claims.map((c) => c.subject), type: 'text' },
-    { values: claims.map((c) => c.subjectKind), type: 'text' },
-    { values: claims.map((c) => c.predicate), type: 'text' },
-    { values: claims.map((c) => c.object), type: 'text' },
-    { values: claims.map((c) => c.objectKind), type: 'text' },
-    { values: claims.map((c) => c.objectIsEntity), type: 'boolean' },
-    { values: claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)), type: 'text' },
+    ...claimKeyArgs(claims),
   ]
 }
 
@@ -84,6 +78,17 @@ function annotationArgs(extraction: CleanExtraction): { values: (string | boolea
     { values: entities.map((e) => e.normalizedName), type: 'text' },
     { values: entities.map((e) => e.kind), type: 'text' },
     { values: entities.map((e) => e.description ?? null), type: 'text' },
+    ...claimKeyArgs(claims),
+    { values: claims.map((c) => c.description ?? null), type: 'text' },
+    { values: claims.map((c) => c.validFrom ?? null), type: 'text' },
+  ]
+}
+
+type Claim = CleanExtraction['claims'][number]
+
+/** The arrays that name a claim, in the order both database functions take them: subject, predicate, object. */
+function claimKeyArgs(claims: readonly Claim[]): { values: (string | boolean | null)[]; type: 'text' | 'boolean' }[] {
+  return [
     { values: claims.map((c) => c.subject), type: 'text' },
     { values: claims.map((c) => c.subjectKind), type: 'text' },
     { values: claims.map((c) => c.predicate), type: 'text' },
@@ -91,8 +96,6 @@ function annotationArgs(extraction: CleanExtraction): { values: (string | boolea
     { values: claims.map((c) => c.objectKind), type: 'text' },
     { values: claims.map((c) => c.objectIsEntity), type: 'boolean' },
     { values: claims.map((c) => (c.objectIsEntity ? null : `text:${c.object.toLowerCase()}`)), type: 'text' },
-    { values: claims.map((c) => c.description ?? null), type: 'text' },
-    { values: claims.map((c) => c.validFrom ?? null), type: 'text' },
   ]
 }
 

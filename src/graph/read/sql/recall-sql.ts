@@ -34,7 +34,7 @@ export const CLAIMS_AROUND = `WITH picked AS (
     UNION
     SELECT c.id FROM claim c WHERE c.id = ANY($2::uuid[]) AND c.subject_id IS NOT NULL AND ${LIVE_AT})
   SELECT c.id::text, c.subject_id::text, s.name AS subject, c.predicate, c.object_id::text, coalesce(o.name, c.object_text) AS object,
-         c.weight, c.created, c.last_reinforced, c.scopes::text[] AS scopes,
+         c.weight, c.created, c.valid_from, c.last_reinforced, c.scopes::text[] AS scopes,
          ts_rank(t.doc, $5::tsquery) AS text_rank,
          (SELECT count(*) FROM unnest(tsvector_to_array(t.doc)) AS l WHERE l = ANY($6::text[]))::int AS coverage
     FROM picked p JOIN claim c ON c.id = p.id JOIN entity s ON s.id = c.subject_id LEFT JOIN entity o ON o.id = c.object_id,
