@@ -7,6 +7,8 @@ export class InsightJob extends ScopedScheduledJob {
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
     const { deriveInsights } = await import('../../graph/maintain/insights/derive-insights.js')
-    ctx.report?.(await deriveInsights(ctx.db, scopes, ctx.settings))
+    // Derived first: `report?.(await ...)` would skip the work itself where no one listens.
+    const derived = await deriveInsights(ctx.db, scopes, ctx.settings)
+    ctx.report?.(derived)
   }
 }
