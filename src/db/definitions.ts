@@ -23,8 +23,19 @@ export interface Definition {
   requires: string[]
 }
 
+// The files ship with the package and do not change while a process runs: read once per process,
+// not at every command's schema check or every readiness probe of the worker.
+const loaded = new Map<string, Definition[]>()
+
 /** Every definition, each after the ones it requires (then by kind and name). */
 export function loadDefinitions(appRole: string, dir = DEFINITIONS_DIR): Definition[] {
+  const key = `${dir}\u0000${appRole}`
+  let defs = loaded.get(key)
+  if (!defs) loaded.set(key, (defs = readDefinitions(appRole, dir)))
+  return defs
+}
+
+function readDefinitions(appRole: string, dir: string): Definition[] {
   const defs: Definition[] = []
   for (const kind of DEFINITION_KINDS) {
     for (const file of readdirSync(path.join(dir, kind)).filter((f) => f.endsWith('.sql')).sort()) {

@@ -26,13 +26,23 @@ export interface Migration {
   checks: string[]
 }
 
+// Read once per process, as the definitions are (definitions.ts).
+const loaded = new Map<string, Migration[]>()
+
 export function loadMigrations(opts: { appRole: string }, dir = MIGRATIONS_DIR): Migration[] {
+  const key = `${dir}\u0000${opts.appRole}`
+  let migrations = loaded.get(key)
+  if (!migrations) loaded.set(key, (migrations = readMigrations(opts.appRole, dir)))
+  return migrations
+}
+
+function readMigrations(appRole: string, dir: string): Migration[] {
   return readdirSync(dir)
     .filter((f) => /^\d{4}_.+\.sql$/.test(f))
     .sort()
     .map((file) => {
       const raw = readFileSync(path.join(dir, file), 'utf8')
-      const { first, rest } = splitCommitFirst(file, renderAppRole(raw, opts.appRole))
+      const { first, rest } = splitCommitFirst(file, renderAppRole(raw, appRole))
       const { requires, checks } = readDirectives(file, raw)
       return {
         version: Number(file.slice(0, 4)),
