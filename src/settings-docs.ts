@@ -67,7 +67,7 @@ const core: Record<string, string> = {
   llmApiKey: 'Bearer token for the chat endpoint.',
   llmTimeoutSeconds: 'Time limit of one chat request.',
   llmMaxAttempts: 'Answers asked for per chunk before a malformed extraction is held with the model text in the error.',
-  llmConcurrency: 'Chat requests one process has in flight at once (extraction of several chunks runs concurrently up to this); more wait their turn.',
+  llmConcurrency: 'Chat requests one process has in flight at once, whatever asks (extraction, profiles, community reports, summaries); more wait their turn.',
   communitiesGrowthThreshold: 'The community pass rebuilds a scope set only when its claims grew by more than this since the last build (the growth gate).',
   communitiesMaxLevels: 'Levels of the community hierarchy (level 0 clusters entities, each next level clusters the one below).',
   communitiesResolution: 'Louvain resolution: above 1 gives more, smaller communities; below 1 fewer, larger ones.',

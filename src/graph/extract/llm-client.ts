@@ -2,14 +2,19 @@
  * A chat completion over an OpenAI-compatible endpoint (POST {AIZK_LLM_URL}/chat/completions).
  * Transport failures and 5xx/429 answers throw plain errors (the queue retries them with
  * backoff); a 4xx that no retry can mend throws PermanentJobError so the job is held at once.
+ * Every request of the process (extraction, profiles, community reports, summaries) waits for one
+ * of AIZK_LLM_CONCURRENCY slots first.
  */
 import { PermanentJobError } from '../../permanent-error.js'
+import { withLlmSlot } from './llm-slots.js'
 
 export interface LlmSettings {
   llmUrl?: string
   llmModel: string
   llmApiKey?: string
   llmTimeoutSeconds: number
+  /** Requests in flight in this process at most (AIZK_LLM_CONCURRENCY); unset: 4. */
+  llmConcurrency?: number
 }
 
 export interface ChatMessage {
@@ -20,6 +25,10 @@ export interface ChatMessage {
 export async function chatCompletion(settings: LlmSettings, messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
   if (!settings.llmUrl) throw new PermanentJobError('no chat endpoint is configured (set AIZK_LLM_URL)')
   const url = `${settings.llmUrl.replace(/\/+$/, '')}/chat/completions`
+  return withLlmSlot(settings.llmConcurrency ?? 4, () => request(url, settings, messages, signal))
+}
+
+async function request(url: string, settings: LlmSettings, messages: ChatMessage[], signal?: AbortSignal): Promise<string> {
   const timeout = AbortSignal.timeout(settings.llmTimeoutSeconds * 1000)
   const res = await fetch(url, {
     method: 'POST',

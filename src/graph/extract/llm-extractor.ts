@@ -6,13 +6,10 @@
  */
 import { PermanentJobError } from '../../permanent-error.js'
 import { type Extraction, type Extractor, extractionSchema } from './extraction.js'
-import { withLlmSlot } from './llm-slots.js'
 import { type ChatMessage, chatCompletion, type LlmSettings } from './llm-client.js'
 
 export interface LlmExtractorSettings extends LlmSettings {
   llmMaxAttempts: number
-  /** Chat requests in flight in this process at once (AIZK_LLM_CONCURRENCY); 4 when not given. */
-  llmConcurrency?: number
 }
 
 const INSTRUCTIONS = `You extract a knowledge graph from text. Answer with one JSON object and nothing else:
@@ -47,7 +44,7 @@ export class LlmExtractor implements Extractor {
     let problem = ''
     let answer = ''
     for (let attempt = 1; attempt <= this.settings.llmMaxAttempts; attempt++) {
-      answer = await withLlmSlot(this.settings.llmConcurrency ?? 4, () => chatCompletion(this.settings, messages, signal))
+      answer = await chatCompletion(this.settings, messages, signal)
       const parsed = parseAnswer(answer)
       if (parsed.ok) return parsed.value
       problem = parsed.problem
