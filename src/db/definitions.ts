@@ -30,8 +30,10 @@ const loaded = new Map<string, Definition[]>()
 /** Every definition, each after the ones it requires (then by kind and name). */
 export function loadDefinitions(appRole: string, dir = DEFINITIONS_DIR): Definition[] {
   const key = `${dir}\u0000${appRole}`
-  let defs = loaded.get(key)
-  if (!defs) loaded.set(key, (defs = readDefinitions(appRole, dir)))
+  const cached = loaded.get(key)
+  if (cached) return cached
+  const defs = readDefinitions(appRole, dir)
+  loaded.set(key, defs)
   return defs
 }
 

@@ -31,8 +31,10 @@ const loaded = new Map<string, Migration[]>()
 
 export function loadMigrations(opts: { appRole: string }, dir = MIGRATIONS_DIR): Migration[] {
   const key = `${dir}\u0000${opts.appRole}`
-  let migrations = loaded.get(key)
-  if (!migrations) loaded.set(key, (migrations = readMigrations(opts.appRole, dir)))
+  const cached = loaded.get(key)
+  if (cached) return cached
+  const migrations = readMigrations(opts.appRole, dir)
+  loaded.set(key, migrations)
   return migrations
 }
 
