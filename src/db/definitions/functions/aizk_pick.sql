@@ -25,6 +25,12 @@
 -- order, and the delayed rows already due, in due order, merged; rows not due yet are never read.
 -- When more than v_delayed_max delayed rows are due at once it walks every queued row in pick order
 -- instead, so a pick reads at most v_delayed_max + 1 entries of the delayed index.
+--
+-- The walks that read an index in its own order run with sorting off (enable_sort, for those
+-- statements only). Statistics that still describe an empty queue (a burst enqueued before
+-- ANALYZE runs) estimate one row, and then reading pgqueuer_ep_ea_idx and sorting looks as cheap
+-- as the ordered index: the pick would sort every queued row of the entrypoint, once per pick.
+-- Statements whose plan needs a sort keep it on: a disabled sort's cost would call in JIT.
 CREATE OR REPLACE FUNCTION aizk_pick(p_batch integer, p_queue_manager_id uuid, p_entrypoints text[], p_limits integer[], p_stale_seconds double precision, p_done bigint[] DEFAULT '{}'::bigint[], p_foreign_stale_seconds double precision DEFAULT 0, p_log_picks boolean DEFAULT false)
  RETURNS TABLE(id bigint, priority integer, entrypoint text, payload bytea, headers jsonb, attempts integer, ready_at_ms double precision, recovered boolean)
  LANGUAGE plpgsql
@@ -49,6 +55,7 @@ DECLARE
     v_seen  int;
     v_whole boolean := false;
     v_first timestamptz;
+    v_sort  text := current_setting('enable_sort');
     v_total bigint;
     v_dsel  bigint[];
     v_dselp int[];
@@ -107,10 +114,12 @@ BEGIN
         v_limit := coalesce(p_limits[i], 0);
         v_cap := CASE WHEN v_limit > 0 THEN v_left WHEN v_whole THEN 0 ELSE v_left - cardinality(v_got) END;
         CONTINUE WHEN v_cap <= 0;
+        PERFORM set_config('enable_sort', 'off', true);
         SELECT q.execute_after INTO v_first FROM pgqueuer q
          WHERE q.entrypoint = v_ep AND q.status = 'queued'
          ORDER BY q.execute_after
          LIMIT 1;
+        PERFORM set_config('enable_sort', v_sort, true);
         CONTINUE WHEN v_first IS NULL OR v_first > now();
         IF v_limit > 0 THEN
             PERFORM pg_advisory_xact_lock(1634300523, hashtext(v_ep));
@@ -132,6 +141,7 @@ BEGIN
         IF coalesce(v_total, 0) > v_delayed_max THEN
             -- More came due at once than one pick reads: walk every queued row in pick order.
             -- "IS TRUE" keeps the planner off the execute_after index.
+            PERFORM set_config('enable_sort', 'off', true);
             SELECT array_agg(c.id), array_agg(c.priority) INTO v_sel, v_selp FROM (
                 SELECT q.id, q.priority FROM pgqueuer q
                  WHERE q.entrypoint = v_ep AND q.status = 'queued' AND (q.execute_after <= now()) IS TRUE
@@ -139,9 +149,11 @@ BEGIN
                  ORDER BY q.priority DESC, q.id
                  LIMIT v_cap
                    FOR UPDATE SKIP LOCKED) c;
+            PERFORM set_config('enable_sort', v_sort, true);
         ELSE
             -- Rows ready since insert, in pick order (aizk_ready_ep_prio_id_idx): no row of a
             -- later execute_after stands between them.
+            PERFORM set_config('enable_sort', 'off', true);
             SELECT array_agg(c.id), array_agg(c.priority) INTO v_sel, v_selp FROM (
                 SELECT q.id, q.priority FROM pgqueuer q
                  WHERE q.entrypoint = v_ep AND q.status = 'queued'
@@ -150,6 +162,7 @@ BEGIN
                  ORDER BY q.priority DESC, q.id
                  LIMIT v_cap
                    FOR UPDATE SKIP LOCKED) c;
+            PERFORM set_config('enable_sort', v_sort, true);
             IF v_small IS NOT NULL THEN
                 -- The due delayed rows that beat the last ready row taken, merged in pick order.
                 v_n := coalesce(cardinality(v_sel), 0);
