@@ -45,6 +45,7 @@ const coreShape = {
   queueBatchSize: intSetting(64, { min: 1, max: 10000 }),
   queueConcurrentTasks: intSetting(undefined, { min: 1 }),
   queueLocalSize: intSetting(undefined, { min: 0, max: 100000 }),
+  workerJobPoolSize: intSetting(undefined, { min: 1, max: 10000 }),
   workerEntrypoints: listSetting(),
   workerNoScheduler: boolSetting(false),
   workerJobModules: listSetting(),

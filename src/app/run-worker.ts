@@ -65,6 +65,11 @@ export interface RunningWorker {
   stop(timeoutMs?: number, reason?: string): Promise<void>
 }
 
+/** The handlers' pool when AIZK_WORKER_JOB_POOL_SIZE is unset: a few connections more as concurrency grows. */
+export function defaultJobPoolSize(concurrency: number): number {
+  return Math.min(64, 8 + Math.ceil(concurrency / 16))
+}
+
 export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker> {
   const { settings } = opts
   await loadJobModules(settings.workerJobModules)
@@ -79,7 +84,7 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
     const registry = opts.registry ?? jobRegistry
     const workPool = db.addPool({
       applicationName: 'aizk-worker-jobs',
-      max: Math.min(64, 8 + Math.ceil(concurrency / 16)),
+      max: settings.workerJobPoolSize ?? defaultJobPoolSize(concurrency),
       deadlineMs: Math.round(settings.jobTimeoutSeconds * 1000),
     })
     worker = new Worker({
