@@ -66,7 +66,7 @@ export interface RunningWorker {
 }
 
 /** The handlers' pool when AIZK_WORKER_JOB_POOL_SIZE is unset: a few connections more as concurrency grows. */
-export function defaultJobPoolSize(concurrency: number): number {
+function defaultJobPoolSize(concurrency: number): number {
   return Math.min(64, 8 + Math.ceil(concurrency / 16))
 }
 
