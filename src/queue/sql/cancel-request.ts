@@ -1,6 +1,7 @@
 /** Cancel requests for picked jobs, and settling the canceled ones. */
 import { filterSql } from './job-filter.js'
 import { NOTIFY_CHANNEL } from '../notify.js'
+import { owned } from './owned.js'
 
 /** Ids per notification: NOTIFY payloads must stay under 8000 bytes. */
 export const IDS_PER_NOTIFY = 300
@@ -43,7 +44,7 @@ export const SETTLE = {
   name: 'aizk_cancel_settle',
   text: `WITH gone AS (
            DELETE FROM pgqueuer
-            WHERE id = ANY ($1::bigint[]) AND queue_manager_id = $2 AND status = 'picked'
+            WHERE id = ANY ($1::bigint[]) AND ${owned('pgqueuer', '$2')}
            RETURNING id, priority, entrypoint, attempts, headers->'aizk'->>'cancelRequestedBy' AS by)
          INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint, traceback)
          SELECT id, 'canceled', priority, entrypoint, jsonb_build_object(
