@@ -8,6 +8,7 @@
 // withPgClient. Knobs (env): BENCH_CONCURRENCY (16), BENCH_POOL (aizk's handler pool; default as
 // `aizk worker` sizes it), BENCH_QUEUE_POOL (aizk's queue pool, 4), BENCH_BATCH (aizk, 64).
 // Parent -> {cmd: start|status|report|stop}; child -> {type: loaded|started|status|report|stopped}.
+import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -34,9 +35,21 @@ const isAizk = system.startsWith('aizk')
 const modules = isAizk ? await loadAizk() : await loadGraphile()
 
 async function loadAizk() {
-  // `aizk-before`: another checkout's build (AIZK_BEFORE_DIR), for a before/after in one run.
-  const dist = system === 'aizk-before' ? pathToFileURL(path.join(env.AIZK_BEFORE_DIR ?? '', 'dist', 'index.js')).href : '../dist/index.js'
-  return { pg: (await import('pg')).default, zod: await import('zod'), aizk: await import(dist) }
+  // `aizk-before`: another checkout's build (AIZK_BEFORE_DIR), for a before/after in one run, with
+  // that checkout's own zod and pg (its registry checks schemas against its own zod).
+  if (system !== 'aizk-before') return { pg: (await import('pg')).default, zod: await import('zod'), aizk: await import('../dist/index.js') }
+  const dir = env.AIZK_BEFORE_DIR ?? ''
+  const from = (name) => import(pathToFileURL(esmEntry(dir, name)).href)
+  return { pg: (await from('pg')).default, zod: await from('zod'), aizk: await import(pathToFileURL(path.join(dir, 'dist', 'index.js')).href) }
+}
+
+/** The file `import(name)` loads from a module inside `dir` (its package's `exports` import entry). */
+function esmEntry(dir, name) {
+  const pkgDir = path.dirname(createRequire(path.join(dir, 'package.json')).resolve(`${name}/package.json`))
+  const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'))
+  const dot = typeof pkg.exports === 'string' ? pkg.exports : pkg.exports?.['.']
+  const entry = typeof dot === 'string' ? dot : (dot?.import?.default ?? dot?.import ?? dot?.default ?? pkg.main ?? 'index.js')
+  return path.join(pkgDir, entry)
 }
 
 async function loadGraphile() {
