@@ -107,4 +107,24 @@ describe('descriptions, dates and supersession', () => {
     )
     assert.deepEqual(stored, [{ description: 'Carol Doe leads Debian.', entity: 'Said to lead Debian.' }])
   })
+
+  it("keeps an entity's first description: given when it is created, or later to one created without any", async () => {
+    const chunks = await addDocument(app.scoped, [B], 'three notes', ['First note.', 'Second note.', 'Third note.'].map((t) => t.repeat(400)).join('\n\n'))
+    assert.ok(chunks.length >= 3, `expected three chunks, got ${chunks.length}`)
+    const say = (chunk: string, entities: { name: string; description?: string }[]) =>
+      projectExtraction(app.scoped, [B], chunk, { entities: entities.map((e) => ({ ...e, kind: 'person' })), claims: [] })
+    const described = () =>
+      asSet(app.scoped, [B], async (q) => (await q.query<{ name: string; description: string | null }>("SELECT name, description FROM entity WHERE name IN ('Erin Poe', 'Finn Lee') ORDER BY name")).rows)
+    await say(chunks[0], [{ name: 'Erin Poe', description: 'Described at birth.' }, { name: 'Finn Lee' }])
+    assert.deepEqual(await described(), [
+      { name: 'Erin Poe', description: 'Described at birth.' },
+      { name: 'Finn Lee', description: null },
+    ])
+    await say(chunks[1], [{ name: 'Erin Poe', description: 'Said second.' }, { name: 'Finn Lee', description: 'Described later.' }])
+    await say(chunks[2], [{ name: 'Finn Lee', description: 'Said third.' }])
+    assert.deepEqual(await described(), [
+      { name: 'Erin Poe', description: 'Described at birth.' },
+      { name: 'Finn Lee', description: 'Described later.' },
+    ])
+  })
 })

@@ -148,7 +148,7 @@ describe('queue rows go in only through aizk_app_enqueue', () => {
 })
 
 describe("a scoped write names only rows within the caller's set", () => {
-  const noEntities = "'{}', '{}', '{}', '{}'"
+  const noEntities = "'{}', '{}', '{}', '{}', '{}'"
   const noClaims = "'{}', '{}', '{}', '{}', '{}', '{}', '{}'"
   const newEntity = async (c: pg.PoolClient, scopes: string[], name: string) =>
     (await c.query(`insert into entity (scopes, name, normalized_name, kind) values ($1::uuid[], $2, lower($2), 'concept') returning id::text`, [scopes, name])).rows[0]
@@ -158,7 +158,7 @@ describe("a scoped write names only rows within the caller's set", () => {
 
   it("aizk_write_projection on B's chunk is refused, and writes no {A} entity or mention pointing at it", async () => {
     const err = await as([A]).transaction(app.scoped, (c) =>
-      c.query(`select * from aizk_write_projection($1::uuid[], $2::uuid, 30, '{Secret}', '{secret}', '{concept}', '{1}', ${noClaims})`, [[A], bChunk]),
+      c.query(`select * from aizk_write_projection($1::uuid[], $2::uuid, 30, '{Secret}', '{secret}', '{concept}', '{1}', '{NULL}', ${noClaims})`, [[A], bChunk]),
     ).catch((e: Error) => e)
     assert.match(String(err), /not in the write set/)
     const wrongSet = await as([A]).transaction(app.scoped, (c) =>

@@ -8,7 +8,9 @@
 -- neighbouring chunks of one document overlap, so a claim is reinforced by a chunk only when no
 -- chunk of the same source (artifact or document) had observed it yet, and withdrawing a chunk's
 -- evidence lowers the weight only when no chunk of that source still gives it.
-CREATE OR REPLACE FUNCTION aizk_write_projection_as_owner(p_scopes uuid[], p_chunk uuid, p_half_life double precision, e_name text[], e_norm text[], e_kind text[], e_mentions integer[], c_subject text[], c_subject_kind text[], c_predicate text[], c_object text[], c_object_kind text[], c_object_is_entity boolean[], c_text_key text[], OUT entities integer, OUT claims integer, OUT mentions integer)
+-- Its earlier signature, without the entities' descriptions.
+DROP FUNCTION IF EXISTS aizk_write_projection_as_owner(uuid[], uuid, double precision, text[], text[], text[], integer[], text[], text[], text[], text[], text[], boolean[], text[]);
+CREATE OR REPLACE FUNCTION aizk_write_projection_as_owner(p_scopes uuid[], p_chunk uuid, p_half_life double precision, e_name text[], e_norm text[], e_kind text[], e_mentions integer[], e_description text[], c_subject text[], c_subject_kind text[], c_predicate text[], c_object text[], c_object_kind text[], c_object_is_entity boolean[], c_text_key text[], OUT entities integer, OUT claims integer, OUT mentions integer)
  RETURNS record
  LANGUAGE plpgsql
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
@@ -37,12 +39,13 @@ BEGIN
     PERFORM set_config('synchronous_commit', 'off', true);
     -- The chunk's source (its artifact or document): chunks of one source are one observation.
     SELECT coalesce(k.artifact_id, k.document_id) INTO p_source FROM chunk k WHERE k.id = p_chunk;
-    -- Entities: the missing ones created in the caller's order, then every id read by its key (a
+    -- Entities: the missing ones created in the caller's order, with their description (a later
+    -- update would write every index of the row again), then every id read by its key (a
     -- merged entity answers with its survivor). Existing rows are read, not upserted, so a common
     -- entity is never locked until commit.
-    INSERT INTO entity (scopes, name, normalized_name, kind)
-    SELECT p_scopes, u.name, u.norm, u.kind
-      FROM unnest(e_name, e_norm, e_kind) WITH ORDINALITY AS u(name, norm, kind, n)
+    INSERT INTO entity (scopes, name, normalized_name, kind, description)
+    SELECT p_scopes, u.name, u.norm, u.kind, u.d
+      FROM unnest(e_name, e_norm, e_kind, e_description) WITH ORDINALITY AS u(name, norm, kind, d, n)
      ORDER BY u.n
     ON CONFLICT (scopes, kind, normalized_name) DO NOTHING;
     SELECT array_agg(u.norm), array_agg(u.kind), array_agg(e.id)
@@ -158,4 +161,4 @@ BEGIN
 
     UPDATE chunk SET projection_status = 'projected' WHERE id = p_chunk;
 END $function$;
-REVOKE ALL ON FUNCTION aizk_write_projection_as_owner(p_scopes uuid[], p_chunk uuid, p_half_life double precision, e_name text[], e_norm text[], e_kind text[], e_mentions integer[], c_subject text[], c_subject_kind text[], c_predicate text[], c_object text[], c_object_kind text[], c_object_is_entity boolean[], c_text_key text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION aizk_write_projection_as_owner(p_scopes uuid[], p_chunk uuid, p_half_life double precision, e_name text[], e_norm text[], e_kind text[], e_mentions integer[], e_description text[], c_subject text[], c_subject_kind text[], c_predicate text[], c_object text[], c_object_kind text[], c_object_is_entity boolean[], c_text_key text[]) FROM PUBLIC;

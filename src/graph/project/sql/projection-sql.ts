@@ -43,16 +43,17 @@ export function lockedWriteSql(scopes: readonly string[], chunkId: string, text:
   const locked = chunkTextSql(chunkId, scopes, true, `text = ${textLiteral(text)} AS same`)
   const set = `'${scopeArrayLiteral(scopes)}'::uuid[]`
   const call = [set, `'${chunkUuid(chunkId)}'::uuid`, `${halfLifeDays}::float8`, ...projectionArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
-  const annotate = [set, ...annotationArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
+  const annotated = extraction.entities.some((e) => e.description) || extraction.claims.some((c) => c.description || c.validFrom)
+  const annotate = annotated ? [set, ...annotationArgs(extraction).map((a) => arrayLiteral(a.values, a.type))] : undefined
   // The locked row's check is an uncorrelated subquery of the write's WHERE: the planner makes it
   // a one-time filter, run before the function, so the write happens only for an unchanged chunk.
   // The annotation runs once the write's row exists, and (a volatile function's statements each
-  // take a fresh snapshot) sees the rows the write made.
+  // take a fresh snapshot) sees the rows the write made; with nothing to annotate it is left out.
   return (
     `WITH c AS MATERIALIZED (${locked}) ` +
     `SELECT c.same, w.entities, w.claims, w.mentions FROM c ` +
-    `LEFT JOIN (SELECT * FROM aizk_write_projection(${call.join(', ')}) WHERE (SELECT same FROM c)) w ON true ` +
-    `LEFT JOIN LATERAL (SELECT aizk_annotate_projection(${annotate.join(', ')}) WHERE w.entities IS NOT NULL) a ON true`
+    `LEFT JOIN (SELECT * FROM aizk_write_projection(${call.join(', ')}) WHERE (SELECT same FROM c)) w ON true` +
+    (annotate ? ` LEFT JOIN LATERAL (SELECT aizk_annotate_projection(${annotate.join(', ')}) WHERE w.entities IS NOT NULL) a ON true` : '')
   )
 }
 
@@ -66,6 +67,7 @@ function projectionArgs(extraction: CleanExtraction): { values: (string | number
     { values: entities.map((e) => e.normalizedName), type: 'text' },
     { values: entities.map((e) => e.kind), type: 'text' },
     { values: entities.map((e) => e.mentions), type: 'int' },
+    { values: entities.map((e) => e.description ?? null), type: 'text' },
     ...claimKeyArgs(claims),
   ]
 }
