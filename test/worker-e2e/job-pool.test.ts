@@ -8,14 +8,14 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
-import { spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
+import { FIXTURE_TABLES, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 let db: TestDatabase
 const workers: WorkerProcess[] = []
 
 before(async () => {
   db = await createTestDatabase()
-  await db.pool.query('create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())')
+  await db.pool.query(FIXTURE_TABLES)
 })
 beforeEach(async () => {
   await db.pool.query('truncate pgqueuer, pgqueuer_log, aizk_worker, test_runs')
