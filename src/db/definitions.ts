@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DatabaseError } from '../errors.js'
-import { checksum, readDirectives, renderAppRole } from './schema-files.js'
+import { checksum, oncePerProcess, readDirectives, renderAppRole } from './schema-files.js'
 
 export const DEFINITIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'definitions')
 /** Kinds in the order ties are broken: a trigger or policy usually calls a function. */
@@ -23,18 +23,11 @@ export interface Definition {
   requires: string[]
 }
 
-// The files ship with the package and do not change while a process runs: read once per process,
-// not at every command's schema check or every readiness probe of the worker.
-const loaded = new Map<string, Definition[]>()
+const definitionsOnce = oncePerProcess(readDefinitions)
 
-/** Every definition, each after the ones it requires (then by kind and name). */
+/** Every definition, each after the ones it requires (then by kind and name); read once per process. */
 export function loadDefinitions(appRole: string, dir = DEFINITIONS_DIR): Definition[] {
-  const key = `${dir}\u0000${appRole}`
-  const cached = loaded.get(key)
-  if (cached) return cached
-  const defs = readDefinitions(appRole, dir)
-  loaded.set(key, defs)
-  return defs
+  return definitionsOnce(appRole, dir)
 }
 
 function readDefinitions(appRole: string, dir: string): Definition[] {

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { checksum, readDirectives, renderAppRole, splitCommitFirst } from './schema-files.js'
+import { checksum, oncePerProcess, readDirectives, renderAppRole, splitCommitFirst } from './schema-files.js'
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 /** The baseline's version: a database installed before the baseline records 1..22 and is at it. */
@@ -26,16 +26,11 @@ export interface Migration {
   checks: string[]
 }
 
-// Read once per process, as the definitions are (definitions.ts).
-const loaded = new Map<string, Migration[]>()
+const migrationsOnce = oncePerProcess(readMigrations)
 
+/** Every migration in version order; read once per process. */
 export function loadMigrations(opts: { appRole: string }, dir = MIGRATIONS_DIR): Migration[] {
-  const key = `${dir}\u0000${opts.appRole}`
-  const cached = loaded.get(key)
-  if (cached) return cached
-  const migrations = readMigrations(opts.appRole, dir)
-  loaded.set(key, migrations)
-  return migrations
+  return migrationsOnce(opts.appRole, dir)
 }
 
 function readMigrations(appRole: string, dir: string): Migration[] {

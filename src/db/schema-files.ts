@@ -1,6 +1,7 @@
 /**
  * What migrations and definitions share (docs/schema.md): the `-- aizk:` directives in a file's
- * leading comment block, the app role's placeholders, and the checksum recorded for a file.
+ * leading comment block, the app role's placeholders, the checksum recorded for a file, and reading
+ * them once per process.
  */
 import { createHash } from 'node:crypto'
 import { DatabaseError } from '../errors.js'
@@ -58,4 +59,21 @@ export function renderAppRole(raw: string, appRole: string): string {
 
 export function checksum(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16)
+}
+
+/**
+ * Schema files ship with the package and do not change while a process runs: what is read from
+ * them is read once per process, not at every command's schema check or readiness probe.
+ */
+export function oncePerProcess<T>(read: (appRole: string, dir: string) => T): (appRole: string, dir: string) => T {
+  const loaded = new Map<string, T>()
+  return (appRole, dir) => {
+    const key = `${dir}\u0000${appRole}`
+    let value = loaded.get(key)
+    if (value === undefined) {
+      value = read(appRole, dir)
+      loaded.set(key, value)
+    }
+    return value
+  }
 }

@@ -63,10 +63,10 @@ function freePort(): Promise<number> {
  * Clients reach PgBouncer by trust; PgBouncer reaches the server as the URL's user, with its
  * password when it has one (the embedded test server asks for one, by SCRAM).
  */
-function serverPassword(server: URL): string {
+function serverPassword(server: URL, user: string): string {
   if (!server.password) return ''
   const password = decodeURIComponent(server.password).replaceAll("'", "''")
-  return ` user=${decodeURIComponent(server.username || 'postgres')} password='${password}'`
+  return ` user=${user} password='${password}'`
 }
 
 export async function startPgBouncer(binary: string, o: PgBouncerOptions): Promise<PgBouncer> {
@@ -78,7 +78,7 @@ export async function startPgBouncer(binary: string, o: PgBouncerOptions): Promi
   writeFileSync(
     path.join(dir, 'pgbouncer.ini'),
     `[databases]
-* = host=${server.hostname} port=${server.port || 5432}${serverPassword(server)}
+* = host=${server.hostname} port=${server.port || 5432}${serverPassword(server, user)}
 
 [pgbouncer]
 listen_addr = 127.0.0.1

@@ -5,6 +5,7 @@
  * Its `limits` are what a pick by any other queue manager is held to (docs/pgqueuer-interop.md).
  */
 import type { Queryable } from '../queryable.js'
+import { owned } from './owned.js'
 
 export interface WorkerRegistration {
   queueManagerId: string
@@ -39,17 +40,16 @@ export async function deregisterWorker(db: Queryable, queueManagerId: string): P
  * a cancel or pause whose NOTIFY was lost still reaches the worker within one interval. Rows
  * picked moments ago (`fresh`) already carry a recent heartbeat from their pick: they are only
  * read for cancels, not rewritten, as a rewrite of a `picked` row costs as much as the pick's
- * own (docs/job-lifecycle.md#heartbeat). The rows are found by id: the owner check is wrapped in
- * "IS TRUE" so that no index answers it (docs/job-lifecycle.md#plans-that-hold-whatever-the-statistics-say).
+ * own (docs/job-lifecycle.md#heartbeat). The rows are found by id (owned.ts).
  */
 const HEARTBEAT = {
   name: 'aizk_heartbeat',
   text: `WITH w AS (UPDATE aizk_worker SET heartbeat = now() WHERE queue_manager_id = $1 RETURNING 1),
          hb AS (UPDATE pgqueuer SET heartbeat = now()
-                 WHERE id = ANY ($2::bigint[]) AND (queue_manager_id = $1 AND status = 'picked') IS TRUE
+                 WHERE id = ANY ($2::bigint[]) AND ${owned('pgqueuer', '$1')}
                 RETURNING id, headers),
          fresh AS (SELECT id, headers FROM pgqueuer
-                    WHERE id = ANY ($3::bigint[]) AND (queue_manager_id = $1 AND status = 'picked') IS TRUE)
+                    WHERE id = ANY ($3::bigint[]) AND ${owned('pgqueuer', '$1')})
          SELECT (SELECT count(*) FROM hb)::int AS touched,
                 coalesce((SELECT array_agg(id::text) FROM (SELECT id, headers FROM hb UNION ALL SELECT id, headers FROM fresh) h
                            WHERE headers->'aizk' ? 'cancelRequestedAt'), '{}') AS cancel,

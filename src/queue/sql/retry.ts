@@ -1,6 +1,6 @@
 /** Retry, hold and release of picked jobs. */
 import { notifySql } from '../notify.js'
-import { owned } from './owned.js'
+import { owned } from '../../db/sql/owned.js'
 import type { OutcomeOptions } from '../retry.js'
 
 export const objectHeaders = `CASE WHEN jsonb_typeof(q.headers) = 'object' THEN q.headers ELSE '{}'::jsonb END`

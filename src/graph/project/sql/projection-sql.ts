@@ -43,8 +43,8 @@ export function lockedWriteSql(scopes: readonly string[], chunkId: string, text:
   const locked = chunkTextSql(chunkId, scopes, true, `text = ${textLiteral(text)} AS same`)
   const set = `'${scopeArrayLiteral(scopes)}'::uuid[]`
   const call = [set, `'${chunkUuid(chunkId)}'::uuid`, `${halfLifeDays}::float8`, ...projectionArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
-  const annotated = extraction.entities.some((e) => e.description) || extraction.claims.some((c) => c.description || c.validFrom)
-  const annotate = annotated ? [set, ...annotationArgs(extraction).map((a) => arrayLiteral(a.values, a.type))] : undefined
+  const annotation = annotationArgs(extraction)
+  const annotate = annotation && [set, ...annotation.map((a) => arrayLiteral(a.values, a.type))]
   // The locked row's check is an uncorrelated subquery of the write's WHERE: the planner makes it
   // a one-time filter, run before the function, so the write happens only for an unchanged chunk.
   // The annotation runs once the write's row exists, and (a volatile function's statements each
@@ -72,10 +72,14 @@ function projectionArgs(extraction: CleanExtraction): { values: (string | number
   ]
 }
 
-/** aizk_annotate_projection's arrays after the set: descriptions and dates, keyed as the write keys them. */
-function annotationArgs(extraction: CleanExtraction): { values: (string | boolean | null)[]; type: 'text' | 'boolean' }[] {
+/**
+ * aizk_annotate_projection's arrays after the set: descriptions and dates, keyed as the write keys
+ * them; undefined when the extraction has none.
+ */
+function annotationArgs(extraction: CleanExtraction): { values: (string | boolean | null)[]; type: 'text' | 'boolean' }[] | undefined {
   const entities = extraction.entities.filter((e) => e.description)
   const claims = extraction.claims.filter((c) => c.description || c.validFrom)
+  if (entities.length === 0 && claims.length === 0) return undefined
   return [
     { values: entities.map((e) => e.normalizedName), type: 'text' },
     { values: entities.map((e) => e.kind), type: 'text' },
