@@ -13,6 +13,8 @@ export interface WorkerEventMap {
   'worker:error': { where: string; error: string }
   /** A write of job outcomes committed (a flush, or completions a pick carried): tests wait on it. */
   'outcomes:written': { completed: number; retried: number; held: number; released: number; canceled: number }
+  /** The worker vacuumed the queue table: `changedRows` rows had been updated or deleted since the last VACUUM. */
+  'queue:vacuumed': { changedRows: number; ms: number }
   'db:lost': { error: string }
   'db:reconnected': { downMs: number }
   /** One event per picked batch, so listeners aggregate cheaply at thousands of jobs/s. */

@@ -22,6 +22,8 @@ const core: Record<string, string> = {
   queueLocalSize: 'Picked jobs a worker may hold waiting for a free handler slot, its local queue (default twice the largest pick and at least 4 x batch size: 1,024 at batch 64; 0 = pick only what can start at once, picks never grow). Heartbeated like running jobs, released on shutdown.',
   workerJobPoolSize:
     "Connections of the pool the worker's job handlers run their SQL on (`ctx.pool`). Default 8 + concurrency / 16, at most 64. Jobs that spend their time in SQL want about their concurrency (docs/deployment.md#the-handlers-pool); behind a transaction pooler, the server connections come from its pool anyway.",
+  queueVacuumRows:
+    'Row versions the queue table may gather (rows updated or deleted since its last VACUUM, by anyone) before a worker runs `VACUUM (SKIP_LOCKED) pgqueuer` itself: every pick and completion leaves one, and the pick reads past them until a VACUUM (docs/deployment.md#the-queue-table-and-vacuum). 100,000 is about 50,000 jobs; 0 = leave it to autovacuum. Needs a login that owns the table or the database.',
   workerEntrypoints: 'Only these entrypoints (comma-separated); empty = every job with a handler.',
   workerNoScheduler: 'Run no cron scheduler in this worker.',
   workerJobModules: 'Extra job modules to load (comma-separated paths or packages); their jobs bind with nothing registered by hand.',

@@ -46,6 +46,8 @@ const coreShape = {
   queueConcurrentTasks: intSetting(undefined, { min: 1 }),
   queueLocalSize: intSetting(undefined, { min: 0, max: 100000 }),
   workerJobPoolSize: intSetting(undefined, { min: 1, max: 10000 }),
+  /** Rows updated or deleted in pgqueuer since its last VACUUM past which a worker vacuums it; 0 = never. */
+  queueVacuumRows: intSetting(100000, { min: 0 }),
   workerEntrypoints: listSetting(),
   workerNoScheduler: boolSetting(false),
   workerJobModules: listSetting(),

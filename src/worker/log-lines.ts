@@ -24,6 +24,7 @@ const EVENTS: Record<WorkerEventName, 'job' | 'always'> = {
   'worker:stopped': 'always',
   'worker:error': 'always',
   'outcomes:written': 'job',
+  'queue:vacuumed': 'always',
   'db:lost': 'always',
   'db:reconnected': 'always',
   'batch:picked': 'always',

@@ -66,6 +66,7 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
   const batches = new client.Counter({ name: 'aizk_worker_batches_total', help: 'Pick round trips that returned at least one job.', registers })
   const fired = new client.Counter({ name: 'aizk_worker_schedule_fired_total', help: 'Cron ticks this worker claimed and fanned out.', labelNames: ['name'], registers })
   const dbLost = new client.Counter({ name: 'aizk_worker_db_disconnects_total', help: 'Times this worker lost its database connection.', registers })
+  const vacuums = new client.Counter({ name: 'aizk_worker_queue_vacuums_total', help: 'VACUUMs of the queue table this worker ran (AIZK_QUEUE_VACUUM_ROWS).', registers })
   const dbUp = new client.Gauge({ name: 'aizk_worker_db_up', help: '1 while the worker reaches its database, 0 after a loss until it reconnects.', registers })
   const draining = new client.Gauge({ name: 'aizk_worker_draining', help: '1 once the worker stops picking to shut down.', registers })
   dbUp.set(1)
@@ -157,6 +158,7 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
       dbUp.set(0)
     }),
     events.on('db:reconnected', () => dbUp.set(1)),
+    events.on('queue:vacuumed', () => vacuums.inc()),
     events.on('worker:stopping', () => draining.set(1)),
     events.on('worker:started', (e) => {
       bound = e.entrypoints

@@ -56,8 +56,8 @@ export class PickLoop {
   busy = false
   private stopping = false
   private wakePending = false
-  /** The first picker sleeps because the worker held all it may: a freed slot is worth a pick. */
-  private capacityBound = false
+  /** By picker: it sleeps because the worker held all it may, so a freed slot is worth a pick. */
+  private readonly capacityBound = [false, false]
   /** Slots promised to picks still in flight, so the two pickers never overshoot. */
   private reserved = 0
   private lastStaleCheck = 0
@@ -137,7 +137,9 @@ export class PickLoop {
   slotFreed(ranMs: number): void {
     this.meanRunMs += (ranMs - this.meanRunMs) / 16
     this.startWaiting()
-    if (this.capacityBound && this.wakeups[0].sleeping && this.capacity() >= this.minPick()) this.wake(false)
+    for (let i = 0; i < this.wakeups.length; i++) {
+      if (this.capacityBound[i] && this.wakeups[i].sleeping && this.capacity() >= this.minPick()) this.wakeups[i].wake()
+    }
   }
 
   /** After stop(): wait up to `ms` for a running job to finish (the drain). */
@@ -159,13 +161,15 @@ export class PickLoop {
 
   /**
    * The smallest pick worth a round trip. With a local queue, a whole batch: the queue keeps
-   * up to a batch in reserve while the next one is picked. Without one, half the free slots.
+   * up to a batch in reserve while the next one is picked. While picks come back full, a whole
+   * pick of the current size, so the two pickers take turns with whole picks instead of
+   * splitting the room into slivers. Without a local queue, half the free slots.
    */
   private minPick(): number {
     const { batchSize, concurrency } = this.p
     const limit = this.localQueueLimit()
     if (limit === 0) return Math.max(1, Math.floor(Math.min(batchSize, concurrency) / 2))
-    return Math.max(1, Math.min(batchSize, Math.floor((concurrency + limit) / 2)))
+    return Math.max(1, Math.min(this.busy ? this.pickSize : batchSize, Math.floor((concurrency + limit) / 2)))
   }
 
   /** The largest pick: without a local queue, picks are tied to free slots and never grow past a batch. */
@@ -194,21 +198,27 @@ export class PickLoop {
     return timeout
   }
 
+  /** A picker's sleep; none once stopping, so a pick that comes back after stop() ends its loop at once. */
+  private nap(wakeup: Wakeup, ms: number): Promise<void> {
+    return this.stopping ? Promise.resolve() : wakeup.sleep(ms)
+  }
+
   private async pick(index: number): Promise<void> {
     const wakeup = this.wakeups[index]
     let failures = 0
     while (!this.stopping) {
       this.turnAt = Date.now()
       if (index > 0 && !this.busy) {
-        await wakeup.sleep(1000)
+        await this.nap(wakeup, 1000)
         continue
       }
       const capacity = this.capacity()
       if (capacity < this.minPick()) {
-        if (index === 0) this.capacityBound = true
-        await wakeup.sleep(this.pollDelayMs())
+        this.capacityBound[index] = true
+        await this.nap(wakeup, this.pollDelayMs())
         continue
       }
+      if (index > 0) this.capacityBound[index] = false
       const asked = this.pickSize
       const want = Math.min(asked, capacity)
       this.wakePending = false
@@ -233,7 +243,7 @@ export class PickLoop {
         this.p.health.error('pick', err)
         if (!this.failingSince) this.failingSince = t0
         failures++
-        await wakeup.sleep(Math.min(5000, 100 * 2 ** Math.min(failures, 6)))
+        await this.nap(wakeup, Math.min(5000, 100 * 2 ** Math.min(failures, 6)))
         continue
       } finally {
         this.reserved -= want
@@ -245,14 +255,14 @@ export class PickLoop {
       else if (want === asked) this.pickSize = Math.min(this.largestPick(), Math.max(this.pickSize, asked * 2))
       if (index === 0) {
         // A short pick emptied the ready rows: until a NOTIFY or the poll, a freed slot is no news.
-        this.capacityBound = full && want < asked
+        this.capacityBound[0] = full && want < asked
         if (full !== this.busy) {
           this.busy = full
           if (full) this.wakeups[1].wake()
         }
       }
       if (full || this.wakePending) continue
-      await wakeup.sleep(this.pollDelayMs())
+      await this.nap(wakeup, this.pollDelayMs())
     }
   }
 

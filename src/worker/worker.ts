@@ -24,6 +24,7 @@ import { PickLoop } from './pick-loop.js'
 import type { WorkerOptions, WorkerService, WorkerSettings } from './worker-options.js'
 import { defaultLocalQueueSize } from '../settings.js'
 import { describeWorker } from './registration.js'
+import { queueVacuumService } from './queue-vacuum.js'
 
 export class Worker {
   readonly queueManagerId = randomUUID()
@@ -140,7 +141,8 @@ export class Worker {
       this.heartbeatTimer = setInterval(() => this.beat(), settings.heartbeatIntervalSeconds * 1000)
       this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, batchSize, concurrency, localQueueSize, pid: registration.pid, host: registration.host })
       this.pauses.announce()
-      for (const service of this.services) {
+      const vacuum = settings.queueVacuumRows > 0 ? [queueVacuumService(pool, this.events, settings.queueVacuumRows)] : []
+      for (const service of [...this.services, ...vacuum]) {
         await service.start()
         this.startedServices.push(service)
       }

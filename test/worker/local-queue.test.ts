@@ -282,6 +282,46 @@ describe('Worker: the local queue', () => {
     assert.deepEqual(started, run.inPriorityOrder)
   })
 
+  it('while picks come back full, the second picker picks while the first waits on its round trip', async () => {
+    // Quick jobs: a pick's round trip is the bottleneck, so the handlers empty the local queue
+    // while a pick is on its way. The poll is a minute away: only a freed slot can wake a picker
+    // that waited for room (before, only the first one was woken, and picks ran one at a time).
+    let inFlight = 0
+    let overlapped = 0
+    let sent = 0
+    const watchedPool = pickingPool(db.pool, async (query, args) => {
+      sent++
+      if (inFlight++ > 0) overlapped++
+      try {
+        return await query(...args)
+      } finally {
+        inFlight--
+      }
+    })
+    const total = 20000
+    await enqueueMany(db.pool, Array.from({ length: total }, () => ({ entrypoint: 'lq_other', payload: {} })))
+    const events = await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60' }, { batchSize: 64, concurrency: 16, pool: watchedPool })
+    await count(events, 'job:completed', total)
+    assert.equal(new Set(started).size, total, 'every job ran once')
+    assert.ok(overlapped >= 3 && overlapped * 4 >= sent, `${overlapped} of ${sent} picks were sent while another was on its way`)
+  })
+
+  it('stop() while a pick is on its way: the picker ends when the pick comes back, not after its poll', { timeout: 15_000 }, async () => {
+    let pickSent: () => void = () => {}
+    const sent = new Promise<void>((resolve) => (pickSent = resolve))
+    const slowPool = pickingPool(db.pool, async (query, args) => {
+      pickSent()
+      await new Promise((r) => setTimeout(r, 300))
+      return query(...args)
+    })
+    await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60' }, { pool: slowPool })
+    await sent
+    // The pick comes back empty after stop(): a picker that then slept out its poll (30-90 s)
+    // would hold the stop to its deadline (30 s + 5 s), past this test's timeout.
+    await worker!.stop({ timeoutMs: 30_000 })
+    worker = undefined
+  })
+
   it('an idle worker makes no empty pick per finished job', async () => {
     const events = await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60' }, { batchSize: 64, concurrency: 4 })
     const done = count(events, 'job:completed', 40)
