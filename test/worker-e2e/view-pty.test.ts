@@ -61,7 +61,9 @@ describe('aizk worker end to end: the live view in a terminal', () => {
       assert.match(frame, /aizk worker [0-9a-f]{8} · .* pid \d+ · (draining|stopped)/)
       assert.match(frame, /total picked 500 · completed 500 · retried 0 · held 0/)
       assert.match(frame, /test_noop\s+0\/∞\s+500\s+500\s+0\s+0/)
-      assert.match(frame, /latest picks\n(\s+\S+ test_noop\s+#\d+\s+p10\s+wait \S+\s+completed.*\n){8}/)
+      // The last picks hold the priority-10 rows, unless two picks were on the server at once and
+      // the one with priority-50 rows came back last (their jobs still start in priority order).
+      assert.match(frame, /latest picks\n(\s+\S+ test_noop\s+#\d+\s+p(10|50)\s+wait \S+\s+completed.*\n){8}/)
     } finally {
       if (pid) {
         try {
