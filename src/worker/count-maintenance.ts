@@ -4,37 +4,26 @@
  * try-lock makes all but one skip each pass.
  */
 import type pg from 'pg'
-import { errorMessage } from '../errors.js'
 import { compactCounts, compactThroughput } from '../queue/counts.js'
 import type { WorkerEvents } from '../events.js'
+import { periodic } from './periodic.js'
 import type { WorkerService } from './worker-options.js'
 
 const COUNTS_EVERY_MS = 10_000
 const THROUGHPUT_EVERY_MS = 15_000
 
 export function countMaintenanceService(pool: pg.Pool, events: WorkerEvents): WorkerService {
-  const timers: NodeJS.Timeout[] = []
-  const every = (ms: number, pass: () => Promise<unknown>, where: string) => {
-    let running = false
-    const timer = setInterval(() => {
-      if (running) return
-      running = true
-      pass()
-        .catch((err) => events.emit('worker:error', { where, error: errorMessage(err) }))
-        .finally(() => {
-          running = false
-        })
-    }, ms)
-    timer.unref()
-    timers.push(timer)
-  }
+  const passes = [
+    periodic(COUNTS_EVERY_MS, () => compactCounts(pool), events, 'compact-counts'),
+    periodic(THROUGHPUT_EVERY_MS, () => compactThroughput(pool), events, 'compact-throughput'),
+  ]
   return {
     start() {
-      every(COUNTS_EVERY_MS, () => compactCounts(pool), 'compact-counts')
-      every(THROUGHPUT_EVERY_MS, () => compactThroughput(pool), 'compact-throughput')
+      for (const p of passes) p.start()
     },
     async stop() {
-      for (const t of timers.splice(0)) clearInterval(t)
+      // A compaction still running finishes on its own; the shutdown does not wait for it.
+      for (const p of passes) void p.stop()
     },
   }
 }

@@ -13,9 +13,9 @@
  * vacuum the table says so once and leaves it to autovacuum.
  */
 import type pg from 'pg'
-import { errorMessage } from '../errors.js'
 import type { WorkerEvents } from '../events.js'
 import { QUEUE_CHURN, QUEUE_VACUUM, VACUUM_ALLOWED } from '../queue/sql/queue-vacuum.js'
+import { periodic } from './periodic.js'
 import type { WorkerService } from './worker-options.js'
 
 const CHECK_EVERY_MS = 2000
@@ -34,23 +34,16 @@ async function readChurn(pool: pg.Pool): Promise<Churn | undefined> {
 
 /** `rows`: row versions updated or deleted since the last vacuum that call for the next one. */
 export function queueVacuumService(pool: pg.Pool, events: WorkerEvents, rows: number): WorkerService {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> | undefined
   let since: Churn | undefined
   /** Whether this login may vacuum the table; unknown until a first look succeeds. */
   let allowed: boolean | undefined
-
-  const stopTimer = () => {
-    if (timer) clearInterval(timer)
-    timer = undefined
-  }
 
   const pass = async (): Promise<void> => {
     if (allowed === undefined) {
       const { rows: answer } = await pool.query<{ allowed: boolean }>(VACUUM_ALLOWED)
       allowed = answer[0]?.allowed === true
       if (!allowed) {
-        stopTimer()
+        void checks.stop()
         events.emit('worker:error', {
           where: 'queue-vacuum',
           error: 'this login may not VACUUM pgqueuer (it needs to own the table or the database): the worker leaves the queue table to autovacuum; AIZK_QUEUE_VACUUM_ROWS=0 silences this',
@@ -74,28 +67,13 @@ export function queueVacuumService(pool: pg.Pool, events: WorkerEvents, rows: nu
     since = (await readChurn(pool)) ?? now
     events.emit('queue:vacuumed', { changedRows: now.changed - last.changed, ms: Date.now() - started })
   }
-
-  const passReported = (): Promise<void> =>
-    pass().catch((err) => events.emit('worker:error', { where: 'queue-vacuum', error: errorMessage(err) }))
+  const checks = periodic(CHECK_EVERY_MS, pass, events, 'queue-vacuum')
 
   return {
-    start() {
-      const check = () => {
-        if (running) return
-        running = passReported().finally(() => {
-          running = undefined
-        })
-      }
-      timer = setInterval(check, CHECK_EVERY_MS)
-      timer.unref()
-      // The first look (the right to vacuum, the count to start from) goes out now, ahead of the
-      // first pick, but the start does not wait for it: a database away at this moment is
-      // reported, never a failed or delayed start, and the next check looks again.
-      check()
-    },
-    async stop() {
-      stopTimer()
-      await running
-    },
+    // The first look (the right to vacuum, the count to start from) goes out now, ahead of the
+    // first pick, but the start does not wait for it: a database away at this moment is
+    // reported, never a failed or delayed start, and the next check looks again.
+    start: () => checks.start({ now: true }),
+    stop: () => checks.stop(),
   }
 }
