@@ -91,7 +91,13 @@ export async function ensureEmbeddedServer(opts: { dataDir: string; port?: numbe
   const p = paths(dataDir)
   const existing = await readState(dataDir)
   if (existing && (await answers(embeddedUrl(existing)))) {
-    return { dataDir, pgData: p.pgData, port: existing.port, url: embeddedUrl(existing), started: false }
+    if (!(await runsOnDeletedBinaries(p.pgData))) {
+      return { dataDir, pgData: p.pgData, port: existing.port, url: embeddedUrl(existing), started: false }
+    }
+    // Started by an older aizk from a checkout since deleted: it answers, but its new backends
+    // cannot load plpgsql. Stop it (its data is intact) and start it again from the copy.
+    opts.log?.(`aizk: the embedded server in ${dataDir} runs on binaries that were deleted; restarting it`)
+    await stopEmbeddedServer(dataDir, opts.env)
   }
   await binaries(dataDir, opts.env)
   await fs.mkdir(dataDir, { recursive: true, mode: 0o755 })
@@ -124,6 +130,16 @@ export async function ensureEmbeddedServer(opts: { dataDir: string; port?: numbe
 async function recordPort(dataDir: string, state: EmbeddedState, port: number): Promise<void> {
   state.port = port
   await fs.writeFile(paths(dataDir).state, JSON.stringify(state, null, 2), { mode: 0o600 })
+}
+
+/** Linux: the postmaster's executable was deleted under it (elsewhere: never known, false). */
+async function runsOnDeletedBinaries(pgData: string): Promise<boolean> {
+  try {
+    const pid = Number((await fs.readFile(path.join(pgData, 'postmaster.pid'), 'utf8')).split('\n')[0])
+    return (await fs.readlink(`/proc/${pid}/exe`)).endsWith(' (deleted)')
+  } catch {
+    return false
+  }
 }
 
 async function postmasterAlive(pgData: string): Promise<boolean> {

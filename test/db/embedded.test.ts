@@ -2,7 +2,7 @@
 // folder and port of this test's own; start, reuse by other processes, recovery, stop.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -93,6 +93,28 @@ describe('embedded PostgreSQL', () => {
     assert.match(res.stderr, /started embedded/)
     assert.notEqual(postmasterPid(), pid)
     assert.ok(alive(postmasterPid()))
+  })
+
+  it('restarts a server left running on binaries that were since deleted (an older aizk, a deleted checkout)', async () => {
+    const stop = await runCli(['server', 'stop'], { env })
+    assert.equal(stop.code, 0, stop.stderr)
+    // Start it as an older aizk did, from binaries outside the data folder's copy, then delete them.
+    const doomed = path.join(dataDir, 'doomed-checkout')
+    execFileSync('cp', ['-a', path.join(dataDir, 'postgres-15.18.0'), doomed])
+    const pgData = path.join(dataDir, 'pg')
+    const owner = statSync(pgData)
+    const port = JSON.parse(readFileSync(path.join(dataDir, 'server.json'), 'utf8')).port
+    execFileSync(path.join(doomed, 'bin', 'pg_ctl'), ['start', '-D', pgData, '-l', path.join(pgData, 'doomed.log'), '-w', '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`], {
+      uid: owner.uid,
+      gid: owner.gid,
+      cwd: '/',
+    })
+    rmSync(doomed, { recursive: true, force: true })
+    assert.match(readlinkSync(`/proc/${postmasterPid()}/exe`), / \(deleted\)$/)
+    const res = await runCli(['install'], { env, timeoutMs: 120_000 })
+    assert.equal(res.code, 0, res.stderr)
+    assert.match(res.stderr, /runs on binaries that were deleted; restarting it/)
+    assert.ok(readlinkSync(`/proc/${postmasterPid()}/exe`).startsWith(`${dataDir}${path.sep}`))
   })
 
   it('recovers from a start lock left by a killed process', async () => {
