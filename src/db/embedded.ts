@@ -132,11 +132,15 @@ async function recordPort(dataDir: string, state: EmbeddedState, port: number): 
   await fs.writeFile(paths(dataDir).state, JSON.stringify(state, null, 2), { mode: 0o600 })
 }
 
+/** The pid postmaster.pid names (throws when there is none). */
+async function postmasterPid(pgData: string): Promise<number> {
+  return Number((await fs.readFile(path.join(pgData, 'postmaster.pid'), 'utf8')).split('\n')[0])
+}
+
 /** Linux: the postmaster's executable was deleted under it (elsewhere: never known, false). */
 async function runsOnDeletedBinaries(pgData: string): Promise<boolean> {
   try {
-    const pid = Number((await fs.readFile(path.join(pgData, 'postmaster.pid'), 'utf8')).split('\n')[0])
-    return (await fs.readlink(`/proc/${pid}/exe`)).endsWith(' (deleted)')
+    return (await fs.readlink(`/proc/${await postmasterPid(pgData)}/exe`)).endsWith(' (deleted)')
   } catch {
     return false
   }
@@ -144,7 +148,7 @@ async function runsOnDeletedBinaries(pgData: string): Promise<boolean> {
 
 async function postmasterAlive(pgData: string): Promise<boolean> {
   try {
-    const pid = Number((await fs.readFile(path.join(pgData, 'postmaster.pid'), 'utf8')).split('\n')[0])
+    const pid = await postmasterPid(pgData)
     process.kill(pid, 0)
     return true
   } catch (err) {
@@ -177,10 +181,7 @@ export async function embeddedServerStatus(dataDir: string): Promise<EmbeddedSta
   const state = await readState(dataDir)
   if (!state) return { dataDir, initialised: false, running: false }
   const running = await answers(embeddedUrl(state))
-  let pid: number | undefined
-  try {
-    pid = Number((await fs.readFile(path.join(p.pgData, 'postmaster.pid'), 'utf8')).split('\n')[0])
-  } catch {}
+  const pid = await postmasterPid(p.pgData).catch(() => undefined)
   return { dataDir, initialised: true, running, port: state.port, pid: running ? pid : undefined, url: embeddedUrl(state) }
 }
 
