@@ -79,7 +79,7 @@ async function aizkWorker() {
     pool,
     workPool,
     registry,
-    settings: parseSettings({}),
+    settings: parseSettings({ AIZK_QUEUE_PICKS_IN_FLIGHT: env.AIZK_QUEUE_PICKS_IN_FLIGHT }),
     batchSize: Number(env.BENCH_BATCH ?? 64),
     concurrency,
     listen: { connectionString: url },

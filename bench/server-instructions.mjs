@@ -31,6 +31,7 @@ const VARIANTS = {
   'without the limit trigger (0021)': 'ALTER TABLE pgqueuer DISABLE TRIGGER aizk_limit_foreign_pick',
   'without the live-count triggers': 'ALTER TABLE pgqueuer DISABLE TRIGGER aizk_count_update, DISABLE TRIGGER aizk_count_delete',
   'without the NOTIFY trigger': 'ALTER TABLE pgqueuer DISABLE TRIGGER tg_pgqueuer_changed',
+  'without aizk_picked_heartbeat_idx': 'DROP INDEX aizk_picked_heartbeat_idx',
   'without the throughput trigger': 'ALTER TABLE pgqueuer_log DISABLE TRIGGER aizk_throughput_insert',
   'without the successful log row': `CREATE OR REPLACE FUNCTION aizk_complete(p_ids bigint[], p_queue_manager_id uuid) RETURNS bigint LANGUAGE plpgsql AS $f$
      DECLARE v_n bigint;

@@ -45,6 +45,8 @@ const coreShape = {
   queueBatchSize: intSetting(64, { min: 1, max: 10000 }),
   queueConcurrentTasks: intSetting(undefined, { min: 1 }),
   queueLocalSize: intSetting(undefined, { min: 0, max: 100000 }),
+  /** Picks one worker may have on the server at once: 2 drains a busy queue faster at more server CPU per job. */
+  queuePicksInFlight: intSetting(1, { min: 1, max: 2 }),
   workerJobPoolSize: intSetting(undefined, { min: 1, max: 10000 }),
   /** Rows updated or deleted in pgqueuer since its last VACUUM past which a worker vacuums it; 0 = never. */
   queueVacuumRows: intSetting(100000, { min: 0 }),

@@ -15,7 +15,7 @@ import { openDatabaseWhenReady } from '../worker/startup-wait.js'
 import { Worker } from '../worker/worker.js'
 import type { WorkerService } from '../worker/worker-options.js'
 
-/** Connections of the queue's own pool: two pickers, two outcome writes, heartbeat, pauses, health, scheduler, counts. */
+/** Connections of the queue's own pool: up to two pickers, two outcome writes, heartbeat, pauses, health, scheduler, counts. */
 const QUEUE_POOL_SIZE = 10
 /** How long a stopping worker's pools wait for goodbyes before destroying what is left. */
 export const POOL_GOODBYE_MS = 1000

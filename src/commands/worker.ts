@@ -18,6 +18,7 @@ export default class WorkerCommand extends AizkCommand {
     { command: 'AIZK_WORKER_JOB_MODULES=./dist/jobs.js <%= config.bin %> worker --no-scheduler', description: "Also bind the application's own jobs; no cron ticks from this process." },
     { command: '<%= config.bin %> worker --batch-size 128 --health-port 9464', description: 'Bigger batches; serve /livez, /readyz and /metrics on port 9464.' },
     { command: '<%= config.bin %> worker --concurrency 16 --batch-size 256 --local-queue 512', description: 'Quick jobs, 16 at a time: picks of 256 (up to 512 while they come back full), hold up to 512 waiting for a slot.' },
+    { command: '<%= config.bin %> worker --picks-in-flight 2', description: 'A lone worker on a server with idle cores: a second pick while the first is on its way (faster drains, more server CPU per job).' },
     { command: '<%= config.bin %> worker --heartbeat-timeout 60 --shutdown-timeout 50', description: 'Long jobs: more time before a silent pick is recovered, and to drain on SIGTERM.' },
     { command: '<%= config.bin %> worker --json', description: 'JSON lines on stdout even on a terminal (the default elsewhere).' },
   ]
@@ -25,6 +26,7 @@ export default class WorkerCommand extends AizkCommand {
     'batch-size': Flags.integer({ description: 'Jobs picked per round trip on a quiet queue; full picks double, up to 8 x (at most 512) (AIZK_QUEUE_BATCH_SIZE, 64).', min: 1, max: 10000 }),
     concurrency: Flags.integer({ description: 'Jobs running at once (AIZK_QUEUE_CONCURRENT_TASKS, 4 x batch size).', min: 1 }),
     'local-queue': Flags.integer({ description: 'Picked jobs held waiting for a free slot (AIZK_QUEUE_LOCAL_SIZE, 2 x the largest pick, at least 4 x batch size; 0 = none).', min: 0, max: 100000 }),
+    'picks-in-flight': Flags.integer({ description: 'Picks on the server at once (AIZK_QUEUE_PICKS_IN_FLIGHT, 1): 2 drains a busy queue faster at more server CPU per job.', min: 1, max: 2 }),
     entrypoint: Flags.string({ description: 'Only these entrypoints; repeatable (AIZK_WORKER_ENTRYPOINTS).', multiple: true }),
     scheduler: Flags.boolean({ description: 'Run the cron scheduler in this process (AIZK_WORKER_NO_SCHEDULER).', allowNo: true }),
     'heartbeat-timeout': secondsFlag({ description: 'Seconds after which a silent pick is re-picked by another worker (AIZK_HEARTBEAT_TIMEOUT_SECONDS, 30).', example: '--heartbeat-timeout 60' }),
@@ -49,6 +51,7 @@ export default class WorkerCommand extends AizkCommand {
         queueBatchSize: flags['batch-size'],
         queueConcurrentTasks: flags.concurrency,
         queueLocalSize: flags['local-queue'],
+        queuePicksInFlight: flags['picks-in-flight'],
         workerEntrypoints: entrypoints?.length ? entrypoints : undefined,
         workerNoScheduler: flags.scheduler === undefined ? undefined : !flags.scheduler,
         heartbeatTimeoutSeconds: flags['heartbeat-timeout'],

@@ -5,11 +5,11 @@
  * runs at once (the concurrency): the local queue holds the difference, bounded (see
  * `localQueueLimit`), and picking stops while it is full. While picks come back full, each asks
  * for twice the last, up to `pickCeiling` (a busy queue pays fewer round trips per job); a short
- * pick goes back to the batch size (docs/job-lifecycle.md#the-size-of-a-pick). Two pickers:
- * while one waits on its round trip the other's batch runs, so a busy queue keeps the server and
- * the handlers busy at once (SKIP LOCKED keeps their picks disjoint). The second picker works only while batches come
- * back full. Each pick carries the completions that are due, so a busy worker commits both in
- * one transaction.
+ * pick goes back to the batch size (docs/job-lifecycle.md#the-size-of-a-pick). With
+ * AIZK_QUEUE_PICKS_IN_FLIGHT=2 a second picker sends its pick while the first waits on its round
+ * trip, only while batches come back full (SKIP LOCKED keeps their picks disjoint): a lone worker
+ * drains faster, at a higher CPU cost per job on the server (docs/job-lifecycle.md#picks-in-flight).
+ * Each pick carries the completions that are due, so a busy worker commits both in one transaction.
  */
 import type pg from 'pg'
 import type { JobClass } from '../jobs/queue-job.js'
@@ -33,7 +33,7 @@ export const LOCAL_QUEUE_HORIZON_MS = 1000
 
 export interface PickLoopParts {
   pool: pg.Pool
-  settings: Pick<Settings, 'pollIntervalSeconds' | 'heartbeatTimeoutSeconds'>
+  settings: Pick<Settings, 'pollIntervalSeconds' | 'heartbeatTimeoutSeconds' | 'queuePicksInFlight'>
   events: WorkerEvents
   health: DatabaseHealth
   jobs: ReadonlyMap<string, JobClass>
@@ -52,7 +52,7 @@ export class PickLoop {
   private failingSince = 0
   /** Date.now() when each pick on its way was sent, by its number. */
   private readonly sentAt = new Map<number, number>()
-  /** The last batch came back full: the second picker runs and completions wait for a carrier. */
+  /** The last batch came back full: a second picker (if any) runs and completions wait for a carrier. */
   busy = false
   private stopping = false
   private wakePending = false
@@ -86,10 +86,11 @@ export class PickLoop {
   }
 
   start(): void {
-    this.running = Promise.all([this.pick(0), this.pick(1)]).then(() => {})
+    const pickers = Math.min(this.wakeups.length, Math.max(1, this.p.settings.queuePicksInFlight))
+    this.running = Promise.all(this.wakeups.slice(0, pickers).map((_, i) => this.pick(i))).then(() => {})
   }
 
-  /** Stop picking; resolves once both pickers have returned. Jobs still waiting stay for `takeWaiting`. */
+  /** Stop picking; resolves once every picker has returned. Jobs still waiting stay for `takeWaiting`. */
   async stop(): Promise<void> {
     this.stopping = true
     for (const w of this.wakeups) w.wake()

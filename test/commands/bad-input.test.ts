@@ -179,6 +179,7 @@ describe('settings out of their range exit 3', () => {
       [{ AIZK_JOB_TIMEOUT_SECONDS: '99999999' }, /AIZK_JOB_TIMEOUT_SECONDS: expected a number between 0 and 2147483/],
       [{ AIZK_BACKUP_KEEP: '99999999999' }, /AIZK_BACKUP_KEEP: expected a whole number at most 2147483647, got 99999999999/],
       [{ AIZK_INGEST_MAX_BYTES: '2000000000' }, /AIZK_INGEST_MAX_BYTES: expected a whole number between 1 and 1073741823/],
+      [{ AIZK_QUEUE_PICKS_IN_FLIGHT: '3' }, /AIZK_QUEUE_PICKS_IN_FLIGHT: expected a whole number between 1 and 2, got 3/],
     ]
     for (const [vars, message] of cases) {
       const res = await runCli(['settings'], { env: { ...env, ...vars } })

@@ -137,7 +137,7 @@ async function runRacing(priorityOf: (i: number) => number, failEvery: number) {
   const ids = (await enqueueMany(db.pool, items)) as string[]
   const priority = new Map(ids.map((id, i) => [id, items[i].priority]))
   races = 0
-  const events = await startWorker({}, { batchSize: 4, pool: racingPool(db.pool, failEvery) })
+  const events = await startWorker({ AIZK_QUEUE_PICKS_IN_FLIGHT: '2' }, { batchSize: 4, pool: racingPool(db.pool, failEvery) })
   const errors: unknown[] = []
   events.on('worker:error', (e) => errors.push(e))
   await count(events, 'job:completed', 60)
@@ -300,10 +300,32 @@ describe('Worker: the local queue', () => {
     })
     const total = 20000
     await enqueueMany(db.pool, Array.from({ length: total }, () => ({ entrypoint: 'lq_other', payload: {} })))
-    const events = await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60' }, { batchSize: 64, concurrency: 16, pool: watchedPool })
+    const events = await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60', AIZK_QUEUE_PICKS_IN_FLIGHT: '2' }, { batchSize: 64, concurrency: 16, pool: watchedPool })
     await count(events, 'job:completed', total)
     assert.equal(new Set(started).size, total, 'every job ran once')
     assert.ok(overlapped >= 3 && overlapped * 4 >= sent, `${overlapped} of ${sent} picks were sent while another was on its way`)
+  })
+
+  it('by default one pick is on its way at a time, and a busy queue still drains', async () => {
+    let inFlight = 0
+    let overlapped = 0
+    let sent = 0
+    const watchedPool = pickingPool(db.pool, async (query, args) => {
+      sent++
+      if (inFlight++ > 0) overlapped++
+      try {
+        return await query(...args)
+      } finally {
+        inFlight--
+      }
+    })
+    const total = 20000
+    await enqueueMany(db.pool, Array.from({ length: total }, () => ({ entrypoint: 'lq_other', payload: {} })))
+    const events = await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60' }, { batchSize: 64, concurrency: 16, pool: watchedPool })
+    await count(events, 'job:completed', total)
+    assert.equal(new Set(started).size, total, 'every job ran once')
+    assert.equal(overlapped, 0, `${overlapped} of ${sent} picks were sent while another was on its way`)
+    assert.ok(sent >= 3, `${sent} picks`)
   })
 
   it('stop() while a pick is on its way: the picker ends when the pick comes back, not after its poll', { timeout: 15_000 }, async () => {
