@@ -163,6 +163,28 @@ async function startWorker(env: Record<string, string>, opts: { batchSize?: numb
   return events
 }
 
+/** 20,000 quick jobs drained at concurrency 16 (picks of 64 and up): how many picks were sent while another was on its way. */
+async function drainCountingOverlaps(env: Record<string, string>): Promise<{ overlapped: number; sent: number }> {
+  let inFlight = 0
+  let overlapped = 0
+  let sent = 0
+  const watchedPool = pickingPool(db.pool, async (query, args) => {
+    sent++
+    if (inFlight++ > 0) overlapped++
+    try {
+      return await query(...args)
+    } finally {
+      inFlight--
+    }
+  })
+  const total = 20000
+  await enqueueMany(db.pool, Array.from({ length: total }, () => ({ entrypoint: 'lq_other', payload: {} })))
+  const events = await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60', ...env }, { batchSize: 64, concurrency: 16, pool: watchedPool })
+  await count(events, 'job:completed', total)
+  assert.equal(new Set(started).size, total, 'every job ran once')
+  return { overlapped, sent }
+}
+
 const once = <T>(events: WorkerEvents, name: Parameters<WorkerEvents['on']>[0], match: (e: T) => boolean = () => true) =>
   new Promise<T>((resolve) => events.on(name, ((e: T) => match(e) && resolve(e)) as never))
 
@@ -286,44 +308,12 @@ describe('Worker: the local queue', () => {
     // Quick jobs: a pick's round trip is the bottleneck, so the handlers empty the local queue
     // while a pick is on its way. The poll is a minute away: only a freed slot can wake a picker
     // that waited for room (before, only the first one was woken, and picks ran one at a time).
-    let inFlight = 0
-    let overlapped = 0
-    let sent = 0
-    const watchedPool = pickingPool(db.pool, async (query, args) => {
-      sent++
-      if (inFlight++ > 0) overlapped++
-      try {
-        return await query(...args)
-      } finally {
-        inFlight--
-      }
-    })
-    const total = 20000
-    await enqueueMany(db.pool, Array.from({ length: total }, () => ({ entrypoint: 'lq_other', payload: {} })))
-    const events = await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60', AIZK_QUEUE_PICKS_IN_FLIGHT: '2' }, { batchSize: 64, concurrency: 16, pool: watchedPool })
-    await count(events, 'job:completed', total)
-    assert.equal(new Set(started).size, total, 'every job ran once')
+    const { overlapped, sent } = await drainCountingOverlaps({ AIZK_QUEUE_PICKS_IN_FLIGHT: '2' })
     assert.ok(overlapped >= 3 && overlapped * 4 >= sent, `${overlapped} of ${sent} picks were sent while another was on its way`)
   })
 
   it('by default one pick is on its way at a time, and a busy queue still drains', async () => {
-    let inFlight = 0
-    let overlapped = 0
-    let sent = 0
-    const watchedPool = pickingPool(db.pool, async (query, args) => {
-      sent++
-      if (inFlight++ > 0) overlapped++
-      try {
-        return await query(...args)
-      } finally {
-        inFlight--
-      }
-    })
-    const total = 20000
-    await enqueueMany(db.pool, Array.from({ length: total }, () => ({ entrypoint: 'lq_other', payload: {} })))
-    const events = await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60' }, { batchSize: 64, concurrency: 16, pool: watchedPool })
-    await count(events, 'job:completed', total)
-    assert.equal(new Set(started).size, total, 'every job ran once')
+    const { overlapped, sent } = await drainCountingOverlaps({})
     assert.equal(overlapped, 0, `${overlapped} of ${sent} picks were sent while another was on its way`)
     assert.ok(sent >= 3, `${sent} picks`)
   })
