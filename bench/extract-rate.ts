@@ -4,9 +4,12 @@
  * in the benchmark's own process (one JavaScript thread, whose V8 helper threads may use the
  * other core) and in a child pinned to one CPU (bench/extract-baseline-child.ts).
  *
- * The warm-up matters: the extractor's first ~200 chunks run 1.5 to 4 times slower than the
- * rest (compiled code and compromise's own caches warming, on any text), so a baseline measured
- * cold reads low and flatters every ratio taken against it.
+ * The warm-up matters, and takes long: pinned to one core, the extractor's CPU a chunk falls
+ * from about 8 ms over its first 250 chunks to about 5 ms after 1,500 and still drifts down
+ * after that (V8 optimising compromise's matcher, not a cache: the same functions run faster;
+ * docs/memory-graph.md#benchmarks). A baseline warmed on a few hundred chunks reads about a
+ * third low and flatters every ratio taken against it, so the warm-up cycles through the chunks
+ * outside the sample until it has extracted `warmup` of them.
  */
 import { extractBuiltin } from '../src/graph/extract/builtin-extractor.js'
 
@@ -28,10 +31,11 @@ export function evenSample(chunks: string[], size: number): { sample: string[]; 
   return { sample: chunks.filter((_, i) => i % step === 0).slice(0, size), step }
 }
 
-/** The sample, and a warm-up of `warmup` chunks spread over the ones outside it. */
+/** The sample, and a warm-up of `warmup` chunks spread over the ones outside it (cycled when fewer). */
 export function baselineSets(chunks: string[], size: number, warmup: number): { sample: string[]; warm: string[]; step: number } {
   const { sample, step } = evenSample(chunks, size)
-  const { sample: warm } = evenSample(chunks.filter((_, i) => i % step !== 0), warmup)
+  const { sample: others } = evenSample(chunks.filter((_, i) => i % step !== 0), warmup)
+  const warm = Array.from({ length: others.length ? warmup : 0 }, (_, i) => others[i % others.length])
   return { sample, warm, step }
 }
 

@@ -4,7 +4,7 @@
  * (bench/graph-data.ts; `scripts/fetch-corpus.sh --bench` unpacks both into the user's cache).
  *   projection: projection of BENCH_GRAPH_CHUNKS (10,000) real chunks with the built-in extractor by one
  *       in-process worker, in BENCH_GRAPH_ROUNDS (5) rounds, beside the extractor's own rate on the
- *       same chunks (BENCH_GRAPH_BASELINE (250) of them after a warm-up on BENCH_GRAPH_WARMUP (300)
+ *       same chunks (BENCH_GRAPH_BASELINE (250) of them after a warm-up on BENCH_GRAPH_WARMUP (1,500)
  *       others), on one core before and after every round: bench/graph-projection.ts
  *   decay: decay of BENCH_GRAPH_DECAY_CLAIMS (1,000,000) claims of one set
  *   dedup: dedup over BENCH_GRAPH_DEDUP_ENTITIES (100,000) entities of one set, names built from corpus words
@@ -29,7 +29,7 @@ const cfg = {
   chunks: num('BENCH_GRAPH_CHUNKS', 10_000),
   chunkChars: num('BENCH_GRAPH_CHUNK_CHARS', 2000),
   baseline: num('BENCH_GRAPH_BASELINE', 250),
-  warmup: num('BENCH_GRAPH_WARMUP', 300),
+  warmup: num('BENCH_GRAPH_WARMUP', 1500),
   rounds: num('BENCH_GRAPH_ROUNDS', 5),
   claims: num('BENCH_GRAPH_DECAY_CLAIMS', 1_000_000),
   entities: num('BENCH_GRAPH_DEDUP_ENTITIES', 100_000),
