@@ -35,7 +35,7 @@ const core: Record<string, string> = {
   workerStartupWaitSeconds:
     'How long a starting worker keeps retrying (with backoff) while PostgreSQL refuses connections or is still starting; `/readyz` answers 503 meanwhile. 0 = give up at once (exit 4).',
   completionFlushMs:
-    'How long a busy worker lets finished jobs wait to ride on its next pick (written by a timer at 4x this at the latest). A worker killed inside the window runs those jobs again.',
+    'How long a busy worker lets finished jobs gather (or until 512 have) before it writes them in one statement, beside its picks; an idle worker writes them at once. A worker killed inside the window runs those jobs again.',
   heartbeatIntervalSeconds: 'How often in-flight jobs and the worker row heartbeat; at most a third of the heartbeat timeout (checked together, exit 3).',
   heartbeatTimeoutSeconds: 'A job picked by an aizk worker whose heartbeat is older belongs to a dead worker and is picked again.',
   foreignHeartbeatTimeoutSeconds: 'A job picked by a queue manager aizk does not know (a PgQueuer worker) is picked again only when its heartbeat is older than this; keep it above PgQueuer\'s `heartbeat_timeout`; 0 = never.',

@@ -35,19 +35,22 @@ export interface OutcomeCounts {
 /** Flushes in flight at once: one writes while the next batch gathers behind it. */
 const MAX_FLUSHES = 2
 /**
- * Every statement that deletes rows fires PgQueuer's NOTIFY trigger, and notifying commits are
- * serialised (one WAL flush each, no group commit). So while the worker is busy, completions
- * gather for up to `carryWaitMs` (AIZK_COMPLETION_FLUSH_MS) or CARRY_MIN jobs and ride on a pick
- * (one commit for both), with a timer at four times that as the fallback; an idle worker writes
- * them at once. A worker killed inside that window runs those jobs again (docs/job-lifecycle.md#batched-completions-the-at-least-once-window).
+ * Completions are written by statements of their own, never carried by a pick: the server
+ * completes one batch on one backend while it picks the next on another (a pick that carried
+ * them, one statement and one commit, left the second core idle: a busy no-op drain runs about
+ * 1.3x faster this way; docs/job-lifecycle.md#completion). A notifying commit is serialised (one WAL
+ * flush each), so while the worker is busy completions gather for up to `gatherMs`
+ * (AIZK_COMPLETION_FLUSH_MS) or GATHER_MAX jobs before their statement, and an idle worker writes
+ * them at once. A worker killed while they gather runs those jobs again
+ * (docs/job-lifecycle.md#batched-completions-the-at-least-once-window).
  */
-export const DEFAULT_CARRY_WAIT_MS = 15
-const CARRY_MIN = 512
-const MAX_CARRY_WAIT_MS = 1000
+export const DEFAULT_GATHER_MS = 15
+const GATHER_MAX = 512
 
 export class OutcomeBuffer {
   private completes: string[] = []
-  private completesSince = 0
+  /** The pending timer is a gathering's (complete() may cut it short), not a retry's backoff. */
+  private gathering = false
   private retries: Announced<RetryItem>[] = []
   private holds: Announced<HoldItem>[] = []
   private releases: string[] = []
@@ -60,10 +63,8 @@ export class OutcomeBuffer {
   /** Ids whose outcome is being written now (a write that fails puts them back in the buffers). */
   private readonly writing = new Set<string>()
 
-  /** While true, completions wait a moment for the next pick to carry them (see takeCompletes). */
-  carrierActive: () => boolean = () => false
-  /** A pick is on its way: when it returns, the loop's next pick carries what waits (see carryTimeout). */
-  carrierInFlight: () => boolean = () => false
+  /** While true (the worker's picks come back full), completions gather before their statement. */
+  busy: () => boolean = () => false
   /** Told of every committed write, with what it wrote. */
   onWritten: (written: OutcomeCounts) => void = () => {}
 
@@ -73,7 +74,7 @@ export class OutcomeBuffer {
     private readonly options: OutcomeOptions,
     private readonly onError: (where: string, err: unknown) => void,
     private readonly onRecovered: () => void,
-    private readonly carryWaitMs = DEFAULT_CARRY_WAIT_MS,
+    private readonly gatherMs = DEFAULT_GATHER_MS,
   ) {}
 
   /** Ids whose outcome is buffered or being written: their rows are still this worker's `picked` rows. */
@@ -91,45 +92,24 @@ export class OutcomeBuffer {
 
   complete(id: string): void {
     if (this.closed) return
-    if (this.completes.length === 0) this.completesSince = Date.now()
     this.completes.push(id)
-    if (this.carrierActive()) this.scheduleLater()
-    else this.schedule()
-  }
-
-  /**
-   * Completions for a pick to carry (aizk_pick completes them in its transaction), once due:
-   * `enough` of them, or the oldest waited `carryWaitMs`.
-   */
-  takeCompletes(enough = CARRY_MIN): string[] {
-    const n = this.completes.length
-    if (n === 0 || (n < enough && Date.now() - this.completesSince < this.carryWaitMs)) return []
-    const taken = this.completes.splice(0, MAX_PER_STATEMENT)
-    this.completesSince = Date.now()
-    return taken
-  }
-
-  /** A pick that carried completions failed: they wait for the next flush. */
-  returnCompletes(ids: string[]): void {
-    this.completes.unshift(...ids)
+    if (this.busy() && this.completes.length < GATHER_MAX) {
+      this.scheduleGathered()
+      return
+    }
+    if (this.gathering) {
+      clearTimeout(this.timer as NodeJS.Timeout)
+      this.timer = undefined
+      this.gathering = false
+    }
     this.schedule()
   }
 
-  private scheduleLater(): void {
+  /** A flush once the completions have gathered for `gatherMs` (or at once when GATHER_MAX arrive: complete). */
+  private scheduleGathered(): void {
     if (this.closed || this.timer || this.flushing >= MAX_FLUSHES) return
-    // A fallback only: a busy picker normally takes them first (takeCompletes).
-    this.timer = setTimeout(() => this.carryTimeout(), this.carryWaitMs * 4)
-  }
-
-  /**
-   * The fallback fired. While a pick is in flight (a slow round trip on a loaded server), its
-   * return starts the next pick, which carries them: wait for it, up to MAX_CARRY_WAIT_MS, rather
-   * than commit them alone (every notifying commit is serialised).
-   */
-  private carryTimeout(): void {
-    this.timer = undefined
-    if (this.completes.length > 0 && this.carrierInFlight() && Date.now() - this.completesSince < MAX_CARRY_WAIT_MS) this.scheduleLater()
-    else this.run()
+    this.gathering = true
+    this.timer = setTimeout(() => this.run(), this.gatherMs)
   }
 
   retry(item: RetryItem, written?: (item: RetryItem) => void): void {
@@ -167,6 +147,7 @@ export class OutcomeBuffer {
 
   private run(): void {
     this.timer = undefined
+    this.gathering = false
     if (this.pending === 0) {
       if (this.flushing === 0) for (const resolve of this.idleWaiters.splice(0)) resolve()
       return
@@ -181,7 +162,6 @@ export class OutcomeBuffer {
 
   private async flushOnce(): Promise<void> {
     const completes = this.completes.splice(0, MAX_PER_STATEMENT)
-    this.completesSince = Date.now()
     const retries = this.retries.splice(0, MAX_PER_STATEMENT)
     const holds = this.holds.splice(0, MAX_PER_STATEMENT)
     const releases = this.releases.splice(0, MAX_PER_STATEMENT)
@@ -275,8 +255,8 @@ export class OutcomeBuffer {
   async drain(deadline: number): Promise<void> {
     while (this.pending > 0 || this.flushing) {
       if (Date.now() > deadline) throw new Error(`${this.pending} job outcomes could not be written before the deadline`)
-      if (this.timer && this.failures > 0) {
-        // Stop waiting out the backoff: try now.
+      if (this.timer && (this.failures > 0 || this.gathering)) {
+        // Stop waiting out the backoff or the gathering: write now.
         clearTimeout(this.timer as NodeJS.Timeout)
         this.timer = undefined
         this.run()

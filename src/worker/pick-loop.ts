@@ -9,7 +9,7 @@
  * AIZK_QUEUE_PICKS_IN_FLIGHT=2 a second picker sends its pick while the first waits on its round
  * trip, only while batches come back full (SKIP LOCKED keeps their picks disjoint): a lone worker
  * drains faster, at a higher CPU cost per job on the server (docs/job-lifecycle.md#picks-in-flight).
- * Each pick carries the completions that are due, so a busy worker commits both in one transaction.
+ * Completions are not carried by picks: they are written beside them (outcomes.ts).
  */
 import type pg from 'pg'
 import type { JobClass } from '../jobs/queue-job.js'
@@ -178,11 +178,6 @@ export class PickLoop {
     return this.p.localQueueSize > 0 ? pickCeiling(this.p.batchSize) : this.p.batchSize
   }
 
-  /** Completions worth carrying without waiting: with a local queue, picks are a batch apart, so any. */
-  private carryEnough(): number | undefined {
-    return this.p.localQueueSize > 0 ? 1 : undefined
-  }
-
   private capacity(): number {
     return this.p.concurrency + this.localQueueLimit() - this.executor.size - this.waiting.size - this.reserved
   }
@@ -226,21 +221,16 @@ export class PickLoop {
       this.reserved += want
       let jobs: PickedJob[]
       const t0 = Date.now()
-      const done = this.outcomes.takeCompletes(this.carryEnough())
       const seq = this.sent++
       this.sentAt.set(seq, t0)
       try {
-        jobs = await pickJobs(this.p.pool, this.p.plan(), want, index === 0 ? this.staleSecondsIfDue() : 0, done)
+        jobs = await pickJobs(this.p.pool, this.p.plan(), want, index === 0 ? this.staleSecondsIfDue() : 0)
         traceReceived(jobs, t0, Date.now())
         failures = 0
         this.failingSince = 0
         this.p.health.recovered()
-        if (done.length && this.p.events.wants('outcomes:written')) {
-          this.p.events.emit('outcomes:written', { completed: done.length, retried: 0, held: 0, released: 0, canceled: 0 })
-        }
       } catch (err) {
         this.deliver(seq, [], 0)
-        if (done.length) this.outcomes.returnCompletes(done)
         this.p.health.error('pick', err)
         if (!this.failingSince) this.failingSince = t0
         failures++

@@ -104,8 +104,7 @@ export class Worker {
     this.replan()
     const hasLimits = [...this.jobs.values()].some((j) => concurrencyLimitOf(j, settings) > 0)
     const outcomes = new OutcomeBuffer(pool, this.queueManagerId, { hasSlot: await hasSlotColumn(pool) }, (where, err) => this.health.error(where, err), () => this.health.recovered(), settings.completionFlushMs)
-    outcomes.carrierActive = () => (this.picker?.busy ?? false) && !this.draining
-    outcomes.carrierInFlight = () => (this.picker?.picking ?? false) && !this.draining
+    outcomes.busy = () => (this.picker?.busy ?? false) && !this.draining
     outcomes.onWritten = (written) => this.events.emit('outcomes:written', written)
     const executor = new Executor({ pool: this.o.workPool ?? pool, events: this.events, outcomes, settings, jobs: this.jobs, onSlotFree: (ranMs) => this.picker?.slotFreed(ranMs) })
     const picker = new PickLoop({ pool, settings, events: this.events, health: this.health, jobs: this.jobs, plan: () => this.plan, batchSize, concurrency, localQueueSize }, executor, outcomes)
