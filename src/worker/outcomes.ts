@@ -97,11 +97,7 @@ export class OutcomeBuffer {
       this.scheduleGathered()
       return
     }
-    if (this.gathering) {
-      clearTimeout(this.timer as NodeJS.Timeout)
-      this.timer = undefined
-      this.gathering = false
-    }
+    if (this.gathering) this.clearTimer()
     this.schedule()
   }
 
@@ -240,11 +236,16 @@ export class OutcomeBuffer {
    */
   close(): void {
     this.closed = true
-    if (this.timer) {
-      clearTimeout(this.timer as NodeJS.Timeout)
-      clearImmediate(this.timer as NodeJS.Immediate)
-      this.timer = undefined
-    }
+    this.clearTimer()
+  }
+
+  /** Cancel the pending write, whichever kind: the next turn's, a backoff's or a gathering's. */
+  private clearTimer(): void {
+    if (!this.timer) return
+    clearTimeout(this.timer as NodeJS.Timeout)
+    clearImmediate(this.timer as NodeJS.Immediate)
+    this.timer = undefined
+    this.gathering = false
   }
 
   get isClosed(): boolean {
@@ -257,8 +258,7 @@ export class OutcomeBuffer {
       if (Date.now() > deadline) throw new Error(`${this.pending} job outcomes could not be written before the deadline`)
       if (this.timer && (this.failures > 0 || this.gathering)) {
         // Stop waiting out the backoff or the gathering: write now.
-        clearTimeout(this.timer as NodeJS.Timeout)
-        this.timer = undefined
+        this.clearTimer()
         this.run()
       } else if (!this.timer && this.flushing === 0) {
         this.schedule()

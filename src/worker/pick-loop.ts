@@ -101,11 +101,6 @@ export class PickLoop {
     return this.running ?? Promise.resolve()
   }
 
-  /** A pick is on its way to the server. */
-  get picking(): boolean {
-    return this.reserved > 0
-  }
-
   /** Jobs picked and waiting for a handler slot. */
   get waitingCount(): number {
     return this.waiting.size

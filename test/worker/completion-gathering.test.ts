@@ -37,32 +37,30 @@ async function picked(me: string, n: number): Promise<string[]> {
 const left = async (ids: string[]) => (await db.pool.query('select 1 from pgqueuer where id = any($1::bigint[])', [ids])).rowCount ?? 0
 const successes = async (ids: string[]) => (await db.pool.query("select 1 from pgqueuer_log where job_id = any($1::bigint[]) and status = 'successful'", [ids])).rowCount ?? 0
 
-function buffer(me: string, gatherMs: number, busy: boolean): { buffer: OutcomeBuffer; writes: OutcomeCounts[] } {
+/** `n` picked rows completed through a buffer that gathers for `gatherMs` while `busy`. */
+async function completed(n: number, gatherMs: number, busy: boolean): Promise<{ ids: string[]; buffer: OutcomeBuffer; writes: OutcomeCounts[] }> {
+  const me = crypto.randomUUID()
+  const ids = await picked(me, n)
   const writes: OutcomeCounts[] = []
   const b = new OutcomeBuffer(db.pool, me, { hasSlot: false }, (_where, err) => assert.fail(String(err)), () => {}, gatherMs)
   b.busy = () => busy
   b.onWritten = (w) => writes.push(w)
   buffers.push(b)
-  return { buffer: b, writes }
+  for (const id of ids) b.complete(id)
+  return { ids, buffer: b, writes }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('completions beside the picks', () => {
   it('an idle worker writes a completion at once, however long a busy one would gather', async () => {
-    const me = crypto.randomUUID()
-    const ids = await picked(me, 3)
-    const { buffer: b } = buffer(me, 60_000, false)
-    for (const id of ids) b.complete(id)
+    const { ids } = await completed(3, 60_000, false)
     await waitFor('the three completions written', async () => (await left(ids)) === 0, 5000)
     assert.equal(await successes(ids), 3)
   })
 
   it('a busy worker gathers completions and writes them in one statement once the gathering ends', async () => {
-    const me = crypto.randomUUID()
-    const ids = await picked(me, 10)
-    const { buffer: b, writes } = buffer(me, 2000, true)
-    for (const id of ids) b.complete(id)
+    const { ids, writes } = await completed(10, 2000, true)
     await sleep(200)
     assert.equal(await left(ids), 10, 'written before the gathering ended')
     await waitFor('the gathered completions written', async () => (await left(ids)) === 0, 5000)
@@ -74,10 +72,7 @@ describe('completions beside the picks', () => {
   })
 
   it('512 gathered completions are written at once, without waiting out the gathering', async () => {
-    const me = crypto.randomUUID()
-    const ids = await picked(me, 512)
-    const { buffer: b, writes } = buffer(me, 60_000, true)
-    for (const id of ids) b.complete(id)
+    const { ids, writes } = await completed(512, 60_000, true)
     await waitFor('the 512 completions written', async () => (await left(ids)) === 0, 10_000)
     assert.equal(
       writes.reduce((a, w) => a + w.completed, 0),
@@ -87,10 +82,7 @@ describe('completions beside the picks', () => {
   })
 
   it('a drain writes what gathers at once', async () => {
-    const me = crypto.randomUUID()
-    const ids = await picked(me, 5)
-    const { buffer: b } = buffer(me, 60_000, true)
-    for (const id of ids) b.complete(id)
+    const { ids, buffer: b } = await completed(5, 60_000, true)
     await b.drain(Date.now() + 5000)
     assert.equal(await left(ids), 0)
   })
