@@ -6,6 +6,8 @@
  *   (h) one entrypoint vs the same jobs spread round-robin over BENCH_SPREAD (20) entrypoints,
  *       the worker bound to all of them (issue 15 target 2: within 10%)
  *   (i) the live-count triggers (migration 0002) enabled vs disabled: what the counts cost
+ *   (u) pgqueuer_log logged vs unlogged (`aizk durability durable` / `balanced`): what the log
+ *       row's WAL costs
  */
 import type pg from 'pg'
 import { enqueueMany } from '../src/queue/enqueue.js'
@@ -120,4 +122,22 @@ export async function countTriggerSection(pool: pg.Pool, o: AbOptions): Promise<
     () => withTriggers(true),
   )
   return abRow('i', `drain ${fmt(o.jobs)} no-op jobs: live-count triggers off vs on`, ['off', 'on'], runs, o.rounds)
+}
+
+/** Section u: the same drain with the log logged and unlogged, alternating; the log is left logged. */
+export async function logPersistenceSection(pool: pg.Pool, o: AbOptions): Promise<AbRow> {
+  const withLog = async (persistence: 'LOGGED' | 'UNLOGGED') => {
+    await pool.query(`ALTER TABLE pgqueuer_log SET ${persistence}`)
+    return measureDrain(pool, o, 1)
+  }
+  try {
+    const runs = await alternate(
+      o,
+      () => withLog('LOGGED'),
+      () => withLog('UNLOGGED'),
+    )
+    return abRow('u', `drain ${fmt(o.jobs)} no-op jobs: pgqueuer_log logged vs unlogged`, ['logged', 'unlogged'], runs, o.rounds)
+  } finally {
+    await pool.query('ALTER TABLE pgqueuer_log SET LOGGED')
+  }
 }

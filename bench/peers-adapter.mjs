@@ -29,7 +29,7 @@ export default {
   dbSuffix: name.replace(/[^a-z0-9]/g, '_'),
   profiles: {
     default: {
-      desc: "new Worker({batchSize: 64, concurrency: <the harness's BENCH_CONCURRENCY>}): aizk_pick 64 per round trip, one pick on its way at a time, doubling while picks come back full up to 512, local queue 1,024 capped at about 1 s of work, completions batched and carried on the next pick, LISTEN/NOTIFY + 1 s jittered poll, heartbeat 5 s",
+      desc: "new Worker({batchSize: 64, concurrency: <the harness's BENCH_CONCURRENCY>}): aizk_pick 64 per round trip, one pick on its way at a time, doubling while picks come back full up to 512, local queue 1,024 capped at about 1 s of work, completions written beside the picks by statements of their own (gathered 15 ms or 512 while busy), LISTEN/NOTIFY + 1 s jittered poll, heartbeat 5 s",
       batchSize: 64,
       concurrency: 'harness',
     },

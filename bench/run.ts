@@ -16,6 +16,8 @@
  *   (g) AIZK_QUEUE_LOG_PARITY off vs on (bench/log-parity.ts), alternating rounds (BENCH_ROUNDS, 3)
  *   (h) drain of one entrypoint vs the same jobs spread over BENCH_SPREAD (20) entrypoints, and
  *   (i) drain with the live-count triggers off vs on (bench/drain-ab.ts), alternating rounds
+ *   (u) drain with pgqueuer_log logged vs unlogged, the `durable` and `balanced` levels
+ *       (bench/drain-ab.ts), alternating rounds, only when asked for
  *   (j) drain at 16 and 64 in flight: batch BENCH_BATCH through the local queue vs the batch tied
  *       to the concurrency (bench/local-queue.ts), alternating rounds
  *   (k) where an enqueue's server time goes: the a64 floor statement on aizk's pgqueuer as
@@ -47,7 +49,7 @@ import pg from 'pg'
 import { enqueue, enqueueMany } from '../src/queue/enqueue.js'
 import { BENCH_ENTRYPOINT, monotonicMs } from './bench-jobs.js'
 import { backendCpuMs, backendCpuSpent, cpuBusyMs, cpuMsPer1k } from './cpu.js'
-import { countTriggerSection, spreadSection } from './drain-ab.js'
+import { countTriggerSection, logPersistenceSection, spreadSection } from './drain-ab.js'
 import { aizkEnqueueFloor, aizkFloor, type EnqueueFloorTest, peersFloor, peersFloorScript } from './floor.js'
 import { insertFloorSection } from './insert-floor.js'
 import { benchServer, flag, num, text, words } from './knobs.js'
@@ -395,6 +397,7 @@ async function main(): Promise<void> {
       else if (s === 'g') rows.push(...(await logParitySection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: cfg.rounds })))
       else if (s === 'h') rows.push(await spreadSection(pool, { ...ab(), spread: num('BENCH_SPREAD', 20) }))
       else if (s === 'i') rows.push(await countTriggerSection(pool, ab()))
+      else if (s === 'u') rows.push(await logPersistenceSection(pool, ab()))
       else if (s === 'j') {
         const concurrencies = words('BENCH_LOCAL_CONCURRENCY', '16 64').map(Number)
         rows.push(...(await localQueueSection(pool, { url, jobs: cfg.jobs, rounds: cfg.rounds, batch: cfg.batch, concurrencies })))

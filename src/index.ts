@@ -50,6 +50,7 @@ export { waitForJobs, type WaitOptions, type JobOutcome } from './queue/wait-for
 export { readJobStatuses, type FinalStatus, type CurrentStatus } from './queue/job-status.js'
 export { JobCanceledError } from './worker/executor.js'
 export { pruneLog, countPrunable, reclaimLog, logSize, type PruneOptions, type PruneProgress, type PruneResult, type LogSize } from './queue/prune.js'
+export { readDurability, setDurability, type DurabilityChange, type DurabilityLevel, type DurabilityState, type SettableLevel } from './queue/durability.js'
 export { queueStats, type QueueStats, type StatsOptions, type EntrypointStats, type HealthProblem } from './queue/stats.js'
 export { compactCounts, compactThroughput, readCounts, readThroughput } from './queue/counts.js'
 export { rosterCounts, type RosterEntry } from './scope/roster-counts.js'

@@ -3,6 +3,7 @@ interop suite. Every command prints JSON lines on stdout, so the TypeScript side
 them. Usage: pgq.py DSN COMMAND [options]
 
   install                          Queries.install(): PgQueuer's own schema
+  durability LEVEL                 Queries.alter_durability() to volatile, balanced or durable (`pgq durability`)
   enqueue ENTRYPOINT [--payload-hex H | --null] [--priority N] [--dedupe-key K] [--skip]
   enqueue ENTRYPOINT --many '[{"hex": H|null, "key": K|null, "priority": N, "delay": S}, ...]' [--skip]
   requeue ID...                    Queries.requeue_jobs
@@ -27,6 +28,7 @@ from datetime import timedelta
 import asyncpg
 
 from pgqueuer.adapters.drivers.asyncpg import AsyncpgDriver
+from pgqueuer.adapters.persistence import qb
 from pgqueuer.core.qm import QueueManager
 from pgqueuer.core.sm import SchedulerManager
 from pgqueuer.domain.errors import DuplicateJobError
@@ -45,6 +47,13 @@ async def connect(dsn: str) -> Queries:
 async def cmd_install(dsn: str, _: argparse.Namespace) -> None:
     await (await connect(dsn)).install()
     emit(event="installed")
+
+
+async def cmd_durability(dsn: str, a: argparse.Namespace) -> None:
+    settings = qb.DBSettings(durability=qb.Durability(a.level))
+    env = qb.QueryBuilderEnvironment(settings=settings)
+    await Queries(AsyncpgDriver(await asyncpg.connect(dsn)), qbe=env).alter_durability()
+    emit(event="durability", level=a.level)
 
 
 async def cmd_enqueue(dsn: str, a: argparse.Namespace) -> None:
@@ -160,6 +169,8 @@ def main() -> None:
     p.add_argument("dsn")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("install")
+    d = sub.add_parser("durability")
+    d.add_argument("level", choices=["volatile", "balanced", "durable"])
     e = sub.add_parser("enqueue")
     e.add_argument("entrypoint")
     e.add_argument("--payload-hex")
@@ -191,6 +202,7 @@ def main() -> None:
     a = p.parse_args()
     handler = {
         "install": cmd_install,
+        "durability": cmd_durability,
         "enqueue": cmd_enqueue,
         "requeue": cmd_requeue,
         "job-status": cmd_job_status,
