@@ -93,15 +93,17 @@ export interface LogSize {
   rowsEstimate: number | null
   /** Heap, indexes and TOAST. */
   bytes: number
+  /** Left out of the WAL (`aizk durability balanced`): a crash of the server empties it. */
+  unlogged: boolean
 }
 
 /** The log's size from the catalogue: no scan of the table. */
 export async function logSize(db: Queryable): Promise<LogSize> {
-  const { rows } = await db.query<{ reltuples: number; bytes: string }>(
+  const { rows } = await db.query<{ reltuples: number; bytes: string; unlogged: boolean }>(
     LOG_SIZE,
   )
   const r = rows[0]
-  return { rowsEstimate: r.reltuples < 0 ? null : Math.round(r.reltuples), bytes: Number(r.bytes) }
+  return { rowsEstimate: r.reltuples < 0 ? null : Math.round(r.reltuples), bytes: Number(r.bytes), unlogged: r.unlogged }
 }
 
 export interface ReclaimResult {

@@ -71,6 +71,8 @@ describe('aizk durability', () => {
     assert.equal(res.code, 0, res.stderr)
     assert.match(res.stdout, /^durability durable -> balanced in [\d.]+s \(2 table\(s\) rewritten\)$/m)
     assert.deepEqual(await persistence(), BALANCED)
+    const status = await runCli(['status', '--once'], { env })
+    assert.match(status.stdout, /^LOG pgqueuer_log \(unlogged: a server crash empties it\): /m, 'status says the history is not crash-safe')
     const again = await runCli(['durability', 'balanced', '--yes'], { env })
     assert.match(again.stdout, /the queue is already balanced: nothing to do/)
     // The unlogged log still takes the rows of finished jobs.
@@ -80,6 +82,7 @@ describe('aizk durability', () => {
     const doc = JSON.parse(back.stdout)
     assert.deepEqual([doc.from, doc.level, doc.statements], ['balanced', 'durable', ['ALTER TABLE pgqueuer_log SET LOGGED', 'ALTER TABLE pgqueuer_statistics SET LOGGED']])
     assert.deepEqual(await persistence(), DURABLE)
+    assert.equal(JSON.parse((await runCli(['status', '--json'], { env })).stdout).log.unlogged, false)
     const { rows } = await db.pool.query('SELECT (SELECT count(*)::int FROM pgqueuer_log) AS log, (SELECT count(*)::int FROM pgqueuer) AS queue')
     assert.deepEqual(rows[0], { log: 505, queue: 40 })
   })

@@ -14,7 +14,7 @@ export const COUNT_LEFT = 'SELECT count(*) AS n FROM pgqueuer_log WHERE created 
 
 export const VACUUM_LOG = 'VACUUM (ANALYZE) pgqueuer_log'
 
-export const LOG_SIZE = `SELECT c.reltuples::float8 AS reltuples, pg_total_relation_size(c.oid)::text AS bytes
+export const LOG_SIZE = `SELECT c.reltuples::float8 AS reltuples, pg_total_relation_size(c.oid)::text AS bytes, c.relpersistence = 'u' AS unlogged
        FROM pg_class c WHERE c.oid = 'pgqueuer_log'::regclass`
 
 export const VACUUM_FULL_LOG = 'VACUUM (FULL, ANALYZE) pgqueuer_log'

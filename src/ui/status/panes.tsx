@@ -22,6 +22,7 @@ export function Summary({ stats }: { stats: StatusStats }) {
         <Text bold color={t.held ? 'red' : undefined}>{formatCount(t.held)}</Text> · log{' '}
         {stats.log.rowsEstimate === null ? '' : `~${formatCount(stats.log.rowsEstimate)} rows `}
         {formatBytes(stats.log.bytes)}
+        {stats.log.unlogged ? <Text color="yellow"> unlogged</Text> : null}
       </Text>
       <Text wrap="truncate-end">
         throughput <Text bold color="green">{formatRate(tp.perSecondNow)}</Text> · {formatCount(tp.lastMinute)}/min{' '}

@@ -126,6 +126,6 @@ export function renderTextFrame(s: StatusStats, now = Date.now()): string {
     out.push(s.memory.gates.length ? s.memory.gates.map((g) => `  gate ${describeGate(g)}`).join('\n') : '  gate: no growth-gated pass has run yet')
     out.push('')
   }
-  out.push(`LOG pgqueuer_log: ${s.log.rowsEstimate === null ? 'rows not yet estimated (never analyzed)' : `about ${formatCount(s.log.rowsEstimate)} rows`}, ${formatBytes(s.log.bytes)}`)
+  out.push(`LOG pgqueuer_log${s.log.unlogged ? ' (unlogged: a server crash empties it)' : ''}: ${s.log.rowsEstimate === null ? 'rows not yet estimated (never analyzed)' : `about ${formatCount(s.log.rowsEstimate)} rows`}, ${formatBytes(s.log.bytes)}`)
   return out.join('\n')
 }

@@ -40,7 +40,7 @@ export function statusStats(over: Partial<QueueStats> = {}): QueueStats {
       { entrypoint: 'aizk_cron_backup', expression: '0 2 * * *', status: 'queued', nextRun: '2026-11-30T02:00:00.000Z', lastRun: null, periodSeconds: 86400, sinceFireSeconds: 999999, overdue: true, foreign: false, enabled: false },
     ],
     paused: [],
-    log: { rowsEstimate: 1234567, bytes: 300 * 1024 * 1024 },
+    log: { rowsEstimate: 1234567, bytes: 300 * 1024 * 1024, unlogged: false },
     health: { healthy: false, problems: [{ code: 'held_over_threshold', message: '2 held job(s), over the threshold of 0' }] },
     ...over,
   }
