@@ -27,14 +27,19 @@ export function urlFor(db: string): string {
 
 let counter = 0
 
-export async function adminQuery(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: urlFor('postgres') })
+/** One connection of its own to `url` for `fn`, closed after: for a server that restarts under the test. */
+export async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {
-    return await client.query(sql, params)
+    return await fn(client)
   } finally {
     await client.end()
   }
+}
+
+export async function adminQuery(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+  return withClient(urlFor('postgres'), (c) => c.query(sql, params))
 }
 
 /** An empty database (no schema), for install and adoption tests. */

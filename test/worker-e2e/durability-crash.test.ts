@@ -13,21 +13,14 @@ import { embeddedServerStatus, ensureEmbeddedServer, stopEmbeddedServer } from '
 import { migrate } from '../../src/db/migrate.js'
 import { readDurability, setDurability } from '../../src/queue/durability.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
+import { withClient as withUrlClient } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { freePort, isEvent, spawnWorker, workerEnv } from '../support/worker-process.js'
 
 let dataDir: string
 let url: string
 
-async function withClient<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await fn(client)
-  } finally {
-    await client.end()
-  }
-}
+const withClient = <T>(fn: (c: pg.Client) => Promise<T>) => withUrlClient(url, fn)
 
 const enqueueJobs = (n: number) => withClient(async (c) => (await enqueueMany(c, Array.from({ length: n }, () => ({ entrypoint: 'test_sleep', payload: { ms: 0 } })))) as string[])
 

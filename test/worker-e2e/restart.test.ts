@@ -7,25 +7,18 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import pg from 'pg'
+import type pg from 'pg'
 import { ensureEmbeddedServer, stopEmbeddedServer } from '../../src/db/embedded.js'
 import { migrate } from '../../src/db/migrate.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
+import { withClient as withUrlClient } from '../support/db.js'
 import { freePort, isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 let dataDir: string
 let url: string
 let worker: WorkerProcess | undefined
 
-async function withClient<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await fn(client)
-  } finally {
-    await client.end()
-  }
-}
+const withClient = <T>(fn: (c: pg.Client) => Promise<T>) => withUrlClient(url, fn)
 
 /** test_sleep jobs write a row and sleep a little, so the restart lands on jobs in flight. */
 const enqueueJobs = (n: number) =>
