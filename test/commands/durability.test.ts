@@ -3,12 +3,12 @@ import { after, before, beforeEach, describe, it } from 'node:test'
 import pg from 'pg'
 import { setDurability } from '../../src/queue/durability.js'
 import { createAppLogin } from '../support/app-login.js'
-import { spawn } from 'node:child_process'
-import { binPath, cleanEnv, runCli } from '../support/cli.js'
+import { runCli } from '../support/cli.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertLog, insertQueued } from '../support/commands/queue-rows.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
+import { spawnWorker } from '../support/worker-process.js'
 
 let db: TestDatabase
 let env: Record<string, string>
@@ -90,15 +90,7 @@ describe('aizk durability', () => {
   })
 
   it('switches both ways under a running worker fed jobs: every job runs once and is logged once', async () => {
-    const worker = spawn(process.execPath, [binPath, 'worker', '--entrypoint', 'cli_noop', '--no-scheduler'], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
-    let out = ''
-    worker.stdout.on('data', (d) => {
-      out += d
-    })
-    worker.stderr.on('data', (d) => {
-      out += d
-    })
-    const exited = new Promise<number | null>((resolve) => worker.on('close', (code) => resolve(code)))
+    const worker = spawnWorker(env, ['--entrypoint', 'cli_noop', '--no-scheduler'])
     const logged = async () => (await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pgqueuer_log')).rows[0].n
     let fed = 0
     let feeding = true
@@ -110,23 +102,22 @@ describe('aizk durability', () => {
       }
     })()
     try {
-      await waitFor('the worker to start completing jobs', async () => (await logged()) > 0, { detail: () => out })
-      for (const level of ['balanced', 'durable']) {
-        const before = await logged()
-        const res = await runCli(['durability', level, '--yes', '--lock-timeout', '30'], { env })
-        assert.equal(res.code, 0, res.stderr)
-        await waitFor(`jobs completing after the switch to ${level}`, async () => (await logged()) > before + 500, { detail: () => out })
+      try {
+        await waitFor('the worker to start completing jobs', async () => (await logged()) > 0, { detail: worker.stderr })
+        for (const level of ['balanced', 'durable']) {
+          const before = await logged()
+          const res = await runCli(['durability', level, '--yes', '--lock-timeout', '30'], { env })
+          assert.equal(res.code, 0, res.stderr)
+          await waitFor(`jobs completing after the switch to ${level}`, async () => (await logged()) > before + 500, { detail: worker.stderr })
+        }
+      } finally {
+        feeding = false
+        await feed
       }
-    } finally {
-      feeding = false
-      await feed
-    }
-    try {
       const drained = async () => (await db.pool.query('SELECT count(*)::int AS n FROM pgqueuer')).rows[0].n === 0
-      await waitFor('the worker to drain the queue', drained, { timeoutMs: 120_000, detail: () => out })
+      await waitFor('the worker to drain the queue', drained, { timeoutMs: 120_000, detail: worker.stderr })
     } finally {
-      worker.kill('SIGTERM')
-      assert.equal(await exited, 0, out)
+      assert.equal(await worker.stop(), 0, worker.stderr())
     }
     const { rows } = await db.pool.query<{ jobs: number; rows: number }>("SELECT count(DISTINCT job_id)::int AS jobs, count(*)::int AS rows FROM pgqueuer_log WHERE status = 'successful'")
     assert.deepEqual(rows[0], { jobs: fed, rows: fed })

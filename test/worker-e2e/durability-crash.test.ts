@@ -29,10 +29,8 @@ async function drain(ids: string[]): Promise<void> {
   const worker = spawnWorker(workerEnv(url, { AIZK_WORKER_ENTRYPOINTS: 'test_sleep' }))
   try {
     await worker.waitForCount(isEvent('job:completed'), ids.length, 'every job completed')
-    worker.child.kill('SIGTERM')
-    assert.equal((await worker.exited).code, 0, worker.stderr())
   } finally {
-    await worker.kill()
+    assert.equal(await worker.stop(), 0, worker.stderr())
   }
 }
 
