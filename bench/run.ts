@@ -15,7 +15,7 @@
  *   (f) (d) with the not-ready rows in front of the drained jobs (lower ids), the pick's worst shape
  *   (g) AIZK_QUEUE_LOG_PARITY off vs on (bench/log-parity.ts), alternating rounds (BENCH_ROUNDS, 3)
  *   (h) drain of one entrypoint vs the same jobs spread over BENCH_SPREAD (20) entrypoints, and
- *   (i) drain with the live-count triggers off vs on (bench/drain-ab.ts), alternating rounds
+ *   (i) drain with the live-count and throughput triggers off vs on (bench/drain-ab.ts), alternating rounds
  *   (u) drain with pgqueuer_log logged vs unlogged, the `durable` and `balanced` levels
  *       (bench/drain-ab.ts), alternating rounds, only when asked for
  *   (j) drain at 16 and 64 in flight: batch BENCH_BATCH through the local queue vs the batch tied

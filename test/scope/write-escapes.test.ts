@@ -13,6 +13,7 @@ import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { CHUNK_PROJECTION_ENTRYPOINT } from '../../src/ingest/projection.js'
 import { enqueue } from '../../src/queue/enqueue.js'
+import { readCounts } from '../../src/queue/counts.js'
 import { dropQueuedJobs } from '../../src/queue/remove-jobs.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
@@ -65,6 +66,23 @@ describe("aizk_drop_queued_jobs drops only the caller's own set's queued jobs", 
       return dropQueuedJobs(c, CHUNK_PROJECTION_ENTRYPOINT, [chunk])
     })
     assert.equal(own, 1)
+  })
+
+  it('a forged aizk.own_counts does not hide the drop from the live counts', async () => {
+    const projectionCounts = async () => {
+      const live = (await readCounts(db.pool)).filter((c) => c.entrypoint === CHUNK_PROJECTION_ENTRYPOINT && c.status === 'queued').reduce((n, c) => n + c.n, 0)
+      const table = await db.pool.query<{ n: number }>(`select count(*)::int as n from pgqueuer where entrypoint = $1 and status = 'queued'`, [CHUNK_PROJECTION_ENTRYPOINT])
+      return { live, table: table.rows[0].n }
+    }
+    const dropped = await as([A]).transaction(app.scoped, async (c) => {
+      await writeDocument(c, [A], { title: 'A forged', body: 'Tenant A tries to drop a job uncounted.' }, chunking)
+      const chunk = (await c.query(`select id::text from chunk where scopes = $1::uuid[] order by created desc limit 1`, [[A]])).rows[0].id
+      await c.query(`select set_config('aizk.own_counts', 'on', true)`)
+      return dropQueuedJobs(c, CHUNK_PROJECTION_ENTRYPOINT, [chunk])
+    })
+    assert.equal(dropped, 1)
+    const { live, table } = await projectionCounts()
+    assert.equal(live, table)
   })
 })
 

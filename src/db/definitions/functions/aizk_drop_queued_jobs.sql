@@ -13,6 +13,8 @@ DECLARE
     w uuid[] := public.aizk_write_scopes();
     n bigint;
 BEGIN
+    -- The count trigger counts this delete whatever the caller set (aizk_count_delete's WHEN).
+    PERFORM set_config('aizk.own_counts', '', true);
     IF NOT EXISTS (SELECT 1 FROM public.aizk_app_entrypoint e WHERE e.entrypoint = entry) THEN
         RAISE EXCEPTION 'drop refused: entrypoint % is not one scoped work may enqueue (aizk_app_entrypoint)', entry
             USING ERRCODE = '42501';

@@ -60,6 +60,7 @@ DECLARE
     v_dsel  bigint[];
     v_dselp int[];
     v_delayed_max constant int := 4096;
+    v_own   boolean;
 BEGIN
     IF cardinality(p_done) > 0 THEN
         PERFORM aizk_complete(p_done, p_queue_manager_id);
@@ -202,6 +203,14 @@ BEGIN
         RETURN;
     END IF;
 
+    -- A registered worker's pick writes its own live-count delta (queued -1, picked +1 per row
+    -- taken from the queue; a stale re-pick stays picked), and aizk_count_update skips the
+    -- statement. An unregistered caller leaves it to the trigger, which also takes the advisory
+    -- lock of a foreign pick.
+    v_own := EXISTS (SELECT 1 FROM aizk_worker w WHERE w.queue_manager_id = p_queue_manager_id);
+    IF v_own THEN
+        PERFORM set_config('aizk.own_counts', 'on', true);
+    END IF;
     RETURN QUERY
     WITH picked AS (
         UPDATE pgqueuer q
@@ -219,9 +228,18 @@ BEGIN
         -- PgQueuer's own dequeue logs every pick; with p_log_picks aizk does too (parity).
         INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint)
         SELECT p.id, 'picked', p.priority, p.entrypoint FROM picked p WHERE p_log_picks
+    ), counted AS (
+        INSERT INTO aizk_queue_count_delta (entrypoint, priority, status, n)
+        SELECT p.entrypoint, p.priority, s.status, s.sign * count(*)
+          FROM picked p CROSS JOIN (VALUES ('queued'::pgqueuer_status, -1), ('picked'::pgqueuer_status, 1)) AS s(status, sign)
+         WHERE v_own AND NOT p.was_stale
+         GROUP BY p.entrypoint, p.priority, s.status, s.sign
     )
     SELECT p.id, p.priority, p.entrypoint, p.payload, p.headers, p.attempts, p.ready_ms, p.was_stale
       FROM picked p ORDER BY p.priority DESC, p.id;
+    IF v_own THEN
+        PERFORM set_config('aizk.own_counts', '', true);
+    END IF;
 END
 $function$;
 GRANT EXECUTE ON FUNCTION aizk_pick(p_batch integer, p_queue_manager_id uuid, p_entrypoints text[], p_limits integer[], p_stale_seconds double precision, p_done bigint[], p_foreign_stale_seconds double precision, p_log_picks boolean) TO {{app_role}};

@@ -1,3 +1,4 @@
 -- aizk:requires functions/aizk_count_delete
+-- Skipped by a statement that writes its own counts (aizk.own_counts on: aizk_complete, aizk_pick).
 DROP TRIGGER IF EXISTS aizk_count_delete ON pgqueuer;
-CREATE TRIGGER aizk_count_delete AFTER DELETE ON pgqueuer REFERENCING OLD TABLE AS aizk_old FOR EACH STATEMENT EXECUTE FUNCTION aizk_count_delete();
+CREATE TRIGGER aizk_count_delete AFTER DELETE ON pgqueuer REFERENCING OLD TABLE AS aizk_old FOR EACH STATEMENT WHEN (current_setting('aizk.own_counts', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION aizk_count_delete();
