@@ -6,23 +6,14 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type pg from 'pg'
+import { withTransaction } from '../../src/db/sql/transaction.js'
 import { readCounts } from '../../src/queue/counts.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { queueTestDatabase } from '../support/db.js'
 import { insertQueued } from '../support/commands/queue-rows.js'
 
-let db: TestDatabase
-
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
-})
-beforeEach(async () => {
-  await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_worker, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
-})
+const db = queueTestDatabase(['aizk_worker', 'aizk_queue_count', 'aizk_queue_count_delta', 'aizk_throughput'])
 
 async function registerWorker(q: pg.Pool | pg.ClientBase): Promise<string> {
   const id = randomUUID()
@@ -107,18 +98,13 @@ describe('live counts written by the hot path', () => {
   it('the setting ends with the statement: later writes of the same transaction are counted', async () => {
     await insertQueued(db.pool, 'ep_a', 10)
     const manager = await registerWorker(db.pool)
-    const c = await db.pool.connect()
-    try {
-      await c.query('BEGIN')
+    await withTransaction(db.pool, async (c) => {
       const picked = await pick(c, manager, 4)
       await c.query(`UPDATE pgqueuer SET status = 'failed' WHERE id = (SELECT min(id) FROM pgqueuer WHERE status = 'queued')`)
       await c.query('SELECT aizk_complete($1::bigint[], $2::uuid)', [picked.slice(0, 2).map((r) => r.id), manager])
       await c.query(`DELETE FROM pgqueuer WHERE id = (SELECT min(id) FROM pgqueuer WHERE status = 'queued')`)
       await c.query(`INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint) VALUES (0, 'exception', 0, 'ep_a')`)
-      await c.query('COMMIT')
-    } finally {
-      c.release()
-    }
+    })
     await assertExact('after a pick, an update, a completion and a delete in one transaction')
     assert.equal(await throughputSum('exception'), 1, 'the log insert after the completion was counted by its trigger')
   })
@@ -126,19 +112,14 @@ describe('live counts written by the hot path', () => {
   it('a pick rolled back to a savepoint leaves no delta and no setting behind', async () => {
     await insertQueued(db.pool, 'ep_a', 5)
     const manager = await registerWorker(db.pool)
-    const c = await db.pool.connect()
-    try {
-      await c.query('BEGIN')
+    await withTransaction(db.pool, async (c) => {
       await c.query('SAVEPOINT s')
       await pick(c, manager, 3)
       await c.query('ROLLBACK TO SAVEPOINT s')
       const { rows } = await c.query<{ v: string | null }>(`SELECT current_setting('aizk.own_counts', true) AS v`)
       assert.notEqual(rows[0].v, 'on')
       await c.query(`UPDATE pgqueuer SET status = 'failed' WHERE id = (SELECT min(id) FROM pgqueuer)`)
-      await c.query('COMMIT')
-    } finally {
-      c.release()
-    }
+    })
     await assertExact('after a rolled-back pick and an update')
   })
 })

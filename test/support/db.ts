@@ -87,16 +87,16 @@ async function create(template: string | null): Promise<TestDatabase> {
 
 /**
  * The lifecycle most queue test files share: a migrated database of the file's own, created
- * before its tests, the queue tables emptied before each, dropped after. The handle is filled in
+ * before its tests, the queue tables (and `alsoEmptied`) emptied before each, dropped after. The handle is filled in
  * by the `before` hook, so tests use it as they would the result of createTestDatabase().
  */
-export function queueTestDatabase(): TestDatabase {
+export function queueTestDatabase(alsoEmptied: readonly string[] = []): TestDatabase {
   const handle = {} as TestDatabase
   before(async () => {
     Object.assign(handle, await createTestDatabase())
   })
   beforeEach(async () => {
-    await handle.pool.query('TRUNCATE pgqueuer, pgqueuer_log')
+    await handle.pool.query(`TRUNCATE ${['pgqueuer', 'pgqueuer_log', ...alsoEmptied].join(', ')}`)
   })
   after(async () => {
     await handle.drop()
