@@ -85,13 +85,16 @@ describe('aizk worker end to end: the live view in a terminal', () => {
       assert.doesNotMatch(frame(started), /paused/)
       const paused = await runCli(['pause', 'test_record', '--reason', 'pty test'], { env })
       assert.equal(paused.code, 0, paused.stderr)
-      const seen = frame(await waitForOutput(run.output, run.child, (t) => /1 paused/.test(frame(t)), 'the paused count'))
+      // The pty delivers a frame in pieces: wait for the row too, not only the header above it.
+      const seen = frame(
+        await waitForOutput(run.output, run.child, (t) => /1 paused/.test(frame(t)) && /test_record\s+0\/∞.* paused/.test(frame(t)), 'the paused count and row'),
+      )
       assert.match(seen, /2 entrypoints · 1 paused/)
       assert.match(seen, /test_record\s+0\/∞.* paused/)
       assert.doesNotMatch(seen, /test_noop.*paused/)
       const resumed = await runCli(['resume', 'test_record'], { env })
       assert.equal(resumed.code, 0, resumed.stderr)
-      await waitForOutput(run.output, run.child, (t) => /2 entrypoints/.test(frame(t)) && !/paused/.test(frame(t)), 'the mark cleared')
+      await waitForOutput(run.output, run.child, (t) => /test_record\s+0\/∞/.test(frame(t)) && !/paused/.test(frame(t)), 'the mark cleared')
       process.kill(pid, 'SIGTERM')
       assert.equal(await run.exited, 0, stripAnsi(run.output()))
     } finally {
