@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { JobRegistry } from '../../src/jobs/registry.js'
 import { SystemScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { Scheduler } from '../../src/scheduler/scheduler.js'
@@ -61,6 +62,9 @@ describe('Scheduler', () => {
   })
 
   it('a tick missed while every worker was down fires once on return, not once per missed tick', async () => {
+    // The minutely cron's next tick must not come due between the two runDue calls below.
+    const toNextMinute = 60_000 - (Date.now() % 60_000)
+    if (toNextMinute < 2_000) await sleep(toNextMinute + 50)
     await db.pool.query(
       "update pgqueuer_schedules set next_run = now() - interval '1 hour' where entrypoint = 'aizk_cron_minutely_probe'",
     )
