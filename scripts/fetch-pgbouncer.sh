@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Prints the path of a PgBouncer for the suite's and the bench's transaction-pooling runs. Debian's
 # `pgbouncer` package is downloaded (apt-get download, no install: no system package changes) and
-# unpacked (dpkg-deb -x) into ${AIZK_PGBOUNCER_CACHE:-${XDG_CACHE_HOME:-~/.cache}/aizk/pgbouncer},
+# unpacked (dpkg-deb -x) into ${AIZK_PGBOUNCER_CACHE:-CACHE/pgbouncer} (CACHE: $AIZK_CACHE_DIR, else ${XDG_CACHE_HOME:-~/.cache}/aizk),
 # once, with any shared library it needs that the machine lacks (libc-ares2 here), unpacked
 # beside it; the printed path is a wrapper that points the loader there.
 # Exit 3 with one line on stderr when that is not possible (no apt, no network).
 set -euo pipefail
-cache="${AIZK_PGBOUNCER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/aizk/pgbouncer}"
+cache="${AIZK_PGBOUNCER_CACHE:-${AIZK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/aizk}/pgbouncer}"
 bin="$cache/pgbouncer"
 if [ -x "$bin" ] && "$bin" --version >/dev/null 2>&1; then
   echo "$bin"

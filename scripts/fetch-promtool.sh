@@ -2,14 +2,14 @@
 # Prints the path of a promtool for the suite's alert-rule and metrics checks. One already on
 # PATH is used as it is; otherwise Debian's `prometheus` package is downloaded (apt-get download,
 # no install: no system package changes) and only its promtool is unpacked (dpkg-deb -x) into
-# ${AIZK_PROMTOOL_CACHE:-${XDG_CACHE_HOME:-~/.cache}/aizk/prometheus}, once.
+# ${AIZK_PROMTOOL_CACHE:-CACHE/prometheus} (CACHE: $AIZK_CACHE_DIR, else ${XDG_CACHE_HOME:-~/.cache}/aizk), once.
 # Exit 3 with one line on stderr when neither is possible (no apt, no network).
 set -euo pipefail
 if command -v promtool >/dev/null 2>&1; then
   command -v promtool
   exit 0
 fi
-cache="${AIZK_PROMTOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/aizk/prometheus}"
+cache="${AIZK_PROMTOOL_CACHE:-${AIZK_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/aizk}/prometheus}"
 bin="$cache/promtool"
 if [ -x "$bin" ]; then
   echo "$bin"
