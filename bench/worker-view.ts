@@ -1,15 +1,17 @@
 /**
  * What the live view costs (issue 16): `aizk worker` processes with the view on a real
  * pseudo-terminal (script(1)) against the same worker writing JSON lines to a pipe.
- *   idle:  all variants run at once for IDLE_SECONDS (60) after a warm-up (10 s); CPU from
- *          /proc/<pid>/stat over that span, RSS sampled every second (mean and max)
- *   drain: DRAIN_JOBS (20,000) pre-enqueued no-op jobs drained by one variant at a time, twice,
- *          interleaved; jobs/s from the first pick to an empty queue
+ *   idle:  all variants run at once for BENCH_VIEW_IDLE_SECONDS (60) after a warm-up
+ *          (BENCH_VIEW_WARM_SECONDS, 10); CPU from /proc/<pid>/stat over that span, RSS sampled
+ *          every second (mean and max)
+ *   drain: BENCH_VIEW_DRAIN_JOBS (20,000) pre-enqueued no-op jobs drained by one variant at a
+ *          time, twice, interleaved; jobs/s from the first pick to an empty queue
  * BENCH_BEFORE_DIR (another built checkout, e.g. the previous commit) adds its worker with the
  * same two outputs to the same run. Workers run without the scheduler, so every variant does the
  * same work; their jobs are test/fixtures/test-jobs.mjs of their own checkout.
- * Knobs: IDLE_SECONDS, WARM_SECONDS, DRAIN_JOBS, BENCH_PARTS ("idle drain"), BENCH_OUTPUTS
- * ("view json"), BENCH_WORKER_NODE_ARGS (extra node flags for the workers, e.g. --cpu-prof).
+ * Knobs: BENCH_VIEW_IDLE_SECONDS, BENCH_VIEW_WARM_SECONDS, BENCH_VIEW_DRAIN_JOBS, BENCH_VIEW_PARTS
+ * ("idle drain"), BENCH_VIEW_OUTPUTS ("view json"), BENCH_VIEW_NODE_ARGS (extra node flags for the
+ * workers, e.g. --cpu-prof), BENCH_BEFORE_DIR; docs/benchmarks.md#knobs.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
