@@ -10,7 +10,7 @@ export default class Roster extends AizkCommand {
   static override summary =
     'List the scope sets the roster finds, with what each holds: documents, session items, artifacts, chunks pending projection, entities, claims, communities, insights.'
   static override description =
-    'The roster is every distinct scope set that a document, session item or artifact stores: one scoped pass runs per set. It runs as the system user (the one read past row security, arrays only); each set is then counted inside User.system(set), as its own passes would see it.'
+    'The roster is every distinct scope set that a document, session item or artifact stores: one scoped pass runs per set. It runs as the system user (a read past row security that returns scope arrays only); each set is then counted inside User.system(set), as its own passes would see it.'
   static override examples = [
     { command: '<%= config.bin %> roster', description: 'Every scope set with its counts.' },
     { command: '<%= config.bin %> roster --scope 00000000-0000-4000-a000-000000000001', description: 'Only sets that contain this scope (repeatable: all must be in the set).' },
