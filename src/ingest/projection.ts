@@ -1,7 +1,8 @@
 /**
  * Projection jobs for chunks: `aizk_build_graph_chunk`, priority 50, dedupe key the chunk id,
- * payload {chunkId, scopes}. ChunkProjectionJob's handler comes with the memory passes; until
- * then these jobs wait in the queue, and nothing here pretends to do their work.
+ * payload {chunkId, scopes}, enqueued in the transaction that writes the chunks (chunking, the
+ * library's memory writes) and by the chunk dispatch pass; ChunkProjectionJob runs them
+ * (docs/memory-graph.md#chunkprojectionjob).
  */
 import type { Queryable } from '../db/queryable.js'
 import { JobPriority } from '../queue/priority.js'

@@ -2,7 +2,7 @@
  * The library API for what the passes read, called inside the caller's User transaction so the
  * write and its follow-up work commit together:
  *
- *   await User.system(scopes).transaction(pool, (db) => writeDocument(db, scopes, { title, body }))
+ *   await User.system(scopes, settings).transaction(pool, (db) => writeDocument(db, scopes, { title, body }, settings))
  *
  * A document is chunked and one projection job per chunk is enqueued in that transaction. A
  * session item is stored and one promotion pass of its set is enqueued for when the session
