@@ -86,11 +86,20 @@ describe('aizk worker end to end: the live view in a terminal', () => {
       const paused = await runCli(['pause', 'test_record', '--reason', 'pty test'], { env })
       assert.equal(paused.code, 0, paused.stderr)
       // The pty delivers a frame in pieces: wait for the row too, not only the header above it.
+      const pausedRow = /test_record\s+0\/∞.* paused/
       const seen = frame(
-        await waitForOutput(run.output, run.child, (t) => /1 paused/.test(frame(t)) && /test_record\s+0\/∞.* paused/.test(frame(t)), 'the paused count and row'),
+        await waitForOutput(
+          run.output,
+          run.child,
+          (t) => {
+            const f = frame(t)
+            return /1 paused/.test(f) && pausedRow.test(f)
+          },
+          'the paused count and row',
+        ),
       )
       assert.match(seen, /2 entrypoints · 1 paused/)
-      assert.match(seen, /test_record\s+0\/∞.* paused/)
+      assert.match(seen, pausedRow)
       assert.doesNotMatch(seen, /test_noop.*paused/)
       const resumed = await runCli(['resume', 'test_record'], { env })
       assert.equal(resumed.code, 0, resumed.stderr)
