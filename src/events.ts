@@ -27,6 +27,8 @@ export interface WorkerEventMap {
   'job:recovered': { jobId: string; entrypoint: string; attempts: number }
   /** An operator asked to cancel a job this worker runs: its handler's signal was aborted. */
   'job:cancel-requested': { jobId: string; entrypoint: string }
+  /** A `cancellation_event` named jobs this worker runs that no authorized role canceled: ignored. */
+  'job:cancel-unverified': { jobIds: string[] }
   /** A canceled job left the queue (`canceled` log row); `ran` is false when it was canceled before its handler started. */
   'job:canceled': { jobId: string; entrypoint: string; durationMs: number; ran: boolean }
   /** One of this worker's entrypoints was paused (also reported on start for those paused then). */

@@ -8,7 +8,7 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { filterParams, type JobFilter } from './job-filter.js'
-import { PREVIEW, REQUEST, SETTLE } from './sql/cancel-request.js'
+import { PREVIEW, REQUEST, SETTLE, VERIFY } from './sql/cancel-request.js'
 
 export interface CancelRequestOptions extends JobFilter {
   limit: number
@@ -47,6 +47,17 @@ export function cancellationIds(payload: string): string[] | null {
     .split(',')
     .map((s) => s.trim().replace(/^"|"$/g, ''))
     .filter((s) => /^\d+$/.test(s))
+}
+
+/**
+ * The claimed ids (from a `cancellation_event`, which anyone may send) that an authorized role
+ * really canceled: marked rows still picked by this worker, or rows PgQueuer deleted and logged
+ * `canceled`. One round trip, before any handler is aborted.
+ */
+export async function verifiedCancels(db: Queryable, queueManagerId: string, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return []
+  const { rows } = await db.query<{ id: string }>({ ...VERIFY, values: [`{${ids.join(',')}}`, queueManagerId] })
+  return rows.map((r) => r.id)
 }
 
 /** A worker's canceled jobs leave the table, one `canceled` log row each; returns how many were still its own. */

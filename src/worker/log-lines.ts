@@ -35,6 +35,7 @@ const EVENTS: Record<WorkerEventName, 'job' | 'always'> = {
   'job:released': 'job',
   'job:recovered': 'always',
   'job:cancel-requested': 'always',
+  'job:cancel-unverified': 'always',
   'job:canceled': 'always',
   'entrypoint:paused': 'always',
   'entrypoint:resumed': 'always',

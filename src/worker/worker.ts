@@ -11,6 +11,7 @@ import { callsOf, listenConfigOf } from '../db/connect.js'
 import { deregisterWorker, heartbeat, registerWorker } from '../db/sql/aizk-worker.js'
 import { UsageError } from '../errors.js'
 import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
+import { verifiedCancels } from '../queue/cancel-request.js'
 import { QueueListener } from '../queue/listen.js'
 import { type PickPlan, pickOptionsFrom, planPick } from '../queue/pick.js'
 import { hasSlotColumn } from '../queue/retry.js'
@@ -133,7 +134,7 @@ export class Worker {
           picker.wake(true)
         },
         onLost: (error) => this.health.lost(error),
-        onCancel: (ids) => this.cancel(ids),
+        onCancel: (ids) => this.claimedCancel(ids),
         onControl: () => this.refreshPauses(),
       })
       await this.listener?.start()
@@ -201,6 +202,25 @@ export class Worker {
     const refreshed = new Set(stale)
     const fresh = [...(this.executor?.runningIds() ?? []), ...(this.picker?.waitingIds() ?? [])].filter((id) => !refreshed.has(id))
     return { stale, fresh }
+  }
+
+  /**
+   * A `cancellation_event` names ids, and anyone may send one (NOTIFY needs no privilege, a tenant's
+   * scoped transaction included): only the ids the database confirms an authorized role canceled
+   * are acted on (verifiedCancels), and only ids this worker holds are asked about at all.
+   */
+  private claimedCancel(ids: readonly string[]): void {
+    const held = new Set([...(this.executor?.runningIds() ?? []), ...(this.picker?.waitingIds() ?? [])])
+    const claimed = [...new Set(ids)].filter((id) => held.has(id))
+    if (claimed.length === 0) return
+    verifiedCancels(this.o.pool, this.queueManagerId, claimed).then(
+      (verified) => {
+        const refused = claimed.filter((id) => !verified.includes(id))
+        if (refused.length) this.events.emit('job:cancel-unverified', { jobIds: refused })
+        if (verified.length) this.cancel(verified)
+      },
+      (err) => this.health.error('cancel', err),
+    )
   }
 
   /** An operator canceled these jobs: abort the running ones, log the waiting ones `canceled` without running them. */

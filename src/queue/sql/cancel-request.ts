@@ -40,11 +40,28 @@ export const PREVIEW = `
     FROM pgqueuer p JOIN (${WINDOW}) win USING (id)
    ORDER BY p.id`
 
+/**
+ * Which claimed ids a worker may cancel: NOTIFY needs no privilege, so a `cancellation_event` is
+ * only a claim, checked here against rows the app role cannot write. Either the row is still this
+ * worker's pick and carries the mark `aizk cancel --running` writes, or the row is gone and a
+ * `canceled` log row says who removed it (PgQueuer's mark_job_as_cancelled deletes the job and logs
+ * it before notifying). Ids this worker does not hold never reach this statement.
+ */
+export const VERIFY = {
+  name: 'aizk_cancel_verify',
+  text: `SELECT c.id::text AS id FROM unnest($1::bigint[]) AS c(id)
+          WHERE EXISTS (SELECT 1 FROM pgqueuer
+                         WHERE pgqueuer.id = c.id AND ${owned('pgqueuer', '$2')} AND pgqueuer.headers->'aizk' ? 'cancelRequestedAt')
+             OR (NOT EXISTS (SELECT 1 FROM pgqueuer WHERE pgqueuer.id = c.id)
+                 AND EXISTS (SELECT 1 FROM pgqueuer_log l WHERE l.job_id = c.id AND l.status = 'canceled'))`,
+}
+
+// Only a marked row leaves as canceled: whatever asked, the mark is the authority.
 export const SETTLE = {
   name: 'aizk_cancel_settle',
   text: `WITH gone AS (
            DELETE FROM pgqueuer
-            WHERE id = ANY ($1::bigint[]) AND ${owned('pgqueuer', '$2')}
+            WHERE id = ANY ($1::bigint[]) AND ${owned('pgqueuer', '$2')} AND headers->'aizk' ? 'cancelRequestedAt'
            RETURNING id, priority, entrypoint, attempts, headers->'aizk'->>'cancelRequestedBy' AS by)
          INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint, traceback)
          SELECT id, 'canceled', priority, entrypoint, jsonb_build_object(

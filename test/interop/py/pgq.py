@@ -7,6 +7,7 @@ them. Usage: pgq.py DSN COMMAND [options]
   enqueue ENTRYPOINT [--payload-hex H | --null] [--priority N] [--dedupe-key K] [--skip]
   enqueue ENTRYPOINT --many '[{"hex": H|null, "key": K|null, "priority": N, "delay": S}, ...]' [--skip]
   requeue ID...                    Queries.requeue_jobs
+  cancel ID...                     Queries.mark_job_as_cancelled (logs `canceled`, deletes, notifies)
   job-status ID...                 Queries.job_status (from the log)
   percentiles                      Queries.job_duration_percentiles over the last hour
   log ID...                        Queries.queue_log rows of these jobs, tracebacks parsed by PgQueuer
@@ -97,6 +98,11 @@ async def cmd_requeue(dsn: str, a: argparse.Namespace) -> None:
     emit(event="requeued", ids=a.ids)
 
 
+async def cmd_cancel(dsn: str, a: argparse.Namespace) -> None:
+    await (await connect(dsn)).mark_job_as_cancelled([int(i) for i in a.ids])
+    emit(event="canceled", ids=a.ids)
+
+
 async def cmd_job_status(dsn: str, a: argparse.Namespace) -> None:
     rows = await (await connect(dsn)).job_status([int(i) for i in a.ids])
     emit(event="job_status", statuses={str(i): s for i, s in rows})
@@ -181,6 +187,8 @@ def main() -> None:
     e.add_argument("--many")
     r = sub.add_parser("requeue")
     r.add_argument("ids", nargs="+")
+    c = sub.add_parser("cancel")
+    c.add_argument("ids", nargs="+")
     s = sub.add_parser("job-status")
     s.add_argument("ids", nargs="+")
     sub.add_parser("percentiles")
@@ -205,6 +213,7 @@ def main() -> None:
         "durability": cmd_durability,
         "enqueue": cmd_enqueue,
         "requeue": cmd_requeue,
+        "cancel": cmd_cancel,
         "job-status": cmd_job_status,
         "percentiles": cmd_percentiles,
         "log": cmd_log,

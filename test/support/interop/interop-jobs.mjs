@@ -68,3 +68,18 @@ export class InteropSharedJob extends QueueJob {
     await finish(ctx, await start(ctx, null, payload))
   }
 }
+
+/** Runs until its signal aborts (a cancel), then records the reason and rejects with it. */
+export class InteropCancelableJob extends QueueJob {
+  static entrypoint = 'interop_cancelable'
+  static payload = z.any()
+  async handle(payload, ctx) {
+    const seq = await start(ctx, null, payload)
+    const reason = await new Promise((resolve) => {
+      if (ctx.signal.aborted) resolve(ctx.signal.reason)
+      ctx.signal.addEventListener('abort', () => resolve(ctx.signal.reason))
+    })
+    await finish(ctx, seq)
+    throw reason
+  }
+}
