@@ -14,6 +14,8 @@ const core: Record<string, string> = {
   appRole: 'Role every scoped transaction runs as; owns nothing, cannot bypass row security.',
   systemUserId: 'The system user; its scope is the fallback for a pass given no scopes.',
   timezone: 'Time zone crons are read in (IANA name).',
+  enqueueMaxPayloadBytes:
+    'Largest payload (bytes) scoped work may enqueue through the database\'s enqueue door; a larger one is refused (docs/security.md#the-enqueue-door). The database enforces it: `aizk install` writes it there.',
   ingestMaxBytes: 'Largest file `aizk ingest` reads (bytes, up to 1,073,741,823); a larger one, or anything but a regular file, is refused with exit 2 before it is read.',
   dataDir: 'Data folder of the embedded server (default `/var/lib/aizk` as root, else `~/.local/share/aizk`).',
   embeddedPort: 'Port of the embedded server on 127.0.0.1. Unset: 54329, or the next free port when another program holds it (recorded in the data folder, so every aizk process finds it); set, exactly this port (exit 6 when taken).',

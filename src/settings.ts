@@ -136,6 +136,7 @@ const coreShape = {
   backupPgBin: folderSetting(),
   /** What `aizk ingest` reads at most; one PostgreSQL value holds at most 1 GiB. */
   ingestMaxBytes: intSetting(268_435_456, { min: 1, max: 1_073_741_823 }),
+  enqueueMaxPayloadBytes: intSetting(262_144, { min: 1024, max: 1_073_741_823 }),
   requeueDefaultLimit: intSetting(1000, { min: 1 }),
   statusHeldThreshold: intSetting(0, { min: 0 }),
   /** `aizk dashboard` accepts this bearer token (or its cookie); set, it may bind beyond loopback. */

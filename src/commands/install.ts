@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { describeUrl } from '../db/connect.js'
 import { migrate } from '../db/migrate.js'
+import { writeEnqueueLimit } from '../db/sql/enqueue-limit.js'
 
 export default class Install extends AizkCommand {
   static override summary = 'Install or upgrade the aizk schema (PgQueuer tables, dedupe index, app role).'
@@ -30,8 +31,10 @@ export default class Install extends AizkCommand {
     const db = await this.database({ requireSchema: false, deadline: false, session: true })
     const client = await db.pool.connect()
     let result: Awaited<ReturnType<typeof migrate>>
+    let limitChanged = false
     try {
       result = await migrate(client, { appRole: settings.appRole, dryRun: flags['dry-run'], resolveDuplicateKeys: flags['resolve-duplicate-keys'] })
+      if (!flags['dry-run']) limitChanged = await writeEnqueueLimit(client, settings.enqueueMaxPayloadBytes)
     } finally {
       client.release()
     }
@@ -48,6 +51,7 @@ export default class Install extends AizkCommand {
     }
     if (this.jsonEnabled()) return report
     if (result.adopted) this.log(`adopting the PgQueuer tables found in ${where}`)
+    if (limitChanged) this.log(`the enqueue door accepts payloads up to ${settings.enqueueMaxPayloadBytes} bytes (AIZK_ENQUEUE_MAX_PAYLOAD_BYTES)`)
     for (const d of result.resolvedDuplicates) this.log(`job ${d.id}: dedupe key ${d.dedupeKey} is kept by job ${d.keptJob}; renamed to ${d.newDedupeKey}`)
     if (result.applied.length === 0 && result.definitions.length === 0) {
       this.log(`schema is up to date at version ${result.current} in ${where}: nothing to do`)

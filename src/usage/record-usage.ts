@@ -1,5 +1,6 @@
 /**
- * Usage accounting: one event per capture key (a replay counts once), and on its first arrival
+ * Usage accounting: one event per capture key and exact scope set (a replay counts once; another
+ * set's keys neither block it nor show through it), and on its first arrival
  * the rollup per exact scope set, day (UTC) and kind. Runs on the caller's client inside
  * User.system(scopes): both tables are under row security.
  */
@@ -14,7 +15,7 @@ export interface UsageEvent {
   occurredAt: Date
 }
 
-/** True when the event was new (and counted), false when its capture key was seen before. */
+/** True when the event was new (and counted), false when its set saw its capture key before. */
 export async function recordUsage(db: Queryable, e: UsageEvent): Promise<boolean> {
   const { rows } = await db.query<{ counted: boolean }>(
     RECORD_USAGE,

@@ -1,7 +1,8 @@
 /**
  * UsageAccountingJob (aizk_usage_event, priority 0, unbounded): records one usage event keyed
- * by its capture key, idempotently, rolled up per scope set and day. Enqueue it with the capture
- * key as the dedupe key (`UsageAccountingJob.enqueueEvent` does).
+ * by its capture key within its scope set, idempotently, rolled up per scope set and day. Its
+ * dedupe key is `usage:<set>:<capture key>` (`UsageAccountingJob.dedupeKey`), the form the enqueue
+ * door requires of scoped work, so no set's key can block another's event.
  */
 import { z } from 'zod'
 import type { Queryable } from '../../db/queryable.js'
@@ -26,8 +27,12 @@ export class UsageAccountingJob extends QueueJob<UsagePayload> {
   static override priority = 0
   static override concurrencyLimit = 0
 
+  static dedupeKey(event: { scopes: readonly string[]; captureKey: string }): string {
+    return `usage:${normalizeScopes(event.scopes).join(',')}:${event.captureKey}`
+  }
+
   static async enqueueEvent(db: Queryable, event: z.input<typeof usagePayload>): Promise<string | false> {
-    return UsageAccountingJob.enqueue(db, event, { dedupeKey: event.captureKey })
+    return UsageAccountingJob.enqueue(db, event, { dedupeKey: UsageAccountingJob.dedupeKey(event) })
   }
 
   async handle(payload: UsagePayload, ctx: JobContext): Promise<void> {

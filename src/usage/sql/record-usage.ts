@@ -3,7 +3,7 @@
 export const RECORD_USAGE = `WITH ev AS (
        INSERT INTO aizk_usage_event (capture_key, scopes, kind, quantity, occurred_at)
        VALUES ($1, $2::uuid[], $3, $4, $5)
-       ON CONFLICT (capture_key) DO NOTHING
+       ON CONFLICT (scopes, capture_key) DO NOTHING
        RETURNING scopes, kind, quantity, (occurred_at AT TIME ZONE 'UTC')::date AS day
      ), rolled AS (
        INSERT INTO aizk_usage_daily AS d (scopes, day, kind, quantity, events)

@@ -1,4 +1,5 @@
 -- aizk:requires functions/aizk_payload_scopes
+-- aizk:requires functions/aizk_payload_shape_refusal
 -- Why one row may not be enqueued by the caller with write set w, or NULL when it may.
 CREATE OR REPLACE FUNCTION aizk_app_enqueue_refusal(w uuid[], p_priority integer, p_entrypoint text, p_payload bytea, p_key text, p_execute_after timestamp with time zone, p_headers jsonb)
  RETURNS text
@@ -9,7 +10,9 @@ AS $function$
 DECLARE
     e public.aizk_app_entrypoint;
     doc jsonb;
-    payload_scopes uuid[] := public.aizk_payload_scopes(p_payload);
+    payload_scopes uuid[];
+    max_bytes integer;
+    shape_refusal text;
     set_text text := array_to_string(w, ',');
     ref uuid;
 BEGIN
@@ -23,15 +26,35 @@ BEGIN
     IF p_headers IS NOT NULL THEN
         RETURN 'headers are written by the system, not by scoped work';
     END IF;
+    IF p_execute_after IS NOT NULL AND NOT isfinite(p_execute_after) THEN
+        RETURN format('execute_after must be a finite time, not %s', p_execute_after);
+    END IF;
     IF p_execute_after IS NOT NULL AND NOT (p_execute_after <= now() + interval '7 days') THEN
         RETURN format('execute_after %s is more than 7 days ahead', p_execute_after);
     END IF;
+    -- Before anything reads the payload: a 20 MB one is refused unparsed.
+    SELECT l.max_payload_bytes INTO max_bytes FROM public.aizk_enqueue_limit l;
+    IF octet_length(p_payload) > coalesce(max_bytes, 262144) THEN
+        RETURN format('the payload is %s bytes, more than the %s the door accepts (AIZK_ENQUEUE_MAX_PAYLOAD_BYTES, set by aizk install)',
+                      octet_length(p_payload), coalesce(max_bytes, 262144));
+    END IF;
+    payload_scopes := public.aizk_payload_scopes(p_payload);
     IF payload_scopes IS NULL OR NOT (payload_scopes @> w AND payload_scopes <@ w) THEN
         RETURN 'the payload''s scopes must be exactly the transaction''s write set';
     END IF;
     doc := convert_from(p_payload, 'UTF8')::jsonb;
+    IF e.payload_schema IS NOT NULL THEN
+        shape_refusal := public.aizk_payload_shape_refusal(doc, e.payload_schema, 'payload');
+        IF shape_refusal IS NOT NULL THEN
+            RETURN format('%s: %s, which its handler would refuse', p_entrypoint, shape_refusal);
+        END IF;
+    END IF;
+    -- Every key the door accepts is tied to the write set, so none can block another set's job.
     IF e.key_rule = 'any' THEN
-        RETURN NULL;
+        IF p_key IS NULL OR starts_with(p_key, e.key_prefix || set_text || ':') THEN
+            RETURN NULL;
+        END IF;
+        RETURN format('the dedupe key of %s must start with %s followed by the write set and '':''', p_entrypoint, e.key_prefix);
     END IF;
     IF p_key IS NULL THEN
         RETURN format('%s jobs need a dedupe key', p_entrypoint);
