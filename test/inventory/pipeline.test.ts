@@ -207,9 +207,11 @@ describe('usage accounting', () => {
     ])
   })
 
-  it('its job enqueues with the capture key as dedupe key and records through handle', async () => {
+  it("its job enqueues keyed by its set's capture key (usage:<set>:<key>) and records through handle", async () => {
     const payload = { captureKey: 'cap-job', scopes: B, kind: 'calls', occurredAt: '2025-03-04T10:00:00Z' }
-    assert.ok(await UsageAccountingJob.enqueueEvent(db.pool, payload))
+    const id = await UsageAccountingJob.enqueueEvent(db.pool, payload)
+    assert.ok(id)
+    assert.equal((await db.pool.query('select dedupe_key from pgqueuer where id = $1', [id])).rows[0].dedupe_key, `usage:${B.join(',')}:cap-job`)
     assert.equal(await UsageAccountingJob.enqueueEvent(db.pool, payload), false)
     const job = new UsageAccountingJob()
     const ctx = { pool: db.pool, jobId: '1', entrypoint: 'aizk_usage_event', attempts: 0, headers: {}, signal: new AbortController().signal, settings }

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { heartbeat } from '../../src/db/sql/aizk-worker.js'
-import { settleCanceled } from '../../src/queue/cancel-request.js'
+import { settleCanceled, verifiedCancels } from '../../src/queue/cancel-request.js'
 import { completeJobs } from '../../src/queue/complete.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
@@ -107,11 +107,14 @@ describe("statements that find a worker's picked rows, with statistics of an emp
     const error = { type: 'Error', message: 'boom', at: new Date().toISOString(), attempt: 1 }
     const record = (id: string) => ({ job_id: id, timestamp: error.at, exception_type: 'Error', exception_message: 'boom', traceback: '', additional_context: null })
     const o = { hasSlot: false }
+    // What `aizk cancel --running` writes: only marked rows are settled as canceled.
+    await db.pool.query(`UPDATE pgqueuer SET headers = '{"aizk":{"cancelRequestedAt":"2026-01-01T00:00:00Z"}}' WHERE id = ANY ($1::bigint[])`, [held.slice(40, 50)])
     const writes: [string, (c: pg.PoolClient) => Promise<unknown>][] = [
       ['completion', (c) => completeJobs(c, qm, held.slice(0, 10))],
       ['retry', (c) => retryJobIds(c, qm, held.slice(10, 20).map((id) => ({ id, delayMs: 0, error })), o)],
       ['hold', (c) => holdJobIds(c, qm, held.slice(20, 30).map((id) => ({ id, attemptsBump: 1, error, record: record(id) })), o)],
       ['release', (c) => releaseJobs(c, qm, held.slice(30, 40), o)],
+      ['cancel claim', (c) => verifiedCancels(c, qm, held.slice(40, 50))],
       ['cancel', (c) => settleCanceled(c, qm, held.slice(40, 50))],
       ['heartbeat', (c) => heartbeat(c, qm, held.slice(50, 55), held.slice(55, 60))],
     ]
