@@ -166,4 +166,21 @@ describe('aizk install', () => {
       await listener.end()
     }
   })
+
+  it('writes AIZK_ENQUEUE_MAX_PAYLOAD_BYTES where the enqueue door reads it; a value out of range exits 3 and changes nothing', async () => {
+    const db = await emptyDb()
+    const limit = async () => (await db.pool.query('select max_payload_bytes from aizk_enqueue_limit')).rows[0].max_payload_bytes
+    const raised = await runCli(['install'], { env: { AIZK_DATABASE_URL: db.url, AIZK_ENQUEUE_MAX_PAYLOAD_BYTES: '500000' } })
+    assert.equal(raised.code, 0, raised.stderr)
+    assert.match(raised.stdout, /the enqueue door accepts payloads up to 500000 bytes/)
+    assert.equal(await limit(), 500000)
+    const bad = await runCli(['install'], { env: { AIZK_DATABASE_URL: db.url, AIZK_ENQUEUE_MAX_PAYLOAD_BYTES: '10' } })
+    assert.equal(bad.code, 3, bad.stderr)
+    assert.match(bad.stderr, /AIZK_ENQUEUE_MAX_PAYLOAD_BYTES/)
+    assert.equal(await limit(), 500000)
+    // Schema up to date: the setting is still written back to its default.
+    const reset = await runCli(['install'], { env: { AIZK_DATABASE_URL: db.url } })
+    assert.equal(reset.code, 0, reset.stderr)
+    assert.equal(await limit(), 262144)
+  })
 })
