@@ -43,13 +43,13 @@ export interface ServiceContext {
 /**
  * The worker's built-in services, started in this order and stopped in reverse: the health
  * port (when workerHealthPort is set) answers through the whole drain, the count maintenance
- * keeps the live-count tables small, and the cron scheduler (unless workerNoScheduler) stops
+ * keeps the live-count tables small and removes dead workers' rows, and the cron scheduler (unless workerNoScheduler) stops
  * first so no tick fires into a draining worker.
  */
 export async function buildServices(ctx: ServiceContext): Promise<WorkerService[]> {
   const services: WorkerService[] = [
     ...(await healthServices({ probe: ctx.worker, pool: ctx.db.pool, settings: ctx.settings, events: ctx.events, log: ctx.log })),
-    countMaintenanceService(ctx.db.pool, ctx.events),
+    countMaintenanceService(ctx.db.pool, ctx.events, ctx.settings.heartbeatTimeoutSeconds),
   ]
   if (!ctx.settings.workerNoScheduler) {
     services.push(new Scheduler({ pool: ctx.db.pool, registry: ctx.registry, settings: ctx.settings, events: ctx.events }))

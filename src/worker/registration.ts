@@ -1,6 +1,7 @@
 /**
  * What a worker writes into its `aizk_worker` row (the SQL is src/db/sql/aizk-worker.ts): its
- * host, pid, aizk's version, the entrypoints it binds and their global limits.
+ * host, pid, aizk's version, the entrypoints it binds and their global limits, and its heartbeat
+ * timeout (past which the row is dead).
  */
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
@@ -20,6 +21,6 @@ export function aizkVersion(): string {
   return cachedVersion
 }
 
-export function describeWorker(queueManagerId: string, entrypoints: string[], limits: Record<string, number> = {}): WorkerRegistration {
-  return { queueManagerId, host: os.hostname(), pid: process.pid, version: aizkVersion(), entrypoints, limits }
+export function describeWorker(queueManagerId: string, entrypoints: string[], limits: Record<string, number>, heartbeatTimeoutSeconds: number): WorkerRegistration {
+  return { queueManagerId, host: os.hostname(), pid: process.pid, version: aizkVersion(), entrypoints, limits, heartbeatTimeoutSeconds }
 }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { callsOf, listenConfigOf } from '../db/connect.js'
-import { deregisterWorker, heartbeat, registerWorker } from '../db/sql/aizk-worker.js'
+import { deregisterWorker, heartbeat, registerWorker, type WorkerRegistration } from '../db/sql/aizk-worker.js'
 import { UsageError } from '../errors.js'
 import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
 import { verifiedCancels } from '../queue/cancel-request.js'
@@ -40,6 +40,7 @@ export class Worker {
   private listener: QueueListener | undefined
   private heartbeatTimer: NodeJS.Timeout | undefined
   private beating = false
+  private registration: WorkerRegistration | undefined
   private stopped: Promise<void> | undefined
   private readonly services: WorkerService[] = []
   private startedServices: WorkerService[] = []
@@ -115,8 +116,9 @@ export class Worker {
     const limits = Object.fromEntries(
       [...this.jobs.values()].map((j) => [j.entrypoint, concurrencyLimitOf(j, settings)] as const).filter(([, limit]) => limit > 0),
     )
-    const registration = describeWorker(this.queueManagerId, this.entrypoints, limits)
+    const registration = describeWorker(this.queueManagerId, this.entrypoints, limits, settings.heartbeatTimeoutSeconds)
     await registerWorker(pool, registration)
+    this.registration = registration
     try {
       const listen = this.listenConfig()
       // No LISTEN (behind a transaction pooler without a direct URL): the picks poll, and the
@@ -182,9 +184,13 @@ export class Worker {
         (beat) => {
           if (beat.cancelRequested.length) this.cancel(beat.cancelRequested)
           if (!this.pauses.matches(beat.paused)) this.refreshPauses()
+          // Silent past its timeout (a stall), the row was removed as dead: without it, this
+          // worker's picks would be judged foreign and its limits would not count.
+          if (!beat.registered && !this.draining && this.registration) return registerWorker(this.o.pool, this.registration)
         },
         (err) => this.health.error('heartbeat', err),
       )
+      .catch((err) => this.health.error('register', err))
       .finally(() => {
         this.beating = false
       })

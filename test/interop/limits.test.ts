@@ -1,6 +1,7 @@
 /**
  * aizk's global limit counts PgQueuer's picks, even one not yet committed when aizk counts, and
- * PgQueuer's own pick is held to it: never more than the limit picked at once, sampled.
+ * PgQueuer's own pick is held to it: never more than the limit picked at once, sampled; also
+ * before any aizk worker runs, to the limit an earlier registration stored.
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
@@ -102,4 +103,23 @@ describe('global limits beside PgQueuer workers', () => {
     assert.equal(rows[0].n, 6, 'one picked log row per job actually picked: none for a refused row')
     assert.equal(py.child.exitCode, null, 'the PgQueuer worker is still running')
   })
+
+  for (const limit of [1, 2, 5]) {
+    it(`a PgQueuer worker started first, with no aizk worker running, is held to the limit ${limit} an earlier aizk registration stored`, async (t) => {
+      const db = await scenario()
+      // An earlier deploy: an aizk worker registers the entrypoint at this limit, then exits cleanly.
+      const earlier = aizkWorker(db, ['interop_limited'], { INTEROP_LIMIT: String(limit) })
+      await earlier.waitFor((e) => e.event === 'worker:started', 'the aizk worker to start')
+      earlier.kill('SIGTERM')
+      assert.equal((await earlier.exited).code, 0)
+      assert.equal((await db.pool.query('select 1 from aizk_worker')).rowCount, 0, 'no aizk worker registered')
+      const py = pgqWorker(db, ['interop_limited'], { sleep: 0.1, poll: 0.2, batchSize: 10 })
+      await py.queueManagerId
+      await pgqEnqueue(db.url, 'interop_limited', Array.from({ length: 30 }, () => ({ json: { ms: 0 } })))
+      const { max, samples } = await sampleMaxPicked(db, 'interop_limited', queueEmpty(db))
+      t.diagnostic(`limit ${limit}: at most ${max} picked over ${samples} samples`)
+      assert.ok(max <= limit, `at most ${limit} picked at once, saw ${max} over ${samples} samples`)
+      assert.equal(py.events.filter((e) => e.event === 'end').length, 30, 'PgQueuer ran every job')
+    })
+  }
 })

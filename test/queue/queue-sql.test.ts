@@ -212,7 +212,7 @@ describe('outcomes', () => {
     await db.pool.query("update pgqueuer set heartbeat = now() - interval '1 hour'")
     // The third pick's reply "was lost": the worker does not know it holds that row.
     const known = picked.slice(0, 2).map((j) => j.id)
-    assert.deepEqual(await heartbeat(db.pool, me, known), { touched: 2, cancelRequested: [], paused: [] })
+    assert.deepEqual(await heartbeat(db.pool, me, known), { touched: 2, cancelRequested: [], paused: [], registered: false })
     const { rows } = await db.pool.query("select id::text from pgqueuer where heartbeat > now() - interval '1 minute' order by id")
     assert.deepEqual(
       rows.map((r) => r.id),
@@ -228,7 +228,7 @@ describe('outcomes', () => {
     await db.pool.query("update pgqueuer set heartbeat = now() - interval '10 minutes', headers = '{\"aizk\": {\"cancelRequestedAt\": \"x\"}}' where id = any($1::bigint[])", [[fresh, canceled]])
     await db.pool.query('update pgqueuer set headers = null where id = $1', [fresh])
     const beat = await heartbeat(db.pool, me, [old], [fresh, canceled])
-    assert.deepEqual(beat, { touched: 1, cancelRequested: [canceled], paused: [] })
+    assert.deepEqual(beat, { touched: 1, cancelRequested: [canceled], paused: [], registered: false })
     const { rows } = await db.pool.query<{ id: string; refreshed: boolean }>(
       "select id::text, heartbeat > now() - interval '5 minutes' as refreshed from pgqueuer order by id",
     )

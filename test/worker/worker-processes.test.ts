@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
+import { readWorkers } from '../../src/queue/stats-workers.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../support/worker-process.js'
 import { waitFor } from '../support/wait-for.js'
@@ -112,6 +113,23 @@ describe('aizk worker processes', () => {
     const runs = await q<{ attempts: number }>('select attempts from test_runs where job_id = $1 order by seq', [id])
     assert.deepEqual(runs.map((r) => r.attempts), [0, 1])
     assert.equal((await q('select 1 from pgqueuer where id = $1', [id])).length, 0)
+  })
+
+  it("a SIGKILLed worker's row stops counting after the heartbeat timeout and the cleanup pass removes it once its pick is recovered", async () => {
+    const id = await enqueue(db.pool, { entrypoint: 'test_slow_first', payload: {} })
+    const a = start(['--entrypoint', 'test_slow_first'])
+    const { queueManagerId: dead } = await a.waitFor((e) => e.event === 'worker:started', 'the start')
+    await a.waitFor((e) => e.event === 'job:picked' && e.jobId === id, 'the pick')
+    a.kill('SIGKILL')
+    await a.exited
+    assert.equal((await q('select 1 from aizk_worker where queue_manager_id = $1', [dead])).length, 1, 'the killed worker left its row')
+    // FAST_ENV's heartbeat timeout is 1.5 s: past it, status counts the row as gone.
+    await waitFor('the row to be judged gone', async () => (await readWorkers(db.pool, 1.5)).every((w) => !w.alive))
+    const b = start(['--entrypoint', 'test_slow_first'])
+    const { queueManagerId: alive } = await b.waitFor((e) => e.event === 'worker:started', 'the second start')
+    await b.waitFor((e) => e.event === 'job:recovered' && e.jobId === id, 'the recovery')
+    await waitFor('the cleanup pass to remove the dead row', async () => (await q('select 1 from aizk_worker where queue_manager_id = $1', [dead])).length === 0)
+    assert.deepEqual(await q('select queue_manager_id::text as id from aizk_worker'), [{ id: alive }], 'the live worker keeps its row')
   })
 
   it('a job whose worker died on its last attempt is held without running again', async () => {

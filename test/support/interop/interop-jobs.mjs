@@ -37,11 +37,11 @@ export class InteropBytesJob extends QueueJob {
   }
 }
 
-/** Global limit 2, each run takes `ms` (default 1500). */
+/** Global limit 2 (or INTEROP_LIMIT's), each run takes `ms` (default 1500). */
 export class InteropLimitedJob extends QueueJob {
   static entrypoint = 'interop_limited'
   static payload = z.object({ ms: z.number().optional() }).passthrough().nullable()
-  static concurrencyLimit = 2
+  static concurrencyLimit = Number(process.env.INTEROP_LIMIT ?? 2)
   async handle(payload, ctx) {
     const seq = await start(ctx, null, payload)
     await sleep(payload?.ms ?? 1500)
