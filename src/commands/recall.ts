@@ -4,7 +4,7 @@ import { renderRecall } from '../cli/render-recall.js'
 import { checkScopes, scopeFlag } from '../cli/scope-flag.js'
 import { embedTexts } from '../embedding/embeddings-client.js'
 import { UsageError } from '../errors.js'
-import { recall } from '../graph/read/recall.js'
+import { checkQuestion, recall } from '../graph/read/recall.js'
 
 export default class Recall extends AizkCommand {
   static override summary = 'Answer a question from the memory graph of one scope set: the claims, entities, communities and text that bear on it, each with its source.'
@@ -29,8 +29,7 @@ export default class Recall extends AizkCommand {
   async run() {
     const { args, flags } = await this.parse(Recall)
     const scopes = checkScopes(flags.scope)
-    const question = args.question.trim()
-    if (!question) throw new UsageError('the question is empty', 'pass the question as the first argument, in quotes')
+    const question = checkQuestion(args.question)
     let asOf: Date | undefined
     if (flags['as-of'] !== undefined) {
       asOf = new Date(flags['as-of'])
