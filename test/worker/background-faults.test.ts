@@ -51,25 +51,40 @@ async function startRestartingFront(targetUrl: string): Promise<RestartingFront>
   const target = new URL(targetUrl)
   const port = await freePort()
   let starting = false
-  const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>()
+  const sockets = new Set<net.Socket>()
+  const track = (socket: net.Socket) => {
+    sockets.add(socket)
+    socket.on('error', () => {})
+    socket.on('close', () => sockets.delete(socket))
+  }
+  const clients = new Set<net.Socket>()
   const server = net.createServer((client) => {
-    client.on('error', () => {})
+    track(client)
     if (starting) {
       client.once('data', () => client.end(fatal('57P03', 'the database system is starting up')))
       return
     }
     const upstream = net.connect({ port: Number(target.port || 5432), host: target.hostname })
-    upstream.on('error', () => client.destroy())
-    const pair = { client, upstream }
-    pairs.add(pair)
+    track(upstream)
+    clients.add(client)
     client.pipe(upstream)
     upstream.pipe(client)
     client.on('close', () => {
-      pairs.delete(pair)
+      clients.delete(client)
       upstream.destroy()
+    })
+    upstream.on('close', () => {
+      if (server.listening) client.destroy()
     })
   })
   const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()))
+  // Whatever a client did not close itself after its last word goes too, so close() always ends.
+  const stopListening = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    await sleep(200)
+    for (const socket of sockets) socket.destroy()
+    await closed
+  }
   await listen()
   const url = new URL(targetUrl)
   url.hostname = '127.0.0.1'
@@ -77,13 +92,11 @@ async function startRestartingFront(targetUrl: string): Promise<RestartingFront>
   return {
     url: url.toString(),
     async shutDown() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      for (const { client, upstream } of pairs) {
-        upstream.unpipe(client)
-        upstream.destroy()
+      for (const client of clients) {
+        client.unpipe()
         client.end(fatal('57P01', 'terminating connection due to administrator command'))
       }
-      await closed
+      await stopListening()
     },
     async startingUp() {
       starting = true
@@ -92,18 +105,12 @@ async function startRestartingFront(targetUrl: string): Promise<RestartingFront>
     up() {
       starting = false
     },
-    async close() {
-      for (const { client, upstream } of pairs) {
-        client.destroy()
-        upstream.destroy()
-      }
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
+    close: () => (server.listening ? stopListening() : Promise.resolve()),
   }
 }
 
 describe('a server restart under the background passes', () => {
-  it("is one db:lost and one db:reconnected: no worker:error, nothing in the errors metric, and work goes on", async () => {
+  it('is one db:lost and one db:reconnected: no worker:error, nothing in the errors metric, and work goes on', async () => {
     const front = await startRestartingFront(db.url)
     const healthPort = await freePort()
     try {
