@@ -15,7 +15,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { UsageError } from '../../src/errors.js'
 import { recall } from '../../src/graph/read/recall.js'
+import { convertArtifact, ingestOriginal } from '../../src/ingest/index.js'
+import { isPermanentError } from '../../src/permanent-error.js'
 import { waitForJobs } from '../../src/queue/wait-for-jobs.js'
+import { parseSettings } from '../../src/settings.js'
 import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
@@ -156,6 +159,22 @@ describe('NUL at the door', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('an older text artifact holding NUL fails its conversion at once (held, not retried), with nothing written', async () => {
+    const settings = parseSettings({})
+    const r = await ingestOriginal(db.pool, settings, { bytes: Buffer.from('old\u0000text'), filename: 'old.bin', mediaType: 'application/pdf', scopes: [SCOPE] })
+    // As ingested before NUL was refused at the door.
+    await db.pool.query("update artifact set media_type = 'text/plain', filename = 'old.txt' where id = $1", [r.artifactId])
+    await assert.rejects(convertArtifact(db.pool, settings, { artifactId: r.artifactId, scopes: [SCOPE] }), (err: unknown) => {
+      assert.ok(isPermanentError(err), 'held at once, never retried')
+      assert.match((err as Error).message, /the Markdown of artifact [0-9a-f-]{36} holds a NUL character/)
+      return true
+    })
+    const { rows } = await db.pool.query('select conversion_status, markdown, (select count(*)::int from chunk where artifact_id = $1) as chunks from artifact where id = $1', [r.artifactId])
+    assert.deepEqual(rows[0], { conversion_status: 'failed', markdown: null, chunks: 0 })
+    await db.pool.query('truncate pgqueuer')
+    await db.pool.query('delete from artifact')
   })
 
   it('recall: a question with NUL is a usage error (the MCP tool and the library), never PostgreSQL\'s "invalid byte sequence"', async () => {
