@@ -16,6 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { UsageError } from '../../src/errors.js'
 import { recall } from '../../src/graph/read/recall.js'
 import { convertArtifact, ingestOriginal } from '../../src/ingest/index.js'
+import { durationSeconds } from '../../src/mcp/duration-arg.js'
 import { isPermanentError } from '../../src/permanent-error.js'
 import { waitForJobs } from '../../src/queue/wait-for-jobs.js'
 import { parseSettings } from '../../src/settings.js'
@@ -109,6 +110,13 @@ describe('durations past what the database or a timer can hold', () => {
       [],
     )
     await db.pool.query('truncate pgqueuer')
+  })
+
+  it("the MCP tools' look-back windows and thresholds past 100 years are usage errors too", () => {
+    for (const text of ['99999999999d', 'P99999999D']) {
+      assert.throws(() => durationSeconds(text, 'period'), (err: unknown) => err instanceof UsageError && new RegExp(`period "${text}" is longer than 36500 days`).test(err.message))
+    }
+    assert.equal(durationSeconds('36500d', 'period'), 36_500 * 86_400)
   })
 
   it('enqueue --wait --timeout 30d: exit 2 naming the flag and the timer limit, before anything is enqueued', async () => {
