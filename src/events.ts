@@ -57,6 +57,7 @@ type AnyListener = <K extends WorkerEventName>(name: K, payload: WorkerEventMap[
 export class WorkerEvents {
   private readonly emitter = new EventEmitter()
   private readonly anyListeners = new Set<AnyListener>()
+  private errorRoute: ((where: string, err: unknown) => void) | undefined
 
   constructor() {
     this.emitter.setMaxListeners(50)
@@ -85,6 +86,21 @@ export class WorkerEvents {
     } catch (err) {
       if (name !== 'worker:error') this.emit('worker:error', { where: `listener:${name}`, error: err instanceof Error ? err.message : String(err) })
     }
+  }
+
+  /**
+   * A background task's failure (a periodic pass, a scheduler tick): a 'worker:error', unless a
+   * running worker routed these through its database health (routeErrors), where a connection
+   * fault while the server restarts is the outage's 'db:lost', not an error (src/worker/db-health.ts).
+   */
+  reportError(where: string, err: unknown): void {
+    if (this.errorRoute) this.errorRoute(where, err)
+    else this.emit('worker:error', { where, error: err instanceof Error ? err.message : String(err) })
+  }
+
+  /** Where reportError sends failures from now on (the worker's database health). */
+  routeErrors(route: (where: string, err: unknown) => void): void {
+    this.errorRoute = route
   }
 
   /** Whether anybody listens, so the hot path can skip building a payload. */

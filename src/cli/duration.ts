@@ -1,7 +1,14 @@
 /** Durations (`30s`, `5m`, `2h`, `1d`, `1h30m`, `250ms`) and "when" values (a duration or an ISO timestamp). */
 import { UsageError } from '../errors.js'
+import { MAX_DAYS, MAX_TIMER_SECONDS } from '../settings-types.js'
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
+
+/** The longest age a filter takes, 100 years: PostgreSQL's interval arithmetic overflows long past it. */
+export const MAX_AGE_MS = MAX_DAYS * UNIT_MS.d
+
+/** The longest wait a Node timer holds (about 24.8 days, as for the settings): past it setTimeout fires at once. */
+export const MAX_TIMER_MS = MAX_TIMER_SECONDS * 1000
 
 /** Milliseconds of a duration such as `90s`, `5m`, `1h30m`; null when it is not one. */
 export function parseDuration(text: string): number | null {

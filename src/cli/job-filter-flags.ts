@@ -5,11 +5,12 @@
  */
 import { Flags } from '@oclif/core'
 import type { JobFilter } from '../queue/job-filter.js'
-import { parseDuration } from './duration.js'
+import { MAX_AGE_MS, parseDuration } from './duration.js'
 import { checkEntrypointName } from './entrypoints.js'
 import { wholeFlag } from './flags.js'
 import { jobId } from './numbers.js'
 import { UsageError } from '../errors.js'
+import { MAX_DAYS } from '../settings-types.js'
 
 /** `rows`: what the command acts on, as in "Only this held job id". */
 export function jobFilterFlags(rows: string, limitDefault: string) {
@@ -43,10 +44,11 @@ export function readJobFilter(flags: JobFilterFlagValues): { filter: JobFilter; 
   return { filter: { entrypoints: flags.entrypoint, ids: ids.length ? ids : undefined, olderThanSeconds }, ids, limit }
 }
 
-/** An age such as 30m, 2h or 7d, in seconds; `what` names where it was given. */
+/** An age such as 30m, 2h or 7d, in seconds, at most 100 years; `what` names where it was given. */
 export function readAge(text: string, what: string): number {
   const ms = parseDuration(text)
   if (ms === null) throw new UsageError(`${what} "${text}" is not a duration`, 'use a duration such as 30m, 2h or 7d')
+  if (ms > MAX_AGE_MS) throw new UsageError(`${what} "${text}" is longer than ${MAX_DAYS} days (100 years)`, `use a duration of at most ${MAX_DAYS}d, such as 30m, 2h or 7d`)
   return ms / 1000
 }
 

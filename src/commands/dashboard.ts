@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { wholeFlag } from '../cli/flags.js'
 import { newCsrfToken } from '../dashboard/security.js'
+import { listenHost } from '../dashboard/listen.js'
 import { checkBind, startDashboard } from '../dashboard/server.js'
 
 export default class Dashboard extends AizkCommand {
@@ -16,7 +17,7 @@ export default class Dashboard extends AizkCommand {
   ]
   static override flags = {
     host: Flags.string({ description: 'Address to listen on (another than loopback needs authentication).', default: '127.0.0.1' }),
-    port: wholeFlag({ description: 'Port to listen on, 0 for any free one (default AIZK_DASHBOARD_PORT, 8474).', example: '--port 8080', min: 0 }),
+    port: wholeFlag({ description: 'Port to listen on, 0 for any free one (default AIZK_DASHBOARD_PORT, 8474).', example: '--port 8080', min: 0, max: 65535 }),
     'read-only': Flags.boolean({ description: 'Show everything, change nothing: every action is refused.', default: false }),
   }
 
@@ -25,6 +26,7 @@ export default class Dashboard extends AizkCommand {
     const { flags } = await this.parse(Dashboard)
     const settings = await this.settings()
     const auth = { token: settings.dashboardToken, user: settings.dashboardUser, password: settings.dashboardPassword }
+    listenHost(flags.host)
     checkBind(flags.host, auth)
     const db = await this.database({ poolSize: 4, applicationName: 'aizk dashboard' })
     const json = this.jsonEnabled()

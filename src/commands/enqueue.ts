@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { withCommandTracing } from '../cli/tracing.js'
 import { AizkCommand } from '../cli/base-command.js'
-import { parseDuration, parseWhen } from '../cli/duration.js'
+import { MAX_TIMER_MS, parseDuration, parseWhen } from '../cli/duration.js'
 import { checkEntrypointName, resolveJob } from '../cli/entrypoints.js'
 import { readPayload } from '../cli/payload-input.js'
 import { outcomeError } from '../cli/wait-outcome.js'
@@ -52,7 +52,7 @@ export default class Enqueue extends AizkCommand {
       description: 'Wait until the job finishes: exit 0 when it succeeds, 8 when it is held (failed), 9 when it is canceled or discarded, 10 on --timeout.',
       default: false,
     }),
-    timeout: Flags.string({ description: 'With --wait: give up after this long (30s, 5m, 1h); default: wait for ever.' }),
+    timeout: Flags.string({ description: 'With --wait: give up after this long (30s, 5m, 1h; at most about 24.8 days); default: wait for ever.' }),
   }
 
   async run() {
@@ -140,5 +140,8 @@ function checkedPayload(job: JobClass, raw: unknown): unknown {
 function parseTimeout(text: string): number {
   const ms = parseDuration(text)
   if (ms === null || ms <= 0) throw new UsageError(`--timeout "${text}" is not a duration`, 'use a duration such as 30s, 5m or 1h')
+  if (ms > MAX_TIMER_MS) {
+    throw new UsageError(`--timeout "${text}" is longer than a timer can wait: at most ${MAX_TIMER_MS / 1000} seconds (about 24.8 days)`, 'use a shorter --timeout such as 1h or 7d, or leave it out to wait for ever')
+  }
   return ms
 }

@@ -8,7 +8,7 @@ import { isUuid } from '../scope/scope-set.js'
 export default class Ingest extends AizkCommand {
   static override summary = 'Store a file as an artifact of a scope set and enqueue its conversion.'
   static override description =
-    'The original goes into the content-addressed store (PostgreSQL unless AIZK_CONTENT_STORE=folder), the artifact row is written with its scopes, and its conversion job is enqueued, all in one transaction. Ingesting the same bytes into the same scope set again changes nothing and names the same artifact.'
+    'The original goes into the content-addressed store (PostgreSQL unless AIZK_CONTENT_STORE=folder), the artifact row is written with its scopes, and its conversion job is enqueued, all in one transaction. Ingesting the same bytes into the same scope set again changes nothing and names the same artifact. A text file (Markdown, plain text, HTML) holding a NUL byte is refused (exit 2, nothing stored): text in PostgreSQL cannot hold one.'
   static override examples = [
     { command: '<%= config.bin %> ingest report.pdf --scope 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11', description: 'Ingest into one scope.' },
     {

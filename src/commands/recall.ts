@@ -4,12 +4,12 @@ import { renderRecall } from '../cli/render-recall.js'
 import { checkScopes, scopeFlag } from '../cli/scope-flag.js'
 import { embedTexts } from '../embedding/embeddings-client.js'
 import { UsageError } from '../errors.js'
-import { recall } from '../graph/read/recall.js'
+import { checkQuestion, recall } from '../graph/read/recall.js'
 
 export default class Recall extends AizkCommand {
   static override summary = 'Answer a question from the memory graph of one scope set: the claims, entities, communities and text that bear on it, each with its source.'
   static override description =
-    'Reads as the app role inside the scope set, so row security decides: the set sees its own rows and those of its subsets, never a wider set. Ranks by full text over chunks, names, profiles, claims and communities, trigrams on names, one or two hops around the named entities (claim weight, after decay), and the question\'s vector when AIZK_EMBEDDINGS_URL is set, fused by reciprocal rank (docs/memory-graph.md, "Reading the graph"). Exit 2 on an empty question, no scope or a malformed one.'
+    'Reads as the app role inside the scope set, so row security decides: the set sees its own rows and those of its subsets, never a wider set. Ranks by full text over chunks, names, profiles, claims and communities, trigrams on names, one or two hops around the named entities (claim weight, after decay), and the question\'s vector when AIZK_EMBEDDINGS_URL is set, fused by reciprocal rank (docs/memory-graph.md, "Reading the graph"). Exit 2 on an empty question or one holding a NUL, no scope or a malformed one.'
   static override examples = [
     { command: '<%= config.bin %> recall "Who founded Debian?" --scope aaaaaaaa-0000-4000-8000-000000000001', description: 'The ten best items, each with where it came from.' },
     {
@@ -29,8 +29,7 @@ export default class Recall extends AizkCommand {
   async run() {
     const { args, flags } = await this.parse(Recall)
     const scopes = checkScopes(flags.scope)
-    const question = args.question.trim()
-    if (!question) throw new UsageError('the question is empty', 'pass the question as the first argument, in quotes')
+    const question = checkQuestion(args.question)
     let asOf: Date | undefined
     if (flags['as-of'] !== undefined) {
       asOf = new Date(flags['as-of'])

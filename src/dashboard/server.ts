@@ -19,6 +19,7 @@ import { runAction } from './actions.js'
 import { CSS, JS } from './assets.js'
 import { type DashboardContext, loadStats } from './context.js'
 import { type Html, page, type PageFrame } from './html.js'
+import { listenError, listenHost } from './listen.js'
 import { LiveHub, oldestWait, throughputChart } from './live.js'
 import { type EntrypointRow, entrypointsBody, errorBody, heldBody, type JobsFilter, jobsBody, overviewBody, schedulesBody, scopesBody, storyBody } from './pages.js'
 import { authenticate, csrfMatches, type DashboardAuth, hasAuth, isLoopback, sameOrigin, TOKEN_COOKIE, tokenFromQuery } from './security.js'
@@ -67,14 +68,15 @@ export async function startDashboard(ctx: DashboardContext, opts: DashboardOptio
     })
   })
   server.keepAliveTimeout = 5000
+  const host = listenHost(opts.host)
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(opts.port, opts.host, () => resolve())
+    server.once('error', (err) => reject(listenError(err, host, opts.port)))
+    server.listen(opts.port, host, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
-  const shownHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host
+  const shownHost = host.includes(':') ? `[${host}]` : host
   allowedHosts = new Set([`${shownHost}:${port}`.toLowerCase()])
-  if (isLoopback(opts.host)) for (const h of ['127.0.0.1', 'localhost', '[::1]']) allowedHosts.add(`${h}:${port}`)
+  if (isLoopback(host)) for (const h of ['127.0.0.1', 'localhost', '[::1]']) allowedHosts.add(`${h}:${port}`)
   return {
     url: `http://${shownHost}:${port}/`,
     server,

@@ -37,6 +37,8 @@ export async function convertArtifact(pool: pg.Pool, settings: Settings, ref: Ar
   try {
     if (!bytes) throw new PermanentJobError(`the original of artifact ${artifact.id} (content ${artifact.contentId}) is missing from the ${artifact.storage} store`)
     markdown = await convertToMarkdown({ bytes, filename: artifact.filename, mediaType: artifact.mediaType }, settings, signal)
+    // No retry removes a NUL, and PostgreSQL text cannot store one (ingest refuses such text; this is an older artifact, or a converter's output).
+    if (markdown.includes('\0')) throw new PermanentJobError(`the Markdown of artifact ${artifact.id} holds a NUL character, which PostgreSQL text cannot store`, 'remove the NUL bytes from the original and ingest it again')
   } catch (err) {
     if (err instanceof PermanentJobError) await user.transaction(pool, (db) => markConversionFailed(db, artifact.id, err.message))
     throw err

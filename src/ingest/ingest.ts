@@ -7,7 +7,7 @@
  */
 import type pg from 'pg'
 import { type ContentSettings, planOriginal, storeOriginal } from '../content/store.js'
-import { mediaTypeFor, normalizeMediaType } from '../convert/media-type.js'
+import { converterFor, mediaTypeFor, normalizeMediaType } from '../convert/media-type.js'
 import { UsageError } from '../errors.js'
 import { normalizeScopes } from '../scope/scope-set.js'
 import { type IdentitySettings, User } from '../scope/user.js'
@@ -40,6 +40,7 @@ export async function ingestOriginal(pool: pg.Pool, settings: ContentSettings & 
   if (scopes.length === 0) throw new UsageError('an original needs at least one scope', 'pass --scope UUID (repeatable)')
   const filename = input.filename ? input.filename.split(/[\\/]/).pop() || null : null
   const mediaType = input.mediaType ? declaredMediaType(input.mediaType) : mediaTypeFor(filename)
+  checkTextHasNoNul(input.bytes, filename, mediaType)
   return User.system(scopes, settings).transaction(pool, async (db) => {
     const planned = planOriginal(settings, input.bytes)
     const artifact = await insertArtifact(db, { scopes, filename, mediaType, ...planned })
@@ -61,6 +62,20 @@ export async function ingestOriginal(pool: pg.Pool, settings: ContentSettings & 
       conversionStatus: artifact.status,
     }
   })
+}
+
+/**
+ * An original converted here as text (Markdown, plain text, HTML) becomes PostgreSQL text, which
+ * cannot hold NUL: refused at the door rather than stored and then failing its conversion.
+ */
+function checkTextHasNoNul(bytes: Buffer, filename: string | null, mediaType: string): void {
+  if (converterFor(mediaType, filename) === 'docling') return
+  const at = bytes.indexOf(0)
+  if (at < 0) return
+  throw new UsageError(
+    `${filename ?? 'the original'} holds a NUL byte (at byte ${at}), which text (${mediaType}) cannot: PostgreSQL text has no NUL`,
+    'remove the NUL bytes (tr -d \'\\000\'), convert UTF-16 text to UTF-8 (iconv -f UTF-16 -t UTF-8), or give --media-type of what the file really is',
+  )
 }
 
 function declaredMediaType(value: string): string {

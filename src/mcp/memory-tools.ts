@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { embedTexts } from '../embedding/embeddings-client.js'
-import { recall } from '../graph/read/recall.js'
+import { checkQuestion, recall } from '../graph/read/recall.js'
 import type { McpContext } from './context.js'
 import { tool } from './register.js'
 
@@ -20,6 +20,7 @@ export function memoryTools(ctx: McpContext & { readScopes: string[] }) {
         asOf: z.string().datetime({ offset: true }).optional().describe('ISO 8601 moment: leave out claims first observed after it and claims superseded at or before it.'),
       },
       run: async (a) => {
+        checkQuestion(a.question)
         const queryVector = settings.embeddingsUrl
           ? (await embedTexts([a.question], { url: settings.embeddingsUrl, model: settings.embeddingsModel, apiKey: settings.embeddingsApiKey, batchSize: 1 }))[0]
           : undefined

@@ -11,6 +11,7 @@
 import type pg from 'pg'
 import { listenConfigOf } from '../db/connect.js'
 import { UsageError } from '../errors.js'
+import { MAX_TIMER_SECONDS } from '../settings-types.js'
 import { type CurrentStatus, type FinalStatus, isFinal, readJobStatuses } from './job-status.js'
 import { QueueListener } from './listen.js'
 
@@ -18,7 +19,7 @@ import { QueueListener } from './listen.js'
 const LISTEN_CHECK_MS = 10_000
 
 export interface WaitOptions {
-  /** Give up after this many milliseconds: the ids still running resolve to `timeout`. Unset: wait for ever. */
+  /** Give up after this many milliseconds (at most 2,147,483,000, about 24.8 days): the ids still running resolve to `timeout`. Unset: wait for ever. */
   timeoutMs?: number
   /** Stop waiting early (the ids still running resolve to `timeout`). */
   signal?: AbortSignal
@@ -42,6 +43,11 @@ export interface JobOutcome {
 export async function waitForJobs(pool: pg.Pool, ids: readonly string[], opts: WaitOptions = {}): Promise<JobOutcome[]> {
   const bad = ids.filter((id) => !/^\d{1,19}$/.test(id))
   if (bad.length) throw new UsageError(`not a job id: ${bad.slice(0, 5).join(', ')}`, 'job ids are whole numbers, as enqueue returns them')
+  const { timeoutMs } = opts
+  // Past a timer's limit setTimeout fires at once (TimeoutOverflowWarning): the wait would end before it began.
+  if (timeoutMs !== undefined && !(timeoutMs >= 0 && timeoutMs <= MAX_TIMER_SECONDS * 1000)) {
+    throw new UsageError(`timeoutMs ${timeoutMs} is out of range: from 0 to ${MAX_TIMER_SECONDS * 1000} (about 24.8 days)`, 'wait less long, or leave timeoutMs out to wait for ever')
+  }
   const waiting = new Set(ids)
   const done = new Map<string, FinalStatus>()
   const lastSeen = new Map<string, CurrentStatus>()
@@ -114,7 +120,7 @@ export async function waitForJobs(pool: pg.Pool, ids: readonly string[], opts: W
     over = true
     finish()
   }
-  const deadline = opts.timeoutMs !== undefined ? setTimeout(stopWaiting, opts.timeoutMs) : undefined
+  const deadline = timeoutMs !== undefined ? setTimeout(stopWaiting, timeoutMs) : undefined
   opts.signal?.addEventListener('abort', stopWaiting, { once: true })
   if (opts.signal?.aborted) stopWaiting()
 

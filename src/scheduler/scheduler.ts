@@ -163,7 +163,7 @@ export class Scheduler {
         // Wake a few ms after the earliest next_run, by the database's clock.
         if (until !== null) wait = Math.min(maxSleep, Math.max(20, until + 5))
       } catch (err) {
-        this.opts.events.emit('worker:error', { where: 'scheduler', error: errorMessage(err) })
+        this.opts.events.reportError('scheduler', err)
       }
       if (this.running) await this.sleep(wait)
     }
@@ -228,7 +228,7 @@ export class Scheduler {
       })
     } catch (err) {
       const error = errorMessage(err)
-      this.opts.events.emit('worker:error', { where: `scheduler:${job.jobName}`, error })
+      this.opts.events.reportError(`scheduler:${job.jobName}`, err)
       const kind = job.kind as 'scoped' | 'system'
       result = { name: job.jobName, kind, items: 0, enqueued: 0, alreadyQueued: 0, cronEntrypoint: job.cronEntrypoint, scheduledFor, nextRun: c.advancedTo, error }
     }
@@ -236,7 +236,7 @@ export class Scheduler {
       await sql.releaseSchedules(this.opts.pool, [c.id])
     } catch (err) {
       // The row stays picked; its heartbeat stops, so another scheduler reclaims it after 30 s.
-      this.opts.events.emit('worker:error', { where: 'scheduler:release', error: errorMessage(err) })
+      this.opts.events.reportError('scheduler:release', err)
     }
     this.opts.events.emit('schedule:next', { name: job.jobName, cronEntrypoint: job.cronEntrypoint, nextRun: c.advancedTo.toISOString() })
     return result
@@ -246,7 +246,7 @@ export class Scheduler {
     try {
       await sql.heartbeatSchedules(this.opts.pool, [...this.inFlight.keys()])
     } catch (err) {
-      this.opts.events.emit('worker:error', { where: 'scheduler:heartbeat', error: errorMessage(err) })
+      this.opts.events.reportError('scheduler:heartbeat', err)
     }
   }
 }

@@ -1,8 +1,8 @@
 /**
  * The worker's view of the database: up, or down since a moment. Whichever connection notices
- * first (a pick, a flush, the heartbeat, the LISTEN link) reports it; an outage is one 'db:lost'
- * and one 'db:reconnected', however many queries failed in between. Errors that are not about the
- * connection are the worker's bugs to report ('worker:error').
+ * first (a pick, a flush, the heartbeat, the LISTEN link, a background pass) reports it; an
+ * outage is one 'db:lost' and one 'db:reconnected', however many queries failed in between.
+ * Errors that are not about the connection are the worker's bugs to report ('worker:error').
  */
 import { isConnectionError } from '../db/connect.js'
 import { errorMessage } from '../errors.js'

@@ -1,8 +1,8 @@
 /**
- * A worker's background pass on a timer: never two runs at once, errors reported as
- * 'worker:error' (at `where`), and a timer that does not keep the process alive.
+ * A worker's background pass on a timer: never two runs at once, errors reported at `where`
+ * (a 'worker:error', or 'db:lost' for a connection fault: WorkerEvents.reportError), and a timer
+ * that does not keep the process alive.
  */
-import { errorMessage } from '../errors.js'
 import type { WorkerEvents } from '../events.js'
 
 export interface Periodic {
@@ -19,7 +19,7 @@ export function periodic(ms: number, pass: () => Promise<unknown>, events: Worke
     if (running) return
     running = pass()
       .then(() => {})
-      .catch((err) => events.emit('worker:error', { where, error: errorMessage(err) }))
+      .catch((err) => events.reportError(where, err))
       .finally(() => {
         running = undefined
       })

@@ -48,6 +48,8 @@ export class Worker {
   constructor(private readonly o: WorkerOptions) {
     this.events = o.events ?? new WorkerEvents()
     this.health = new DatabaseHealth(this.events, () => this.picker?.wake(true))
+    // The services' failures too: a connection fault in a background pass is part of the outage.
+    this.events.routeErrors((where, err) => this.health.error(where, err))
     this.jobs = bindJobs(o.registry, o.settings, o.entrypoints)
     this.services.push(...(o.services ?? []))
   }

@@ -10,6 +10,7 @@
  */
 import type pg from 'pg'
 import type { PoolClient } from 'pg'
+import { UsageError } from '../../errors.js'
 import { DEFAULT_SYSTEM_USER_ID } from '../../settings.js'
 import { type IdentitySettings, User } from '../../scope/user.js'
 import { fuse, type Ranking, rankBy } from './recall-fuse.js'
@@ -49,7 +50,20 @@ interface ClaimRow {
   coverage: number
 }
 
+/**
+ * The question as recall reads it, trimmed; a usage error (exit 2) when it is empty or holds a NUL,
+ * which no PostgreSQL text can carry (the server would answer "invalid byte sequence").
+ */
+export function checkQuestion(question: string): string {
+  const q = question.trim()
+  if (!q) throw new UsageError('the question is empty', 'pass the question as the first argument, in quotes')
+  const at = q.indexOf('\0')
+  if (at >= 0) throw new UsageError(`the question holds a NUL character (at character ${at + 1})`, 'ask in plain text: remove the NUL (\\0, \\u0000) from the question')
+  return q
+}
+
 export async function recall(pool: pg.Pool, options: RecallOptions, identity?: IdentitySettings): Promise<RecallResult> {
+  checkQuestion(options.query)
   const settings = identity ?? { appRole: 'aizk_app', systemUserId: DEFAULT_SYSTEM_USER_ID }
   const user = User.system(options.readScopes, settings)
   const limit = options.limit ?? 10
