@@ -7,6 +7,7 @@
  */
 import pg from 'pg'
 import { CallTracker, DeadlineClient, type DeadlineClientConfig } from './deadline-client.js'
+import { bindToStatementDeadline } from './statement-deadline.js'
 
 export interface DatabasePoolConfig {
   client: DeadlineClientConfig
@@ -51,6 +52,13 @@ export class DatabasePool extends pg.Pool {
       client.on('error', () => {})
     })
     this.on('remove', (client) => this.clients.delete(client as unknown as DeadlineClient))
+  }
+
+  // pg-pool hands a waiting caller its client from another caller's release: a statement deadline
+  // the waiting caller asked for (statement-deadline.ts) must come along. pool.query goes through here.
+  // biome-ignore lint/suspicious/noExplicitAny: pg-pool's connect has a promise and a callback form.
+  override connect(callback?: any): any {
+    return callback ? super.connect(bindToStatementDeadline(callback)) : super.connect()
   }
 
   /** The server this pool connects to (pg_dump is handed the same). */

@@ -6,8 +6,10 @@
  * and a command exits 4), and the pool drops the client instead of handing it out again.
  * node-postgres's own `query_timeout` only rejects the query and leaves the connection waiting
  * for the lost reply. Every client also turns on TCP keepalive (docs/job-lifecycle.md#network-stalls).
+ * Work that runs under withStatementDeadline (statement-deadline.ts) gets that deadline instead.
  */
 import pg from 'pg'
+import { statementDeadlineMs } from './statement-deadline.js'
 
 /** The code of a round trip that passed its deadline (a connection error: see isConnectionError). */
 export const DEADLINE_CODE = 'AIZK_DEADLINE'
@@ -22,16 +24,31 @@ export class DeadlineError extends Error {
 /** Round trips of one pool's clients that are on their way, for health's "a call older than its deadline". */
 export class CallTracker {
   private readonly started = new Map<number, number>()
+  /** The deadline of each call on its way, when it has one. */
+  private readonly deadlines = new Map<number, number>()
   private next = 0
 
-  begin(): number {
+  begin(deadlineMs = 0): number {
     const id = this.next++
     this.started.set(id, Date.now())
+    if (deadlineMs > 0) this.deadlines.set(id, deadlineMs)
     return id
   }
 
   end(id: number): void {
     this.started.delete(id)
+    this.deadlines.delete(id)
+  }
+
+  /**
+   * Calls still on their way `slackMs` past their own deadline: the deadline should have ended
+   * them, so each holds a connection nothing is ending (health's "stuck").
+   */
+  overdue(slackMs: number): number {
+    const now = Date.now()
+    let n = 0
+    for (const [id, deadlineMs] of this.deadlines) if (now - (this.started.get(id) ?? now) > deadlineMs + slackMs) n++
+    return n
   }
 
   /** Age (ms) of the oldest call on its way, 0 when none. */
@@ -85,9 +102,11 @@ export class DeadlineClient extends pg.Client {
   override query(config: any, values?: any, callback?: any): any {
     if (this.unnamed && config?.name !== undefined && typeof config.submit !== 'function') config = { ...config, name: undefined }
     // Cursors and streams (objects with submit) keep a portal open across round trips: not bounded here.
-    if (!this.deadlineMs || (config && typeof config.submit === 'function')) return super.query(config, values, callback)
-    const call = this.calls?.begin()
-    const timer = setTimeout(() => this.destroy(new DeadlineError(this.deadlineMs)), this.deadlineMs)
+    // A handler that said its statements may run long (statement-deadline.ts) gets its deadline.
+    const deadlineMs = statementDeadlineMs() ?? this.deadlineMs
+    if (!deadlineMs || (config && typeof config.submit === 'function')) return super.query(config, values, callback)
+    const call = this.calls?.begin(deadlineMs)
+    const timer = setTimeout(() => this.destroy(new DeadlineError(deadlineMs)), deadlineMs)
     const settle = () => {
       clearTimeout(timer)
       if (call !== undefined) this.calls?.end(call)
