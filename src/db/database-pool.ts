@@ -56,8 +56,9 @@ export class DatabasePool extends pg.Pool {
 
   // pg-pool hands a waiting caller its client from another caller's release: a statement deadline
   // the waiting caller asked for (statement-deadline.ts) must come along. pool.query goes through here.
-  // biome-ignore lint/suspicious/noExplicitAny: pg-pool's connect has a promise and a callback form.
-  override connect(callback?: any): any {
+  override connect(): Promise<pg.PoolClient>
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void
+  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
     return callback ? super.connect(bindToStatementDeadline(callback)) : super.connect()
   }
 

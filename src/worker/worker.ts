@@ -78,6 +78,11 @@ export class Worker {
     return callsOf(this.o.pool)?.oldestAgeMs() ?? 0
   }
 
+  /** Handlers' statements on their way `slackMs` past their own deadline (health's /livez). */
+  stuckHandlerCalls(slackMs: number): number {
+    return callsOf(this.o.workPool ?? this.o.pool)?.overdue(slackMs) ?? 0
+  }
+
   /** Jobs picked and waiting in the local queue for a handler slot. */
   get waiting(): number {
     return this.picker?.waitingCount ?? 0
