@@ -58,8 +58,10 @@ export class DatabasePool extends pg.Pool {
   // the waiting caller asked for (statement-deadline.ts) must come along. pool.query goes through here.
   override connect(): Promise<pg.PoolClient>
   override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void
-  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
-    return callback ? super.connect(bindToStatementDeadline(callback)) : super.connect()
+  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | undefined {
+    if (!callback) return super.connect()
+    super.connect(bindToStatementDeadline(callback))
+    return undefined
   }
 
   /** The server this pool connects to (pg_dump is handed the same). */
