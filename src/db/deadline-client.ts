@@ -16,8 +16,8 @@ export const DEADLINE_CODE = 'AIZK_DEADLINE'
 
 export class DeadlineError extends Error {
   readonly code = DEADLINE_CODE
-  constructor(ms: number) {
-    super(`no reply from PostgreSQL within ${ms} ms: the connection was closed (a network stall?)`)
+  constructor(ms: number, why = 'no reply from PostgreSQL') {
+    super(`${why} within ${ms} ms: the connection was closed (a network stall?)`)
   }
 }
 
@@ -83,6 +83,8 @@ export class DeadlineClient extends pg.Client {
   private readonly calls: CallTracker | undefined
   readonly logParity: boolean
   private readonly unnamed: boolean
+  private waiting = 0
+  private waitingFrom = 0
 
   constructor(config: DeadlineClientConfig) {
     super(config)
@@ -90,6 +92,16 @@ export class DeadlineClient extends pg.Client {
     this.calls = config.calls
     this.logParity = config.logParity === true
     this.unnamed = config.namedStatements === false
+  }
+
+  /** How long this client has waited for a reply under a deadline, 0 when it waits for none (lost-statements.ts). */
+  get waitingMs(): number {
+    return this.waiting > 0 ? Date.now() - this.waitingFrom : 0
+  }
+
+  /** The server process of this connection, once connected (pg_stat_activity's pid). */
+  get backendPid(): number | undefined {
+    return (this as unknown as { processID?: number | null }).processID ?? undefined
   }
 
   /** Close the socket at once: no goodbye to a peer that may never answer. */
@@ -107,9 +119,12 @@ export class DeadlineClient extends pg.Client {
     if (!deadlineMs || (config && typeof config.submit === 'function')) return super.query(config, values, callback)
     const call = this.calls?.begin(deadlineMs)
     const timer = setTimeout(() => this.destroy(new DeadlineError(deadlineMs)), deadlineMs)
+    if (this.waiting++ === 0) this.waitingFrom = Date.now()
     const settle = () => {
       clearTimeout(timer)
       if (call !== undefined) this.calls?.end(call)
+      // The next query queued on this connection starts its wait now.
+      if (--this.waiting > 0) this.waitingFrom = Date.now()
     }
     const cb: Callback | undefined = typeof values === 'function' ? values : callback
     if (cb) {

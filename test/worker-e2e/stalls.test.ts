@@ -10,7 +10,7 @@ import { runCli } from '../support/cli.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
 import { waitFor } from '../support/wait-for.js'
-import { FIXTURE_TABLES, fastWorkerEnv, freePort, isEvent, spawnWorker, type WorkerProcess } from '../support/worker-process.js'
+import { FIXTURE_TABLES, fastWorkerEnv, freePort, isEvent, spawnWorker, type WorkerEvent, type WorkerProcess } from '../support/worker-process.js'
 
 const DEADLINE_SECONDS = 1.5
 const SHUTDOWN_SECONDS = 2
@@ -207,15 +207,32 @@ describe('aizk worker end to end: network stalls', () => {
     // Without a deadline of their own the four would hold every slot until the job timeout (60 s).
     const probes = await enqueueNoops(3, 'probes during the stall', 10)
     await waitFor('the probes to run while the handlers stall', () => allDone(probes), DEADLINE_SECONDS * 1000 * 3 + 8000)
-    const retried = worker.events.filter((e) => e.event === 'job:retried' && stuck.includes(String(e.jobId)))
-    assert.ok(retried.length >= 4, `the stalled statements failed their jobs: ${retried.length} retried`)
-    for (const e of retried) assert.match(String(e.error), /no reply from PostgreSQL|timeout|terminated/)
+    // Each retry is announced once written, which may come just after the probes' completions.
+    const isRetried = (e: WorkerEvent) => e.event === 'job:retried' && stuck.includes(String(e.jobId))
+    await worker.waitForCount(isRetried, 4, 'the stalled statements to fail their jobs', 10_000)
+    for (const e of worker.events.filter(isRetried)) assert.match(String(e.error), /no reply from PostgreSQL|timeout|terminated/)
     const live = await probe(healthPort, '/livez')
     assert.equal(live.status, 200, `a worker whose handlers fail at the deadline is making progress: ${live.body}`)
 
     proxy.resume()
     await waitFor('the jobs whose SQL stalled to run once the path is back', () => allDone(stuck), DEADLINE_SECONDS * 1000 + 10_000)
     await assertOnceEach([...warm, ...stuck, ...probes])
+  })
+
+  it('ends a statement its job declared long once the server shows it is not running it, well before its own deadline', async () => {
+    proxy = await startStallProxy(db.url)
+    worker = spawnWorker(fastWorkerEnv(proxy.url, { ...STALL_ENV, AIZK_WORKER_ENTRYPOINTS: 'test_sql_long,test_noop' }))
+    await worker.waitFor(isEvent('worker:started'), 'the worker to start')
+    const warm = (await enqueueMany(db.pool, [{ entrypoint: 'test_sql_long', payload: { seconds: 0 } }])) as string[]
+    await waitFor('the first job to run', () => allDone(warm), 15_000)
+    proxy.stall({ applicationName: 'aizk-worker-jobs' })
+    // test_sql_long declares a 30 s deadline: without asking the server it would wait that long.
+    const long = (await enqueueMany(db.pool, [{ entrypoint: 'test_sql_long', payload: { seconds: 0 } }])) as string[]
+    const retried = await worker.waitFor((e) => e.event === 'job:retried' && e.jobId === long[0], 'the lost statement to fail its job', DEADLINE_SECONDS * 1000 * 2 + 8000)
+    assert.match(String(retried.error), /PostgreSQL is not running this statement/)
+    proxy.resume()
+    await waitFor('the job to run once the path is back', () => allDone(long), 15_000)
+    await assertOnceEach([...warm, ...long])
   })
 
   it("resumes jobs that run SQL within the deadline and a few seconds after every connection stalled (the handlers' too)", async () => {
