@@ -7,7 +7,6 @@
  */
 import pg from 'pg'
 import { CallTracker, DeadlineClient, type DeadlineClientConfig } from './deadline-client.js'
-import { bindToStatementDeadline } from './statement-deadline.js'
 
 export interface DatabasePoolConfig {
   client: DeadlineClientConfig
@@ -52,16 +51,6 @@ export class DatabasePool extends pg.Pool {
       client.on('error', () => {})
     })
     this.on('remove', (client) => this.clients.delete(client as unknown as DeadlineClient))
-  }
-
-  // pg-pool hands a waiting caller its client from another caller's release: a statement deadline
-  // the waiting caller asked for (statement-deadline.ts) must come along. pool.query goes through here.
-  override connect(): Promise<pg.PoolClient>
-  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void
-  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | undefined {
-    if (!callback) return super.connect()
-    super.connect(bindToStatementDeadline(callback))
-    return undefined
   }
 
   /** The server this pool connects to (pg_dump is handed the same). */

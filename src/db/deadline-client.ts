@@ -6,10 +6,9 @@
  * and a command exits 4), and the pool drops the client instead of handing it out again.
  * node-postgres's own `query_timeout` only rejects the query and leaves the connection waiting
  * for the lost reply. Every client also turns on TCP keepalive (docs/job-lifecycle.md#network-stalls).
- * Work that runs under withStatementDeadline (statement-deadline.ts) gets that deadline instead.
+ * A client checked out through withStatementDeadline's view (statement-deadline.ts) has that one instead.
  */
 import pg from 'pg'
-import { statementDeadlineMs } from './statement-deadline.js'
 
 /** The code of a round trip that passed its deadline (a connection error: see isConnectionError). */
 export const DEADLINE_CODE = 'AIZK_DEADLINE'
@@ -83,6 +82,8 @@ export class DeadlineClient extends pg.Client {
   private readonly calls: CallTracker | undefined
   readonly logParity: boolean
   private readonly unnamed: boolean
+  /** The deadline of this checkout's statements when its holder asked for another (statement-deadline.ts). */
+  deadlineOverrideMs: number | undefined
   private waiting = 0
   private waitingFrom = 0
 
@@ -115,7 +116,7 @@ export class DeadlineClient extends pg.Client {
     if (this.unnamed && config?.name !== undefined && typeof config.submit !== 'function') config = { ...config, name: undefined }
     // Cursors and streams (objects with submit) keep a portal open across round trips: not bounded here.
     // A handler that said its statements may run long (statement-deadline.ts) gets its deadline.
-    const deadlineMs = statementDeadlineMs() ?? this.deadlineMs
+    const deadlineMs = this.deadlineOverrideMs ?? this.deadlineMs
     if (!deadlineMs || (config && typeof config.submit === 'function')) return super.query(config, values, callback)
     const call = this.calls?.begin(deadlineMs)
     const timer = setTimeout(() => this.destroy(new DeadlineError(deadlineMs)), deadlineMs)

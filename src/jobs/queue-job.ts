@@ -39,10 +39,10 @@ export interface JobContext {
   /** Raise an event of the worker's stream (its JSON lines, an embedding application's listeners). */
   emit?<K extends JobEventName>(name: K, payload: WorkerEventMap[K]): void
   /**
-   * Run `fn` with `seconds` (0: none) as the round-trip deadline of its statements instead of
-   * AIZK_DB_DEADLINE_SECONDS: for a statement that may rightly run long (withStatementDeadline).
+   * `pool` with `seconds` (0: none) as the round-trip deadline of the statements run through it
+   * instead of AIZK_DB_DEADLINE_SECONDS: for a statement that may rightly run long (withStatementDeadline).
    */
-  withStatementDeadline?<T>(seconds: number, fn: () => Promise<T>): Promise<T>
+  poolWithDeadline?(seconds: number): import('pg').Pool
 }
 
 /**

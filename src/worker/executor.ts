@@ -71,8 +71,8 @@ class RunContext implements JobContext {
   emit<K extends JobEventName>(name: K, payload: WorkerEventMap[K]): void {
     this.events.emit(name, payload)
   }
-  withStatementDeadline<T>(seconds: number, fn: () => Promise<T>): Promise<T> {
-    return withStatementDeadline(seconds, fn)
+  poolWithDeadline(seconds: number): pg.Pool {
+    return withStatementDeadline(this.pool, seconds)
   }
   /** Created on first use: most handlers never look. */
   get signal(): AbortSignal {
@@ -162,12 +162,9 @@ export class Executor {
       const raw = cls.payloadFormat === 'bytes' ? job.payload : decodePayload(job.entrypoint, job.payload)
       const parsed = cls.payload.safeParse(raw)
       if (!parsed.success) throw PayloadError.fromZod(job.entrypoint, parsed.error)
-      const context = new RunContext(run, this.o.pool, this.o.settings, this.o.events)
       const deadline = cls.statementDeadlineSeconds
-      promise =
-        deadline === undefined
-          ? handler.handle(parsed.data, context)
-          : withStatementDeadline(deadline === 'job-timeout' ? this.jobTimeoutSeconds : deadline, () => handler.handle(parsed.data, context))
+      const pool = deadline === undefined ? this.o.pool : withStatementDeadline(this.o.pool, deadline === 'job-timeout' ? this.jobTimeoutSeconds : deadline)
+      promise = handler.handle(parsed.data, new RunContext(run, pool, this.o.settings, this.o.events))
     } catch (err) {
       this.settle(run, err)
       return true

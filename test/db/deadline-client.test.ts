@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { closePool, createPool, isConnectionError } from '../../src/db/connect.js'
 import { CallTracker, DEADLINE_CODE } from '../../src/db/deadline-client.js'
+import { DatabasePool } from '../../src/db/database-pool.js'
 import { withStatementDeadline } from '../../src/db/statement-deadline.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
@@ -86,7 +87,7 @@ describe('a deadline on each round trip', () => {
     }
   })
 
-  it('gives the statements run under withStatementDeadline that deadline, even when they wait for a client another caller releases', async () => {
+  it('gives the statements run through withStatementDeadline its deadline, and only those', async () => {
     const deadlineMs = 1000
     const pool = createPool(db.url, { max: 1, deadlineMs })
     try {
@@ -95,23 +96,22 @@ describe('a deadline on each round trip', () => {
         (e: unknown) => e,
       )
       assert.equal((err as { code?: string }).code, DEADLINE_CODE, `the pool's own deadline ended it: ${err}`)
-      // One connection: the long statement waits for the one a plain statement holds, and gets
-      // the client from that statement's release, outside its own async context.
+      const long = withStatementDeadline(pool, 10)
+      assert.ok(long instanceof DatabasePool, 'the view is still the pool to the scope module and the worker')
+      // One connection: the long statement waits for the one a plain statement holds.
       const plain = pool.query('select pg_sleep(0.2)')
-      const long = withStatementDeadline(10, () => pool.query<{ ok: number }>('select 1 as ok from pg_sleep(1.6)'))
+      const waited = long.query<{ ok: number }>('select 1 as ok from pg_sleep(1.6)')
       await plain
-      assert.equal((await long).rows[0].ok, 1, 'the waiting statement kept the deadline it asked for')
-      const viaClient = await withStatementDeadline(10, async () => {
-        const client = await pool.connect()
-        try {
-          return (await client.query<{ ok: number }>('select 2 as ok from pg_sleep(1.6)')).rows[0].ok
-        } finally {
-          client.release()
-        }
-      })
-      assert.equal(viaClient, 2, 'a client checked out under it too')
-      await assert.rejects(pool.query('select pg_sleep(1.6)'), (e: { code?: string }) => e.code === DEADLINE_CODE, 'outside it, the pool deadline again')
-      assert.throws(() => withStatementDeadline(-1, () => 0), /a statement deadline must be 0 \(none\)/)
+      assert.equal((await waited).rows[0].ok, 1, 'the statement through the view kept its deadline')
+      const client = await long.connect()
+      try {
+        assert.equal((await client.query<{ ok: number }>('select 2 as ok from pg_sleep(1.6)')).rows[0].ok, 2, 'a client checked out through it too')
+      } finally {
+        client.release()
+      }
+      await assert.rejects(pool.query('select pg_sleep(1.6)'), (e: { code?: string }) => e.code === DEADLINE_CODE, 'the same connection, through the pool: its deadline again')
+      assert.equal(withStatementDeadline(pool, 10), long, 'one view per pool and deadline')
+      assert.throws(() => withStatementDeadline(pool, -1), /a statement deadline must be 0 \(none\)/)
     } finally {
       await closePool(pool, 1000)
     }
