@@ -5,7 +5,8 @@
  * load the NLP library, in `aizk/graph` (index-graph.ts).
  */
 export { JobPriority } from './queue/priority.js'
-export { QueueJob, type JobContext, type JobKind, type JobClass, type PayloadFormat, bytesPayload, validatePayload } from './jobs/queue-job.js'
+export { QueueJob, type JobContext, type JobKind, type JobClass, type PayloadFormat, type StatementDeadline, bytesPayload, validatePayload } from './jobs/queue-job.js'
+export { withStatementDeadline } from './db/statement-deadline.js'
 export { JobRegistry, jobRegistry, JobDeclarationError, type DeclaredSettings } from './jobs/registry.js'
 export { enqueue, enqueueMany, type EnqueueItem, type EnqueueOptions } from './queue/enqueue.js'
 export { PayloadError } from './queue/payload.js'

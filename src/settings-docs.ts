@@ -44,7 +44,7 @@ const core: Record<string, string> = {
   queueLogParity: 'Write `queued` (enqueue, requeue) and `picked` log rows as PgQueuer does, so its `job_status` and duration percentiles see aizk\'s jobs.',
   shutdownTimeoutSeconds: 'On SIGTERM, how long in-flight jobs may finish before they are released; the last writes get at most 5 s (or the database deadline, if shorter) more, then the process ends whatever its connections do.',
   dbDeadlineSeconds:
-    'Deadline of every queue round trip (pick, completion, heartbeat, counts, requeue, LISTEN check, status reads) and of connecting: past it the call fails and its connection is destroyed, never reused (docs/job-lifecycle.md#network-stalls). Handlers\' SQL is bounded by the job timeout instead.',
+    'Deadline of every queue round trip (pick, completion, heartbeat, counts, requeue, LISTEN check, status reads) and of connecting: past it the call fails and its connection is destroyed, never reused (docs/job-lifecycle.md#network-stalls). Handlers\' SQL too (`ctx.pool`), unless the job says its statements run long (`statementDeadlineSeconds`, `ctx.poolWithDeadline`).',
   dbKeepaliveSeconds: 'Idle seconds before TCP keepalive probes start on every database connection, so a peer that vanished is noticed by the operating system.',
   listenCheckSeconds: 'How often the worker\'s LISTEN connection proves itself with a round trip; one that fails its deadline is replaced, the poll covering the gap.',
   pollIntervalSeconds: 'Fallback poll interval (jittered) when no NOTIFY arrives.',

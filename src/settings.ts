@@ -65,7 +65,7 @@ const coreShape = {
   /** Write `queued` and `picked` log rows as PgQueuer does (its job_status and percentiles see aizk's jobs). */
   queueLogParity: boolSetting(false),
   shutdownTimeoutSeconds: numberSetting(25, { min: 0, max: MAX_TIMER_SECONDS }),
-  /** Every queue round trip (pick, completion, heartbeat, counts, status reads) fails past this, its connection destroyed. */
+  /** Every queue round trip (pick, completion, heartbeat, counts, status reads) and handlers' statement fails past this, its connection destroyed. */
   dbDeadlineSeconds: numberSetting(15, { min: 0.1, max: 3600 }),
   /** Idle seconds before TCP keepalive probes start on every database connection. */
   dbKeepaliveSeconds: numberSetting(10, { min: 1, max: 7200 }),

@@ -3,6 +3,7 @@
  * the embedded default), bind every registered job with a handler and start the loop with its
  * services. The command (src/commands/worker.ts) adds flags, output and signals around it.
  */
+import { connectionLimits } from '../db/connect.js'
 import type { Database } from '../db/database.js'
 import { loadJobModules } from './load-job-modules.js'
 import { type JobRegistry, jobRegistry } from '../jobs/registry.js'
@@ -75,8 +76,10 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
   await loadJobModules(settings.workerJobModules)
   const events = opts.events ?? new WorkerEvents()
   const concurrency = settings.queueConcurrentTasks
-  // The queue's round trips (picks, outcomes, heartbeat, health, scheduler) run on a small pool
-  // under the round-trip deadline; handlers' SQL on a pool of its own, bounded by the job timeout.
+  // The queue's round trips (picks, outcomes, heartbeat, health, scheduler) run on a small pool,
+  // handlers' SQL on a pool of its own; both under the round-trip deadline and keepalive, so a
+  // stalled handler statement fails its job at the deadline instead of holding its slot (a
+  // handler that runs long statements says so: QueueJob.statementDeadlineSeconds).
   const db = await openDatabaseWhenReady(settings, events, { applicationName: 'aizk-worker', poolSize: QUEUE_POOL_SIZE, log: opts.log })
   let worker: Worker
   try {
@@ -85,7 +88,7 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
     const workPool = db.addPool({
       applicationName: 'aizk-worker-jobs',
       max: settings.workerJobPoolSize ?? defaultJobPoolSize(concurrency),
-      deadlineMs: Math.round(settings.jobTimeoutSeconds * 1000),
+      deadlineMs: connectionLimits(settings).deadlineMs,
     })
     worker = new Worker({
       pool: db.pool,

@@ -17,7 +17,7 @@ export interface Database {
   target: DatabaseTarget
   /**
    * Another pool on the same server and logins, closed with this database: the worker's
-   * handlers get one whose round trips are bounded by the job timeout, not the queue's deadline.
+   * handlers' pool, apart from the queue's so handlers never take the queue's connections.
    */
   addPool(opts: Pick<PoolOptions, 'max' | 'applicationName' | 'deadlineMs'>): DatabasePool
   /** End every pool; connections silent for `graceMs` (default the deadline) are destroyed. Resolves with how many were. */

@@ -6,6 +6,7 @@
  * and a command exits 4), and the pool drops the client instead of handing it out again.
  * node-postgres's own `query_timeout` only rejects the query and leaves the connection waiting
  * for the lost reply. Every client also turns on TCP keepalive (docs/job-lifecycle.md#network-stalls).
+ * A client checked out through withStatementDeadline's view (statement-deadline.ts) has that one instead.
  */
 import pg from 'pg'
 
@@ -14,24 +15,39 @@ export const DEADLINE_CODE = 'AIZK_DEADLINE'
 
 export class DeadlineError extends Error {
   readonly code = DEADLINE_CODE
-  constructor(ms: number) {
-    super(`no reply from PostgreSQL within ${ms} ms: the connection was closed (a network stall?)`)
+  constructor(ms: number, why = 'no reply from PostgreSQL') {
+    super(`${why} within ${ms} ms: the connection was closed (a network stall?)`)
   }
 }
 
 /** Round trips of one pool's clients that are on their way, for health's "a call older than its deadline". */
 export class CallTracker {
   private readonly started = new Map<number, number>()
+  /** The deadline of each call on its way, when it has one. */
+  private readonly deadlines = new Map<number, number>()
   private next = 0
 
-  begin(): number {
+  begin(deadlineMs = 0): number {
     const id = this.next++
     this.started.set(id, Date.now())
+    if (deadlineMs > 0) this.deadlines.set(id, deadlineMs)
     return id
   }
 
   end(id: number): void {
     this.started.delete(id)
+    this.deadlines.delete(id)
+  }
+
+  /**
+   * Calls still on their way `slackMs` past their own deadline: the deadline should have ended
+   * them, so each holds a connection nothing is ending (health's "stuck").
+   */
+  overdue(slackMs: number): number {
+    const now = Date.now()
+    let n = 0
+    for (const [id, deadlineMs] of this.deadlines) if (now - (this.started.get(id) ?? now) > deadlineMs + slackMs) n++
+    return n
   }
 
   /** Age (ms) of the oldest call on its way, 0 when none. */
@@ -66,6 +82,10 @@ export class DeadlineClient extends pg.Client {
   private readonly calls: CallTracker | undefined
   readonly logParity: boolean
   private readonly unnamed: boolean
+  /** The deadline of this checkout's statements when its holder asked for another (statement-deadline.ts). */
+  deadlineOverrideMs: number | undefined
+  private waiting = 0
+  private waitingFrom = 0
 
   constructor(config: DeadlineClientConfig) {
     super(config)
@@ -73,6 +93,16 @@ export class DeadlineClient extends pg.Client {
     this.calls = config.calls
     this.logParity = config.logParity === true
     this.unnamed = config.namedStatements === false
+  }
+
+  /** How long this client has waited for a reply under a deadline, 0 when it waits for none (lost-statements.ts). */
+  get waitingMs(): number {
+    return this.waiting > 0 ? Date.now() - this.waitingFrom : 0
+  }
+
+  /** The server process of this connection, once connected (pg_stat_activity's pid). */
+  get backendPid(): number | undefined {
+    return (this as unknown as { processID?: number | null }).processID ?? undefined
   }
 
   /** Close the socket at once: no goodbye to a peer that may never answer. */
@@ -85,12 +115,17 @@ export class DeadlineClient extends pg.Client {
   override query(config: any, values?: any, callback?: any): any {
     if (this.unnamed && config?.name !== undefined && typeof config.submit !== 'function') config = { ...config, name: undefined }
     // Cursors and streams (objects with submit) keep a portal open across round trips: not bounded here.
-    if (!this.deadlineMs || (config && typeof config.submit === 'function')) return super.query(config, values, callback)
-    const call = this.calls?.begin()
-    const timer = setTimeout(() => this.destroy(new DeadlineError(this.deadlineMs)), this.deadlineMs)
+    // A handler that said its statements may run long (statement-deadline.ts) gets its deadline.
+    const deadlineMs = this.deadlineOverrideMs ?? this.deadlineMs
+    if (!deadlineMs || (config && typeof config.submit === 'function')) return super.query(config, values, callback)
+    const call = this.calls?.begin(deadlineMs)
+    const timer = setTimeout(() => this.destroy(new DeadlineError(deadlineMs)), deadlineMs)
+    if (this.waiting++ === 0) this.waitingFrom = Date.now()
     const settle = () => {
       clearTimeout(timer)
       if (call !== undefined) this.calls?.end(call)
+      // The next query queued on this connection starts its wait now.
+      if (--this.waiting > 0) this.waitingFrom = Date.now()
     }
     const cb: Callback | undefined = typeof values === 'function' ? values : callback
     if (cb) {

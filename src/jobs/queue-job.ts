@@ -38,7 +38,19 @@ export interface JobContext {
   report?(detail: Record<string, unknown>): void
   /** Raise an event of the worker's stream (its JSON lines, an embedding application's listeners). */
   emit?<K extends JobEventName>(name: K, payload: WorkerEventMap[K]): void
+  /**
+   * `pool` with `seconds` (0: none) as the round-trip deadline of the statements run through it
+   * instead of AIZK_DB_DEADLINE_SECONDS: for a statement that may rightly run long (withStatementDeadline).
+   */
+  poolWithDeadline?(seconds: number): import('pg').Pool
 }
+
+/**
+ * How long one statement of a job's handler may wait for its reply before its connection is
+ * destroyed and the job fails as a lost connection (retried): seconds (0: no deadline), or
+ * 'job-timeout' for AIZK_JOB_TIMEOUT_SECONDS. Undefined: AIZK_DB_DEADLINE_SECONDS.
+ */
+export type StatementDeadline = number | 'job-timeout'
 
 export interface JobClass {
   readonly entrypoint: string
@@ -48,6 +60,7 @@ export interface JobClass {
   readonly concurrencySetting?: string
   readonly maxAttempts: number
   readonly payloadFormat: PayloadFormat
+  readonly statementDeadlineSeconds?: StatementDeadline
   readonly kind: JobKind
   readonly name: string
   new (): QueueJob<unknown>
@@ -64,6 +77,11 @@ export abstract class QueueJob<P = unknown> {
   static concurrencySetting?: string
   static maxAttempts = 5
   static payloadFormat: PayloadFormat = 'json'
+  /**
+   * The handler's statements run long (a rebuild over every row): the round-trip deadline of each
+   * (StatementDeadline). Unset: AIZK_DB_DEADLINE_SECONDS, as for the queue's own round trips.
+   */
+  static statementDeadlineSeconds?: StatementDeadline
   static kind: JobKind = 'on-write'
 
   abstract handle(payload: P, context: JobContext): Promise<void>

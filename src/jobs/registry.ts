@@ -5,6 +5,7 @@
  * jobs declare (`declareSettings`): it is the `registry` that `parseSettings` adds to the schema.
  */
 import { z } from 'zod'
+import { MAX_STATEMENT_DEADLINE_SECONDS } from '../db/statement-deadline.js'
 import type { Settings, SettingsSource } from '../settings.js'
 import { QueueJob, type JobClass } from './queue-job.js'
 
@@ -34,6 +35,10 @@ export function checkDeclaration(job: JobClass): void {
   }
   if (job.payloadFormat !== 'json' && job.payloadFormat !== 'bytes') {
     throw new JobDeclarationError(`${where}: payloadFormat must be 'json' or 'bytes', got ${String(job.payloadFormat)}`)
+  }
+  const deadline = job.statementDeadlineSeconds
+  if (deadline !== undefined && deadline !== 'job-timeout' && !(typeof deadline === 'number' && Number.isFinite(deadline) && deadline >= 0 && deadline <= MAX_STATEMENT_DEADLINE_SECONDS)) {
+    throw new JobDeclarationError(`${where}: statementDeadlineSeconds must be seconds from 0 (none) to ${MAX_STATEMENT_DEADLINE_SECONDS}, or 'job-timeout', got ${String(deadline)}`)
   }
   if (typeof job.prototype.handle !== 'function') throw new JobDeclarationError(`${where}: handle() is not implemented`)
 }

@@ -18,7 +18,7 @@ import { nextFireAfter, toPgqueuerExpression, validateCron } from '../cron.js'
 import type { Settings } from '../settings.js'
 import { boolSetting, cronSetting } from '../settings-types.js'
 import { JobPriority } from '../queue/priority.js'
-import { type JobContext, type JobKind, QueueJob } from './queue-job.js'
+import { type JobContext, type JobKind, QueueJob, type StatementDeadline } from './queue-job.js'
 import { type DeclaredSettings, JobDeclarationError } from './registry.js'
 
 /** A scheduled job's context: the worker's (settings included). */
@@ -47,6 +47,8 @@ export function camelName(jobName: string): string {
 export abstract class ScheduledJob<P = unknown> extends QueueJob<P> {
   static override priority: number = JobPriority.maintenance
   static override concurrencyLimit = 1
+  /** A pass over a whole scope set or table may rightly run one long statement: bounded by the job timeout. */
+  static override statementDeadlineSeconds: StatementDeadline = 'job-timeout'
   /** cron-parser syntax (an optional seconds field first), read in UTC unless AIZK_TIMEZONE. */
   declare static defaultCron: string
   static defaultEnabled = true

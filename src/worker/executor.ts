@@ -6,6 +6,7 @@
  * signal aborted and its slot freed; whatever it does later is ignored.
  */
 import type pg from 'pg'
+import { withStatementDeadline } from '../db/statement-deadline.js'
 import type { JobClass, JobContext, QueueJob } from '../jobs/queue-job.js'
 import { retryDelayMs } from '../queue/backoff.js'
 import { decodePayload, PayloadError } from '../queue/payload.js'
@@ -70,6 +71,9 @@ class RunContext implements JobContext {
   emit<K extends JobEventName>(name: K, payload: WorkerEventMap[K]): void {
     this.events.emit(name, payload)
   }
+  poolWithDeadline(seconds: number): pg.Pool {
+    return withStatementDeadline(this.pool, seconds)
+  }
   /** Created on first use: most handlers never look. */
   get signal(): AbortSignal {
     this.run.controller ??= new AbortController()
@@ -108,6 +112,11 @@ export class Executor {
 
   get size(): number {
     return this.running.size
+  }
+
+  /** A statement deadline of 'job-timeout': the job timeout, 0 (none) without one. */
+  private get jobTimeoutSeconds(): number {
+    return Number.isFinite(this.timeoutMs) ? this.timeoutMs / 1000 : 0
   }
 
   isRunning(id: string): boolean {
@@ -153,7 +162,9 @@ export class Executor {
       const raw = cls.payloadFormat === 'bytes' ? job.payload : decodePayload(job.entrypoint, job.payload)
       const parsed = cls.payload.safeParse(raw)
       if (!parsed.success) throw PayloadError.fromZod(job.entrypoint, parsed.error)
-      promise = handler.handle(parsed.data, new RunContext(run, this.o.pool, this.o.settings, this.o.events))
+      const deadline = cls.statementDeadlineSeconds
+      const pool = deadline === undefined ? this.o.pool : withStatementDeadline(this.o.pool, deadline === 'job-timeout' ? this.jobTimeoutSeconds : deadline)
+      promise = handler.handle(parsed.data, new RunContext(run, pool, this.o.settings, this.o.events))
     } catch (err) {
       this.settle(run, err)
       return true

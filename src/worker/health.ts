@@ -1,7 +1,7 @@
 /**
  * The worker's health port (node:http): /livez (the loop turned recently, its picks come back
- * within the round-trip deadline, no database call is older than that: progress, not just a
- * process that answers), /readyz (schema present and current, not draining) and /metrics
+ * within the round-trip deadline, no database call is older than that, no handler's statement
+ * outlived its own deadline: progress, not just a process that answers), /readyz (schema present and current, not draining) and /metrics
  * (Prometheus text). A service the worker starts and stops with itself. Probes answer JSON
  * `{status, checks}` with 200 or 503; each database check is bounded by a timeout so a probe
  * never hangs, whatever the database does (docs/job-lifecycle.md#network-stalls).
@@ -25,6 +25,8 @@ export interface WorkerProbe {
   readonly pickStalledMs?: number
   /** Age of the oldest queue round trip on its way; 0 when none. */
   readonly oldestCallMs?: number
+  /** Handlers' statements on their way longer than their own deadline plus `slackMs`: connections nothing is ending. */
+  stuckHandlerCalls?(slackMs: number): number
 }
 
 export interface HealthServiceOptions {
@@ -99,13 +101,23 @@ export function createHealthService(opts: HealthServiceOptions): HealthService {
     return { ok: false, detail: `a database call has waited ${age} ms (deadline ${deadlineMs} ms)` }
   }
 
+  /**
+   * A handler's statement is ended at its deadline (the handlers' pool has one, and a longer one a
+   * handler asked for): one still waiting past it holds its slot on a connection nothing ends.
+   */
+  const handlersCheck = (probe: WorkerProbe): Check => {
+    const stuck = probe.stuckHandlerCalls?.(CALL_SLACK_MS) ?? 0
+    if (stuck === 0) return { ok: true }
+    return { ok: false, detail: `${stuck} handler statement(s) waited past their deadline: their connections are not ending` }
+  }
+
   /** With the worker to ask, its own round trips are the database check: /livez never waits on the database. */
   const livenessChecks = async (): Promise<Record<string, Check>> => {
     const probe = opts.probe
     if (!probe) return { loop: loopCheck(), database: await databaseCheck() }
     // Draining is alive, whatever the database does: the drain has its own deadline.
     if (draining()) return { loop: loopCheck() }
-    return { loop: loopCheck(), picks: picksCheck(probe), calls: callsCheck(probe) }
+    return { loop: loopCheck(), picks: picksCheck(probe), calls: callsCheck(probe), handlers: handlersCheck(probe) }
   }
 
   const schemaCheck = async (): Promise<Check> => {

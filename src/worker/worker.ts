@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
-import { callsOf, listenConfigOf } from '../db/connect.js'
+import { callsOf, connectionLimits, listenConfigOf } from '../db/connect.js'
+import { DatabasePool } from '../db/database-pool.js'
 import { deregisterWorker, heartbeat, registerWorker, type WorkerRegistration } from '../db/sql/aizk-worker.js'
 import { UsageError } from '../errors.js'
 import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
@@ -26,6 +27,7 @@ import type { WorkerOptions, WorkerService, WorkerSettings } from './worker-opti
 import { defaultLocalQueueSize } from '../settings.js'
 import { describeWorker } from './registration.js'
 import { queueVacuumService } from './queue-vacuum.js'
+import { lostStatementsService } from './lost-statements.js'
 
 export class Worker {
   readonly queueManagerId = randomUUID()
@@ -80,6 +82,11 @@ export class Worker {
   /** Age (ms) of the oldest queue round trip on its way, 0 when none (health's /livez). */
   get oldestCallMs(): number {
     return callsOf(this.o.pool)?.oldestAgeMs() ?? 0
+  }
+
+  /** Handlers' statements on their way `slackMs` past their own deadline (health's /livez). */
+  stuckHandlerCalls(slackMs: number): number {
+    return callsOf(this.o.workPool ?? this.o.pool)?.overdue(slackMs) ?? 0
   }
 
   /** Jobs picked and waiting in the local queue for a handler slot. */
@@ -146,7 +153,7 @@ export class Worker {
       this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, batchSize, concurrency, localQueueSize, pid: registration.pid, host: registration.host })
       this.pauses.announce()
       const vacuum = settings.queueVacuumRows > 0 ? [queueVacuumService(pool, this.events, settings.queueVacuumRows)] : []
-      for (const service of [...this.services, ...vacuum]) {
+      for (const service of [...this.services, ...vacuum, ...this.lostStatements()]) {
         await service.start()
         this.startedServices.push(service)
       }
@@ -156,6 +163,16 @@ export class Worker {
       throw err
     }
     picker.start()
+  }
+
+  /**
+   * The handlers' pool's statements past the round-trip deadline checked on the server
+   * (lost-statements.ts); not behind a transaction pooler, whose connections are not the server's.
+   */
+  private lostStatements(): WorkerService[] {
+    const handlers = this.o.workPool
+    if (!(handlers instanceof DatabasePool) || handlers === this.o.pool || handlers.clientConfig.namedStatements === false) return []
+    return [lostStatementsService({ pool: this.o.pool, handlers, deadlineMs: connectionLimits(this.o.settings).deadlineMs, events: this.events })]
   }
 
   /** A start that failed after registering: stop what started, deregister; the caller reports the error. */

@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { closePool, createPool, isConnectionError } from '../../src/db/connect.js'
-import { DEADLINE_CODE } from '../../src/db/deadline-client.js'
+import { CallTracker, DEADLINE_CODE } from '../../src/db/deadline-client.js'
+import { DatabasePool } from '../../src/db/database-pool.js'
+import { withStatementDeadline } from '../../src/db/statement-deadline.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
 
@@ -83,5 +85,47 @@ describe('a deadline on each round trip', () => {
     } finally {
       await closePool(pool, 200)
     }
+  })
+
+  it('gives the statements run through withStatementDeadline its deadline, and only those', async () => {
+    const deadlineMs = 1000
+    const pool = createPool(db.url, { max: 1, deadlineMs })
+    try {
+      const err = await pool.query('select pg_sleep(1.6)').then(
+        () => assert.fail('a statement longer than the pool deadline answered'),
+        (e: unknown) => e,
+      )
+      assert.equal((err as { code?: string }).code, DEADLINE_CODE, `the pool's own deadline ended it: ${err}`)
+      const long = withStatementDeadline(pool, 10)
+      assert.ok(long instanceof DatabasePool, 'the view is still the pool to the scope module and the worker')
+      // One connection: the long statement waits for the one a plain statement holds.
+      const plain = pool.query('select pg_sleep(0.2)')
+      const waited = long.query<{ ok: number }>('select 1 as ok from pg_sleep(1.6)')
+      await plain
+      assert.equal((await waited).rows[0].ok, 1, 'the statement through the view kept its deadline')
+      const client = await long.connect()
+      try {
+        assert.equal((await client.query<{ ok: number }>('select 2 as ok from pg_sleep(1.6)')).rows[0].ok, 2, 'a client checked out through it too')
+      } finally {
+        client.release()
+      }
+      await assert.rejects(pool.query('select pg_sleep(1.6)'), (e: { code?: string }) => e.code === DEADLINE_CODE, 'the same connection, through the pool: its deadline again')
+      assert.equal(withStatementDeadline(pool, 10), long, 'one view per pool and deadline')
+      assert.throws(() => withStatementDeadline(pool, -1), /a statement deadline must be 0 \(none\)/)
+    } finally {
+      await closePool(pool, 1000)
+    }
+  })
+
+  it('counts the calls still on their way past their own deadline', async () => {
+    const calls = new CallTracker()
+    const bounded = calls.begin(20)
+    calls.begin(0)
+    calls.begin(60_000)
+    await new Promise((resolve) => setTimeout(resolve, 60))
+    assert.equal(calls.overdue(0), 1, 'only the call with a 20 ms deadline is past it; one without a deadline never is')
+    assert.equal(calls.overdue(1000), 0, 'within the slack')
+    calls.end(bounded)
+    assert.equal(calls.overdue(0), 0)
   })
 })

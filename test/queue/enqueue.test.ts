@@ -244,5 +244,19 @@ describe('job declarations', () => {
       async handle() {}
     }
     assert.throws(() => registry.register(BadName), /entrypoint "Bad Name"/)
+    class BadDeadline extends QueueJob {
+      static override entrypoint = 'bad_deadline'
+      static override payload = z.object({})
+      static override statementDeadlineSeconds = -1
+      async handle() {}
+    }
+    assert.throws(() => registry.register(BadDeadline), /statementDeadlineSeconds must be seconds from 0 \(none\).*got -1/)
+    class LongStatements extends QueueJob {
+      static override entrypoint = 'long_statements'
+      static override payload = z.object({})
+      static override statementDeadlineSeconds = 'job-timeout' as const
+      async handle() {}
+    }
+    registry.register(LongStatements)
   })
 })

@@ -3,7 +3,8 @@
  * an operator's network makes them: `stall()` stops forwarding bytes both ways without closing
  * anything (a NAT that dropped its state, a partition: no RST, no FIN). What is sent meanwhile
  * is lost for good, as behind a gateway that forgot the connection: a query whose reply is
- * dropped waits for it forever unless the client gives up. `resume()` forwards again,
+ * dropped waits for it forever unless the client gives up; `stall({ applicationName })` silences
+ * only the connections of one pool. `resume()` forwards again,
  * `reset()` destroys every connection at once.
  */
 import net from 'node:net'
@@ -12,7 +13,11 @@ export interface StallProxy {
   /** The proxy's own URL: `target` with host and port replaced. */
   readonly url: string
   readonly port: number
-  stall(): void
+  /**
+   * Stop forwarding; with `applicationName`, only on the connections whose startup message named
+   * it (say the worker's handlers' pool, `aizk-worker-jobs`), the others go on.
+   */
+  stall(opts?: { applicationName?: string }): void
   /**
    * Stall once the server has sent `n` more ReadyForQuery messages (counted over every
    * connection): the handshake is one, each statement one more. So a command gets past
@@ -30,6 +35,8 @@ export interface StallProxy {
 interface Pair {
   client: net.Socket
   server: net.Socket
+  /** The application_name of the connection's startup message, once seen. */
+  app?: string
 }
 
 export interface StallProxyOptions {
@@ -47,18 +54,21 @@ export async function startStallProxy(targetUrl: string, opts: StallProxyOptions
   const targetHost = target.hostname || '127.0.0.1'
   const pairs = new Set<Pair>()
   let stalled = false
+  let stalledApp: string | undefined
   let readyLeft = 0
+  const isStalled = (pair: Pair) => stalled || (stalledApp !== undefined && pair.app === stalledApp)
 
   const forward = (pair: Pair, from: net.Socket, to: net.Socket) => {
     const fromServer = from === pair.server
     // With holdFin a FIN is forwarded like data: during a stall the other end never learns of it.
     if (allowHalfOpen) {
       from.on('end', () => {
-        if (!stalled) to.end()
+        if (!isStalled(pair)) to.end()
       })
     }
     from.on('data', (chunk: Buffer) => {
-      if (stalled) return
+      if (!fromServer && pair.app === undefined) pair.app = startupApplication(chunk)
+      if (isStalled(pair)) return
       to.write(chunk)
       if (fromServer && readyLeft > 0) {
         readyLeft -= countReady(chunk)
@@ -84,10 +94,10 @@ export async function startStallProxy(targetUrl: string, opts: StallProxyOptions
     const closeWhenForwarding = () => {
       if (closing) return
       closing = true
-      if (!stalled) close()
+      if (!isStalled(pair)) close()
       else {
         const later = setInterval(() => {
-          if (stalled) return
+          if (isStalled(pair)) return
           clearInterval(later)
           close()
         }, 20)
@@ -118,23 +128,34 @@ export async function startStallProxy(targetUrl: string, opts: StallProxyOptions
     get connections() {
       return pairs.size
     },
-    stall() {
-      stalled = true
+    stall(opts = {}) {
+      if (opts.applicationName === undefined) stalled = true
+      else stalledApp = opts.applicationName
     },
     stallAfterReady(n: number) {
       readyLeft = n
     },
     resume() {
       stalled = false
+      stalledApp = undefined
       readyLeft = 0
     },
     reset,
     async close() {
       stalled = false
+      stalledApp = undefined
       reset()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
   }
+}
+
+/** The application_name in a StartupMessage (length, protocol 3.0, then name/value pairs), '' when none. */
+function startupApplication(chunk: Buffer): string {
+  if (chunk.length < 8 || chunk.readInt32BE(4) !== 0x30000) return ''
+  const fields = chunk.subarray(8, chunk.readInt32BE(0)).toString('utf8').split('\0')
+  const at = fields.indexOf('application_name')
+  return at >= 0 && at % 2 === 0 ? (fields[at + 1] ?? '') : ''
 }
 
 /** ReadyForQuery messages ('Z', length 5, a transaction status byte) in a chunk from the server. */

@@ -1,14 +1,15 @@
 /**
  * The handlers' pool of `aizk worker` (docs/deployment.md#the-handlers-pool): with
  * AIZK_WORKER_JOB_POOL_SIZE connections, at most that many handlers run SQL at once, whatever the
- * concurrency; the others wait for a connection and every job still runs once.
+ * concurrency; the others wait for a connection and every job still runs once. Its statements have
+ * the round-trip deadline, unless the job says they run long (docs/job-lifecycle.md#network-stalls).
  */
 import assert from 'node:assert/strict'
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
-import { FIXTURE_TABLES, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
+import { FIXTURE_TABLES, isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 let db: TestDatabase
 const workers: WorkerProcess[] = []
@@ -62,6 +63,32 @@ describe('aizk worker: the handlers pool', () => {
   it('by default gives 8 in flight more connections than that', async () => {
     const most = await mostAtOnce(undefined, 8)
     assert.ok(most > 2, `the default pool (9 at concurrency 8) lets more than two sleep at once: saw ${most}`)
+  })
+
+  it('ends a handler statement at AIZK_DB_DEADLINE_SECONDS and retries its job; a job that says its statements run long keeps them', async () => {
+    const w = spawnWorker(
+      workerEnv(db.url, {
+        AIZK_DB_DEADLINE_SECONDS: '1',
+        AIZK_RETRY_BASE_SECONDS: '0.05',
+        AIZK_RETRY_MAX_SECONDS: '0.2',
+        AIZK_WORKER_ENTRYPOINTS: 'test_sql_sleep,test_sql_long,test_sql_long_ctx',
+      }),
+    )
+    workers.push(w)
+    await w.waitFor(isEvent('worker:started'), 'the worker to start')
+    const [short] = (await enqueueMany(db.pool, [{ entrypoint: 'test_sql_sleep', payload: { seconds: 1.6 } }])) as string[]
+    const long = (await enqueueMany(db.pool, [
+      { entrypoint: 'test_sql_long', payload: { seconds: 1.6 } },
+      { entrypoint: 'test_sql_long_ctx', payload: { seconds: 1.6 } },
+    ])) as string[]
+    const retried = await w.waitFor((e) => e.event === 'job:retried' && e.jobId === short, 'the statement past the deadline to fail its job', 20_000)
+    assert.match(String(retried.error), /no reply from PostgreSQL within 1000 ms/)
+    await waitFor('the jobs that said so to finish', async () => (await db.pool.query('select 1 from test_runs where job_id = any($1::bigint[])', [long])).rowCount === 2, 20_000)
+    assert.deepEqual(
+      w.events.filter((e) => e.event === 'job:retried' && long.includes(String(e.jobId))),
+      [],
+      'a statement under its declared deadline is not ended',
+    )
   })
 
   it('refuses a pool of no connections, naming the setting', async () => {

@@ -10,7 +10,7 @@ import { runCli } from '../support/cli.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
 import { waitFor } from '../support/wait-for.js'
-import { FIXTURE_TABLES, fastWorkerEnv, freePort, isEvent, spawnWorker, type WorkerProcess } from '../support/worker-process.js'
+import { FIXTURE_TABLES, fastWorkerEnv, freePort, isEvent, spawnWorker, type WorkerEvent, type WorkerProcess } from '../support/worker-process.js'
 
 const DEADLINE_SECONDS = 1.5
 const SHUTDOWN_SECONDS = 2
@@ -47,11 +47,32 @@ async function probe(port: number, path: string): Promise<{ status: number; body
   return { status: res.status, body: await res.text(), ms: Date.now() - t0 }
 }
 
-async function enqueueNoops(n: number, tag: string): Promise<string[]> {
+async function enqueueNoops(n: number, tag: string, priority = 0): Promise<string[]> {
   return (await enqueueMany(
     db.pool,
-    Array.from({ length: n }, (_, i) => ({ entrypoint: 'test_noop', payload: { tag, i } })),
+    Array.from({ length: n }, (_, i) => ({ entrypoint: 'test_noop', payload: { tag, i }, priority })),
   )) as string[]
+}
+
+/** Jobs whose handler runs one INSERT on ctx.pool (the handlers' pool). */
+async function enqueueRecords(n: number, tag: string): Promise<string[]> {
+  return (await enqueueMany(
+    db.pool,
+    Array.from({ length: n }, () => ({ entrypoint: 'test_record', payload: { tag } })),
+  )) as string[]
+}
+
+/** Each job has exactly one successful log row, none is left in the queue, and the worker said nothing unparseable. */
+async function assertOnceEach(ids: string[]): Promise<void> {
+  const runs = await successfulRuns(ids)
+  assert.deepEqual(
+    ids.filter((id) => runs.get(id) !== 1).map((id) => [id, runs.get(id)]),
+    [],
+    'every job has exactly one successful log row',
+  )
+  const left = await db.pool.query<{ n: number }>('select count(*)::int as n from pgqueuer where id = any($1::bigint[])', [ids])
+  assert.equal(left.rows[0].n, 0, 'no row left picked or queued')
+  assert.deepEqual(worker?.badLines, [])
 }
 
 async function successfulRuns(ids: string[]): Promise<Map<string, number>> {
@@ -163,6 +184,78 @@ describe('aizk worker end to end: network stalls', () => {
     assert.equal(left.rows[0].n, 0)
     assert.ok(worker.events.some(isEvent('db:lost')), 'the stalls were noticed')
     assert.deepEqual(worker.badLines, [])
+  })
+
+  it("fails handlers' statements on a stalled path at the deadline: probes run on the freed slots, and every job runs once", async () => {
+    proxy = await startStallProxy(db.url)
+    const healthPort = await freePort()
+    worker = spawnWorker(fastWorkerEnv(proxy.url, {
+      ...STALL_ENV,
+      AIZK_WORKER_ENTRYPOINTS: 'test_record,test_noop',
+      AIZK_QUEUE_BATCH_SIZE: '4',
+      AIZK_QUEUE_CONCURRENT_TASKS: '4',
+      AIZK_WORKER_HEALTH_PORT: String(healthPort),
+    }))
+    await worker.waitFor(isEvent('worker:started'), 'the worker to start')
+    const warm = await enqueueRecords(4, 'before')
+    await waitFor('the first jobs to run', () => allDone(warm), 15_000)
+
+    // Only the handlers' connections go silent: the queue's picks and heartbeats go on.
+    proxy.stall({ applicationName: 'aizk-worker-jobs' })
+    const stuck = await enqueueRecords(8, 'stalled handlers')
+    await worker.waitForCount((e) => e.event === 'job:picked' && stuck.includes(String(e.jobId)), 4, 'every slot to take a job whose SQL stalls')
+    // Without a deadline of their own the four would hold every slot until the job timeout (60 s).
+    const probes = await enqueueNoops(3, 'probes during the stall', 10)
+    await waitFor('the probes to run while the handlers stall', () => allDone(probes), DEADLINE_SECONDS * 1000 * 3 + 8000)
+    // Each retry is announced once written, which may come just after the probes' completions.
+    const isRetried = (e: WorkerEvent) => e.event === 'job:retried' && stuck.includes(String(e.jobId))
+    await worker.waitForCount(isRetried, 4, 'the stalled statements to fail their jobs', 10_000)
+    for (const e of worker.events.filter(isRetried)) assert.match(String(e.error), /no reply from PostgreSQL|timeout|terminated/)
+    const live = await probe(healthPort, '/livez')
+    assert.equal(live.status, 200, `a worker whose handlers fail at the deadline is making progress: ${live.body}`)
+
+    proxy.resume()
+    await waitFor('the jobs whose SQL stalled to run once the path is back', () => allDone(stuck), DEADLINE_SECONDS * 1000 + 10_000)
+    await assertOnceEach([...warm, ...stuck, ...probes])
+  })
+
+  it('ends a statement its job declared long once the server shows it is not running it, well before its own deadline', async () => {
+    proxy = await startStallProxy(db.url)
+    worker = spawnWorker(fastWorkerEnv(proxy.url, { ...STALL_ENV, AIZK_WORKER_ENTRYPOINTS: 'test_sql_long,test_noop' }))
+    await worker.waitFor(isEvent('worker:started'), 'the worker to start')
+    const warm = (await enqueueMany(db.pool, [{ entrypoint: 'test_sql_long', payload: { seconds: 0 } }])) as string[]
+    await waitFor('the first job to run', () => allDone(warm), 15_000)
+    proxy.stall({ applicationName: 'aizk-worker-jobs' })
+    // test_sql_long declares a 30 s deadline: without asking the server it would wait that long.
+    const long = (await enqueueMany(db.pool, [{ entrypoint: 'test_sql_long', payload: { seconds: 0 } }])) as string[]
+    const retried = await worker.waitFor((e) => e.event === 'job:retried' && e.jobId === long[0], 'the lost statement to fail its job', DEADLINE_SECONDS * 1000 * 2 + 8000)
+    assert.match(String(retried.error), /PostgreSQL is not running this statement/)
+    proxy.resume()
+    await waitFor('the job to run once the path is back', () => allDone(long), 15_000)
+    await assertOnceEach([...warm, ...long])
+  })
+
+  it("resumes jobs that run SQL within the deadline and a few seconds after every connection stalled (the handlers' too)", async () => {
+    proxy = await startStallProxy(db.url)
+    worker = spawnWorker(fastWorkerEnv(proxy.url, {
+      ...STALL_ENV,
+      AIZK_WORKER_ENTRYPOINTS: 'test_record,test_noop',
+      AIZK_QUEUE_BATCH_SIZE: '8',
+      AIZK_QUEUE_CONCURRENT_TASKS: '8',
+    }))
+    await worker.waitFor(isEvent('worker:started'), 'the worker to start')
+    const ids = await enqueueRecords(300, 'load')
+    await waitFor('the load to be under way', async () => (await successfulRuns(ids)).size >= 20, 15_000)
+    proxy.stall()
+    ids.push(...(await enqueueNoops(4, 'probes during the stall')))
+    // Past the deadline and the heartbeat timeout: handlers' statements, picks and heartbeats fail.
+    await sleep(DEADLINE_SECONDS * 1000 * 2 + 1000)
+    proxy.resume()
+    ids.push(...(await enqueueNoops(4, 'probes after the stall')))
+    // Handlers stuck on a lost reply would hold their slots until the job timeout (60 s).
+    await waitFor('every job to run once the path is back', () => allDone(ids), DEADLINE_SECONDS * 1000 + 10_000)
+    await assertOnceEach(ids)
+    assert.ok(worker.events.some(isEvent('db:lost')), 'the stall was noticed')
   })
 
   it('exits within the shutdown timeout on SIGTERM during a stall, saying what it could not release', async () => {

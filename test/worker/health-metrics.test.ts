@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
+import { CallTracker } from '../../src/db/deadline-client.js'
 import { WorkerEvents } from '../../src/events.js'
 import { createHealthService, type HealthService } from '../../src/worker/health.js'
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/worker/metrics.js'
@@ -108,6 +109,29 @@ describe('health and metrics', () => {
     assert.equal(stale.status, 503)
     assert.equal(JSON.parse(stale.body).checks.loop.ok, false)
     probe.lastTurnAt = Date.now()
+  })
+
+  it('answers /livez 503 while a handler statement waits past its own deadline (a connection nothing ends)', async () => {
+    const calls = new CallTracker()
+    const handlersProbe = { draining: false, lastTurnAt: Date.now(), stuckHandlerCalls: (slackMs: number) => calls.overdue(slackMs) }
+    const h = createHealthService({ port: 0, host: '127.0.0.1', pool: db.pool, settings, events: new WorkerEvents(), probe: handlersProbe, loopStaleMs: 60_000 })
+    await h.start()
+    try {
+      const long = calls.begin(60_000)
+      const stuck = calls.begin(50)
+      assert.equal((await get(h.port, '/livez')).status, 200, 'statements within their deadlines')
+      // Past its deadline and the second of slack a busy event loop is allowed.
+      await new Promise((resolve) => setTimeout(resolve, 1200))
+      handlersProbe.lastTurnAt = Date.now()
+      const res = await get(h.port, '/livez')
+      assert.equal(res.status, 503)
+      assert.match(JSON.parse(res.body).checks.handlers.detail, /^1 handler statement\(s\) waited past their deadline/)
+      calls.end(stuck)
+      assert.equal((await get(h.port, '/livez')).status, 200, 'a statement that asked for a long deadline is not stuck within it')
+      calls.end(long)
+    } finally {
+      await h.stop()
+    }
   })
 
   it('answers /readyz 200 with the schema current, 503 while draining', async () => {

@@ -8,7 +8,7 @@ import { CHUNK_PROJECTION_ENTRYPOINT } from '../../ingest/projection.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
 import { JobPriority } from '../../queue/priority.js'
 import { lazyModule } from '../lazy-module.js'
-import { type JobContext, QueueJob } from '../queue-job.js'
+import { type JobContext, QueueJob, type StatementDeadline } from '../queue-job.js'
 
 const projection = lazyModule(async () => {
   const [{ extractorFor }, { projectChunk }] = await Promise.all([import('../../graph/extract/choose-extractor.js'), import('../../graph/project/project-chunk.js')])
@@ -30,6 +30,8 @@ export class ChunkProjectionJob extends QueueJob<ChunkRefPayload> {
   static override payload = chunkRefPayload
   static override priority = JobPriority.chunk
   static override concurrencyLimit = 4
+  /** Writes a chunk's entities and edges as `aizk graph` builds do (no round-trip deadline there either). */
+  static override statementDeadlineSeconds: StatementDeadline = 'job-timeout'
   static override concurrencySetting = 'graphBuildConcurrency'
 
   async handle(payload: ChunkRefPayload, ctx: JobContext): Promise<void> {

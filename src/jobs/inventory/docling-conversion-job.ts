@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { CONVERT_ARTIFACT_ENTRYPOINT } from '../../ingest/entrypoints.js'
 import { JobPriority } from '../../queue/priority.js'
 import { lazyModule } from '../lazy-module.js'
-import { type JobContext, QueueJob } from '../queue-job.js'
+import { type JobContext, QueueJob, type StatementDeadline } from '../queue-job.js'
 
 // Loaded when a job first runs: the converters are heavy, and listing the inventory needs none.
 export const convertModule = lazyModule(() => import('../../ingest/convert-artifact.js'))
@@ -24,6 +24,8 @@ export class DoclingConversionJob extends QueueJob<ArtifactRefPayload> {
   static override payload = artifactRefPayload
   static override priority = JobPriority.artifact
   static override concurrencyLimit = 4
+  /** Stores a whole document and its chunks in one transaction, as `aizk ingest` does (no round-trip deadline there either). */
+  static override statementDeadlineSeconds: StatementDeadline = 'job-timeout'
   static override concurrencySetting = 'doclingConcurrency'
 
   async handle(payload: ArtifactRefPayload, ctx: JobContext): Promise<void> {

@@ -6,7 +6,7 @@
 import type { Queryable } from '../../db/queryable.js'
 import { normalizeScopes } from '../../scope/scope-set.js'
 import { JobPriority } from '../../queue/priority.js'
-import { type JobContext, QueueJob } from '../queue-job.js'
+import { type JobContext, QueueJob, type StatementDeadline } from '../queue-job.js'
 import { type ArtifactRefPayload, artifactRefPayload, convertModule } from './docling-conversion-job.js'
 
 export class MarkdownReindexJob extends QueueJob<ArtifactRefPayload> {
@@ -14,6 +14,8 @@ export class MarkdownReindexJob extends QueueJob<ArtifactRefPayload> {
   static override payload = artifactRefPayload
   static override priority = JobPriority.artifact
   static override concurrencyLimit = 4
+  /** Stores a whole document and its chunks in one transaction, as `aizk ingest` does (no round-trip deadline there either). */
+  static override statementDeadlineSeconds: StatementDeadline = 'job-timeout'
   static override concurrencySetting = 'doclingConcurrency'
 
   /** Enqueue a reindex of one artifact (dedupe key `reindex:<artifact id>`); false when one is live. */
