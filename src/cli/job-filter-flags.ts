@@ -44,9 +44,13 @@ export function readJobFilter(flags: JobFilterFlagValues): { filter: JobFilter; 
 }
 
 /** An age such as 30m, 2h or 7d, in seconds; `what` names where it was given. */
+const MAX_AGE_MS = 36500 * 24 * 3600 * 1000
+
 export function readAge(text: string, what: string): number {
   const ms = parseDuration(text)
   if (ms === null) throw new UsageError(`${what} "${text}" is not a duration`, 'use a duration such as 30m, 2h or 7d')
+  // PostgreSQL's intervals end near 178 million years; no job is older than a century.
+  if (ms > MAX_AGE_MS) throw new UsageError(`${what} "${text}" is too long`, 'use at most 36500d (a hundred years)')
   return ms / 1000
 }
 
