@@ -70,6 +70,7 @@ before(async () => {
   await inSet([B], async (c) => {
     await writeDocument(c, [B], { title: 'B notes', body: 'Tenant B keeps its notes here.' }, { chunkMaxChars: 400, chunkOverlapChars: 0 })
     await c.query(`insert into entity (scopes, name, normalized_name, kind) values ($1::uuid[], 'Project Nightjar', 'project nightjar', 'project')`, [[B]])
+    await c.query(`insert into aizk_usage_event (capture_key, scopes, kind, occurred_at) values ('b-capture-key-1', $1::uuid[], 'tokens', now())`, [[B]])
   })
   // A set wider than A's own, holding A: its chunks are not A's to read.
   await inSet([A, B], (c) => writeDocument(c, [A, B], { title: 'AB', body: 'The merger codename is zeppelin.' }, { chunkMaxChars: 400, chunkOverlapChars: 0 }))
@@ -117,6 +118,12 @@ describe('what a tenant can still learn (docs/security.md, "Existence probes")',
     const miss = await explained(`select 1 from entity where normalized_name = 'project nobody'`)
     assert.notDeepEqual(hit, miss)
     assert.match(JSON.stringify(hit), /"Rows Removed by Filter":1/)
+  })
+
+  it('whether a usage capture key was taken: its unique index serves the capture', async () => {
+    const hit = await explained(`select 1 from aizk_usage_event where capture_key = 'b-capture-key-1'`)
+    assert.match(JSON.stringify(hit), /"Rows Removed by Filter":1/)
+    assert.doesNotMatch(JSON.stringify(await explained(`select 1 from aizk_usage_event where capture_key = 'b-capture-key-2'`)), /"Rows Removed by Filter":1/)
   })
 
   it('whether a row id exists: the primary keys (random UUIDs, so the id must be known already)', async () => {
