@@ -54,11 +54,11 @@ export async function storeOriginal(db: Queryable, settings: ContentSettings, by
 export async function readOriginal(
   db: Queryable,
   settings: ContentSettings,
-  original: { contentId: string; storage: string; location: string | null },
+  original: { contentId: string; scopes: readonly string[]; storage: string; location: string | null },
 ): Promise<Buffer | null> {
   if (original.storage === 'folder') {
     if (!original.location) return null
     return readFileAt(folderOf(settings), original.location)
   }
-  return readContent(db, original.contentId)
+  return readContent(db, original.contentId, original.scopes)
 }

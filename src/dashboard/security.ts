@@ -34,7 +34,12 @@ function same(a: string, b: string): boolean {
 function cookie(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=')
-    if (k === name) return decodeURIComponent(v.join('='))
+    if (k !== name) continue
+    try {
+      return decodeURIComponent(v.join('='))
+    } catch {
+      return undefined // malformed encoding: no such cookie, so the request is not authenticated by it
+    }
   }
   return undefined
 }

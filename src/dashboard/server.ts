@@ -98,30 +98,37 @@ function frame(ctx: DashboardContext, title: string, path: string, flash?: strin
   return { title, path, csrf: ctx.csrf, readOnly: ctx.readOnly, flash }
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** The request's body as text, or null when it is longer than MAX_BODY (the rest is not read). */
+async function readBody(req: IncomingMessage): Promise<string | null> {
   let size = 0
   const chunks: Buffer[] = []
   for await (const chunk of req) {
     size += (chunk as Buffer).length
-    if (size > MAX_BODY) throw new UsageError('request body too large', `at most ${MAX_BODY} bytes`)
+    if (size > MAX_BODY) return null
     chunks.push(chunk as Buffer)
   }
   return Buffer.concat(chunks).toString('utf8')
 }
 
-/** A local path to go back to after an action; anything else goes to the overview. */
-function localPath(back: string | null): string {
-  return back?.startsWith('/') && !back.startsWith('//') && !back.includes('\\') ? back : '/'
-}
+const OWN_ORIGIN = 'http://dashboard'
 
-function withFlash(path: string, message: string, ok: boolean): string {
-  const u = new URL(path, 'http://x')
+/**
+ * Where to go back to after an action: a path of this dashboard, as the URL parser resolves it
+ * (`/.//evil.example/x` resolves to `//evil.example/x`, which a browser reads as another host);
+ * anything else goes to the overview.
+ */
+function withFlash(back: string | null, message: string, ok: boolean): string {
+  let u = new URL('/', OWN_ORIGIN)
+  if (back?.startsWith('/') && !back.startsWith('//') && !back.includes('\\')) {
+    const resolved = new URL(back, OWN_ORIGIN)
+    if (resolved.origin === OWN_ORIGIN && !resolved.pathname.startsWith('//')) u = resolved
+  }
   u.searchParams.set(ok ? 'done' : 'failed', message)
   return `${u.pathname}${u.search}`
 }
 
 async function handle(ctx: DashboardContext, hub: LiveHub, opts: DashboardOptions, allowedHosts: Set<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://dashboard')
+  const url = new URL(req.url ?? '/', OWN_ORIGIN)
   if (!hasAuth(opts.auth) && !allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
     return send(res, 421, 'text/plain; charset=utf-8', 'unknown Host: open the dashboard by the address it printed\n')
   }
@@ -162,13 +169,15 @@ async function handle(ctx: DashboardContext, hub: LiveHub, opts: DashboardOption
 async function action(ctx: DashboardContext, req: IncomingMessage, res: ServerResponse, url: URL, who: string): Promise<void> {
   if (ctx.readOnly) return send(res, 403, 'text/plain; charset=utf-8', 'read-only dashboard: actions are off\n')
   if (!sameOrigin(req)) return send(res, 403, 'text/plain; charset=utf-8', 'cross-origin request refused: actions come only from the dashboard\'s own pages\n')
-  const form = new URLSearchParams(await readBody(req))
+  const body = await readBody(req)
+  if (body === null) return send(res, 413, 'text/plain; charset=utf-8', `request body too large: at most ${MAX_BODY} bytes\n`, { connection: 'close' })
+  const form = new URLSearchParams(body)
   if (!csrfMatches(form.get('_csrf') ?? undefined, ctx.csrf)) return send(res, 403, 'text/plain; charset=utf-8', 'missing or wrong CSRF token: reload the page and try again\n')
   const name = url.pathname.startsWith('/actions/') ? url.pathname.slice('/actions/'.length) : ''
   const by = `dashboard ${who} from ${req.socket.remoteAddress ?? '?'}`
   const result = await runAction(ctx, name, form, by)
   if (!result.ok) ctx.log('dashboard:refused', { action: name, by, reason: result.message })
-  return send(res, 303, 'text/plain; charset=utf-8', `${result.message}\n`, { location: withFlash(localPath(form.get('back')), result.message, result.ok) })
+  return send(res, 303, 'text/plain; charset=utf-8', `${result.message}\n`, { location: withFlash(form.get('back'), result.message, result.ok) })
 }
 
 function jobsFilter(url: URL): { filter: JobsFilter; after?: string; olderThanSeconds?: number; priorities?: number[] } {
@@ -185,7 +194,7 @@ function jobsFilter(url: URL): { filter: JobsFilter; after?: string; olderThanSe
   const older = q('older')
   const olderThanSeconds = older ? readAge(older, 'age') : undefined
   const limitText = q('limit') ?? '50'
-  const limit = Number(limitText)
+  const limit = /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN
   if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX) throw new UsageError(`per page "${limitText}" is out of range`, `use 1 to ${PAGE_LIMIT_MAX}`)
   const afterText = q('after')
   return {
@@ -193,6 +202,15 @@ function jobsFilter(url: URL): { filter: JobsFilter; after?: string; olderThanSe
     after: afterText ? jobId(afterText, 'after') : undefined,
     olderThanSeconds,
     priorities,
+  }
+}
+
+/** A path segment percent-decoded; malformed encoding (`%E0%A4%A`) is the client's error. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw new UsageError(`"${segment}" is not valid percent-encoding`, 'encode the path as UTF-8')
   }
 }
 
@@ -233,7 +251,7 @@ async function render(ctx: DashboardContext, hub: LiveHub, url: URL): Promise<{ 
   }
   const story = /^\/jobs\/([^/]+)$/.exec(p)
   if (story) {
-    const id = jobId(decodeURIComponent(story[1]), 'job id')
+    const id = jobId(decodedSegment(story[1]), 'job id')
     const s = await readJobStory(ctx.pool, id, ctx.settings.heartbeatTimeoutSeconds)
     if (!s) throw new NotFoundError(`no job ${id}: not in the queue and no log row`, 'finished jobs keep their log rows only until `aizk prune` trims them')
     return { title: `Job ${id}`, nav: '/jobs', html: storyBody(jobStoryJson(s, false), ctx.csrf, ctx.readOnly) }

@@ -28,6 +28,7 @@ import { memoryBacklog } from '../scope/memory-backlog.js'
 import { rosterCounts } from '../scope/roster-counts.js'
 import type { McpContext } from './context.js'
 import { durationSeconds } from './duration-arg.js'
+import { idsWithinSet, payloadScopes, WITHHELD, withinSet } from './payload-scope.js'
 import { tool } from './register.js'
 
 const limit = (dflt: number, max = 1000) => z.number().int().min(1).max(max).default(dflt).describe(`Most rows returned (1-${max}, default ${dflt}).`)
@@ -39,7 +40,8 @@ const period = z
 /** aizk keeps a held job as status `failed`; the state word operators use. */
 const stateOf = (status: string) => (status === 'failed' ? 'held' : status)
 
-export function readTools(ctx: McpContext) {
+/** `readScopes`: the set `aizk mcp --scope` names; with it, other sets' payloads are withheld. */
+export function readTools(ctx: McpContext, readScopes?: readonly string[]) {
   const { pool, settings } = ctx
   return [
     tool({
@@ -54,7 +56,12 @@ export function readTools(ctx: McpContext) {
       description:
         'Browse the queue rows (queued, picked, held) in pick order: priority highest first, then id. Each row: id, priority, status, entrypoint, queueManagerId (the worker holding a picked job), created, updated, heartbeat, executeAfter, attempts, dedupeKey, payload as text (first 500 characters) with payloadBytes, headers. Finished jobs have left the table: see queue_log, failed_jobs or job_story.',
       input: { limit: limit(100), offset: z.number().int().min(0).default(0).describe('Rows to skip first, for paging (default 0).') },
-      run: (a) => browseJobs(pool, { limit: a.limit, offset: a.offset }),
+      run: async (a) => {
+        const rows = await browseJobs(pool, { limit: a.limit, offset: a.offset })
+        if (!readScopes) return rows
+        const shown = await idsWithinSet(pool, rows.map((r) => r.id), readScopes)
+        return rows.map((r) => (shown.has(r.id) ? r : { ...r, payload: null, dedupeKey: null, withheld: WITHHELD }))
+      },
     }),
     tool({
       name: 'queue_stats',
@@ -177,7 +184,9 @@ export function readTools(ctx: McpContext) {
         const id = jobId(a.id, 'job id')
         const story = await readJobStory(pool, id, settings.heartbeatTimeoutSeconds)
         if (!story) throw new NotFoundError(`no job ${id}: not in the queue and no log row`, 'finished jobs are kept only in pgqueuer_log until it is pruned')
-        return jobStoryJson(story, false)
+        const json = jobStoryJson(story, false)
+        if (!readScopes || withinSet(payloadScopes(story.row?.payload ?? null), readScopes)) return json
+        return { ...json, job: json.job ? { ...json.job, dedupeKey: null } : null, payload: null, withheld: WITHHELD }
       },
     }),
     tool({

@@ -19,7 +19,7 @@ A held job (status failed) used its attempts and waits for a requeue.`
 /** `readScopes`: the scope set recall reads under; without it there is no recall tool. */
 export function createMcpServer(ctx: McpContext, opts: { version: string; allowActions: boolean; readScopes?: string[] }): McpServer {
   const server = new McpServer({ name: 'aizk', version: opts.version }, { instructions: MCP_GUIDE })
-  registerTools(server, readTools(ctx))
+  registerTools(server, readTools(ctx, opts.readScopes?.length ? opts.readScopes : undefined))
   if (opts.readScopes?.length) registerTools(server, memoryTools({ ...ctx, readScopes: opts.readScopes }))
   if (opts.allowActions) registerTools(server, actionTools(ctx))
   return server

@@ -60,6 +60,7 @@ async function fill(client: pg.ClientBase): Promise<void> {
   await client.query(`insert into claim (scopes, subject_id, predicate, object_text, object_key, source_chunk_id)
     values ($1, '44444444-4444-4444-8444-444444444444', 'wrote', 'notes', 'text:notes', null)`, [[A]])
   await client.query(`insert into aizk_content (content_id, bytes, byte_size) values (encode(sha256('\\x0102'::bytea), 'hex'), '\\x0102', 2)`)
+  await client.query(`insert into artifact (scopes, content_id, storage, byte_size) values ($1, encode(sha256('\\x0102'::bytea), 'hex'), 'postgres', 2)`, [[A]])
 }
 
 /** Every table's rows, as one digest per table. */
@@ -110,7 +111,12 @@ describe('upgrading a database installed before the baseline', () => {
       assert.deepEqual(result.applied.filter((m) => m.version <= 22), [], 'the baseline is not run again')
       assert.deepEqual(result.applied.map((m) => m.version), state.pending.map((m) => m.version), 'the migrations written after it are')
       assert.equal(result.definitions.length, loadDefinitions(appRole).length)
-      assert.deepEqual((await contents(client, before.columns)).rows, before.rows)
+      // Every row kept; a table a later migration dropped was empty (aizk_content_held, 0028).
+      const kept = (await contents(client, before.columns)).rows
+      for (const [table, digest] of Object.entries(before.rows)) {
+        if (table in kept) assert.equal(kept[table], digest, table)
+        else assert.match(digest, /^0 /, `${table} was dropped with rows in it`)
+      }
 
       await migrate(freshClient, { appRole })
       assert.equal(await schemaSnapshot(client), await schemaSnapshot(freshClient))

@@ -53,7 +53,7 @@ describe('ingest', () => {
     assert.deepEqual(art, { filename: 'notes.md', scopes: A, conversion_status: 'pending', byte_size: String(MD.length) })
   })
 
-  it('the same bytes into the same scope set store once; into another set they share the bytes', async () => {
+  it('the same bytes into the same scope set store once; another set keeps its own copy', async () => {
     const again = await ingestOriginal(db.pool, settings, { bytes: MD, filename: 'notes.md', scopes: A })
     assert.equal(again.created, false)
     assert.equal(again.conversionJobId, null)
@@ -61,7 +61,8 @@ describe('ingest', () => {
     assert.equal(other.created, true)
     // The first conversion of these bytes is live: the second is refused, dispatch sends it later.
     assert.equal(other.conversionJobId, null)
-    assert.equal((await q('select 1 from aizk_content where content_id = $1', [again.contentId])).length, 1)
+    // One copy per set, so storing never depends on another set's rows (docs/security.md).
+    assert.equal((await q('select 1 from aizk_content where content_id = $1', [again.contentId])).length, 2)
     assert.equal((await q('select 1 from artifact where content_id = $1', [again.contentId])).length, 2)
   })
 

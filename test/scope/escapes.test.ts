@@ -164,7 +164,7 @@ describe('content is stored only under the hash of its own bytes', () => {
     assert.notEqual(stored.rows[0].id, hash)
     // Even the owner cannot store bytes under a hash that is not theirs.
     await assert.rejects(
-      db.pool.query('insert into aizk_content (content_id, bytes, byte_size) values ($1, $2, 5)', [hash, Buffer.from('evil!')]),
+      db.pool.query('insert into aizk_content (content_id, scopes, bytes, byte_size) values ($1, $3::uuid[], $2, 5)', [hash, Buffer.from('evil!'), [A]]),
       /aizk_content_id_is_hash_of_bytes/,
     )
     const result = await ingestOriginal(app.scoped, settings, { scopes: [A], bytes: victim, filename: 'victim.md', mediaType: 'text/markdown' })
@@ -182,7 +182,8 @@ describe('content is stored only under the hash of its own bytes', () => {
         return { rowCount: stored.rowCount, visible: visible.rows[0].n }
       })
     assert.deepEqual(await probe(secret), await probe(Buffer.from('nobody stored this')))
-    assert.deepEqual(await probe(secret), { rowCount: 1, visible: 0 })
+    // B sees the copy it stored itself (content is kept per scope set), never C's.
+    assert.deepEqual(await probe(secret), { rowCount: 1, visible: 1 })
   })
 })
 

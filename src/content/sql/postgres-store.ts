@@ -2,4 +2,4 @@
 
 export const PUT_CONTENT = 'SELECT aizk_store_content($1) AS id'
 
-export const READ_CONTENT = 'SELECT bytes FROM aizk_content WHERE content_id = $1'
+export const READ_CONTENT = 'SELECT aizk_read_content($1, $2::uuid[]) AS bytes'

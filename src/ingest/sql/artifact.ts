@@ -54,14 +54,14 @@ export async function insertArtifact(db: Queryable, a: NewArtifact): Promise<{ i
   const inserted = await db.query<{ id: string; conversion_status: string }>(
     `INSERT INTO artifact (scopes, content_id, filename, media_type, byte_size, storage, location)
      VALUES ($1::uuid[], $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (content_id, scopes) DO NOTHING
+     ON CONFLICT (aizk_content_key(scopes, content_id)) DO NOTHING
      RETURNING id, conversion_status`,
     [a.scopes, a.contentId, a.filename, a.mediaType, a.byteSize, a.storage, a.location],
   )
   if (inserted.rows[0]) return { id: inserted.rows[0].id, inserted: true, status: inserted.rows[0].conversion_status }
   const existing = await db.query<{ id: string; conversion_status: string }>(
-    'SELECT id, conversion_status FROM artifact WHERE content_id = $1 AND scopes = $2::uuid[]',
-    [a.contentId, a.scopes],
+    'SELECT id::text AS id, conversion_status FROM aizk_artifact_of_content($1)',
+    [a.contentId],
   )
   if (!existing.rows[0]) throw new Error(`artifact for ${a.contentId} in {${a.scopes.join(',')}} conflicted but cannot be read`)
   return { id: existing.rows[0].id, inserted: false, status: existing.rows[0].conversion_status }

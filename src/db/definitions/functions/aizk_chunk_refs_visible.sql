@@ -4,12 +4,14 @@ CREATE OR REPLACE FUNCTION aizk_chunk_refs_visible()
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+DECLARE
+    readable uuid[] := aizk_read_scopes();
 BEGIN
-    IF NEW.artifact_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.artifact x WHERE x.id = NEW.artifact_id AND x.scopes <@ NEW.scopes) THEN
+    IF NEW.artifact_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.artifact x WHERE x.id = NEW.artifact_id AND x.scopes <@ NEW.scopes AND x.scopes <@ readable) THEN
         RAISE EXCEPTION 'chunk.artifact_id names artifact % outside the write set', NEW.artifact_id USING ERRCODE = '42501';
     END IF;
-    IF NEW.document_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.document x WHERE x.id = NEW.document_id AND x.scopes <@ NEW.scopes) THEN
+    IF NEW.document_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.document x WHERE x.id = NEW.document_id AND x.scopes <@ NEW.scopes AND x.scopes <@ readable) THEN
         RAISE EXCEPTION 'chunk.document_id names document % outside the write set', NEW.document_id USING ERRCODE = '42501';
     END IF;
-    RETURN NULL;
+    RETURN NEW;
 END $function$;

@@ -4,12 +4,14 @@ CREATE OR REPLACE FUNCTION aizk_claim_source_refs_visible()
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+DECLARE
+    readable uuid[] := aizk_read_scopes();
 BEGIN
-    IF NEW.chunk_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.chunk x WHERE x.id = NEW.chunk_id AND x.scopes <@ NEW.scopes) THEN
+    IF NEW.chunk_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.chunk x WHERE x.id = NEW.chunk_id AND x.scopes <@ NEW.scopes AND x.scopes <@ readable) THEN
         RAISE EXCEPTION 'claim_source.chunk_id names chunk % outside the write set', NEW.chunk_id USING ERRCODE = '42501';
     END IF;
-    IF NEW.claim_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.claim x WHERE x.id = NEW.claim_id AND x.scopes <@ NEW.scopes) THEN
+    IF NEW.claim_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.claim x WHERE x.id = NEW.claim_id AND x.scopes <@ NEW.scopes AND x.scopes <@ readable) THEN
         RAISE EXCEPTION 'claim_source.claim_id names claim % outside the write set', NEW.claim_id USING ERRCODE = '42501';
     END IF;
-    RETURN NULL;
+    RETURN NEW;
 END $function$;

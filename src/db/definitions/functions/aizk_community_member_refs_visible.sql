@@ -4,12 +4,14 @@ CREATE OR REPLACE FUNCTION aizk_community_member_refs_visible()
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
+DECLARE
+    readable uuid[] := aizk_read_scopes();
 BEGIN
-    IF NEW.community_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.community x WHERE x.id = NEW.community_id AND x.scopes <@ NEW.scopes) THEN
+    IF NEW.community_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.community x WHERE x.id = NEW.community_id AND x.scopes <@ NEW.scopes AND x.scopes <@ readable) THEN
         RAISE EXCEPTION 'community_member.community_id names community % outside the write set', NEW.community_id USING ERRCODE = '42501';
     END IF;
-    IF NEW.entity_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.entity x WHERE x.id = NEW.entity_id AND x.scopes <@ NEW.scopes) THEN
+    IF NEW.entity_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.entity x WHERE x.id = NEW.entity_id AND x.scopes <@ NEW.scopes AND x.scopes <@ readable) THEN
         RAISE EXCEPTION 'community_member.entity_id names entity % outside the write set', NEW.entity_id USING ERRCODE = '42501';
     END IF;
-    RETURN NULL;
+    RETURN NEW;
 END $function$;

@@ -1,3 +1,3 @@
 -- aizk:requires functions/aizk_claim_refs_visible
 DROP TRIGGER IF EXISTS aizk_claim_refs_insert ON claim;
-CREATE TRIGGER aizk_claim_refs_insert AFTER INSERT ON claim FOR EACH ROW WHEN (row_security_active(('claim'::regclass)::oid)) EXECUTE FUNCTION aizk_claim_refs_visible();
+CREATE TRIGGER aizk_claim_refs_insert BEFORE INSERT ON claim FOR EACH ROW WHEN (row_security_active(('claim'::regclass)::oid)) EXECUTE FUNCTION aizk_claim_refs_visible();

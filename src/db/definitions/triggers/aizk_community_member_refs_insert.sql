@@ -1,3 +1,3 @@
 -- aizk:requires functions/aizk_community_member_refs_visible
 DROP TRIGGER IF EXISTS aizk_community_member_refs_insert ON community_member;
-CREATE TRIGGER aizk_community_member_refs_insert AFTER INSERT ON community_member FOR EACH ROW WHEN (row_security_active(('community_member'::regclass)::oid)) EXECUTE FUNCTION aizk_community_member_refs_visible();
+CREATE TRIGGER aizk_community_member_refs_insert BEFORE INSERT ON community_member FOR EACH ROW WHEN (row_security_active(('community_member'::regclass)::oid)) EXECUTE FUNCTION aizk_community_member_refs_visible();

@@ -1,3 +1,3 @@
 -- aizk:requires functions/aizk_community_member_refs_visible
 DROP TRIGGER IF EXISTS aizk_community_member_refs_update ON community_member;
-CREATE TRIGGER aizk_community_member_refs_update AFTER UPDATE OF community_id, entity_id ON community_member FOR EACH ROW WHEN ((row_security_active(('community_member'::regclass)::oid) AND ((new.community_id IS DISTINCT FROM old.community_id) OR (new.entity_id IS DISTINCT FROM old.entity_id)))) EXECUTE FUNCTION aizk_community_member_refs_visible();
+CREATE TRIGGER aizk_community_member_refs_update BEFORE UPDATE OF community_id, entity_id ON community_member FOR EACH ROW WHEN ((row_security_active(('community_member'::regclass)::oid) AND ((new.community_id IS DISTINCT FROM old.community_id) OR (new.entity_id IS DISTINCT FROM old.entity_id)))) EXECUTE FUNCTION aizk_community_member_refs_visible();

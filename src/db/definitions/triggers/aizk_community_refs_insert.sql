@@ -1,3 +1,3 @@
 -- aizk:requires functions/aizk_community_refs_visible
 DROP TRIGGER IF EXISTS aizk_community_refs_insert ON community;
-CREATE TRIGGER aizk_community_refs_insert AFTER INSERT ON community FOR EACH ROW WHEN (row_security_active(('community'::regclass)::oid)) EXECUTE FUNCTION aizk_community_refs_visible();
+CREATE TRIGGER aizk_community_refs_insert BEFORE INSERT ON community FOR EACH ROW WHEN (row_security_active(('community'::regclass)::oid)) EXECUTE FUNCTION aizk_community_refs_visible();

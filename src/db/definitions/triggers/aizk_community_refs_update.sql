@@ -1,3 +1,3 @@
 -- aizk:requires functions/aizk_community_refs_visible
 DROP TRIGGER IF EXISTS aizk_community_refs_update ON community;
-CREATE TRIGGER aizk_community_refs_update AFTER UPDATE OF parent_id ON community FOR EACH ROW WHEN ((row_security_active(('community'::regclass)::oid) AND (new.parent_id IS DISTINCT FROM old.parent_id))) EXECUTE FUNCTION aizk_community_refs_visible();
+CREATE TRIGGER aizk_community_refs_update BEFORE UPDATE OF parent_id ON community FOR EACH ROW WHEN ((row_security_active(('community'::regclass)::oid) AND (new.parent_id IS DISTINCT FROM old.parent_id))) EXECUTE FUNCTION aizk_community_refs_visible();

@@ -1,3 +1,3 @@
 -- aizk:requires functions/aizk_entity_refs_visible
 DROP TRIGGER IF EXISTS aizk_entity_refs_update ON entity;
-CREATE TRIGGER aizk_entity_refs_update AFTER UPDATE OF merged_into ON entity FOR EACH ROW WHEN ((row_security_active(('entity'::regclass)::oid) AND (new.merged_into IS DISTINCT FROM old.merged_into))) EXECUTE FUNCTION aizk_entity_refs_visible();
+CREATE TRIGGER aizk_entity_refs_update BEFORE UPDATE OF merged_into ON entity FOR EACH ROW WHEN ((row_security_active(('entity'::regclass)::oid) AND (new.merged_into IS DISTINCT FROM old.merged_into))) EXECUTE FUNCTION aizk_entity_refs_visible();

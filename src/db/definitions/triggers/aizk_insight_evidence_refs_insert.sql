@@ -1,3 +1,3 @@
 -- aizk:requires functions/aizk_insight_evidence_refs_visible
 DROP TRIGGER IF EXISTS aizk_insight_evidence_refs_insert ON insight_evidence;
-CREATE TRIGGER aizk_insight_evidence_refs_insert AFTER INSERT ON insight_evidence FOR EACH ROW WHEN (row_security_active(('insight_evidence'::regclass)::oid)) EXECUTE FUNCTION aizk_insight_evidence_refs_visible();
+CREATE TRIGGER aizk_insight_evidence_refs_insert BEFORE INSERT ON insight_evidence FOR EACH ROW WHEN (row_security_active(('insight_evidence'::regclass)::oid)) EXECUTE FUNCTION aizk_insight_evidence_refs_visible();

@@ -1,3 +1,3 @@
 -- aizk:requires functions/aizk_insight_refs_visible
 DROP TRIGGER IF EXISTS aizk_insight_refs_insert ON insight;
-CREATE TRIGGER aizk_insight_refs_insert AFTER INSERT ON insight FOR EACH ROW WHEN (row_security_active(('insight'::regclass)::oid)) EXECUTE FUNCTION aizk_insight_refs_visible();
+CREATE TRIGGER aizk_insight_refs_insert BEFORE INSERT ON insight FOR EACH ROW WHEN (row_security_active(('insight'::regclass)::oid)) EXECUTE FUNCTION aizk_insight_refs_visible();

@@ -1,3 +1,3 @@
 -- aizk:requires functions/aizk_mention_refs_visible
 DROP TRIGGER IF EXISTS aizk_mention_refs_update ON mention;
-CREATE TRIGGER aizk_mention_refs_update AFTER UPDATE OF chunk_id, entity_id ON mention FOR EACH ROW WHEN ((row_security_active(('mention'::regclass)::oid) AND ((new.chunk_id IS DISTINCT FROM old.chunk_id) OR (new.entity_id IS DISTINCT FROM old.entity_id)))) EXECUTE FUNCTION aizk_mention_refs_visible();
+CREATE TRIGGER aizk_mention_refs_update BEFORE UPDATE OF chunk_id, entity_id ON mention FOR EACH ROW WHEN ((row_security_active(('mention'::regclass)::oid) AND ((new.chunk_id IS DISTINCT FROM old.chunk_id) OR (new.entity_id IS DISTINCT FROM old.entity_id)))) EXECUTE FUNCTION aizk_mention_refs_visible();

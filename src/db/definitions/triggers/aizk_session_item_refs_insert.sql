@@ -1,3 +1,3 @@
 -- aizk:requires functions/aizk_session_item_refs_visible
 DROP TRIGGER IF EXISTS aizk_session_item_refs_insert ON session_item;
-CREATE TRIGGER aizk_session_item_refs_insert AFTER INSERT ON session_item FOR EACH ROW WHEN (row_security_active(('session_item'::regclass)::oid)) EXECUTE FUNCTION aizk_session_item_refs_visible();
+CREATE TRIGGER aizk_session_item_refs_insert BEFORE INSERT ON session_item FOR EACH ROW WHEN (row_security_active(('session_item'::regclass)::oid)) EXECUTE FUNCTION aizk_session_item_refs_visible();

@@ -1,0 +1,21 @@
+-- The ids a scoped entity_merge row names must be entities the caller can read, within the row's
+-- own scopes. As every *_refs_visible check, it runs BEFORE the row is written, so it answers
+-- before the foreign key's own check (which reads past row security) could say whether an id
+-- exists at all: B's id and an id nobody has get the same error (docs/security.md).
+CREATE OR REPLACE FUNCTION aizk_entity_merge_refs_visible()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+DECLARE
+    readable uuid[] := aizk_read_scopes();
+BEGIN
+    IF NEW.merged_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.entity x WHERE x.id = NEW.merged_id AND x.scopes <@ NEW.scopes AND x.scopes <@ readable) THEN
+        RAISE EXCEPTION 'entity_merge.merged_id names entity % outside the write set', NEW.merged_id USING ERRCODE = '42501';
+    END IF;
+    IF NEW.into_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.entity x WHERE x.id = NEW.into_id AND x.scopes <@ NEW.scopes AND x.scopes <@ readable) THEN
+        RAISE EXCEPTION 'entity_merge.into_id names entity % outside the write set', NEW.into_id USING ERRCODE = '42501';
+    END IF;
+    RETURN NEW;
+END $function$;
