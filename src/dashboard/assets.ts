@@ -64,7 +64,7 @@ ol.feed li { padding: .2rem 0; border-bottom: 1px solid var(--line); }
 .chart .tick { fill: var(--muted); font-size: 10px; }
 nav.tabs ul { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0 0 1rem; padding: 0; border-bottom: 1px solid var(--line); }
 nav.tabs a { display: block; padding: .35rem .8rem; text-decoration: none; border: 1px solid transparent; border-bottom: none; border-radius: 6px 6px 0 0; }
-nav.tabs a[aria-current="page"] { border-color: var(--line); background: var(--panel); color: var(--fg); font-weight: 600; }
+nav.tabs a[aria-current="true"] { border-color: var(--line); background: var(--panel); color: var(--fg); font-weight: 600; }
 nav.tabs .count { font-variant-numeric: tabular-nums; color: var(--muted); }
 a.button { display: inline-block; padding: .3rem .75rem; border: 1px solid var(--fg); border-radius: 4px; background: var(--fg); color: #fff; text-decoration: none; }
 a.button.danger { background: var(--danger); border-color: var(--danger); }

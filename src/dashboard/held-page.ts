@@ -49,7 +49,7 @@ export function stateTabs(counts: StateCounts, current: string | undefined): Htm
   ]
   return html`<nav class="tabs" aria-label="Job states"><ul>${tabs.map(
     (t) =>
-      html`<li><a href="${t.href}"${t.state === (current ?? '') ? new Html(' aria-current="page"') : ''}>${t.label} <span class="count" data-live="states.${t.key}">${formatCount(t.n)}</span></a></li>`,
+      html`<li><a href="${t.href}"${t.state === (current ?? '') ? new Html(' aria-current="true"') : ''}>${t.label} <span class="count" data-live="states.${t.key}">${formatCount(t.n)}</span></a></li>`,
   )}</ul></nav>`
 }
 

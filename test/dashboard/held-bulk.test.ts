@@ -74,7 +74,7 @@ describe('held jobs at scale in the dashboard', () => {
     for (const [label, n] of [['Every live job', 50], ['Ready', 3], ['Scheduled', 7], ['Running', 0], ['Held', 40]] as const) {
       assert.match(jobs, new RegExp(`>${label} <span class="count" data-live="states\\.[a-z]+">${n}</span>`), label)
     }
-    assert.match(await page('/held'), /<a href="\/held" aria-current="page">Held <span/)
+    assert.match(await page('/held'), /<a href="\/held" aria-current="true">Held <span/)
     const overview = await page('/')
     assert.match(overview, /data-live="states.ready">3<\/span><span class="k">ready to run/)
     assert.match(overview, /data-live="states.scheduled">7<\/span><span class="k">scheduled for later/)
