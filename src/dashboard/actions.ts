@@ -13,7 +13,7 @@ import { discardHeld } from '../queue/remove-jobs.js'
 import { requeueFailed } from '../queue/requeue.js'
 import type { DashboardContext } from './context.js'
 import { actOnHeldMatching, countHeldMatching } from '../queue/held-search.js'
-import { describeFilter } from './held-page.js'
+import { describeFilter, matchingPhrase } from './held-page.js'
 import { readHeldFilter } from './held-filter.js'
 
 /** Ids one action may name: a page holds at most this many. */
@@ -97,5 +97,5 @@ async function heldMatchingAction(ctx: DashboardContext, form: URLSearchParams, 
     ...(done.length ? { firstId: done[0].id, lastId: done[done.length - 1].id } : {}),
   })
   const verb = action === 'requeue' ? 'requeued' : 'discarded'
-  return { ok: true, message: `${verb} ${done.length} held job(s) matching ${describeFilter(filter)}${left ? `; ${left} still match` : ''}` }
+  return { ok: true, message: `${verb} ${done.length} held job(s)${matchingPhrase(filter)}${left ? `; ${left} still match` : ''}` }
 }

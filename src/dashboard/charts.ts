@@ -46,8 +46,10 @@ export function barChart(spec: ChartSpec): string {
     .join('')
   const ticks = (spec.ticks ?? [])
     .map((t) => {
-      const x = Math.min(Math.max(t.index * step + step / 2, 14), W - 14).toFixed(1)
-      return `<line x1="${x}" y1="${H}" x2="${x}" y2="${H + 3}" class="axis"/><text x="${x}" y="${H + AXIS - 3}" text-anchor="middle" class="tick">${esc(t.label)}</text>`
+      const x = t.index * step + step / 2
+      // Labels near an edge hang inward, so none is cut off.
+      const [tx, anchor] = x < 24 ? [1, 'start'] : x > W - 24 ? [W - 1, 'end'] : [x, 'middle']
+      return `<line x1="${x.toFixed(1)}" y1="${H}" x2="${x.toFixed(1)}" y2="${H + 3}" class="axis"/><text x="${tx.toFixed(1)}" y="${H + AXIS - 3}" text-anchor="${anchor}" class="tick">${esc(t.label)}</text>`
     })
     .join('')
   const peak = max > 0 ? `<line x1="0" y1="16" x2="${W}" y2="16" class="grid"/><text x="2" y="12" class="tick">${esc(spec.format(max))}</text>` : ''

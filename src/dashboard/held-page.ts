@@ -27,6 +27,14 @@ export function heldQuery(f: HeldFilter, extra: Record<string, string> = {}): st
   return q.toString()
 }
 
+/** " matching entrypoint x, error containing "503"", or nothing when the filter takes every held job. */
+export function matchingPhrase(f: HeldFilter): string {
+  const d = describeFilter(f)
+  return d === EVERY ? '' : ` matching ${d}`
+}
+
+const EVERY = 'every held job'
+
 /** What the filter picks, in words ("entrypoint x, error containing "503""). */
 export function describeFilter(f: HeldFilter): string {
   const parts = [
@@ -35,7 +43,7 @@ export function describeFilter(f: HeldFilter): string {
     f.olderThan ? `held for at least ${f.olderThan}` : null,
     f.error ? `error containing "${f.error}"` : null,
   ].filter((p): p is string => p !== null)
-  return parts.length ? parts.join(', ') : 'every held job'
+  return parts.length ? parts.join(', ') : EVERY
 }
 
 /** Tabs over the job states, each with its live count; `current` is marked. */
@@ -101,7 +109,7 @@ export function heldPageBody(v: HeldView, f: HeldFilter, entrypoints: string[], 
   const every =
     readOnly || v.matching === 0
       ? html`<div data-live-region="held-bulk"></div>`
-      : html`<div class="bar bulk" data-live-region="held-bulk"><span><strong>${formatCount(v.matching)}</strong> held job(s) match ${describeFilter(f)}${v.matching > bound ? ` (one action takes the oldest ${formatCount(bound)})` : ''}.</span>
+      : html`<div class="bar bulk" data-live-region="held-bulk"><span><strong>${formatCount(v.matching)}</strong> held job(s)${matchingPhrase(f) || ' in all'}${v.matching > bound ? ` (one action takes the oldest ${formatCount(bound)})` : ''}.</span>
 <a class="button" href="/held/confirm?${heldQuery(f, { action: 'requeue' })}">Requeue every matching job…</a>
 <a class="button danger" href="/held/confirm?${heldQuery(f, { action: 'discard' })}">Discard every matching job…</a></div>`
   const rows = table('Held jobs', v.jobs, [
@@ -121,14 +129,14 @@ export function heldPageBody(v: HeldView, f: HeldFilter, entrypoints: string[], 
 /** The confirmation before acting on every match: the count, the filter in words, the bound. */
 export function confirmBody(action: 'requeue' | 'discard', f: HeldFilter, matching: number, bound: number, csrf: string): Html {
   const back = `/held?${heldQuery(f)}`
-  if (matching === 0) return html`<p>No held job matches ${describeFilter(f)} any more: nothing to ${action}.</p><p><a href="${back}">Back to the held jobs</a></p>`
+  if (matching === 0) return html`<p>No held job${matchingPhrase(f)} any more: nothing to ${action}.</p><p><a href="${back}">Back to the held jobs</a></p>`
   const take = Math.min(matching, bound)
   const verb = action === 'requeue' ? 'Requeue' : 'Discard'
   const what =
     action === 'requeue'
-      ? 'They go back to queued with their attempts reset and one more cycle counted, as `aizk requeue` does.'
-      : 'They are deleted for good, each with a `deleted` log row naming you, as `aizk discard` does.'
-  return html`<p class="confirm" role="alert"><strong>${verb} ${formatCount(take)} held job(s)</strong> matching ${describeFilter(f)}${matching > take ? html` (the oldest ${formatCount(take)} of ${formatCount(matching)}: one action is bounded; run it again for the rest)` : ''}?</p>
+      ? html`They go back to queued with their attempts reset and one more cycle counted, as <code>aizk requeue</code> does.`
+      : html`They are deleted for good, each with a <code>deleted</code> log row naming you, as <code>aizk discard</code> does.`
+  return html`<p class="confirm" role="alert"><strong>${verb} ${formatCount(take)} held job(s)</strong>${matchingPhrase(f)}${matching > take ? html` (the oldest ${formatCount(take)} of ${formatCount(matching)}: one action is bounded; run it again for the rest)` : ''}?</p>
 <p>${what} Jobs that stop matching or are taken by someone else meanwhile are left alone; never more than ${formatCount(take)} move.</p>
 <form method="post" action="/actions/held-matching" class="bar"><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="action" value="${action}"><input type="hidden" name="expected" value="${take}">${[
     ['entrypoint', f.entrypoint],

@@ -165,7 +165,7 @@ export function storyBody(doc: StoryDoc, csrf: string, readOnly: boolean): Html 
 ${j ? html`<dl class="facts"><dt>Status</dt><dd>${j.status}</dd><dt>Priority</dt><dd>${j.priority}</dd><dt>Attempts</dt><dd>${j.attempts}</dd><dt>Cycles</dt><dd>${j.cycles}</dd>
 <dt>Dedupe key</dt><dd>${j.dedupeKey ?? '-'}</dd><dt>Created</dt><dd>${j.created}</dd><dt>Updated</dt><dd>${j.updated}</dd><dt>Due</dt><dd>${j.executeAfter}</dd>
 <dt>Held by</dt><dd>${doc.holder ? (doc.holder.registered ? `${doc.holder.host} pid ${doc.holder.pid}, heartbeat ${formatAge(doc.holder.heartbeatAgeSeconds)} ago (${doc.holder.alive ? 'alive' : 'gone'})` : `queue manager ${doc.holder.queueManagerId} (not an aizk worker)`) : '-'}</dd>
-${doc.lastError ? html`<dt>Last error</dt><dd>${describeError(doc.lastError)}</dd>` : ''}</dl>` : html`<p>The row is gone: finished jobs keep only their log rows until <code>aizk prune</code>.</p>`}
+${doc.lastError ? html`<dt>Last error</dt><dd class="error-line">${describeError(doc.lastError)}</dd>` : ''}</dl>` : html`<p>The row is gone: finished jobs keep only their log rows until <code>aizk prune</code>.</p>`}
 ${held && !readOnly ? html`<div class="bar">${actionForm('/actions/held', csrf, { ids: doc.id, action: 'requeue', back: `/jobs/${doc.id}` }, 'Requeue this job')} ${actionForm('/actions/held', csrf, { ids: doc.id, action: 'discard', back: `/jobs/${doc.id}` }, 'Discard this job', { danger: true, confirm: `Delete job ${doc.id} for good?` })}</div>` : ''}
 ${doc.payload ? html`<h2>Payload (${doc.payload.bytes} bytes, ${doc.payload.encoding}${doc.payload.truncated ? ', cut' : ''})</h2><pre>${doc.payload.text}</pre>` : ''}
 ${doc.headers ? html`<h2>Headers</h2><pre>${JSON.stringify(doc.headers, null, 2)}</pre>` : ''}

@@ -4,7 +4,8 @@
  * through the confirmation that shows the count, and see a job discarded from the CLI leave
  * the held table without a reload (the tables follow the event stream). With
  * AIZK_SCREENSHOT_DIR set, it also writes the screenshots docs/dashboard.md shows
- * (dashboard-held-grouped.png, dashboard-held-confirm.png). Chromium as in browser.test.ts;
+ * (dashboard-held.png, dashboard-held-filtered.png, dashboard-held-confirm.png,
+ * dashboard-overview.png, dashboard-jobs.png, dashboard-job.png). Chromium as in browser.test.ts;
  * without one the file skips, saying why.
  */
 import assert from 'node:assert/strict'
@@ -62,6 +63,13 @@ describe('held jobs at scale in chromium', { skip }, () => {
     ]
     badPayload = await insertHeld(db.pool, 'test_noop', 6, { lastError: 'ValidationError: payload has no "document" field\n  at validate (job.ts:40)' })
     await insertHeld(db.pool, 'test_record', 2, { lastError: { type: 'TimeoutError', message: 'the converter took longer than 300s' } })
+    await db.pool.query(
+      `INSERT INTO pgqueuer_log (job_id, status, priority, entrypoint, traceback)
+       VALUES ($1, 'failed', 0, 'test_noop', jsonb_build_object('exception_type', 'ValidationError', 'exception_message', 'payload has no "document" field',
+         'traceback', E'ValidationError: payload has no "document" field\n    at validate (file:///srv/app/jobs/convert.js:40:11)\n    at ConvertJob.run (file:///srv/app/jobs/convert.js:12:5)\n    at runJob (file:///srv/app/node_modules/aizk/dist/worker/run-job.js:88:24)',
+         'additional_context', jsonb_build_object('attempts', 5, 'worker', 'node-1')))`,
+      [badPayload[1]],
+    )
     await insertQueued(db.pool, 'test_record', 4, { executeAfter: new Date(Date.now() + 3600_000).toISOString() })
     await insertQueued(db.pool, 'test_noop', 2)
     dash = await spawnDashboard({ AIZK_DATABASE_URL: db.url, AIZK_WORKER_JOB_MODULES: TEST_JOBS, AIZK_DASHBOARD_INTERVAL_SECONDS: '0.3' })
@@ -82,7 +90,7 @@ describe('held jobs at scale in chromium', { skip }, () => {
     await page.locator('#live-status', { hasText: /^live/ }).waitFor()
     const groups = page.getByRole('table', { name: 'Held jobs per error' })
     assert.deepEqual(
-      await groups.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.cells[0].textContent, r.cells[1].textContent])),
+      await Promise.all((await groups.locator('tbody tr').all()).map(async (r) => [await r.locator('td').nth(0).textContent(), await r.locator('td').nth(1).textContent()])),
       [
         ['HttpError: upstream said 503 Service Unavailable', '15'],
         ['ValidationError: payload has no "document" field', '6'],
@@ -90,11 +98,12 @@ describe('held jobs at scale in chromium', { skip }, () => {
       ],
     )
     assert.equal(await page.getByRole('navigation', { name: 'Job states' }).getByRole('link', { name: /^Held/ }).textContent(), 'Held 23')
+    await shoot(page, 'held')
     await page.getByLabel('Error contains').fill('503')
     await Promise.all([page.waitForURL(/\/held\?.*error=503/), page.getByRole('button', { name: 'Show' }).click()])
-    assert.match((await page.locator('.bulk').textContent()) ?? '', /15 held job\(s\) match error containing "503"/)
+    assert.match((await page.locator('.bulk').textContent()) ?? '', /15 held job\(s\) matching error containing "503"/)
     assert.equal(await page.getByLabel(`Select job ${badPayload[0]}`).count(), 0, 'a job with another error is filtered out')
-    await shoot(page, 'held-grouped')
+    await shoot(page, 'held-filtered')
 
     await Promise.all([page.waitForURL(/\/held\/confirm\?/), page.getByRole('link', { name: 'Requeue every matching job…' }).click()])
     assert.match((await page.locator('.confirm').textContent()) ?? '', /^Requeue 15 held job\(s\) matching error containing "503"\?$/)
@@ -118,8 +127,30 @@ describe('held jobs at scale in chromium', { skip }, () => {
     assert.equal(res.code, 0, res.stderr)
     await row.waitFor({ state: 'detached', timeout: 30_000 })
     await page.getByRole('table', { name: 'Held jobs per error' }).getByRole('row', { name: /ValidationError.* 5 / }).waitFor({ timeout: 30_000 })
-    assert.equal(await heldTab.textContent(), 'Held 7')
+    await page.getByRole('navigation', { name: 'Job states' }).getByRole('link', { name: 'Held 7' }).waitFor({ timeout: 30_000 })
     assert.equal(await page.evaluate('performance.getEntriesByType("navigation").length'), 1, 'the page was not reloaded')
+    assert.deepEqual(consoleErrors, [])
+  })
+
+  it('the overview shows ready and scheduled jobs apart, its charts have a time axis, and a story shows its traceback as text', async () => {
+    const page = await open('/')
+    await page.locator('#live-status', { hasText: /^live/ }).waitFor()
+    const card = (label: string) => page.locator('.card', { hasText: label }).locator('.n')
+    assert.equal(await card('scheduled for later').textContent(), '4')
+    assert.equal(await card('ready to run').textContent(), '17', 'the 15 requeued and the 2 queued ready')
+    // Pulses redraw the latency chart; each keeps its clock-time labels under the bars.
+    await page.locator('[data-chart="latency"] .tick').nth(1).waitFor()
+    const ticks = await page.locator('[data-chart="throughput"] .tick').allTextContents()
+    assert.ok(ticks.filter((t) => /^\d\d:\d\d$/.test(t)).length >= 4, ticks.join(' '))
+    await shoot(page, 'overview')
+    const jobs = await open('/jobs?state=scheduled')
+    assert.equal(await jobs.getByRole('navigation', { name: 'Job states' }).locator('[aria-current="true"]').textContent(), 'Scheduled 4')
+    await shoot(jobs, 'jobs')
+    // A held job's story: its failure's traceback record as text, the stack's lines kept.
+    const story = await open(`/jobs/${badPayload[1]}`)
+    assert.equal(await story.locator('.traceback pre').first().evaluate((e) => e.textContent?.split('\n').length), 4)
+    assert.doesNotMatch((await story.getByRole('table', { name: 'Log rows' }).textContent()) ?? '', /exception_type|\\n|\{/)
+    await shoot(story, 'job')
     assert.deepEqual(consoleErrors, [])
   })
 })

@@ -40,7 +40,7 @@ async function statuses(ids: string[]): Promise<string[]> {
 
 /** The number a "N held job(s) match" bar shows. */
 function matchCount(body: string): number | null {
-  const m = /<strong>([\d,]+)<\/strong> held job\(s\) match/.exec(body)
+  const m = /<strong>([\d,]+)<\/strong> held job\(s\)( matching| in all)/.exec(body)
   return m ? Number(m[1].replace(/,/g, '')) : null
 }
 
