@@ -1,7 +1,7 @@
 /** The held page and its confirmation page: the reads behind heldPageBody and confirmBody. */
 import { jobInventory } from '../cli/job-inventory.js'
 import { UsageError } from '../errors.js'
-import { countHeldMatching, findHeld, groupHeldErrors } from '../queue/held-search.js'
+import { countHeldMatching, searchHeld } from '../queue/held-search.js'
 import { MAX_FILTER_ACTION } from './actions.js'
 import type { DashboardContext } from './context.js'
 import { readHeldFilter } from './held-filter.js'
@@ -18,16 +18,12 @@ export async function renderHeld(ctx: DashboardContext, url: URL): Promise<{ tit
     const matching = await countHeldMatching(ctx.pool, search)
     return { title: action === 'requeue' ? 'Requeue held jobs?' : 'Discard held jobs?', nav: '/held', html: confirmBody(action, filter, matching, MAX_FILTER_ACTION, ctx.csrf) }
   }
-  const [page, matching, groups, counts] = [
-    await findHeld(ctx.pool, search, after, filter.limit),
-    await countHeldMatching(ctx.pool, search),
-    await groupHeldErrors(ctx.pool, search),
-    await readStateCounts(ctx.pool),
-  ]
+  const found = await searchHeld(ctx.pool, search, after, filter.limit)
+  const counts = await readStateCounts(ctx.pool)
   const entrypoints = [...new Set(jobInventory(ctx.settings).map((r) => r.entrypoint).concat(filter.entrypoint ?? []))].sort()
   return {
     title: 'Held jobs',
     nav: '/held',
-    html: heldPageBody({ ...page, matching, groups, counts, now: Date.now() }, filter, entrypoints, ctx.csrf, ctx.readOnly, MAX_FILTER_ACTION),
+    html: heldPageBody({ ...found, counts, now: Date.now() }, filter, entrypoints, ctx.csrf, ctx.readOnly, MAX_FILTER_ACTION),
   }
 }

@@ -5,11 +5,13 @@
  * queue's own requeueFailed and discardHeld, so each window keeps their locking, logging and
  * notification, and a row taken meanwhile by another command is skipped, not moved twice.
  */
+import type pg from 'pg'
 import type { Queryable } from '../db/queryable.js'
+import { withTransaction } from '../db/sql/transaction.js'
 import { ACTION_WINDOW, filterParams, type JobFilter } from './job-filter.js'
 import { discardHeld } from './remove-jobs.js'
 import { requeueFailed } from './requeue.js'
-import { COUNT_SCHEDULED, COUNT_SEARCHED, GROUP_SEARCHED, PAGE_SEARCHED } from './sql/held-search.js'
+import { BEGIN_HELD_SEARCH, COUNT_SCHEDULED, COUNT_SEARCHED, GROUP_SEARCHED, PAGE_SEARCHED } from './sql/held-search.js'
 
 export interface HeldSearch extends Omit<JobFilter, 'ids'> {
   /** Only rows whose error contains this text (any case). */
@@ -43,19 +45,43 @@ function params(f: HeldSearch): unknown[] {
   return [...filterParams({ entrypoints: f.entrypoints, olderThanSeconds: f.olderThanSeconds }), f.errorText?.trim() || null, f.priorities?.length ? f.priorities : null]
 }
 
-export async function countHeldMatching(db: Queryable, f: HeldSearch): Promise<number> {
+export type Db = pg.Pool | pg.ClientBase
+
+export interface HeldPage {
+  jobs: FoundHeld[]
+  nextAfter: string | null
+}
+
+/** What the held page shows, from one snapshot: a page of matches, how many match in all, the error groups. */
+export function searchHeld(db: Db, f: HeldSearch, afterId: string | undefined, limit: number, groups = 25): Promise<HeldPage & { matching: number; groups: ErrorGroup[] }> {
+  return withTransaction(
+    db,
+    async (c) => ({ ...(await pageOf(c, f, afterId, limit)), matching: await countOf(c, f), groups: await groupsOf(c, f, groups) }),
+    BEGIN_HELD_SEARCH,
+  )
+}
+
+/** How many held jobs match (every one, not a page). */
+export function countHeldMatching(db: Db, f: HeldSearch): Promise<number> {
+  return withTransaction(db, (c) => countOf(c, f), BEGIN_HELD_SEARCH)
+}
+
+/** One page of matching held jobs, oldest id first, and the cursor of the next. */
+export function findHeld(db: Db, f: HeldSearch, afterId: string | undefined, limit: number): Promise<HeldPage> {
+  return withTransaction(db, (c) => pageOf(c, f, afterId, limit), BEGIN_HELD_SEARCH)
+}
+
+async function countOf(db: Queryable, f: HeldSearch): Promise<number> {
   const { rows } = await db.query<{ n: string }>(COUNT_SEARCHED, params(f))
   return Number(rows[0].n)
 }
 
-/** The matching held jobs' errors grouped by first line, most frequent first. */
-export async function groupHeldErrors(db: Queryable, f: HeldSearch, limit = 25): Promise<ErrorGroup[]> {
+async function groupsOf(db: Queryable, f: HeldSearch, limit: number): Promise<ErrorGroup[]> {
   const { rows } = await db.query<{ first_line: string; n: string; oldest_id: string; latest: Date }>(GROUP_SEARCHED, [...params(f), limit])
   return rows.map((r) => ({ firstLine: r.first_line, count: Number(r.n), oldestId: r.oldest_id, latest: r.latest.toISOString() }))
 }
 
-/** One page of matching held jobs, oldest id first, and the cursor of the next. */
-export async function findHeld(db: Queryable, f: HeldSearch, afterId: string | undefined, limit: number): Promise<{ jobs: FoundHeld[]; nextAfter: string | null }> {
+async function pageOf(db: Queryable, f: HeldSearch, afterId: string | undefined, limit: number): Promise<HeldPage> {
   const { rows } = await db.query<{
     id: string
     entrypoint: string
@@ -86,7 +112,7 @@ export async function findHeld(db: Queryable, f: HeldSearch, afterId: string | u
  * next ACTION_WINDOW matching ids and hands them to requeueFailed / discardHeld by id.
  */
 export async function actOnHeldMatching(
-  db: Queryable,
+  db: Db,
   action: 'requeue' | 'discard',
   f: HeldSearch,
   opts: { limit: number; by: string | null },

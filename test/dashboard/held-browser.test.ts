@@ -148,7 +148,7 @@ describe('held jobs at scale in chromium', { skip }, () => {
     await shoot(jobs, 'jobs')
     // A held job's story: its failure's traceback record as text, the stack's lines kept.
     const story = await open(`/jobs/${badPayload[1]}`)
-    assert.equal(await story.locator('.traceback pre').first().evaluate((e) => e.textContent?.split('\n').length), 4)
+    assert.equal(((await story.locator('.traceback pre').first().textContent()) ?? '').split('\n').length, 4)
     assert.doesNotMatch((await story.getByRole('table', { name: 'Log rows' }).textContent()) ?? '', /exception_type|\\n|\{/)
     await shoot(story, 'job')
     assert.deepEqual(consoleErrors, [])

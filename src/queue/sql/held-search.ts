@@ -56,3 +56,10 @@ export const COUNT_SCHEDULED = `SELECT e.entrypoint, c.n FROM unnest($1::text[])
      SELECT count(*) AS n FROM pgqueuer
       WHERE status = 'queued' AND execute_after > created AND entrypoint = e.entrypoint AND execute_after > now()
    ) c`
+
+/**
+ * The searches read every held row the filter's entrypoints and age leave (an error text can
+ * only be matched by reading it), so their plans cost enough to be JIT-compiled, which takes
+ * longer than the read itself: they run in a read-only transaction with JIT off.
+ */
+export const BEGIN_HELD_SEARCH = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL jit = off'
