@@ -129,6 +129,15 @@ describe('held jobs at scale in chromium', { skip }, () => {
     await page.getByRole('table', { name: 'Held jobs per error' }).getByRole('row', { name: /ValidationError.* 5 / }).waitFor({ timeout: 30_000 })
     await page.getByRole('navigation', { name: 'Job states' }).getByRole('link', { name: 'Held 7' }).waitFor({ timeout: 30_000 })
     assert.equal(await page.evaluate('performance.getEntriesByType("navigation").length'), 1, 'the page was not reloaded')
+
+    // The entrypoints table follows too: a job held meanwhile shows in its row's count.
+    const eps = await open('/entrypoints')
+    await eps.locator('#live-status', { hasText: /^live/ }).waitFor()
+    const heldCell = eps.getByRole('row', { name: /^test_noop / }).locator('td').nth(7)
+    assert.equal(await heldCell.textContent(), '5')
+    await insertHeld(db.pool, 'test_noop', 1, { lastError: 'late failure' })
+    await heldCell.filter({ hasText: /^6$/ }).waitFor({ timeout: 30_000 })
+    assert.equal(await eps.evaluate('performance.getEntriesByType("navigation").length'), 1, 'the page was not reloaded')
     assert.deepEqual(consoleErrors, [])
   })
 
