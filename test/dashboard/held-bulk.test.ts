@@ -146,6 +146,23 @@ describe('held jobs at scale in the dashboard', () => {
     assert.ok(refused, 'the refusal is logged')
   })
 
+  it('--read-only shows no bulk action and no confirmation, and refuses its POST', async () => {
+    const ro = await spawnDashboard(cliEnv(db.url), ['--read-only'])
+    try {
+      const held = await request(new URL('/held?error=timeout', ro.url).toString())
+      assert.equal(held.status, 200)
+      assert.doesNotMatch(held.body, /every matching job/)
+      const confirm = await request(new URL('/held/confirm?action=discard&error=timeout', ro.url).toString())
+      assert.equal(confirm.status, 400)
+      assert.match(confirm.body, /read-only dashboard: actions are off/)
+      const res = await post(ro.url, '/actions/held-matching', { action: 'discard', error: 'timeout', expected: '4', _csrf: csrfOf(held.body) })
+      assert.equal(res.status, 403)
+      assert.deepEqual(new Set(await statuses(timedOutB)), new Set(['failed']))
+    } finally {
+      await ro.stop()
+    }
+  })
+
   it('shows a traceback as wrapped text, not escaped JSON', async () => {
     const story = await page(`/jobs/${fromLog}`)
     assert.match(story, /<p class="error-line"><strong>KeyError: missing key &quot;doc&quot;<\/strong><\/p><pre class="wrap">Traceback \(most recent call last\):\n {2}File &quot;job.py&quot;, line 9, in run\nKeyError: &#39;doc&#39;<\/pre>/)
