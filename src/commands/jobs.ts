@@ -4,15 +4,28 @@ import { wholeFlag } from '../cli/flags.js'
 import { readJobFilter, readPriority } from '../cli/job-filter-flags.js'
 import { jobId } from '../cli/numbers.js'
 import { UsageError } from '../errors.js'
-import { JOB_STATES, type JobState, listJobs } from '../queue/list-jobs.js'
-import { formatAge } from '../ui/format.js'
-import { renderTable } from '../ui/table.js'
+import { JOB_STATES, type JobState, type ListedJob, listJobs } from '../queue/list-jobs.js'
+import { formatAge, oneLine } from '../ui/format.js'
+import { type Column, renderTable } from '../ui/table.js'
 
 export const JOBS_MAX_LIMIT = 1000
 
+/** Narrowest the ERROR column gets, however little room the terminal leaves. */
+const ERROR_MIN_WIDTH = 12
+
+/**
+ * Held jobs' last error, its first line cut to what the terminal leaves beside the other
+ * columns (the whole first line when the output is not a terminal).
+ */
+function errorColumn(jobs: ListedJob[], others: Column<ListedJob>[]): Column<ListedJob> {
+  const used = Math.max(...renderTable(jobs, others).split('\n').map((l) => l.length)) + 2
+  const width = process.stdout.isTTY && process.stdout.columns ? Math.max(ERROR_MIN_WIDTH, process.stdout.columns - used) : Number.POSITIVE_INFINITY
+  return { header: 'ERROR', get: (j) => (j.lastError ? oneLine(j.lastError, width) : j.state === 'held' ? '-' : '') }
+}
+
 export default class Jobs extends AizkCommand {
   static override summary = 'List the jobs themselves by state (queued, scheduled, picked, held), entrypoint, priority and age, a page at a time.'
-  static override description = `Live jobs (their rows in pgqueuer), oldest id first; scheduled ones (queued but not yet due) soonest due first. AGE is how long a row has been in its state. Pages are keyset: pass the last id printed (or "nextAfter" of --json) to --after for the next page. A page costs the same on a thousand rows as on a million (docs/jobs-by-state.md). Finished jobs are in \`aizk jobs show ID\` while their log rows are kept; the job types are \`aizk jobs types\`.`
+  static override description = `Live jobs (their rows in pgqueuer), oldest id first; scheduled ones (queued but not yet due) soonest due first. AGE is how long a row has been in its state; held jobs show the first line of their last error (ERROR, cut to the terminal's width). Pages are keyset: pass the last id printed (or "nextAfter" of --json) to --after for the next page. A page costs the same on a thousand rows as on a million (docs/jobs-by-state.md). Finished jobs are in \`aizk jobs show ID\` while their log rows are kept; the job types are \`aizk jobs types\`.`
   static override examples = [
     { command: '<%= config.bin %> jobs', description: 'The first 50 live jobs, every state.' },
     { command: '<%= config.bin %> jobs --state held --entrypoint aizk_convert_artifact', description: 'Held jobs of one entrypoint (-e, repeatable).' },
@@ -48,21 +61,18 @@ export default class Jobs extends AizkCommand {
       limit: flags.limit,
     })
     if (this.jsonEnabled()) return page
-    this.log(
-      renderTable(
-        page.jobs,
-        [
-          { header: 'ID', get: (j) => j.id, align: 'right' },
-          { header: 'STATE', get: (j) => j.state },
-          { header: 'ENTRYPOINT', get: (j) => j.entrypoint },
-          { header: 'PRIORITY', get: (j) => j.priority, align: 'right' },
-          { header: 'ATTEMPTS', get: (j) => j.attempts, align: 'right' },
-          { header: 'AGE', get: (j) => formatAge(j.ageSeconds), align: 'right' },
-          { header: 'DUE IN', get: (j) => (j.state === 'scheduled' ? formatAge(j.dueInSeconds) : ''), align: 'right' },
-        ],
-        { empty: '(no live jobs match)' },
-      ),
-    )
+    const columns: Column<ListedJob>[] = [
+      { header: 'ID', get: (j) => j.id, align: 'right' },
+      { header: 'STATE', get: (j) => j.state },
+      { header: 'ENTRYPOINT', get: (j) => j.entrypoint },
+      { header: 'PRIORITY', get: (j) => j.priority, align: 'right' },
+      { header: 'ATTEMPTS', get: (j) => j.attempts, align: 'right' },
+      { header: 'AGE', get: (j) => formatAge(j.ageSeconds), align: 'right' },
+    ]
+    // Held jobs are never due: their page gives the room to the error instead.
+    if (flags.state !== 'held') columns.push({ header: 'DUE IN', get: (j) => (j.state === 'scheduled' ? formatAge(j.dueInSeconds) : ''), align: 'right' })
+    if (page.jobs.some((j) => j.state === 'held')) columns.push(errorColumn(page.jobs, columns))
+    this.log(renderTable(page.jobs, columns, { empty: '(no live jobs match)' }))
     if (page.nextAfter) this.log(`more: the same command with --after ${page.nextAfter}`)
     return page
   }

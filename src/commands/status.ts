@@ -10,12 +10,15 @@ import { queueStats, type StatsOptions } from '../queue/stats.js'
 import { memoryBacklog } from '../scope/memory-backlog.js'
 import { renderTextFrame } from '../ui/status/text-frame.js'
 
+/** Held jobs the live view loads for its scrolling pane (the newest, through aizk_failed_ep_id_idx). */
+const LIVE_HELD_ROWS = 200
+
 export default class Status extends AizkCommand {
   static override summary = 'Show what the queue is doing: live on a terminal, one frame or JSON elsewhere.'
   static override description =
     'Jobs by entrypoint and status (queued, picked, held) with priority and concurrency in use against the limit, throughput now and over the last 15 minutes, the oldest queued age, held jobs with their last error and cycles, workers alive and stale picks, schedules with their next fire, and the log table size. Counts come from trigger-kept tables and the catalogue, so a refresh stays cheap on millions of rows. --check exits 7 when something is unhealthy: stale picks, suspect picks (a PgQueuer worker silent past aizk’s heartbeat timeout), held jobs over the threshold, an enabled cron of aizk’s own that has not fired in twice its period (--include-foreign-schedules judges PgQueuer’s schedules too), or artifact originals that failed re-verification. PgQueuer workers, seen through the jobs they hold picked, are listed as foreign workers.'
   static override examples = [
-    { command: '<%= config.bin %> status', description: 'The live dashboard (tab/arrows move between panes, q quits); one plain frame when not on a terminal.' },
+    { command: '<%= config.bin %> status', description: 'The live dashboard (tab or ←→ move between panes, ↑↓ and PgUp/PgDn scroll one, q quits); one plain frame when not on a terminal.' },
     { command: '<%= config.bin %> status --once', description: 'Print one plain-text frame and exit.' },
     { command: '<%= config.bin %> status --json', description: 'Print one JSON document (see the README for its shape).' },
     { command: '<%= config.bin %> status --check', description: 'Exit 7 and say why when the queue is unhealthy (for probes and alerts).' },
@@ -47,7 +50,7 @@ export default class Status extends AizkCommand {
       ...statsJobHooks(settings),
       integrity: countIntegrityFailures,
     }
-    const load = async () => ({ ...(await queueStats(db.pool, opts)), memory: await memoryBacklog(db.pool, settings) })
+    const load = async (o: StatsOptions = opts) => ({ ...(await queueStats(db.pool, o)), memory: await memoryBacklog(db.pool, settings) })
 
     if (flags.check) {
       const stats = await load()
@@ -69,7 +72,8 @@ export default class Status extends AizkCommand {
       return stats
     }
     const { runStatusView } = await import('../ui/status/run-status-view.js')
-    await runStatusView({ load, intervalMs: flags.interval * 1000 })
+    // The live held pane scrolls, so it reads more of the newest held jobs than one frame shows.
+    await runStatusView({ load: () => load({ ...opts, heldLimit: LIVE_HELD_ROWS }), intervalMs: flags.interval * 1000 })
     return undefined
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The dashboard's actions, each the core call its command makes: requeue and discard of held
- * jobs (one or a selection, by id), pause and resume of an entrypoint. Every action is logged as
- * one event line naming who asked, and answers with the message the page shows after it.
+ * jobs (one or a selection, by id, or every job matching a filter, bounded), pause and resume of
+ * an entrypoint. Every action is logged as one event line naming who asked, and answers with the
+ * message the page shows after it.
  */
 import { checkEntrypointName } from '../cli/entrypoints.js'
 import { jobId } from '../cli/numbers.js'
@@ -11,9 +12,15 @@ import { pauseEntrypoint, resumeEntrypoint } from '../queue/pause.js'
 import { discardHeld } from '../queue/remove-jobs.js'
 import { requeueFailed } from '../queue/requeue.js'
 import type { DashboardContext } from './context.js'
+import { actOnHeldMatching, countHeldMatching } from '../queue/held-search.js'
+import { describeFilter, matchingPhrase } from './held-page.js'
+import { readHeldFilter } from './held-filter.js'
 
 /** Ids one action may name: a page holds at most this many. */
 export const MAX_ACTION_IDS = 1000
+
+/** Jobs one "every matching job" action moves at most (ten of the queue's windows). */
+export const MAX_FILTER_ACTION = 10_000
 
 export interface ActionResult {
   message: string
@@ -27,6 +34,7 @@ function fail(message: string): ActionResult {
 export async function runAction(ctx: DashboardContext, name: string, form: URLSearchParams, by: string): Promise<ActionResult> {
   try {
     if (name === 'held') return await heldAction(ctx, form, by)
+    if (name === 'held-matching') return await heldMatchingAction(ctx, form, by)
     if (name === 'pause' || name === 'resume') return await pauseAction(ctx, name, form, by)
     return fail(`no action "${name}"`)
   } catch (err) {
@@ -63,4 +71,31 @@ async function pauseAction(ctx: DashboardContext, name: 'pause' | 'resume', form
   const lifted = await resumeEntrypoint(ctx.pool, entrypoint)
   ctx.log('dashboard:action', { action: 'resume', by, entrypoint, changed: lifted !== null })
   return { ok: true, message: lifted ? `resumed ${entrypoint}` : `${entrypoint} was not paused` }
+}
+
+/**
+ * Requeue or discard every held job matching the filter the confirmation page showed, oldest
+ * first, never more than the count it showed (`expected`) nor MAX_FILTER_ACTION.
+ */
+async function heldMatchingAction(ctx: DashboardContext, form: URLSearchParams, by: string): Promise<ActionResult> {
+  const action = form.get('action')
+  if (action !== 'requeue' && action !== 'discard') return fail('choose requeue or discard')
+  const expected = Number(form.get('expected'))
+  if (!Number.isInteger(expected) || expected < 1 || expected > MAX_FILTER_ACTION) {
+    return fail(`the confirmed count must be a whole number from 1 to ${MAX_FILTER_ACTION}: open the held page and confirm again`)
+  }
+  const { filter, search } = readHeldFilter(form)
+  const matching = await countHeldMatching(ctx.pool, search)
+  const done = await actOnHeldMatching(ctx.pool, action, search, { limit: expected, by })
+  const left = Math.max(0, matching - done.length)
+  ctx.log('dashboard:action', {
+    action,
+    by,
+    filter: describeFilter(filter),
+    matching,
+    count: done.length,
+    ...(done.length ? { firstId: done[0].id, lastId: done[done.length - 1].id } : {}),
+  })
+  const verb = action === 'requeue' ? 'requeued' : 'discarded'
+  return { ok: true, message: `${verb} ${done.length} held job(s)${matchingPhrase(filter)}${left ? `; ${left} still match` : ''}` }
 }

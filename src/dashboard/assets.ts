@@ -28,7 +28,7 @@ h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
 .card .k { color: var(--muted); font-size: .9em; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 1rem; }
 .chart { margin: 0; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: .6rem; }
-.chart svg { width: 100%; height: 96px; display: block; }
+.chart svg { width: 100%; height: auto; display: block; }
 .chart rect { fill: #2f6fbd; }
 .chart .axis { stroke: var(--muted); }
 .chart figcaption { color: var(--muted); font-size: .9em; margin-top: .3rem; }
@@ -60,6 +60,20 @@ dl.facts dt { color: var(--muted); }
 ol.feed { list-style: none; padding: 0; margin: 0; max-height: 16rem; overflow: auto; }
 ol.feed li { padding: .2rem 0; border-bottom: 1px solid var(--line); }
 .pager { margin-top: .75rem; }
+.chart .grid { stroke: var(--line); stroke-dasharray: 3 3; }
+.chart .tick { fill: var(--muted); font-size: 10px; }
+nav.tabs ul { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0 0 1rem; padding: 0; border-bottom: 1px solid var(--line); }
+nav.tabs a { display: block; padding: .35rem .8rem; text-decoration: none; border: 1px solid transparent; border-bottom: none; border-radius: 6px 6px 0 0; }
+nav.tabs a[aria-current="true"] { border-color: var(--line); background: var(--panel); color: var(--fg); font-weight: 600; }
+nav.tabs .count { font-variant-numeric: tabular-nums; color: var(--muted); }
+a.button { display: inline-block; padding: .3rem .75rem; border: 1px solid var(--fg); border-radius: 4px; background: var(--fg); color: #fff; text-decoration: none; }
+a.button.danger { background: var(--danger); border-color: var(--danger); }
+.bulk { align-items: center; flex-wrap: wrap; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; }
+.confirm { background: #fff7d6; border: 1px solid #d9b100; border-radius: 6px; padding: .6rem .8rem; }
+.error-line { white-space: pre-wrap; overflow-wrap: anywhere; }
+.list { overflow-wrap: anywhere; }
+pre.wrap { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 32rem; }
+.traceback p { margin: 0 0 .3rem; }
 `
 
 export const JS = `
@@ -68,6 +82,25 @@ export const JS = `
   const setPath = (obj, path) => path.split('.').reduce((o, k) => (o == null ? o : o[k]), obj);
   const fmt = (v) => (typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 1 }) : String(v));
   const feed = document.getElementById('completions');
+  // Tables that follow the queue: on a pulse that changed a count, the page is read again and
+  // each [data-live-region] swapped for its new self, unless the operator is selecting in it.
+  const regions = document.querySelectorAll('[data-live-region]');
+  let lastSign = null;
+  let refreshing = false;
+  const refresh = async () => {
+    if (refreshing) return;
+    refreshing = true;
+    try {
+      const res = await fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } });
+      if (!res.ok) return;
+      const doc = new DOMParser().parseFromString(await res.text(), 'text/html');
+      document.querySelectorAll('[data-live-region]').forEach((el) => {
+        if (el.querySelector('input:checked') || el.contains(document.activeElement)) return;
+        const fresh = doc.querySelector('[data-live-region="' + el.dataset.liveRegion + '"]');
+        if (fresh) { el.className = fresh.className; el.innerHTML = fresh.innerHTML; }
+      });
+    } catch (e) { /* the next pulse tries again */ } finally { refreshing = false; }
+  };
   const connect = () => {
     const es = new EventSource('/events');
     es.onopen = () => { status.textContent = 'live'; status.dataset.state = 'live'; };
@@ -98,6 +131,9 @@ export const JS = `
         if (none && feed.children.length) none.remove();
       }
       status.textContent = 'live · ' + p.generatedAt.slice(11, 19) + 'Z';
+      const sign = JSON.stringify([p.states, p.totals, p.workersAlive]);
+      if (regions.length && (sign !== lastSign || (p.completions && p.completions.length))) refresh();
+      lastSign = sign;
     });
   };
   if (window.EventSource) connect();

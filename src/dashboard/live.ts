@@ -6,8 +6,9 @@
 import type { ServerResponse } from 'node:http'
 import { latestLogId, type Outcome, readOutcomes } from '../queue/recent-outcomes.js'
 import { formatAge } from '../ui/format.js'
-import { barChart } from './charts.js'
+import { barChart, clock, tickIndexes } from './charts.js'
 import { type DashboardContext, type DashboardStats, loadStats } from './context.js'
+import { readStateCounts, type StateCounts } from './state-counts.js'
 
 /** Pickup-latency samples kept: the oldest ready job's wait, one per pulse. */
 const SAMPLES = 90
@@ -24,6 +25,8 @@ export interface Pulse {
   memory: { chunksPendingProjection: number; dirtyProfiles: number }
   completions: Outcome[]
   charts: { throughput: string; latency: string }
+  /** Live jobs per state (the tabs and the ready / scheduled cards). */
+  states: StateCounts & { all: number }
 }
 
 /** The oldest ready job's wait across entrypoints: how long the next pickup has been waiting. */
@@ -33,11 +36,13 @@ export function oldestWait(stats: DashboardStats): number {
 
 export function throughputChart(stats: DashboardStats): string {
   const per = stats.throughput.perMinute
+  const minuteOf = (i: number) => Date.parse(stats.generatedAt) - (per.length - 1 - i) * 60_000
   return barChart({
-    label: 'Jobs finished per minute (last 15 minutes)',
+    label: 'Jobs finished per minute (last 15 minutes, UTC)',
     values: per,
-    barLabel: (i) => (i === per.length - 1 ? 'this minute' : `${per.length - 1 - i} min ago`),
+    barLabel: (i) => `${clock(minuteOf(i))}Z${i === per.length - 1 ? ' (this minute)' : ''}`,
     format: (v) => `${v.toLocaleString('en-US')}/min`,
+    ticks: tickIndexes(per.length).map((i) => ({ index: i, label: clock(minuteOf(i)) })),
   })
 }
 
@@ -47,6 +52,8 @@ export class LiveHub {
   private lastLogId: string | null = null
   private busy = false
   readonly latency: number[] = []
+  /** When each latency sample was taken (ms since the epoch). */
+  private readonly sampledAt: number[] = []
   readonly intervalMs: number
 
   constructor(private readonly ctx: DashboardContext) {
@@ -58,20 +65,24 @@ export class LiveHub {
   }
 
   latencyChart(): string {
-    const n = this.latency.length
-    const ms = this.intervalMs
+    const at = this.sampledAt
     return barChart({
-      label: `Pickup latency: the oldest ready job's wait, sampled every ${ms / 1000}s while the dashboard is watched`,
+      label: `Pickup latency: the oldest ready job's wait, sampled every ${this.intervalMs / 1000}s while the dashboard is watched (UTC)`,
       values: this.latency,
-      barLabel: (i) => `${Math.round(((n - 1 - i) * ms) / 1000)}s ago`,
+      barLabel: (i) => `${clock(at[i], true)}Z`,
       format: (v) => formatAge(v),
+      ticks: tickIndexes(at.length).map((i) => ({ index: i, label: clock(at[i], true) })),
     })
   }
 
   /** Note one latency sample (the pages do too when they read the stats). */
   sample(stats: DashboardStats): void {
     this.latency.push(oldestWait(stats))
-    if (this.latency.length > SAMPLES) this.latency.shift()
+    this.sampledAt.push(Date.parse(stats.generatedAt))
+    if (this.latency.length > SAMPLES) {
+      this.latency.shift()
+      this.sampledAt.shift()
+    }
   }
 
   add(res: ServerResponse): void {
@@ -106,6 +117,7 @@ export class LiveHub {
     try {
       if (this.lastLogId === null) this.lastLogId = await latestLogId(this.ctx.pool)
       const stats = await loadStats(this.ctx)
+      const states = await readStateCounts(this.ctx.pool)
       const completions = await readOutcomes(this.ctx.pool, this.lastLogId, 50)
       if (completions.length) this.lastLogId = completions[completions.length - 1].logId
       this.sample(stats)
@@ -120,6 +132,7 @@ export class LiveHub {
         memory: { chunksPendingProjection: stats.memory?.chunksPendingProjection ?? 0, dirtyProfiles: stats.memory?.dirtyProfiles ?? 0 },
         completions,
         charts: { throughput: throughputChart(stats), latency: this.latencyChart() },
+        states: { ...states, all: states.ready + states.scheduled + states.picked + states.held },
       }
       const frame = `event: pulse\ndata: ${JSON.stringify(pulse)}\n\n`
       for (const c of this.clients) c.write(frame)

@@ -13,6 +13,9 @@ import { describeGate } from '../scope/memory-backlog.js'
 import { formatAge, formatCount, formatRate } from '../ui/format.js'
 import type { DashboardStats } from './context.js'
 import { actionForm, Html, html, stateBadge, table } from './html.js'
+import { stateTabs } from './held-page.js'
+import type { StateCounts } from './state-counts.js'
+import { tracebackText } from './traceback.js'
 
 const jobLink = (id: string) => html`<a href="/jobs/${id}">${id}</a>`
 const ago = (iso: string | null | undefined, now: number) => (iso ? formatAge((now - Date.parse(iso)) / 1000) : '-')
@@ -23,17 +26,17 @@ function card(label: string, value: unknown, live?: string): Html {
   return html`<div class="card"><span class="n"${live ? html` data-live="${live}"` : ''}>${value}</span><span class="k">${label}</span></div>`
 }
 
-export function overviewBody(stats: DashboardStats, charts: { throughput: string; latency: string }, recent: Outcome[], oldestWaitSeconds: number): Html {
+export function overviewBody(stats: DashboardStats, states: StateCounts, charts: { throughput: string; latency: string }, recent: Outcome[], oldestWaitSeconds: number): Html {
   const now = Date.parse(stats.generatedAt)
   const m = stats.memory
   return html`<section aria-labelledby="h-totals"><h2 id="h-totals">Right now</h2><div class="cards">
-${card('queued', formatCount(stats.totals.queued), 'totals.queued')}${card('picked (running)', formatCount(stats.totals.picked), 'totals.picked')}
+${card('ready to run', formatCount(states.ready), 'states.ready')}${card('scheduled for later', formatCount(states.scheduled), 'states.scheduled')}${card('picked (running)', formatCount(stats.totals.picked), 'totals.picked')}
 ${card('held', formatCount(stats.totals.held), 'totals.held')}${card('workers alive', `${stats.workers.alive}`, 'workersAlive')}
 ${card('finished / s', formatRate(stats.throughput.perSecondNow), 'throughputPerSecond')}${card('oldest ready job waiting', formatAge(oldestWaitSeconds), 'oldestWait')}
 ${card('chunks pending projection', formatCount(m?.chunksPendingProjection ?? 0), 'memory.chunksPendingProjection')}${card('dirty profiles', formatCount(m?.dirtyProfiles ?? 0), 'memory.dirtyProfiles')}
 </div></section>
 <section aria-labelledby="h-charts"><h2 id="h-charts">Over time</h2><div class="charts"><div data-chart="throughput">${new Html(charts.throughput)}</div><div data-chart="latency">${new Html(charts.latency)}</div></div></section>
-<section aria-labelledby="h-depth"><h2 id="h-depth">Depth per entrypoint and status</h2>
+<section aria-labelledby="h-depth" data-live-region="depth"><h2 id="h-depth">Depth per entrypoint and status</h2>
 ${table('Jobs per entrypoint', stats.entrypoints, [
   { header: 'Entrypoint', cell: (e) => html`<a href="/jobs?entrypoint=${e.entrypoint}">${e.entrypoint}</a>${e.paused ? html` <span class="badge">paused</span>` : ''}` },
   { header: 'Queued', cell: (e) => formatCount(e.queued), numeric: true },
@@ -43,11 +46,12 @@ ${table('Jobs per entrypoint', stats.entrypoints, [
   { header: 'Next scheduled', cell: (e) => (e.nextScheduledAt ? `in ${formatAge((Date.parse(e.nextScheduledAt) - now) / 1000)}` : '-'), numeric: true },
   { header: 'Finished / s', cell: (e) => formatRate(e.throughputPerSecond), numeric: true },
 ], 'the queue is empty')}</section>
-<section aria-labelledby="h-workers"><h2 id="h-workers">Workers</h2>
+<section aria-labelledby="h-workers" data-live-region="workers"><h2 id="h-workers">Workers</h2>
 ${table('Workers', stats.workers.list, [
   { header: 'Host', cell: (w) => w.host },
   { header: 'PID', cell: (w) => w.pid, numeric: true },
   { header: 'Version', cell: (w) => w.version },
+  { header: 'Entrypoints it runs', cell: (w) => html`<span class="list">${w.entrypoints.join(', ')}</span>` },
   { header: 'Picked', cell: (w) => w.picked, numeric: true },
   { header: 'Heartbeat age', cell: (w) => formatAge(w.heartbeatAgeSeconds), numeric: true },
   { header: 'State', cell: (w) => (w.alive ? 'alive' : 'gone') },
@@ -75,6 +79,10 @@ export interface EntrypointRow {
 }
 
 export function entrypointsBody(rows: EntrypointRow[], csrf: string, readOnly: boolean): Html {
+  return html`<div data-live-region="entrypoints">${entrypointsTable(rows, csrf, readOnly)}</div>`
+}
+
+function entrypointsTable(rows: EntrypointRow[], csrf: string, readOnly: boolean): Html {
   return table('Entrypoints', rows, [
     { header: 'Entrypoint', cell: (r) => html`<a href="/jobs?entrypoint=${r.entrypoint}">${r.entrypoint}</a>` },
     { header: 'Kind', cell: (r) => r.inventory?.kind ?? html`<span class="foreign">not registered here</span>` },
@@ -131,35 +139,21 @@ function pager(page: JobsPage, f: JobsFilter, path: string): Html {
   return page.nextAfter ? html`<p class="pager"><a href="${path}?${query(f, page.nextAfter)}" rel="next">Next page (after job ${page.nextAfter})</a></p>` : html``
 }
 
-export function jobsBody(page: JobsPage, f: JobsFilter, entrypoints: string[]): Html {
-  return html`${filterForm(f, entrypoints, '/jobs')}${jobsTable(page.jobs, false)}${pager(page, f, '/jobs')}`
+export function jobsBody(page: JobsPage, f: JobsFilter, entrypoints: string[], counts: StateCounts): Html {
+  return html`${stateTabs(counts, f.state)}${filterForm(f, entrypoints, '/jobs')}<div data-live-region="jobs">${jobsTable(page.jobs)}</div>${pager(page, f, '/jobs')}`
 }
 
-function jobsTable(jobs: ListedJob[], selectable: boolean): Html {
+function jobsTable(jobs: ListedJob[]): Html {
   return table('Jobs', jobs, [
-    ...(selectable
-      ? [{ header: 'Select', cell: (j: ListedJob) => html`<input type="checkbox" name="ids" value="${j.id}" form="held-actions" aria-label="Select job ${j.id}">` }]
-      : []),
     { header: 'ID', cell: (j) => jobLink(j.id), numeric: true },
     { header: 'State', cell: (j) => stateBadge(j.state) },
     { header: 'Entrypoint', cell: (j) => j.entrypoint },
     { header: 'Priority', cell: (j) => j.priority, numeric: true },
     { header: 'Attempts', cell: (j) => j.attempts, numeric: true },
     { header: 'Age', cell: (j) => formatAge(j.ageSeconds), numeric: true },
-    ...(selectable
-      ? [{ header: 'Cycles', cell: (j: ListedJob) => j.cycles, numeric: true }, { header: 'Last error', cell: (j: ListedJob) => j.lastError ?? '-' }]
-      : [{ header: 'Due in', cell: (j: ListedJob) => (j.state === 'scheduled' ? formatAge(j.dueInSeconds) : ''), numeric: true }]),
+    { header: 'Due in', cell: (j) => (j.state === 'scheduled' ? formatAge(j.dueInSeconds) : ''), numeric: true },
+    { header: 'Last error', cell: (j) => (j.lastError ? html`<span class="error-line">${j.lastError.split('\n')[0]}</span>` : '') },
   ], 'no live jobs match')
-}
-
-export function heldBody(page: JobsPage, f: JobsFilter, entrypoints: string[], csrf: string, readOnly: boolean): Html {
-  const actions = readOnly
-    ? html`<p class="empty">Read-only: requeue and discard are off.</p>`
-    : html`<form id="held-actions" method="post" action="/actions/held"><input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="back" value="/held?${query(f)}">
-<div class="bar"><label><input type="checkbox" id="select-all"> Select every job on this page</label>
-<button type="submit" name="action" value="requeue">Requeue selected</button>
-<button type="submit" name="action" value="discard" class="danger">Discard selected</button></div></form>`
-  return html`${filterForm(f, entrypoints, '/held')}${page.jobs.length ? actions : ''}${jobsTable(page.jobs, !readOnly)}${pager(page, f, '/held')}`
 }
 
 type StoryDoc = ReturnType<typeof jobStoryJson>
@@ -171,7 +165,7 @@ export function storyBody(doc: StoryDoc, csrf: string, readOnly: boolean): Html 
 ${j ? html`<dl class="facts"><dt>Status</dt><dd>${j.status}</dd><dt>Priority</dt><dd>${j.priority}</dd><dt>Attempts</dt><dd>${j.attempts}</dd><dt>Cycles</dt><dd>${j.cycles}</dd>
 <dt>Dedupe key</dt><dd>${j.dedupeKey ?? '-'}</dd><dt>Created</dt><dd>${j.created}</dd><dt>Updated</dt><dd>${j.updated}</dd><dt>Due</dt><dd>${j.executeAfter}</dd>
 <dt>Held by</dt><dd>${doc.holder ? (doc.holder.registered ? `${doc.holder.host} pid ${doc.holder.pid}, heartbeat ${formatAge(doc.holder.heartbeatAgeSeconds)} ago (${doc.holder.alive ? 'alive' : 'gone'})` : `queue manager ${doc.holder.queueManagerId} (not an aizk worker)`) : '-'}</dd>
-${doc.lastError ? html`<dt>Last error</dt><dd>${describeError(doc.lastError)}</dd>` : ''}</dl>` : html`<p>The row is gone: finished jobs keep only their log rows until <code>aizk prune</code>.</p>`}
+${doc.lastError ? html`<dt>Last error</dt><dd class="error-line">${describeError(doc.lastError)}</dd>` : ''}</dl>` : html`<p>The row is gone: finished jobs keep only their log rows until <code>aizk prune</code>.</p>`}
 ${held && !readOnly ? html`<div class="bar">${actionForm('/actions/held', csrf, { ids: doc.id, action: 'requeue', back: `/jobs/${doc.id}` }, 'Requeue this job')} ${actionForm('/actions/held', csrf, { ids: doc.id, action: 'discard', back: `/jobs/${doc.id}` }, 'Discard this job', { danger: true, confirm: `Delete job ${doc.id} for good?` })}</div>` : ''}
 ${doc.payload ? html`<h2>Payload (${doc.payload.bytes} bytes, ${doc.payload.encoding}${doc.payload.truncated ? ', cut' : ''})</h2><pre>${doc.payload.text}</pre>` : ''}
 ${doc.headers ? html`<h2>Headers</h2><pre>${JSON.stringify(doc.headers, null, 2)}</pre>` : ''}
@@ -179,7 +173,7 @@ ${doc.headers ? html`<h2>Headers</h2><pre>${JSON.stringify(doc.headers, null, 2)
   { header: 'At', cell: (l) => l.created },
   { header: 'Status', cell: (l) => l.status },
   { header: 'Priority', cell: (l) => l.priority, numeric: true },
-  { header: 'Traceback', cell: (l) => (l.traceback ? html`<pre>${JSON.stringify(l.traceback, null, 2)}</pre>` : '-') },
+  { header: 'Traceback', cell: (l) => tracebackText(l.traceback) },
 ], 'no rows yet (a job writes its log row when it finishes or is held)')}`
 }
 

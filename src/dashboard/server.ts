@@ -21,7 +21,9 @@ import { type DashboardContext, loadStats } from './context.js'
 import { type Html, page, type PageFrame } from './html.js'
 import { listenError, listenHost } from './listen.js'
 import { LiveHub, oldestWait, throughputChart } from './live.js'
-import { type EntrypointRow, entrypointsBody, errorBody, heldBody, type JobsFilter, jobsBody, overviewBody, schedulesBody, scopesBody, storyBody } from './pages.js'
+import { renderHeld } from './held-route.js'
+import { readStateCounts } from './state-counts.js'
+import { type EntrypointRow, entrypointsBody, errorBody, type JobsFilter, jobsBody, overviewBody, schedulesBody, scopesBody, storyBody } from './pages.js'
 import { authenticate, csrfMatches, type DashboardAuth, hasAuth, isLoopback, sameOrigin, TOKEN_COOKIE, tokenFromQuery } from './security.js'
 
 export interface DashboardOptions {
@@ -224,7 +226,7 @@ async function render(ctx: DashboardContext, hub: LiveHub, url: URL): Promise<{ 
     const stats = await loadStats(ctx)
     if (hub.listeners === 0) hub.sample(stats)
     const recent = await readOutcomes(ctx.pool, null, 15)
-    return { title: 'Overview', nav: '/', html: overviewBody(stats, { throughput: throughputChart(stats), latency: hub.latencyChart() }, recent, oldestWait(stats)) }
+    return { title: 'Overview', nav: '/', html: overviewBody(stats, await readStateCounts(ctx.pool), { throughput: throughputChart(stats), latency: hub.latencyChart() }, recent, oldestWait(stats)) }
   }
   if (p === '/entrypoints') {
     const stats = await loadStats(ctx)
@@ -241,13 +243,12 @@ async function render(ctx: DashboardContext, hub: LiveHub, url: URL): Promise<{ 
     })
     return { title: 'Entrypoints', nav: '/entrypoints', html: entrypointsBody(rows, ctx.csrf, ctx.readOnly) }
   }
-  if (p === '/jobs' || p === '/held') {
+  if (p === '/held' || p === '/held/confirm') return renderHeld(ctx, url)
+  if (p === '/jobs') {
     const { filter, after, olderThanSeconds, priorities } = jobsFilter(url)
-    const state = p === '/held' ? 'held' : (filter.state as JobState | undefined)
+    const state = filter.state as JobState | undefined
     const jobsPage = await listJobs(ctx.pool, { state, entrypoints: filter.entrypoint ? [filter.entrypoint] : undefined, priorities, olderThanSeconds, afterId: after, limit: filter.limit })
-    const names = knownEntrypoints(ctx, [])
-    if (p === '/held') return { title: 'Held jobs', nav: '/held', html: heldBody(jobsPage, filter, names, ctx.csrf, ctx.readOnly) }
-    return { title: 'Jobs', nav: '/jobs', html: jobsBody(jobsPage, filter, names) }
+    return { title: 'Jobs', nav: '/jobs', html: jobsBody(jobsPage, filter, knownEntrypoints(ctx, []), await readStateCounts(ctx.pool)) }
   }
   const story = /^\/jobs\/([^/]+)$/.exec(p)
   if (story) {

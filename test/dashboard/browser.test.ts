@@ -90,7 +90,7 @@ describe('the dashboard in chromium', { skip }, () => {
 
   it('requeues a held job through the held page and shows the change', async () => {
     const page = await open('/held')
-    assert.match((await page.locator('main table').textContent()) ?? '', /upstream said 503/)
+    assert.match((await page.getByRole('table', { name: 'Held jobs', exact: true }).textContent()) ?? '', /upstream said 503/)
     await page.getByLabel(`Select job ${held[0]}`).check()
     await Promise.all([page.waitForURL(/\/held\?.*done=/), page.getByRole('button', { name: 'Requeue selected' }).click()])
     assert.match((await page.locator('.flash').textContent()) ?? '', new RegExp(`requeued 1 job\\(s\\): ${held[0]}$`))

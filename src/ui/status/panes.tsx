@@ -1,5 +1,9 @@
-/** The dashboard's panes: each a pure function of the stats and how many rows it may show. */
+/**
+ * The dashboard's panes: each a pure function of the stats and the window of its list it shows
+ * (how many rows, from which offset), with a footer saying where that window is.
+ */
 import { Box, Text } from 'ink'
+import type { ReactNode } from 'react'
 import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../format.js'
 import type { StatusStats } from './status-stats.js'
 import { describeGate } from '../../scope/memory-backlog.js'
@@ -55,8 +59,41 @@ export function summaryHeight(stats: StatusStats): number {
   return 3 + (stats.paused.length ? 1 : 0) + health + (stats.memory ? 1 : 0)
 }
 
-export function JobsPane({ stats, rows }: { stats: StatusStats; rows: number }) {
-  const list = stats.entrypoints.slice(0, rows)
+/** Which rows of a pane's list are on screen: from `offset`, at most `rows`. */
+export interface PaneWindow {
+  rows: number
+  offset: number
+}
+
+/** Rows each pane's list has (what scrolling walks over). */
+export function paneLength(stats: StatusStats, pane: PaneName): number {
+  if (pane === 'jobs') return stats.entrypoints.length
+  if (pane === 'held') return stats.held.jobs.length
+  if (pane === 'workers') return workerLines(stats).length
+  return stats.schedules.length
+}
+
+/**
+ * The line under a pane's rows: where the window is when the list is longer than it ("rows 11-20
+ * of 40 (↑↓ PgUp PgDn)" on the focused pane, "… 30 more (tab to this pane)" on another), and what
+ * the list itself leaves out (`beyond`).
+ */
+function Footer({ total, win, focused, beyond }: { total: number; win: PaneWindow; focused: boolean; beyond?: string | null }) {
+  const shown = Math.min(win.rows, Math.max(0, total - win.offset))
+  const parts: string[] = []
+  if (total > shown) {
+    parts.push(
+      focused
+        ? `rows ${win.offset + 1}-${win.offset + shown} of ${formatCount(total)} (↑↓ PgUp PgDn)`
+        : `… ${formatCount(total - shown)} more (tab to this pane)`,
+    )
+  }
+  if (beyond) parts.push(beyond)
+  return parts.length ? <Text dimColor wrap="truncate-end">{parts.join(' · ')}</Text> : null
+}
+
+export function JobsPane({ stats, win, focused }: { stats: StatusStats; win: PaneWindow; focused: boolean }) {
+  const list = stats.entrypoints.slice(win.offset, win.offset + win.rows)
   const w = Math.min(34, Math.max(10, ...list.map((e) => e.entrypoint.length + (e.paused ? 2 : 0))))
   return (
     <Box flexDirection="column">
@@ -64,7 +101,7 @@ export function JobsPane({ stats, rows }: { stats: StatusStats; rows: number }) 
         {fit('ENTRYPOINT', w)} {'PRIO'.padStart(6)} {'QUEUED'.padStart(10)} {'PICKED/LIM'.padStart(10)} {'HELD'.padStart(7)} {'OLDEST'.padStart(8)}{' '}
         {'RATE'.padStart(8)}
       </Text>
-      {list.length === 0 ? <Text dimColor>(the queue is empty)</Text> : null}
+      {stats.entrypoints.length === 0 ? <Text dimColor>(the queue is empty)</Text> : null}
       {list.map((e) => (
         <Text key={e.entrypoint} wrap="truncate-end">
           <Text color={e.paused ? 'yellow' : undefined}>{fit(e.paused ? `${e.entrypoint} ⏸` : e.entrypoint, w)}</Text> {e.priorities.join(',').padStart(6)} {formatCount(e.queued).padStart(10)}{' '}
@@ -75,34 +112,72 @@ export function JobsPane({ stats, rows }: { stats: StatusStats; rows: number }) 
           {(e.queued ? formatAge(e.oldestQueuedAgeSeconds) : '-').padStart(8)} {formatRate(e.throughputPerSecond).padStart(8)}
         </Text>
       ))}
-      {stats.entrypoints.length > list.length ? <Text dimColor>… {stats.entrypoints.length - list.length} more (tab to this pane)</Text> : null}
+      <Footer total={stats.entrypoints.length} win={win} focused={focused} />
     </Box>
   )
 }
 
-export function HeldPane({ stats, rows, now }: { stats: StatusStats; rows: number; now: number }) {
-  const list = stats.held.jobs.slice(0, rows)
+export function HeldPane({ stats, win, focused, now }: { stats: StatusStats; win: PaneWindow; focused: boolean; now: number }) {
+  const list = stats.held.jobs.slice(win.offset, win.offset + win.rows)
+  const notLoaded = stats.held.count - stats.held.jobs.length
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate-end">
         {'ID'.padStart(10)} {fit('ENTRYPOINT', 26)} {'CYC'.padStart(3)} {fit('HELD', 9)} LAST ERROR
       </Text>
-      {list.length === 0 ? <Text dimColor>(no held jobs)</Text> : null}
+      {stats.held.jobs.length === 0 ? <Text dimColor>(no held jobs)</Text> : null}
       {list.map((h) => (
         <Text key={h.id} wrap="truncate-end">
           {h.id.padStart(10)} {fit(h.entrypoint, 26)} {String(h.cycles).padStart(3)} {fit(formatRelative(h.heldAt, now), 9)}{' '}
-          <Text color="red">{truncate(h.lastError, 60)}</Text>
+          <Text color="red">{truncate(h.lastError?.split('\n')[0], 110)}</Text>
         </Text>
       ))}
-      {stats.held.count > list.length ? <Text dimColor>… {formatCount(stats.held.count - list.length)} more held</Text> : null}
+      <Footer total={stats.held.jobs.length} win={win} focused={focused} beyond={notLoaded > 0 ? `${formatCount(notLoaded)} more: aizk jobs --state held` : null} />
     </Box>
   )
 }
 
-export function WorkersPane({ stats, rows }: { stats: StatusStats; rows: number }) {
-  const list = stats.workers.list.slice(0, rows)
-  const foreign = stats.workers.foreign.slice(0, Math.max(0, rows - list.length))
-  const stale = stats.stalePicks.jobs.slice(0, Math.max(0, rows - list.length - foreign.length))
+/** The workers pane's lines: each aizk worker and the entrypoints it runs, foreign queue managers, stale picks. */
+function workerLines(stats: StatusStats): { key: string; line: ReactNode }[] {
+  const out: { key: string; line: ReactNode }[] = []
+  for (const w of stats.workers.list) {
+    out.push({
+      key: w.queueManagerId,
+      line: (
+        <>
+          <Text color={w.alive ? 'green' : 'red'}>{w.alive ? '●' : '○'}</Text> {w.queueManagerId.slice(0, 8)} {fit(w.host, 18)} pid {String(w.pid).padEnd(7)} picked{' '}
+          {String(w.picked).padStart(4)} · beat {formatAge(w.heartbeatAgeSeconds)} ago · v{w.version}
+        </>
+      ),
+    })
+    out.push({ key: `${w.queueManagerId} runs`, line: <Text dimColor>{`    runs ${w.entrypoints.length ? w.entrypoints.join(', ') : 'nothing'}`}</Text> })
+  }
+  for (const f of stats.workers.foreign) {
+    out.push({
+      key: f.queueManagerId,
+      line: (
+        <>
+          <Text color={f.suspect ? 'yellow' : 'cyan'}>◆</Text> {f.queueManagerId.slice(0, 8)} foreign (PgQueuer?){f.suspect ? ' SUSPECT' : ''} picked {String(f.picked).padStart(4)} · beat{' '}
+          {formatAge(f.heartbeatAgeSeconds)} ago · runs {f.entrypoints.join(', ')}
+        </>
+      ),
+    })
+  }
+  for (const j of stats.stalePicks.jobs) {
+    out.push({
+      key: `stale ${j.id}`,
+      line: (
+        <Text color="red">
+          stale job {j.id} {j.entrypoint} (worker {j.queueManagerId?.slice(0, 8) ?? '?'}, beat {formatAge(j.ageSeconds)} ago)
+        </Text>
+      ),
+    })
+  }
+  return out
+}
+
+export function WorkersPane({ stats, win, focused }: { stats: StatusStats; win: PaneWindow; focused: boolean }) {
+  const lines = workerLines(stats)
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
@@ -110,33 +185,22 @@ export function WorkersPane({ stats, rows }: { stats: StatusStats; rows: number 
         <Text color={stats.stalePicks.count ? 'red' : undefined}>{stats.stalePicks.count}</Text> · suspect picks{' '}
         <Text color={stats.suspectPicks.count ? 'yellow' : undefined}>{stats.suspectPicks.count}</Text>
       </Text>
-      {list.map((w) => (
-        <Text key={w.queueManagerId} wrap="truncate-end">
-          <Text color={w.alive ? 'green' : 'red'}>{w.alive ? '●' : '○'}</Text> {w.queueManagerId.slice(0, 8)} {fit(w.host, 18)} pid{' '}
-          {String(w.pid).padEnd(7)} picked {String(w.picked).padStart(4)} · beat {formatAge(w.heartbeatAgeSeconds)} ago · v{w.version}
+      {lines.slice(win.offset, win.offset + win.rows).map((l) => (
+        <Text key={l.key} wrap="truncate-end">
+          {l.line}
         </Text>
       ))}
-      {foreign.map((f) => (
-        <Text key={f.queueManagerId} wrap="truncate-end">
-          <Text color={f.suspect ? 'yellow' : 'cyan'}>◆</Text> {f.queueManagerId.slice(0, 8)} foreign (PgQueuer?){f.suspect ? ' SUSPECT' : ''} picked {String(f.picked).padStart(4)} · beat {formatAge(f.heartbeatAgeSeconds)} ago ·{' '}
-          {fit(f.entrypoints.join(','), 30)}
-        </Text>
-      ))}
-      {stale.map((j) => (
-        <Text key={j.id} color="red" wrap="truncate-end">
-          stale job {j.id} {j.entrypoint} (worker {j.queueManagerId?.slice(0, 8) ?? '?'}, beat {formatAge(j.ageSeconds)} ago)
-        </Text>
-      ))}
+      <Footer total={lines.length} win={win} focused={focused} />
     </Box>
   )
 }
 
-export function SchedulesPane({ stats, rows, now }: { stats: StatusStats; rows: number; now: number }) {
-  const list = stats.schedules.slice(0, rows)
+export function SchedulesPane({ stats, win, focused, now }: { stats: StatusStats; win: PaneWindow; focused: boolean; now: number }) {
+  const list = stats.schedules.slice(win.offset, win.offset + win.rows)
   const w = Math.min(34, Math.max(10, ...list.map((s) => s.entrypoint.length)))
   return (
     <Box flexDirection="column">
-      {list.length === 0 ? <Text dimColor>(no schedules)</Text> : null}
+      {stats.schedules.length === 0 ? <Text dimColor>(no schedules)</Text> : null}
       {list.map((s) => (
         <Text key={`${s.entrypoint} ${s.expression}`} wrap="truncate-end">
           {fit(s.entrypoint, w)} {fit(s.expression, 14)} next {fit(formatRelative(s.nextRun, now), 12)} last {fit(formatRelative(s.lastRun, now), 12)}{' '}
@@ -144,7 +208,7 @@ export function SchedulesPane({ stats, rows, now }: { stats: StatusStats; rows: 
           {s.foreign ? <Text dimColor> (foreign)</Text> : null}
         </Text>
       ))}
-      {stats.schedules.length > list.length ? <Text dimColor>… {stats.schedules.length - list.length} more</Text> : null}
+      <Footer total={stats.schedules.length} win={win} focused={focused} />
     </Box>
   )
 }

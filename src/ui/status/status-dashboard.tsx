@@ -1,13 +1,14 @@
 /**
  * The live `aizk status` dashboard: a summary line, then four panes (jobs, held, workers,
- * schedules). The focused pane is outlined and shows more rows; tab / arrows move the focus.
+ * schedules). The focused pane is outlined and shows more rows; tab / ←→ move the focus and
+ * ↑↓ / PgUp PgDn scroll it (each pane keeps its own offset, clamped to its list here).
  * On a terminal too short for every pane (80x24), the other panes shrink to their title line
  * and the focused one takes the rows left, so the header never scrolls off.
  * A pure function of its props, so tests render it and read the last frame.
  */
 import { Box, Text } from 'ink'
 import { frameBudget, type ScreenSize } from '../fit-height.js'
-import { HeldPane, JobsPane, PANES, type PaneName, SchedulesPane, Summary, summaryHeight, WorkersPane } from './panes.js'
+import { HeldPane, JobsPane, PANES, type PaneName, type PaneWindow, paneLength, SchedulesPane, Summary, summaryHeight, WorkersPane } from './panes.js'
 import type { StatusStats } from './status-stats.js'
 
 export interface DashboardProps {
@@ -19,7 +20,11 @@ export interface DashboardProps {
   rows?: { focused: number; other: number }
   /** The terminal: the frame stays shorter than it. Unset: no limit. */
   size?: ScreenSize
+  /** Each pane's first shown row (scrolling); clamped to its list. */
+  scroll?: Partial<Record<PaneName, number>>
 }
+
+const DEFAULT_ROWS = { focused: 15, other: 5 }
 
 /** A pane's lines beyond its rows: border (2), title, column header, the "… more" line. */
 const PANE_FRAME = 5
@@ -37,29 +42,43 @@ function paneRows(space: number, focus: PaneName, rows: { focused: number; other
 
 const TITLES: Record<PaneName, string> = { jobs: 'Jobs', held: 'Held', workers: 'Workers', schedules: 'Schedules' }
 
-export function StatusDashboard({ stats, focus, error, now = Date.now(), rows = { focused: 15, other: 5 }, size }: DashboardProps) {
-  const head = 1 + (error ? 1 : 0) + (stats ? summaryHeight(stats) : 1)
-  const shown = paneRows(frameBudget(size) - head, focus, rows)
+/** The window of each pane's list on screen (null: shrunk to its title line), offsets clamped. */
+export function paneWindows(
+  stats: StatusStats,
+  opts: { focus: PaneName; error?: string | null; rows?: { focused: number; other: number }; size?: ScreenSize; scroll?: Partial<Record<PaneName, number>> },
+): Record<PaneName, PaneWindow | null> {
+  const head = 1 + (opts.error ? 1 : 0) + summaryHeight(stats)
+  const shown = paneRows(frameBudget(opts.size) - head, opts.focus, opts.rows ?? DEFAULT_ROWS)
+  const out = {} as Record<PaneName, PaneWindow | null>
+  for (const pane of PANES) {
+    const n = shown[pane]
+    out[pane] = n === null ? null : { rows: n, offset: Math.max(0, Math.min(opts.scroll?.[pane] ?? 0, paneLength(stats, pane) - n)) }
+  }
+  return out
+}
+
+export function StatusDashboard({ stats, focus, error, now = Date.now(), rows = DEFAULT_ROWS, size, scroll }: DashboardProps) {
+  const windows = stats ? paneWindows(stats, { focus, error, rows, size, scroll }) : null
   return (
     <Box flexDirection="column" width={size?.columns}>
       <Text wrap="truncate-end">
-        <Text bold>aizk status</Text> <Text dimColor>· tab/←→ move · q quit</Text>
+        <Text bold>aizk status</Text> <Text dimColor>· tab/←→ pane · ↑↓ PgUp/PgDn scroll · q quit</Text>
       </Text>
       {error ? (
         <Text color="red" wrap="truncate-end">
           refresh failed: {error}
         </Text>
       ) : null}
-      {stats === null ? (
+      {stats === null || windows === null ? (
         <Text dimColor>loading…</Text>
       ) : (
         <>
           <Summary stats={stats} />
           {PANES.map((pane) => {
             const focused = pane === focus
-            const n = shown[pane]
+            const win = windows[pane]
             const count = countFor(stats, pane)
-            if (n === null) {
+            if (win === null) {
               return (
                 <Text key={pane} dimColor wrap="truncate-end">
                   {'  '}
@@ -73,10 +92,10 @@ export function StatusDashboard({ stats, focus, error, now = Date.now(), rows = 
                   {focused ? '▸ ' : '  '}
                   {TITLES[pane]} ({count})
                 </Text>
-                {pane === 'jobs' ? <JobsPane stats={stats} rows={n} /> : null}
-                {pane === 'held' ? <HeldPane stats={stats} rows={n} now={now} /> : null}
-                {pane === 'workers' ? <WorkersPane stats={stats} rows={n} /> : null}
-                {pane === 'schedules' ? <SchedulesPane stats={stats} rows={n} now={now} /> : null}
+                {pane === 'jobs' ? <JobsPane stats={stats} win={win} focused={focused} /> : null}
+                {pane === 'held' ? <HeldPane stats={stats} win={win} focused={focused} now={now} /> : null}
+                {pane === 'workers' ? <WorkersPane stats={stats} win={win} focused={focused} /> : null}
+                {pane === 'schedules' ? <SchedulesPane stats={stats} win={win} focused={focused} now={now} /> : null}
               </Box>
             )
           })}
