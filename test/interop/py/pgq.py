@@ -49,6 +49,11 @@ async def cmd_install(dsn: str, _: argparse.Namespace) -> None:
     emit(event="installed")
 
 
+async def cmd_uninstall(dsn: str, _: argparse.Namespace) -> None:
+    await (await connect(dsn)).uninstall()
+    emit(event="uninstalled")
+
+
 async def cmd_durability(dsn: str, a: argparse.Namespace) -> None:
     settings = qb.DBSettings(durability=qb.Durability(a.level))
     env = qb.QueryBuilderEnvironment(settings=settings)
@@ -169,6 +174,7 @@ def main() -> None:
     p.add_argument("dsn")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("install")
+    sub.add_parser("uninstall")
     d = sub.add_parser("durability")
     d.add_argument("level", choices=["volatile", "balanced", "durable"])
     e = sub.add_parser("enqueue")
@@ -202,6 +208,7 @@ def main() -> None:
     a = p.parse_args()
     handler = {
         "install": cmd_install,
+        "uninstall": cmd_uninstall,
         "durability": cmd_durability,
         "enqueue": cmd_enqueue,
         "requeue": cmd_requeue,
