@@ -160,7 +160,7 @@ describe('Scheduler schedule rows over time', () => {
 describe('A worker bound to some entrypoints', () => {
   it("keeps and fires only its entrypoints' schedules, leaving others' due ticks to their workers", async () => {
     await db.pool.query('truncate pgqueuer, pgqueuer_schedules')
-    const worker = new Worker({ pool: db.pool, registry, settings, events: new WorkerEvents(), entrypoints: ['aizk_task_weekly_probe'] })
+    const worker = new Worker({ pool: db.pool, registry, settings, events: new WorkerEvents(), entrypoints: ['aizk_task_weekly_probe'], batchSize: 1, concurrency: 1 })
     const services = await buildServices({ worker, db: { pool: db.pool } as Database, settings, events: new WorkerEvents(), registry })
     const s = services.find((x): x is Scheduler => x instanceof Scheduler)
     assert.ok(s, 'the worker runs a scheduler')

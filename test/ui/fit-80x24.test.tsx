@@ -6,8 +6,8 @@
  * `aizk status` in a pseudo-terminal of 80x24, which must never have to clear the screen.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { render } from 'ink-testing-library'
+import { after, afterEach, before, describe, it } from 'node:test'
+import { cleanup, render } from 'ink-testing-library'
 import { WorkerEvents } from '../../src/events.js'
 import { PANES } from '../../src/ui/status/panes.js'
 import { StatusDashboard } from '../../src/ui/status/status-dashboard.js'
@@ -19,6 +19,9 @@ import { lastFrameOf, runInPty } from '../support/pty.js'
 import { waitFor } from '../support/wait-for.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { now, statusStats } from '../support/ui/status-stats.js'
+
+// A view a failed assertion left mounted keeps drawing (and refreshing) until the file's timeout: unmount every one after each test.
+afterEach(cleanup)
 
 const SMALL = { rows: 24, columns: 80 }
 

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { afterEach, describe, it } from 'node:test'
 import { Writable } from 'node:stream'
-import { render } from 'ink-testing-library'
+import { cleanup, render } from 'ink-testing-library'
 import { createWorkerViewService } from '../../src/ui/worker/worker-view-service.js'
 import { WorkerViewStore } from '../../src/ui/worker/view-store.js'
 import { WorkerView } from '../../src/ui/worker/worker-view.js'
 import { WorkerEvents } from '../../src/events.js'
 import { waitFor } from '../support/wait-for.js'
+
+// A view a failed assertion left mounted keeps drawing (and refreshing) until the file's timeout: unmount every one after each test.
+afterEach(cleanup)
 
 const QM = 'a7c1f0e2-1111-4000-8000-000000000001'
 const SCOPE = '5f0c2b1e-0000-4000-8000-000000000009'
