@@ -69,9 +69,9 @@ export default class WorkerCommand extends AizkCommand {
     // The live view on a terminal, JSON lines elsewhere; closed after the drain so it shows it.
     const outputs = await attachWorkerOutputs({ events, settings })
     // Before the worker starts: its executor and scheduler ask once whether an SDK is installed.
-    const tracing = await startCommandTracing('aizk-worker', (line) => this.note(line))
+    const tracing = await startCommandTracing('aizk-worker', (line) => outputs.note(line))
     try {
-      const running = await startWorker({ settings, events, log: (line) => this.note(line) })
+      const running = await startWorker({ settings, events, log: (line) => outputs.note(line) })
       await new Promise<void>((resolve) => {
         let first: { signal: NodeJS.Signals; at: number } | undefined
         const onSignal = (signal: NodeJS.Signals) => {
@@ -89,7 +89,7 @@ export default class WorkerCommand extends AizkCommand {
           // Every step of the drain is bounded; should one still hang, the process ends anyway.
           const lastWordMs = settings.shutdownTimeoutSeconds * 1000 + shutdownFinishMs(settings) + POOL_GOODBYE_MS
           setTimeout(() => {
-            this.note(`aizk: the drain did not end within ${lastWordMs} ms; exiting`)
+            outputs.note(`aizk: the drain did not end within ${lastWordMs} ms; exiting`)
             resolve()
           }, lastWordMs).unref()
           running.stop(settings.shutdownTimeoutSeconds * 1000, signal).then(resolve, resolve)
