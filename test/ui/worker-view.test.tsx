@@ -229,7 +229,7 @@ describe('worker view', () => {
     let drawn = ''
     const stdout = Object.assign(new Writable({ write: (chunk, _enc, done) => { drawn += chunk; done() } }), { isTTY: true, columns: 200, rows: 40 })
     const events = new WorkerEvents()
-    const outputs = await attachWorkerOutputs({ events, settings: { workerOutput: 'auto' }, stdout: stdout as unknown as NodeJS.WriteStream, isTTY: true, fps: 30 })
+    const outputs = await attachWorkerOutputs({ events, settings: { workerOutput: 'auto', workerLogJobs: true }, stdout: stdout as unknown as NodeJS.WriteStream, isTTY: true, fps: 30 })
     assert.equal(outputs.mode, 'view')
     const note = 'aizk: started embedded PostgreSQL 15.18.0 in /tmp/data on 127.0.0.1:54329; it keeps running for every aizk process until `aizk server stop`'
     outputs.note(note)
