@@ -29,7 +29,7 @@ const core: Record<string, string> = {
   queueVacuumRows:
     'Row versions the queue table may gather (rows updated or deleted since its last VACUUM, by anyone) before a worker runs `VACUUM (SKIP_LOCKED) pgqueuer` itself: every pick and completion leaves one, and the pick reads past them until a VACUUM (docs/deployment.md#the-queue-table-and-vacuum). 100,000 is about 50,000 jobs; 0 = leave it to autovacuum. Needs a login that owns the table or the database.',
   workerEntrypoints: 'Only these entrypoints (comma-separated); empty = every job with a handler.',
-  workerNoScheduler: 'Run no cron scheduler in this worker.',
+  workerNoScheduler: 'Run no cron scheduler in this worker (otherwise it fires the schedules of the entrypoints it runs).',
   workerJobModules: 'Extra job modules to load (comma-separated paths or packages); their jobs bind with nothing registered by hand.',
   workerHealthPort: 'Serve `/livez`, `/readyz` and `/metrics` on this port.',
   workerOutput: '`auto` (live view on a terminal, JSON lines elsewhere), `view` or `json`.',

@@ -44,8 +44,9 @@ export interface ServiceContext {
 /**
  * The worker's built-in services, started in this order and stopped in reverse: the health
  * port (when workerHealthPort is set) answers through the whole drain, the count maintenance
- * keeps the live-count tables small and removes dead workers' rows, and the cron scheduler (unless workerNoScheduler) stops
- * first so no tick fires into a draining worker.
+ * keeps the live-count tables small and removes dead workers' rows, and the cron scheduler (unless
+ * workerNoScheduler), firing only the schedules of the entrypoints the worker runs, stops first so
+ * no tick fires into a draining worker.
  */
 export async function buildServices(ctx: ServiceContext): Promise<WorkerService[]> {
   const services: WorkerService[] = [
@@ -53,7 +54,8 @@ export async function buildServices(ctx: ServiceContext): Promise<WorkerService[
     countMaintenanceService(ctx.db.pool, ctx.events, ctx.settings.heartbeatTimeoutSeconds),
   ]
   if (!ctx.settings.workerNoScheduler) {
-    services.push(new Scheduler({ pool: ctx.db.pool, registry: ctx.registry, settings: ctx.settings, events: ctx.events }))
+    // Only the schedules of the entrypoints this worker runs: a tick it fired for another would wait for a worker that may not exist.
+    services.push(new Scheduler({ pool: ctx.db.pool, registry: ctx.registry, settings: ctx.settings, events: ctx.events, entrypoints: ctx.worker.entrypoints }))
   }
   return services
 }

@@ -27,6 +27,11 @@ export interface WorkerOutputs {
   mode: 'view' | 'json'
   /** Draw the last frame (or flush the last lines) and stop listening. */
   close(): Promise<void>
+  /**
+   * A line of the command's (the embedded server's start and how to stop it): in the view's
+   * header on a terminal, where a line on stderr would be drawn over; on stderr otherwise.
+   */
+  note(line: string): void
 }
 
 export async function attachWorkerOutputs(opts: WorkerOutputsOptions): Promise<WorkerOutputs> {
@@ -46,8 +51,8 @@ export async function attachWorkerOutputs(opts: WorkerOutputsOptions): Promise<W
     const { createWorkerViewService } = await import('../ui/worker/worker-view-service.js')
     const view = createWorkerViewService({ events, stdout, limitOf, fps: opts.fps })
     void view.start()
-    return { mode, close: () => view.stop() }
+    return { mode, close: () => view.stop(), note: (line) => view.note(line) }
   }
   const lines = attachJsonLines(events, { write: (chunk) => stdout.write(chunk), jobs: settings.workerLogJobs !== false })
-  return { mode, close: async () => lines.detach() }
+  return { mode, close: async () => lines.detach(), note: (line) => process.stderr.write(`${line}\n`) }
 }

@@ -61,7 +61,12 @@ export default class Enqueue extends AizkCommand {
     const entrypoint = args.entrypoint
     const job = jobRegistry.get(entrypoint)
     if (!job) {
-      if (!flags.force) resolveJob(entrypoint, 'pass --force to enqueue for an entrypoint only another worker knows')
+      if (!flags.force) {
+        resolveJob(
+          entrypoint,
+          "to register a job of your own, name its module in AIZK_WORKER_JOB_MODULES for this command and the worker alike (README, \"Your first job\"); --force enqueues for an entrypoint only another worker (e.g. Python PgQueuer) knows, with no payload check",
+        )
+      }
       checkEntrypointName(entrypoint)
     }
     const executeAfter = flags['execute-after'] ? parseWhen(flags['execute-after'], '--execute-after') : null

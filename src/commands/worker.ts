@@ -8,6 +8,9 @@ import { startCommandTracing } from '../cli/tracing.js'
 import { shutdownFinishMs } from '../worker/worker.js'
 import { UsageError } from '../errors.js'
 
+/** A signal repeated within this long is the same one delivered twice (see onSignal). */
+const REPEAT_WINDOW_MS = 1000
+
 export default class WorkerCommand extends AizkCommand {
   static override summary = 'Run the worker: pick, run and finish queued jobs until SIGTERM.'
   static override description =
@@ -66,18 +69,27 @@ export default class WorkerCommand extends AizkCommand {
     // The live view on a terminal, JSON lines elsewhere; closed after the drain so it shows it.
     const outputs = await attachWorkerOutputs({ events, settings })
     // Before the worker starts: its executor and scheduler ask once whether an SDK is installed.
-    const tracing = await startCommandTracing('aizk-worker', (line) => this.note(line))
+    const tracing = await startCommandTracing('aizk-worker', (line) => outputs.note(line))
     try {
-      const running = await startWorker({ settings, events, log: (line) => this.note(line) })
+      const running = await startWorker({ settings, events, log: (line) => outputs.note(line) })
       await new Promise<void>((resolve) => {
+        let first: { signal: NodeJS.Signals; at: number } | undefined
         const onSignal = (signal: NodeJS.Signals) => {
-          // The second signal gets Node's default action: the process ends at once.
-          process.off('SIGTERM', onSignal)
-          process.off('SIGINT', onSignal)
+          if (first) {
+            // `npx aizk worker`: npm forwards the terminal's Ctrl-C to the worker, which the
+            // terminal already sent it (one process group): the same signal within a second is
+            // that one press. A second one later gets Node's default action: the process ends at once.
+            if (signal === first.signal && Date.now() - first.at < REPEAT_WINDOW_MS) return
+            process.off('SIGTERM', onSignal)
+            process.off('SIGINT', onSignal)
+            process.kill(process.pid, signal)
+            return
+          }
+          first = { signal, at: Date.now() }
           // Every step of the drain is bounded; should one still hang, the process ends anyway.
           const lastWordMs = settings.shutdownTimeoutSeconds * 1000 + shutdownFinishMs(settings) + POOL_GOODBYE_MS
           setTimeout(() => {
-            this.note(`aizk: the drain did not end within ${lastWordMs} ms; exiting`)
+            outputs.note(`aizk: the drain did not end within ${lastWordMs} ms; exiting`)
             resolve()
           }, lastWordMs).unref()
           running.stop(settings.shutdownTimeoutSeconds * 1000, signal).then(resolve, resolve)

@@ -122,7 +122,7 @@ export async function ensureEmbeddedServer(opts: { dataDir: string; port?: numbe
       port = await choosePort({ recorded: undefined, dataDir, avoid: tried })
     }
     await ensureDatabase(state)
-    opts.log?.(`aizk: started embedded PostgreSQL ${state.version} in ${dataDir} on 127.0.0.1:${state.port}`)
+    opts.log?.(`aizk: started embedded PostgreSQL ${state.version} in ${dataDir} on 127.0.0.1:${state.port}; it keeps running for every aizk process until \`aizk server stop\``)
     return { dataDir, pgData: p.pgData, port: state.port, url: embeddedUrl(state), started: true }
   })
 }

@@ -1,7 +1,7 @@
 /**
- * Recent pgqueuer_log rows for operators and assistants, newest first: the whole log through
- * pgqueuer_log_created, failures (aizk's holds, PgQueuer's exceptions) through pgqueuer_log_status.
- * Both read a bounded page, never the whole table.
+ * Recent pgqueuer_log rows for operators and assistants, newest first by id: the whole log through
+ * its primary key, failures (aizk's holds, PgQueuer's exceptions) through pgqueuer_log_failures
+ * (migration 0032). Both read a bounded page, never the whole table.
  */
 import type { Queryable } from '../db/queryable.js'
 import { READ_RECENT_FAILURES, READ_RECENT_LOG } from './sql/log-read.js'

@@ -24,6 +24,12 @@ export interface SchedulerOptions {
   /** Longest sleep between looks at the table (stale picks are noticed within it). Default 5 s. */
   maxSleepMs?: number
   staleAfterSeconds?: number
+  /**
+   * The entrypoints the worker runs: only their schedules are kept and fired here, so a worker
+   * started with `--entrypoint X` leaves no tick queued that it will not run. Unset: every
+   * registered scheduled job (a scheduler beside a worker of every entrypoint).
+   */
+  entrypoints?: readonly string[]
 }
 
 export interface FireResult extends FanOutResult {
@@ -65,7 +71,8 @@ export class Scheduler {
   private lastEnsure = 0
 
   constructor(private readonly opts: SchedulerOptions) {
-    this.jobs = opts.registry.all().filter((j) => isScheduledJobClass(j)) as unknown as ScheduledJobClass[]
+    const runs = (job: ScheduledJobClass) => !opts.entrypoints || opts.entrypoints.includes(job.entrypoint)
+    this.jobs = (opts.registry.all().filter((j) => isScheduledJobClass(j)) as unknown as ScheduledJobClass[]).filter(runs)
     this.entries = this.jobs
       .filter((job) => job.fires(opts.settings))
       .map((job) => {
@@ -123,7 +130,7 @@ export class Scheduler {
     return Promise.all(claimed.map((c) => this.track(c)))
   }
 
-  /** What fires next, for UIs and `aizk jobs types`: every scheduled job, enabled or not. */
+  /** What fires next, for UIs and `aizk jobs types`: every scheduled job this scheduler runs, enabled or not. */
   async upcomingFires(from: Date = new Date()): Promise<UpcomingFire[]> {
     const rows = await sql.listSchedules(this.opts.pool, this.jobs.map((j) => j.cronEntrypoint))
     return this.jobs.map((job) => {

@@ -96,7 +96,7 @@ describe('aizk enqueue', () => {
         args: ['enqueue', 'cli_strict', '--payload', '{"name":"","count":-1,"extra":true}'],
         stderr: [/payload for cli_strict is invalid/, /name: String must contain at least 1/, /count: Number must be greater than 0/, /Unrecognized key\(s\) in object: 'extra'/, /aizk jobs/, /hint: cli_strict takes \{name: string, count: integer\}/],
       },
-      { name: 'unknown entrypoint with suggestions', args: ['enqueue', 'cli_strictt', '--payload', '{}'], stderr: [/unknown entrypoint "cli_strictt"/, /did you mean "cli_strict"/, /--force/] },
+      { name: 'unknown entrypoint with suggestions', args: ['enqueue', 'cli_strictt', '--payload', '{}'], stderr: [/unknown entrypoint "cli_strictt"/, /did you mean "cli_strict"/, /name its module in AIZK_WORKER_JOB_MODULES/, /--force enqueues for an entrypoint only another worker/] },
       { name: 'bad --execute-after', args: ['enqueue', 'cli_noop', '--payload', '{}', '--execute-after', 'tomorrow'], stderr: [/neither a duration nor a timestamp/, /30s, 5m/] },
       { name: 'a forced name that is not an entrypoint', args: ['enqueue', 'Bad-Name', '--force'], stderr: [/not an entrypoint name/] },
       { name: 'both payload flags', args: ['enqueue', 'cli_noop', '--payload', '{}', '--payload-file', 'x.json'], stderr: [/not both/] },

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { buildServices } from '../../src/app/run-worker.js'
+import type { Database } from '../../src/db/database.js'
 import { JobRegistry } from '../../src/jobs/registry.js'
 import { SystemScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { Scheduler } from '../../src/scheduler/scheduler.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
 import { WorkerEvents } from '../../src/events.js'
+import { Worker } from '../../src/worker/worker.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 
 class MinutelyProbeJob extends SystemScheduledJob {
@@ -151,5 +154,25 @@ describe('Scheduler schedule rows over time', () => {
     assert.deepEqual((await row('aizk_cron_weekly_probe')).map((r) => r.expression), ['0 5 * * 0'])
     await scheduler({ weeklyProbeCron: '0 5 * * 0', weeklyProbeEnabled: false }).ensure()
     assert.deepEqual(await row('aizk_cron_weekly_probe'), [])
+  })
+})
+
+describe('A worker bound to some entrypoints', () => {
+  it("keeps and fires only its entrypoints' schedules, leaving others' due ticks to their workers", async () => {
+    await db.pool.query('truncate pgqueuer, pgqueuer_schedules')
+    const worker = new Worker({ pool: db.pool, registry, settings, events: new WorkerEvents(), entrypoints: ['aizk_task_weekly_probe'], batchSize: 1, concurrency: 1 })
+    const services = await buildServices({ worker, db: { pool: db.pool } as Database, settings, events: new WorkerEvents(), registry })
+    const s = services.find((x): x is Scheduler => x instanceof Scheduler)
+    assert.ok(s, 'the worker runs a scheduler')
+    await s.ensure()
+    assert.deepEqual((await db.pool.query('select entrypoint from pgqueuer_schedules')).rows, [{ entrypoint: 'aizk_cron_weekly_probe' }])
+    await db.pool.query(
+      "insert into pgqueuer_schedules (expression, entrypoint, next_run) values ('* * * * *', 'aizk_cron_minutely_probe', now() - interval '1 hour')",
+    )
+    await db.pool.query("update pgqueuer_schedules set next_run = now() - interval '1 hour'")
+    assert.deepEqual((await s.runDue()).map((f) => f.name), ['weekly_probe'])
+    const { rows } = await db.pool.query('select entrypoint from pgqueuer order by entrypoint')
+    assert.deepEqual(rows, [{ entrypoint: 'aizk_task_weekly_probe' }], 'no tick queued for an entrypoint this worker does not run')
+    assert.equal((await row('aizk_cron_minutely_probe'))[0].last_run, null)
   })
 })

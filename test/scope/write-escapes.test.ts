@@ -112,6 +112,8 @@ describe('content is read only by a tenant that holds its bytes', () => {
   })
 })
 
+const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01'
+
 describe('queue rows go in only through aizk_app_enqueue', () => {
   it('no queue, log or count row of the app role’s own making', async () => {
     const attempts = [
@@ -137,6 +139,12 @@ describe('queue rows go in only through aizk_app_enqueue', () => {
       [{ executeAfter: new Date('9999-01-01T00:00:00Z') }, /more than 7 days ahead/],
       [{ priority: 1000 }, /priority/],
       [{ headers: { aizk: { cycles: 99 } } }, /headers/],
+      // Only a well-formed trace context passes (tracing on, every enqueue carries one), and nothing beside it.
+      [{ headers: { otel: { traceparent: TRACEPARENT }, aizk: { cycles: 99 } } }, /headers/],
+      [{ headers: { otel: { traceparent: TRACEPARENT, aizk: { cycles: 99 } } } }, /headers/],
+      [{ headers: { otel: { traceparent: '00-not-a-trace-01' } } }, /headers/],
+      [{ headers: { otel: { traceparent: `00-${'0'.repeat(32)}-b7ad6b7169203331-01` } } }, /headers/],
+      [{ headers: { otel: { traceparent: TRACEPARENT, tracestate: 'x'.repeat(513) } } }, /headers/],
       [{ entrypoint: CHUNK_PROJECTION_ENTRYPOINT, priority: 50, dedupeKey: bChunk, payload: { chunkId: bChunk, scopes: [A] } }, /not in the write set/],
       [{ entrypoint: 'aizk_convert_artifact', priority: 75, dedupeKey: secretId, payload: { artifactId: '00000000-0000-4000-8000-000000000000', scopes: [A] } }, /content id of an artifact/],
     ]
@@ -154,6 +162,10 @@ describe('queue rows go in only through aizk_app_enqueue', () => {
     assert.ok(id)
     const row = await db.pool.query('select entrypoint, priority, dedupe_key, headers from pgqueuer where id = $1', [id])
     assert.deepEqual(row.rows[0], { entrypoint: 'aizk_task_raptor', priority: 10, dedupe_key: `raptor:${A}`, headers: null })
+    const otel = { traceparent: TRACEPARENT, tracestate: 'vendor=abc' }
+    const traced = await as([A]).transaction(app.scoped, (c) => enqueue(c, item({ dedupeKey: `raptor:${A}:traced`, headers: { otel } })))
+    const tracedRow = await db.pool.query('select headers from pgqueuer where id = $1', [traced])
+    assert.deepEqual(tracedRow.rows[0].headers, { otel }, 'the trace context is carried')
   })
 
   it('without a proven write set the door is shut', async () => {

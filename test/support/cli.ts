@@ -12,15 +12,19 @@ export interface CliResult {
   stderr: string
 }
 
+/** Colour switches: node's test runner sets FORCE_COLOR=1 in every test file when its output is a terminal. */
+const COLOUR_VARIABLES = new Set(['FORCE_COLOR', 'NO_COLOR'])
+
 /**
- * Environment without any AIZK_* the developer's shell or CI may carry, and without CI's own
- * variables: the commands under test behave as on an operator's machine (a live view in a
- * pseudo-terminal), whether or not the suite runs in CI.
+ * Environment without any AIZK_* the developer's shell or CI may carry, without CI's own
+ * variables and without colour switches: the commands under test behave as on an operator's
+ * machine (a live view in a pseudo-terminal, plain text into a pipe), whether or not the suite
+ * runs in CI or in a terminal. A test that wants colour passes FORCE_COLOR in `extra`.
  */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [k, v] of Object.entries(process.env)) {
-    if (!k.startsWith('AIZK_') && k !== 'CI' && k !== 'CONTINUOUS_INTEGRATION' && !k.startsWith('CI_')) env[k] = v
+    if (!k.startsWith('AIZK_') && !COLOUR_VARIABLES.has(k) && k !== 'CI' && k !== 'CONTINUOUS_INTEGRATION' && !k.startsWith('CI_')) env[k] = v
   }
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v
   return env

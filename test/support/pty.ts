@@ -3,6 +3,15 @@
  * out as on an operator's screen, and collect everything it drew.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { after } from 'node:test'
+import { cleanEnv } from './cli.js'
+
+/** Terminals still running: a test that failed before its command ended leaves them to this. */
+const running = new Set<ChildProcess>()
+// Killed when the file's tests are done, so a failed wait cannot keep the file (and its child) alive to its timeout.
+after(() => {
+  for (const child of running) child.kill('SIGKILL')
+})
 
 export interface PtyRun {
   child: ChildProcess
@@ -20,7 +29,8 @@ export function runInPty(argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: 
   const command = `stty cols ${opts.cols ?? 120} rows ${opts.rows ?? 60}; exec ${argv.map(shellQuote).join(' ')}`
   // -e: exit with the child's code; -f: flush as it comes; -q: no banner. The session log goes to
   // /dev/null; what we read is script's own stdout, which copies the terminal.
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] })
+  // Without an env, cleanEnv's: no colour switch the test runner set leaks into the terminal.
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: opts.env ?? cleanEnv(), cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] })
   let out = ''
   child.stdout?.on('data', (d) => {
     out += d
@@ -28,7 +38,13 @@ export function runInPty(argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: 
   child.stderr?.on('data', (d) => {
     out += d
   })
-  const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)))
+  running.add(child)
+  const exited = new Promise<number>((resolve) =>
+    child.on('close', (code) => {
+      running.delete(child)
+      resolve(code ?? 1)
+    }),
+  )
   return { child, output: () => out, exited }
 }
 

@@ -6,8 +6,8 @@
  * `aizk status` in a pseudo-terminal of 80x24, which must never have to clear the screen.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { render } from 'ink-testing-library'
+import { after, afterEach, before, describe, it } from 'node:test'
+import { cleanup, render } from 'ink-testing-library'
 import { WorkerEvents } from '../../src/events.js'
 import { PANES } from '../../src/ui/status/panes.js'
 import { StatusDashboard } from '../../src/ui/status/status-dashboard.js'
@@ -19,6 +19,9 @@ import { lastFrameOf, runInPty } from '../support/pty.js'
 import { waitFor } from '../support/wait-for.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { now, statusStats } from '../support/ui/status-stats.js'
+
+// A view a failed assertion left mounted keeps drawing (and refreshing) until the file's timeout: unmount every one after each test.
+afterEach(cleanup)
 
 const SMALL = { rows: 24, columns: 80 }
 
@@ -79,6 +82,8 @@ describe('views at 80x24', () => {
     for (let i = 0; i < 14; i++) events.emit('schedule:next', { name: `pass_${i}`, cronEntrypoint: `aizk_cron_pass_${i}`, nextRun: '2026-11-29T12:05:00.000Z' })
     for (let i = 0; i < 12; i++) events.emit('job:picked', { jobId: String(100 + i), entrypoint: entrypoints[i], priority: 50, attempts: 0, waitMs: 3 })
     for (let i = 0; i < 3; i++) events.emit('job:held', { jobId: String(100 + i), entrypoint: entrypoints[i], attempts: 5, error: 'RuntimeError: a long error '.repeat(8), durationMs: 10 })
+    const embeddedNote = 'aizk: started embedded PostgreSQL 15.18.0 in /home/someone/.local/share/aizk on 127.0.0.1:54329; it keeps running for every aizk process until `aizk server stop`'
+    store.note(embeddedNote)
     clock += 2000
     const state = store.snapshot()
     detach()
@@ -88,7 +93,9 @@ describe('views at 80x24', () => {
     const { lastFrame, unmount } = render(<WorkerView state={state} size={SMALL} />)
     const frame = lastFrame() ?? ''
     unmount()
-    assertFits(frame, /^aizk worker a7c1f0e2 · a-host-name/, 'worker view')
+    // The embedded server's note heads the view (cut at the width), the header under it.
+    assertFits(frame, /^aizk: started embedded PostgreSQL 15\.18\.0 in \/home\/someone/, 'worker view')
+    assert.match(frame.split('\n')[1], /^aizk worker a7c1f0e2 · a-host-name/)
     for (const section of ['ENTRYPOINT', 'latest picks', 'latest holds', 'next cron fires']) assert.match(frame, new RegExp(section), `${section} keeps a place`)
     assert.match(frame, /… \d+ more entrypoints/)
     assert.match(frame, /… \d+ more schedules/)

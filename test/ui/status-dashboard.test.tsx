@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
-import { render } from 'ink-testing-library'
+import { afterEach, describe, it } from 'node:test'
+import { cleanup, render } from 'ink-testing-library'
 import { StatusApp } from '../../src/ui/status/status-app.js'
 import { StatusDashboard } from '../../src/ui/status/status-dashboard.js'
 import { renderTextFrame } from '../../src/ui/status/text-frame.js'
 import { waitFor } from '../support/wait-for.js'
 import { now, statusStats as stats } from '../support/ui/status-stats.js'
+
+// A view a failed assertion left mounted keeps drawing (and refreshing) until the file's timeout: unmount every one after each test.
+afterEach(cleanup)
 
 describe('status dashboard', () => {
   it('renders every pane from one snapshot', () => {

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
+import { afterEach, describe, it } from 'node:test'
 import { Writable } from 'node:stream'
-import { render } from 'ink-testing-library'
+import { cleanup, render } from 'ink-testing-library'
+import { attachWorkerOutputs } from '../../src/cli/worker-outputs.js'
 import { createWorkerViewService } from '../../src/ui/worker/worker-view-service.js'
 import { WorkerViewStore } from '../../src/ui/worker/view-store.js'
 import { WorkerView } from '../../src/ui/worker/worker-view.js'
 import { WorkerEvents } from '../../src/events.js'
 import { waitFor } from '../support/wait-for.js'
+
+// A view a failed assertion left mounted keeps drawing (and refreshing) until the file's timeout: unmount every one after each test.
+afterEach(cleanup)
 
 const QM = 'a7c1f0e2-1111-4000-8000-000000000001'
 const SCOPE = '5f0c2b1e-0000-4000-8000-000000000009'
@@ -220,5 +224,22 @@ describe('worker view', () => {
     assert.deepEqual(state.picks.map((p) => p.jobId), ['99999', '99998', '99997', '99996'])
     assert.equal(state.picks[0].outcome, 'held')
   })
-})
 
+  it("keeps the command's notes (the embedded server's start, how to stop it) on screen above the live view", async () => {
+    let drawn = ''
+    const stdout = Object.assign(new Writable({ write: (chunk, _enc, done) => { drawn += chunk; done() } }), { isTTY: true, columns: 200, rows: 40 })
+    const events = new WorkerEvents()
+    const outputs = await attachWorkerOutputs({ events, settings: { workerOutput: 'auto', workerLogJobs: true }, stdout: stdout as unknown as NodeJS.WriteStream, isTTY: true, fps: 30 })
+    assert.equal(outputs.mode, 'view')
+    const note = 'aizk: started embedded PostgreSQL 15.18.0 in /tmp/data on 127.0.0.1:54329; it keeps running for every aizk process until `aizk server stop`'
+    outputs.note(note)
+    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['ep'], batchSize: 1, concurrency: 4, localQueueSize: 0, pid: 1, host: 'h' })
+    for (let i = 0; i < 50; i++) events.emit('job:picked', { jobId: String(i), entrypoint: 'ep', priority: 0, attempts: 0, waitMs: 0 })
+    await outputs.close()
+    // The last frame ink drew, and left on screen: the note above the header.
+    const last = drawn.slice(drawn.lastIndexOf(note))
+    assert.match(last, /aizk server stop/)
+    assert.match(last, /aizk worker a7c1f0e2/)
+    assert.match(last, /total picked 50/)
+  })
+})

@@ -5,5 +5,6 @@ export const READ_STORY_ROW = `SELECT entrypoint, status::text, priority, attemp
             execute_after, heartbeat, queue_manager_id::text, payload, headers
        FROM pgqueuer WHERE id = $1::bigint`
 
-export const READ_STORY_LOG = `SELECT id::text, created, status::text, priority, entrypoint, traceback
-       FROM pgqueuer_log WHERE job_id = $1::bigint ORDER BY created, id`
+// ORDER BY names the table's id: a bare `id` would sort by the text output column.
+export const READ_STORY_LOG = `SELECT l.id::text AS id, l.created, l.status::text AS status, l.priority, l.entrypoint, l.traceback
+       FROM pgqueuer_log l WHERE l.job_id = $1::bigint ORDER BY l.created, l.id`

@@ -74,4 +74,6 @@ export interface WorkerViewState {
   picks: RecentPick[]
   holds: RecentHold[]
   schedules: ScheduleRow[]
+  /** The command's own lines (the embedded server started, where its data is, how to stop it), shown above the view. */
+  notes: string[]
 }

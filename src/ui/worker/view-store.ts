@@ -49,6 +49,7 @@ export class WorkerViewStore {
   private readonly holds: RecentHold[] = []
   private readonly schedules = new Map<string, ScheduleRow>()
   private samples: Sample[] = []
+  private readonly notes: string[] = []
   /** Bumped by every event: what the view shows can only have changed when it moved. */
   private version = 0
 
@@ -60,6 +61,17 @@ export class WorkerViewStore {
     this.now = opts.now ?? Date.now
     this.startedAt = this.now()
     this.db = { state: 'connecting', since: this.startedAt }
+  }
+
+  /**
+   * A line the command would print on stderr (the embedded server's start, a schema install):
+   * on a terminal the view's redraws would erase it, so the view shows it in its header. The
+   * last few are kept.
+   */
+  note(line: string): void {
+    this.notes.push(line)
+    if (this.notes.length > 3) this.notes.shift()
+    this.version++
   }
 
   /** Listen to a worker's events; returns the function that stops listening. */
@@ -254,6 +266,7 @@ export class WorkerViewStore {
       schedules: [...this.schedules.values()]
         .map((s) => ({ ...s }))
         .sort((a, b) => (a.nextRun ?? '\uffff').localeCompare(b.nextRun ?? '\uffff')),
+      notes: [...this.notes],
     }
   }
 }

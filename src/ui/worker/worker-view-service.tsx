@@ -23,6 +23,8 @@ export interface WorkerViewServiceOptions extends ViewStoreOptions {
 export interface WorkerViewService {
   start(): Promise<void>
   stop(): Promise<void>
+  /** A line of the command's, shown in the view's header (stderr would be drawn over). */
+  note(line: string): void
   readonly store: WorkerViewStore
 }
 
@@ -62,6 +64,10 @@ export function createWorkerViewService(opts: WorkerViewServiceOptions): WorkerV
 
   return {
     store,
+    note(line) {
+      store.note(line)
+      if (instance) draw()
+    },
     async start() {
       if (instance) return
       const stdout = opts.stdout ?? process.stdout

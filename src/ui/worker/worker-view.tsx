@@ -32,6 +32,12 @@ function Header({ state }: { state: WorkerViewState }) {
   const paused = state.entrypoints.filter((r) => r.paused).length
   return (
     <Box flexDirection="column">
+      {state.notes.map((note, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: notes only grow at the end
+        <Text key={i} dimColor wrap="truncate-end">
+          {note}
+        </Text>
+      ))}
       <Text wrap="truncate-end">
         <Text bold>aizk worker</Text>
         {w ? ` ${w.queueManagerId.slice(0, 8)} · ${w.host} pid ${w.pid}` : ''} · <Text color={phaseColor}>{state.phase}</Text> · up{' '}
@@ -167,7 +173,7 @@ function Schedules({ schedules: all, now, shown }: { schedules: ScheduleRow[]; n
 
 /** Lines Header draws for this state. */
 function headerHeight(state: WorkerViewState): number {
-  return 1 + (state.phase === 'waiting' && state.db.lastError ? 1 : 0) + (state.worker ? 1 : 0) + (state.lastError ? 1 : 0)
+  return state.notes.length + 1 + (state.phase === 'waiting' && state.db.lastError ? 1 : 0) + (state.worker ? 1 : 0) + (state.lastError ? 1 : 0)
 }
 
 /** A list section: its lines for `items` entries (title and margin included) and how many it holds. */

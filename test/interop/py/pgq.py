@@ -50,6 +50,11 @@ async def cmd_install(dsn: str, _: argparse.Namespace) -> None:
     emit(event="installed")
 
 
+async def cmd_uninstall(dsn: str, _: argparse.Namespace) -> None:
+    await (await connect(dsn)).uninstall()
+    emit(event="uninstalled")
+
+
 async def cmd_durability(dsn: str, a: argparse.Namespace) -> None:
     settings = qb.DBSettings(durability=qb.Durability(a.level))
     env = qb.QueryBuilderEnvironment(settings=settings)
@@ -175,6 +180,7 @@ def main() -> None:
     p.add_argument("dsn")
     sub = p.add_subparsers(dest="command", required=True)
     sub.add_parser("install")
+    sub.add_parser("uninstall")
     d = sub.add_parser("durability")
     d.add_argument("level", choices=["volatile", "balanced", "durable"])
     e = sub.add_parser("enqueue")
@@ -210,6 +216,7 @@ def main() -> None:
     a = p.parse_args()
     handler = {
         "install": cmd_install,
+        "uninstall": cmd_uninstall,
         "durability": cmd_durability,
         "enqueue": cmd_enqueue,
         "requeue": cmd_requeue,

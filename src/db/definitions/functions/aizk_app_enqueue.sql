@@ -1,7 +1,8 @@
 -- aizk:requires functions/aizk_write_scopes
 -- aizk:requires functions/aizk_app_enqueue_refusal
 -- The one door: every row checked, then all inserted in order as the owner (the count and
--- notify triggers run as the system), `queued` log rows with AIZK_QUEUE_LOG_PARITY. Returns the
+-- notify triggers run as the system), headers only a checked trace context (aizk_trace_headers),
+-- `queued` log rows with AIZK_QUEUE_LOG_PARITY. Returns the
 -- rows inserted, in order; a row whose key is live is skipped, as enqueue's ON CONFLICT does.
 CREATE OR REPLACE FUNCTION aizk_app_enqueue(p_priority integer[], p_entrypoint text[], p_payload bytea[], p_dedupe_key text[], p_execute_after timestamp with time zone[], p_headers jsonb[], p_log boolean)
  RETURNS TABLE(job_id bigint, job_key text)
@@ -31,9 +32,9 @@ BEGIN
     RETURN QUERY
     WITH written AS (
         INSERT INTO public.pgqueuer (priority, entrypoint, payload, status, dedupe_key, execute_after, headers)
-        SELECT t.p, t.e, t.b, 'queued', t.k, coalesce(t.ea, now()), NULL
+        SELECT t.p, t.e, t.b, 'queued', t.k, coalesce(t.ea, now()), t.h
           FROM ROWS FROM (unnest(p_priority), unnest(p_entrypoint), unnest(p_payload), unnest(p_dedupe_key),
-                          unnest(p_execute_after)) WITH ORDINALITY AS t(p, e, b, k, ea, ord)
+                          unnest(p_execute_after), unnest(p_headers)) WITH ORDINALITY AS t(p, e, b, k, ea, h, ord)
          ORDER BY t.ord
         ON CONFLICT DO NOTHING
         RETURNING id, dedupe_key, priority, entrypoint),

@@ -1,5 +1,6 @@
 -- aizk:requires functions/aizk_payload_scopes
 -- aizk:requires functions/aizk_payload_shape_refusal
+-- aizk:requires functions/aizk_trace_headers
 -- Why one row may not be enqueued by the caller with write set w, or NULL when it may.
 CREATE OR REPLACE FUNCTION aizk_app_enqueue_refusal(w uuid[], p_priority integer, p_entrypoint text, p_payload bytea, p_key text, p_execute_after timestamp with time zone, p_headers jsonb)
  RETURNS text
@@ -23,8 +24,8 @@ BEGIN
     IF p_priority IS DISTINCT FROM e.priority THEN
         RETURN format('%s jobs are enqueued at priority %s, not %s', p_entrypoint, e.priority, p_priority);
     END IF;
-    IF p_headers IS NOT NULL THEN
-        RETURN 'headers are written by the system, not by scoped work';
+    IF p_headers IS NOT NULL AND NOT public.aizk_trace_headers(p_headers) THEN
+        RETURN 'headers are written by the system, not by scoped work (only a trace context, {"otel": {"traceparent": ...}}, is carried)';
     END IF;
     IF p_execute_after IS NOT NULL AND NOT isfinite(p_execute_after) THEN
         RETURN format('execute_after must be a finite time, not %s', p_execute_after);
