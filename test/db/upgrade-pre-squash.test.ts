@@ -112,9 +112,12 @@ describe('upgrading a database installed before the baseline', () => {
       assert.deepEqual(result.applied.map((m) => m.version), state.pending.map((m) => m.version), 'the migrations written after it are')
       assert.equal(result.definitions.length, loadDefinitions(appRole).length)
       // Every row kept; a table a later migration dropped was empty (aizk_content_held, 0028).
+      // aizk_app_entrypoint is rewritten on purpose: 0026 ties usage events' keys to the write set.
       const kept = (await contents(client, before.columns)).rows
+      const rewritten = new Set(['aizk_app_entrypoint'])
       for (const [table, digest] of Object.entries(before.rows)) {
-        if (table in kept) assert.equal(kept[table], digest, table)
+        if (rewritten.has(table)) assert.equal(kept[table].split(' ')[0], digest.split(' ')[0], `${table} keeps its row count`)
+        else if (table in kept) assert.equal(kept[table], digest, table)
         else assert.match(digest, /^0 /, `${table} was dropped with rows in it`)
       }
 
