@@ -7,9 +7,11 @@
  */
 import type pg from 'pg'
 import { appLoginFor } from '../db/app-login.js'
+import { boundaryRefusals } from '../db/boundary-refusals.js'
+import { DatabasePool } from '../db/database-pool.js'
 import { asScoped } from '../db/scoped-client.js'
 import { batchTransaction, withTransaction } from '../db/sql/transaction.js'
-import { OwnerAccessError } from '../errors.js'
+import { AppLoginSettingsError, OwnerAccessError } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { normalizeScopes, type ScopeSet, sameScopes, scopeArrayLiteral } from './scope-set.js'
 import { BEGIN_READ_ONLY, SCOPE_PROOF, SET_SCOPES_WITH_PROOF, appLoginBegin, ownerBegin } from './sql/user.js'
@@ -19,6 +21,20 @@ export { OwnerAccessError } from '../errors.js'
 export type IdentitySettings = Pick<Settings, 'systemUserId' | 'appRole'> & Partial<Pick<Settings, 'appDatabaseUrl'>>
 
 const ROLE = /^[a-z_][a-z0-9_]{0,62}$/
+
+/**
+ * App-login connections whose loaded settings were read (once per connection: it is a scan of
+ * pg_settings). Behind a transaction pooler a client connection is no server connection: there
+ * every transaction reads them.
+ */
+const settingsRead = new WeakSet<object>()
+
+function mustReadLoaded(app: pg.Pool, client: object): boolean {
+  const sessionless = app instanceof DatabasePool && app.clientConfig.namedStatements === false
+  return sessionless || !settingsRead.has(client)
+}
+
+type LoginBegin = { pid: number; started: string; login: string; login_settings: string | null }
 
 export class User {
   private constructor(
@@ -54,7 +70,7 @@ export class User {
     const role = this.role()
     const app = appLoginFor(pool, this.settings)
     let rows: pg.QueryResultRow[] = []
-    const body = (c: pg.PoolClient) => asScoped(c, () => fn(c, rows))
+    const body = (c: pg.PoolClient) => asScoped(c, (guarded) => fn(guarded, rows))
     if (!app) {
       // With `first`, its statement rides in the same round trip as the sets.
       const setup = this.ownerSetup(role) + (first ? `; ${first}` : '')
@@ -72,8 +88,14 @@ export class User {
       body,
       async (c) => {
         // The start time as ISO 8601 with microseconds: exact, whatever either session's DateStyle.
-        const results = (await c.query(appLoginBegin(role))) as unknown as pg.QueryResult<{ pid: number; started: string }>[]
-        const { pid, started } = results[results.length - 1].rows[0]
+        const loaded = mustReadLoaded(app, c)
+        const results = (await c.query(appLoginBegin(role, loaded))) as unknown as pg.QueryResult<LoginBegin>[]
+        const { pid, started, login, login_settings } = results[results.length - 2].rows[0]
+        if (login_settings !== null) {
+          boundaryRefusals.loginSettings++
+          throw new AppLoginSettingsError(login, login_settings)
+        }
+        if (loaded) settingsRead.add(c)
         const read = scopeArrayLiteral(this.read)
         const write = scopeArrayLiteral(this.write)
         const { rows: proof } = await pool.query<{ proof: string }>(

@@ -2,12 +2,36 @@
 import { SCOPED_SEARCH_PATH } from '../../db/sql/session-reset.js'
 
 /**
+ * Role-level settings of the session's login (ALTER ROLE <login> [IN DATABASE] SET), which any
+ * session of that login may write and every new connection of it loads; with `loaded`, also those
+ * this connection loaded when it started (pg_settings: costly, so once per connection). NULL: none.
+ */
+function loginSettings(loaded: boolean): string {
+  const defined = `SELECT unnest(s.setconfig) AS setting FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole
+      WHERE r.rolname = session_user AND s.setdatabase IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))`
+  const carried = loaded ? ` UNION SELECT name || '=' || current_setting(name) FROM pg_settings WHERE source IN ('user', 'database user')` : ''
+  return `(SELECT string_agg(setting, ', ' ORDER BY setting) FROM (${defined}${carried}) found)`
+}
+
+/**
+ * The settings a role default could set to break or subvert the next tenant's transaction, pinned
+ * for this one (whatever the login's defaults): read-write at READ COMMITTED (in BEGIN itself),
+ * row security on (off turns a filtered read into an error), the scoped search path, the app role.
+ */
+const PINNED = "SELECT set_config('row_security', 'on', true), set_config('default_transaction_read_only', 'off', true), set_config('default_transaction_isolation', 'read committed', true)"
+
+/**
  * On the app login: begin, drop to the app role, the scoped search path, and report the backend
  * pid and the start time (ISO 8601 with microseconds: exact, whatever either session's DateStyle)
- * the owner's proof is computed for. `role` is a validated role name.
+ * the owner's proof is computed for, and the login's role-level settings (loginSettings); then the
+ * pinned settings. One round trip. `role` is a validated role name.
  */
-export function appLoginBegin(role: string): string {
-  return `BEGIN; SET LOCAL ROLE "${role}"; ${SCOPED_SEARCH_PATH}; SELECT pg_backend_pid() AS pid, to_char(transaction_timestamp(), 'YYYY-MM-DD"T"HH24:MI:SS.USOF') AS started`
+export function appLoginBegin(role: string, loaded: boolean): string {
+  return (
+    `BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE; SET LOCAL ROLE "${role}"; ${SCOPED_SEARCH_PATH}; ` +
+    `SELECT pg_backend_pid() AS pid, to_char(transaction_timestamp(), 'YYYY-MM-DD"T"HH24:MI:SS.USOF') AS started, ` +
+    `session_user::text AS login, ${loginSettings(loaded)} AS login_settings; ${PINNED}`
+  )
 }
 
 /**
