@@ -14,7 +14,7 @@ import { batchTransaction, withTransaction } from '../db/sql/transaction.js'
 import { AppLoginSettingsError, OwnerAccessError } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { normalizeScopes, type ScopeSet, sameScopes, scopeArrayLiteral } from './scope-set.js'
-import { BEGIN_READ_ONLY, SCOPE_PROOF, SET_SCOPES_WITH_PROOF, appLoginBegin, ownerBegin } from './sql/user.js'
+import { appLoginBegin, BEGIN_READ_ONLY, type LoadedCheck, ownerBegin, SCOPE_PROOF, SET_SCOPES_WITH_PROOF } from './sql/user.js'
 
 export { OwnerAccessError } from '../errors.js'
 
@@ -23,18 +23,30 @@ export type IdentitySettings = Pick<Settings, 'systemUserId' | 'appRole'> & Part
 const ROLE = /^[a-z_][a-z0-9_]{0,62}$/
 
 /**
- * App-login connections whose loaded settings were read (once per connection: it is a scan of
- * pg_settings). Behind a transaction pooler a client connection is no server connection: there
- * every transaction reads them.
+ * Where the loaded settings of the app login's connections were read already (LoadedCheck):
+ * client connections, each 1:1 with its server; behind a transaction pooler, server connections
+ * by their backend key, per pool.
  */
 const settingsRead = new WeakSet<object>()
+const backendsRead = new WeakMap<object, Set<string>>()
+/** Server connections remembered per pool before the set starts over (they come and go). */
+const MAX_BACKENDS = 1000
 
-function mustReadLoaded(app: pg.Pool, client: object): boolean {
+function loadedCheck(app: pg.Pool, client: object): LoadedCheck {
   const sessionless = app instanceof DatabasePool && app.clientConfig.namedStatements === false
-  return sessionless || !settingsRead.has(client)
+  if (!sessionless) return !settingsRead.has(client)
+  const known = backendsRead.get(app)
+  if (known && known.size <= MAX_BACKENDS) return [...known]
+  backendsRead.set(app, new Set())
+  return []
 }
 
-type LoginBegin = { pid: number; started: string; login: string; login_settings: string | null }
+function settingsWereRead(app: pg.Pool, client: object, backend: string | undefined): void {
+  if (backend === undefined) settingsRead.add(client)
+  else backendsRead.get(app)?.add(backend)
+}
+
+type LoginBegin = { pid: number; started: string; login: string; login_settings: string | null; backend?: string }
 
 export class User {
   private constructor(
@@ -88,14 +100,13 @@ export class User {
       body,
       async (c) => {
         // The start time as ISO 8601 with microseconds: exact, whatever either session's DateStyle.
-        const loaded = mustReadLoaded(app, c)
-        const results = (await c.query(appLoginBegin(role, loaded))) as unknown as pg.QueryResult<LoginBegin>[]
-        const { pid, started, login, login_settings } = results[results.length - 2].rows[0]
+        const results = (await c.query(appLoginBegin(role, loadedCheck(app, c)))) as unknown as pg.QueryResult<LoginBegin>[]
+        const { pid, started, login, login_settings, backend } = results[results.length - 2].rows[0]
         if (login_settings !== null) {
           boundaryRefusals.loginSettings++
           throw new AppLoginSettingsError(login, login_settings)
         }
-        if (loaded) settingsRead.add(c)
+        settingsWereRead(app, c, backend)
         const read = scopeArrayLiteral(this.read)
         const write = scopeArrayLiteral(this.write)
         const { rows: proof } = await pool.query<{ proof: string }>(

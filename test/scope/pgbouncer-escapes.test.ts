@@ -12,11 +12,12 @@ import { after, before, describe, it } from 'node:test'
 import type pg from 'pg'
 import { createPool } from '../../src/db/connect.js'
 import type { DatabasePool } from '../../src/db/database-pool.js'
-import { TransactionEscapeError } from '../../src/errors.js'
+import { AppLoginSettingsError, TransactionEscapeError } from '../../src/errors.js'
 import { User } from '../../src/scope/user.js'
 import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
-import { baseUrl, createTestDatabase, type TestDatabase } from '../support/db.js'
+import { adminQuery, baseUrl, createTestDatabase, type TestDatabase } from '../support/db.js'
 import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../support/pgbouncer.js'
+import { waitFor } from '../support/wait-for.js'
 
 const POOL = 3
 const binary = pgbouncerBinary()
@@ -157,6 +158,41 @@ for (const roundRobin of [false, true]) {
       await assertNothingLeft()
       assert.deepEqual(await bInserts(30, 3), [])
     })
+
+    it('a server connection that started while the login had a role default is refused, even after the default is gone', async () => {
+      await adminQuery(`alter role ${login.role} set work_mem = '64kB'`)
+      await dropServers()
+      // PgBouncer opens POOL new server connections, each loading the default.
+      const held: pg.PoolClient[] = []
+      for (let i = 0; i < POOL; i++) held.push(await appPool.connect())
+      for (const c of held) await c.query('begin')
+      for (const c of held) {
+        await c.query('rollback')
+        c.release()
+      }
+      await adminQuery(`alter role ${login.role} reset all`)
+      const outcomes: string[] = []
+      for (let i = 0; i < POOL * 2; i++) {
+        outcomes.push(
+          await as([B])
+            .transaction(scoped, async (c) => (await c.query(`select current_setting('work_mem') as w`)).rows[0].w as string)
+            .catch((err: Error) => (err instanceof AppLoginSettingsError && /\(work_mem=64kB\)/.test(err.message) ? 'refused' : err.message)),
+        )
+      }
+      assert.ok(!outcomes.includes('64kB'), `no scoped transaction ran with the default: ${outcomes}`)
+      assert.ok(outcomes.includes('refused'), `${outcomes}`)
+      // The operator's way out: close the server connections (PgBouncer's RECONNECT, or as here).
+      await dropServers()
+      assert.deepEqual(await bInserts(POOL * 2, POOL), [])
+    })
+
+    /** Close the login's server connections as an administrator; PgBouncer opens new ones. */
+    async function dropServers(): Promise<void> {
+      await adminQuery(`select pg_terminate_backend(pid) from pg_stat_activity where usename = $1`, [login.role])
+      await waitFor('the server connections to close', async () => (await adminQuery(`select count(*)::int as n from pg_stat_activity where usename = $1`, [login.role])).rows[0].n === 0, 10_000)
+      // PgBouncer finds a closed idle server connection when it next hands it out: let it find them all.
+      for (let i = 0; i < POOL * 3; i++) await appPool.query('select 1').catch(() => {})
+    }
 
     async function assertNothingLeft(): Promise<void> {
       const { rows: locks } = await db.pool.query(
