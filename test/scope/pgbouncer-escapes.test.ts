@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type pg from 'pg'
+import { boundaryRefusals } from '../../src/db/boundary-refusals.js'
 import { createPool } from '../../src/db/connect.js'
 import type { DatabasePool } from '../../src/db/database-pool.js'
 import { AppLoginSettingsError, TransactionEscapeError } from '../../src/errors.js'
@@ -100,6 +101,7 @@ for (const roundRobin of [false, true]) {
       assert.deepEqual(await bInserts(POOL * 2, POOL), [])
       const victims = bInserts(120, 3)
       const enders = ['commit', 'END', '/* a comment */ commit and chain', '-- a line\nrollback', 'rollback work and no chain', 'abort', ';;commit']
+      const escapesBefore = boundaryRefusals.transactionEscapes
       for (const ender of enders) {
         const after: string[] = []
         await assert.rejects(
@@ -123,6 +125,7 @@ for (const roundRobin of [false, true]) {
         )
         assert.deepEqual(after, [], `nothing after ${JSON.stringify(ender)} was run`)
       }
+      assert.equal(boundaryRefusals.transactionEscapes - escapesBefore, enders.length, 'each escape counted')
       // ROLLBACK TO a savepoint stays inside the transaction: allowed.
       await as([A]).transaction(scoped, async (c) => {
         await c.query('savepoint s')
