@@ -101,7 +101,7 @@ export class User {
       async (c) => {
         // The start time as ISO 8601 with microseconds: exact, whatever either session's DateStyle.
         const results = (await c.query(appLoginBegin(role, loadedCheck(app, c)))) as unknown as pg.QueryResult<LoginBegin>[]
-        const { pid, started, login, login_settings, backend } = results[results.length - 2].rows[0]
+        const { pid, started, login, login_settings, backend } = results[1].rows[0]
         if (login_settings !== null) {
           boundaryRefusals.loginSettings++
           throw new AppLoginSettingsError(login, login_settings)

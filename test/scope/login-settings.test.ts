@@ -14,6 +14,7 @@ import { boundaryRefusals } from '../../src/db/boundary-refusals.js'
 import { createPool } from '../../src/db/connect.js'
 import { AppLoginSettingsError, ConfigError } from '../../src/errors.js'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
+import { appLoginBegin } from '../../src/scope/sql/user.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
 import { createWorkerMetrics } from '../../src/worker/metrics.js'
@@ -107,6 +108,24 @@ describe("a tenant cannot change what another tenant's next connection gets", ()
       }))
       assert.notEqual(next.pid, poisoned, 'the connection that carried the default was closed')
       assert.notEqual(next.workMem, '64kB')
+    })
+  })
+
+  it('behind a transaction pooler a server connection is known by its pid and start time, which only the login sees', async () => {
+    await freshly(async (_scoped, loginPool) => {
+      const c = await loginPool.connect()
+      try {
+        const first = (await c.query(appLoginBegin('aizk_app', []))) as unknown as pg.QueryResult[]
+        await c.query('rollback')
+        const { backend, login_settings } = first[1].rows[0]
+        assert.match(String(backend), /^[0-9]+@[0-9.]+$/)
+        assert.equal(login_settings, null)
+        const known = (await c.query(appLoginBegin('aizk_app', [backend]))) as unknown as pg.QueryResult[]
+        await c.query('rollback')
+        assert.equal(known[1].rows[0].backend, backend)
+      } finally {
+        c.release()
+      }
     })
   })
 

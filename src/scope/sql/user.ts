@@ -39,18 +39,20 @@ function loginSettings(loaded: LoadedCheck): string {
 const PINNED = "SELECT set_config('row_security', 'on', true), set_config('default_transaction_read_only', 'off', true), set_config('default_transaction_isolation', 'read committed', true)"
 
 /**
- * On the app login: begin, drop to the app role, the scoped search path, and report the backend
- * pid and the start time (ISO 8601 with microseconds: exact, whatever either session's DateStyle)
- * the owner's proof is computed for, and the login's role-level settings (loginSettings; with a
- * list, the server connection's BACKEND_KEY too); then the pinned settings. One round trip.
- * `role` is a validated role name.
+ * On the app login, one round trip: begin; report the backend pid and the start time (ISO 8601
+ * with microseconds: exact, whatever either session's DateStyle) the owner's proof is computed
+ * for, and the login's role-level settings (loginSettings; with a list, the server connection's
+ * BACKEND_KEY too), read as the login, which alone sees its own backend's start; then drop to the
+ * app role, the scoped search path and the pinned settings. `role` is a validated role name. The
+ * report is the second result.
  */
 export function appLoginBegin(role: string, loaded: LoadedCheck): string {
   const backend = Array.isArray(loaded) ? `${BACKEND_KEY} AS backend, ` : ''
   return (
-    `BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE; SET LOCAL ROLE "${role}"; ${SCOPED_SEARCH_PATH}; ` +
+    'BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE; ' +
     `SELECT pg_backend_pid() AS pid, to_char(transaction_timestamp(), 'YYYY-MM-DD"T"HH24:MI:SS.USOF') AS started, ` +
-    `session_user::text AS login, ${backend}${loginSettings(loaded)} AS login_settings; ${PINNED}`
+    `session_user::text AS login, ${backend}${loginSettings(loaded)} AS login_settings; ` +
+    `SET LOCAL ROLE "${role}"; ${SCOPED_SEARCH_PATH}; ${PINNED}`
   )
 }
 
