@@ -118,6 +118,37 @@ export class OwnerAccessError extends AizkError {
   override readonly code = 'owner_refused'
 }
 
+/**
+ * Scoped code ended the transaction the scope module opened for it (a COMMIT or ROLLBACK of its
+ * own), or tried to: refused, and the connection is discarded (docs/security.md#the-login-itself).
+ */
+export class TransactionEscapeError extends AizkError {
+  override readonly exitCode = ExitCode.usage
+  override readonly code = 'transaction_escape'
+  /** The connection is closed, never wiped and reused (sql/transaction.ts). */
+  readonly discardsConnection = true
+  constructor(message: string) {
+    super(message, 'let User.transaction commit or roll back: return, or throw to roll back (docs/security.md)')
+  }
+}
+
+/**
+ * The app login has role-level settings (ALTER ROLE ... SET), which PostgreSQL applies to every
+ * new connection of that login: scoped work refuses to run until an administrator removes them.
+ */
+export class AppLoginSettingsError extends AizkError {
+  override readonly exitCode = ExitCode.config
+  override readonly code = 'app_login_settings'
+  /** The connection may carry the settings: closed, never reused (sql/transaction.ts). */
+  readonly discardsConnection = true
+  constructor(login: string, settings: string) {
+    super(
+      `the app login ${login} has role-level settings (${settings}); any session of that login can set them, and every new connection would get them, so scoped work is refused`,
+      `as an administrator: ALTER ROLE ${login} RESET ALL, and ALTER ROLE ${login} IN DATABASE <db> RESET ALL (docs/security.md#the-login-itself)`,
+    )
+  }
+}
+
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }

@@ -34,11 +34,15 @@ interface LoginFacts {
   in_app_role: boolean
   superuser: boolean
   bypass: boolean
+  role_settings: string | null
 }
 
 /**
  * Refuse an app login that would make the boundary a formality: one that can become the owner
- * of aizk's tables, a superuser, a BYPASSRLS role, or one that is not a member of the app role.
+ * of aizk's tables, a superuser, a BYPASSRLS role, or one that is not a member of the app role;
+ * and one with role-level settings (ALTER ROLE ... SET), which any tenant's session can write
+ * and every new connection of the login gets (docs/security.md#the-login-itself). Each scoped
+ * transaction checks the settings again (src/scope/user.ts).
  */
 export async function checkAppLogin(app: pg.Pool, appRole: string): Promise<void> {
   const { rows } = await app.query<LoginFacts>(
@@ -54,6 +58,8 @@ export async function checkAppLogin(app: pg.Pool, appRole: string): Promise<void
         ? `login ${f.login} can become ${f.owner}, the owner of aizk's tables, so scoped SQL could RESET ROLE past row security`
         : !f.in_app_role
           ? `login ${f.login} is not a member of the app role ${appRole}`
-          : undefined
+          : f.role_settings !== null
+            ? `login ${f.login} has role-level settings (${f.role_settings}), which every new connection of it gets; remove them as an administrator: ALTER ROLE ${f.login} RESET ALL (and IN DATABASE <db> RESET ALL)`
+            : undefined
   if (problem) throw new ConfigError([`AIZK_APP_DATABASE_URL: ${problem} (docs/security.md)`])
 }

@@ -7,18 +7,46 @@
  */
 import type pg from 'pg'
 import { appLoginFor } from '../db/app-login.js'
+import { boundaryRefusals } from '../db/boundary-refusals.js'
+import { DatabasePool } from '../db/database-pool.js'
 import { asScoped } from '../db/scoped-client.js'
 import { batchTransaction, withTransaction } from '../db/sql/transaction.js'
-import { OwnerAccessError } from '../errors.js'
+import { AppLoginSettingsError, OwnerAccessError } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { normalizeScopes, type ScopeSet, sameScopes, scopeArrayLiteral } from './scope-set.js'
-import { BEGIN_READ_ONLY, SCOPE_PROOF, SET_SCOPES_WITH_PROOF, appLoginBegin, ownerBegin } from './sql/user.js'
+import { appLoginBegin, BEGIN_READ_ONLY, type LoadedCheck, ownerBegin, SCOPE_PROOF, SET_SCOPES_WITH_PROOF } from './sql/user.js'
 
 export { OwnerAccessError } from '../errors.js'
 
 export type IdentitySettings = Pick<Settings, 'systemUserId' | 'appRole'> & Partial<Pick<Settings, 'appDatabaseUrl'>>
 
 const ROLE = /^[a-z_][a-z0-9_]{0,62}$/
+
+/**
+ * Where the loaded settings of the app login's connections were read already (LoadedCheck):
+ * client connections, each 1:1 with its server; behind a transaction pooler, server connections
+ * by their backend key, per pool.
+ */
+const settingsRead = new WeakSet<object>()
+const backendsRead = new WeakMap<object, Set<string>>()
+/** Server connections remembered per pool before the set starts over (they come and go). */
+const MAX_BACKENDS = 1000
+
+function loadedCheck(app: pg.Pool, client: object): LoadedCheck {
+  const sessionless = app instanceof DatabasePool && app.clientConfig.namedStatements === false
+  if (!sessionless) return !settingsRead.has(client)
+  const known = backendsRead.get(app)
+  if (known && known.size <= MAX_BACKENDS) return [...known]
+  backendsRead.set(app, new Set())
+  return []
+}
+
+function settingsWereRead(app: pg.Pool, client: object, backend: string | undefined): void {
+  if (backend === undefined) settingsRead.add(client)
+  else backendsRead.get(app)?.add(backend)
+}
+
+type LoginBegin = { pid: number; started: string; login: string; login_settings: string | null; backend?: string }
 
 export class User {
   private constructor(
@@ -54,7 +82,7 @@ export class User {
     const role = this.role()
     const app = appLoginFor(pool, this.settings)
     let rows: pg.QueryResultRow[] = []
-    const body = (c: pg.PoolClient) => asScoped(c, () => fn(c, rows))
+    const body = (c: pg.PoolClient) => asScoped(c, (guarded) => fn(guarded, rows))
     if (!app) {
       // With `first`, its statement rides in the same round trip as the sets.
       const setup = this.ownerSetup(role) + (first ? `; ${first}` : '')
@@ -72,8 +100,13 @@ export class User {
       body,
       async (c) => {
         // The start time as ISO 8601 with microseconds: exact, whatever either session's DateStyle.
-        const results = (await c.query(appLoginBegin(role))) as unknown as pg.QueryResult<{ pid: number; started: string }>[]
-        const { pid, started } = results[results.length - 1].rows[0]
+        const results = (await c.query(appLoginBegin(role, loadedCheck(app, c)))) as unknown as pg.QueryResult<LoginBegin>[]
+        const { pid, started, login, login_settings, backend } = results[1].rows[0]
+        if (login_settings !== null) {
+          boundaryRefusals.loginSettings++
+          throw new AppLoginSettingsError(login, login_settings)
+        }
+        settingsWereRead(app, c, backend)
         const read = scopeArrayLiteral(this.read)
         const write = scopeArrayLiteral(this.write)
         const { rows: proof } = await pool.query<{ proof: string }>(

@@ -4,6 +4,7 @@
  * Queue depth comes from the live counts at scrape time (cached briefly), never a count(*).
  */
 import client from 'prom-client'
+import { boundaryRefusals } from '../db/boundary-refusals.js'
 import type { Queryable } from '../db/queryable.js'
 import { countIntegrityFailures } from '../content/integrity.js'
 import { readCounts } from '../queue/counts.js'
@@ -71,6 +72,7 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
   const draining = new client.Gauge({ name: 'aizk_worker_draining', help: '1 once the worker stops picking to shut down.', registers })
   dbUp.set(1)
   draining.set(0)
+  boundaryCounters(registers)
 
   const depthCacheMs = opts.depthCacheMs ?? 1000
   const readTimeoutMs = opts.readTimeoutMs ?? 1000
@@ -226,6 +228,30 @@ function picksWithoutHeartbeat(
       async collect() {
         await refresh()
         this.set(counts[which])
+      },
+    })
+  }
+}
+
+/** The process's refusals at the tenant boundary (db/boundary-refusals.ts), read at scrape time. */
+function boundaryCounters(registers: client.Registry[]): void {
+  const counters = [
+    [
+      'aizk_app_login_settings_refusals_total',
+      'Scoped transactions refused because the app login has role-level settings (ALTER ROLE ... SET): an administrator must remove them (docs/security.md#the-login-itself).',
+      'loginSettings',
+    ],
+    ['aizk_scoped_transaction_escapes_total', 'Scoped callbacks that ended, or tried to end, their own transaction: failed, and their connection closed.', 'transactionEscapes'],
+  ] as const
+  for (const [name, help, which] of counters) {
+    let reported = 0
+    new client.Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        this.inc(boundaryRefusals[which] - reported)
+        reported = boundaryRefusals[which]
       },
     })
   }

@@ -27,6 +27,10 @@ export interface PgBouncerOptions {
   /** Server connections per database and user: the pool. */
   poolSize: number
   maxClients?: number
+  /** Hand out server connections in turn (`server_round_robin = 1`), not the last one used. */
+  roundRobin?: boolean
+  /** Logins besides the server URL's that clients may connect as, with their passwords (the server may ask). */
+  users?: Record<string, string>
 }
 
 /** Per database: server connections PgBouncer holds now, and clients waiting for one. */
@@ -74,11 +78,13 @@ export async function startPgBouncer(binary: string, o: PgBouncerOptions): Promi
   const user = decodeURIComponent(server.username || 'postgres')
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aizk-pgbouncer-'))
   const port = await freePort()
-  writeFileSync(path.join(dir, 'users.txt'), `"${user}" ""\n`)
+  const others = Object.entries(o.users ?? {})
+  const quote = (v: string) => v.replaceAll('"', '""')
+  writeFileSync(path.join(dir, 'users.txt'), [[user, others.length ? decodeURIComponent(server.password) : ''], ...others].map(([u, p]) => `"${quote(u)}" "${quote(p)}"\n`).join(''))
   writeFileSync(
     path.join(dir, 'pgbouncer.ini'),
     `[databases]
-* = host=${server.hostname} port=${server.port || 5432}${serverPassword(server, user)}
+* = host=${server.hostname} port=${server.port || 5432}${others.length ? '' : serverPassword(server, user)}
 
 [pgbouncer]
 listen_addr = 127.0.0.1
@@ -93,6 +99,7 @@ max_db_connections = ${o.poolSize}
 min_pool_size = 0
 reserve_pool_size = 0
 max_client_conn = ${o.maxClients ?? 1000}
+server_round_robin = ${o.roundRobin ? 1 : 0}
 server_reset_query =
 log_connections = 0
 log_disconnections = 0

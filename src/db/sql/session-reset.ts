@@ -19,6 +19,9 @@ export const SESSION_RESET_SQL =
  */
 export const COMMIT_AND_RESET_SQL = `COMMIT; ${SESSION_RESET_SQL}`
 
+/** ROLLBACK and the wipe, in one round trip for the same reason: one batch, one server connection. */
+export const ROLLBACK_AND_RESET_SQL = `ROLLBACK; ${SESSION_RESET_SQL}`
+
 /** The search path a scoped transaction runs under: the temporary schema last, so it shadows nothing. */
 export const SCOPED_SEARCH_PATH = 'SET LOCAL search_path = pg_catalog, public, pg_temp'
 

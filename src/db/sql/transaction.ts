@@ -6,7 +6,7 @@
  * caller decides what commits together.
  */
 import type pg from 'pg'
-import { COMMIT_AND_RESET_SQL, forgetPreparedStatements, SESSION_RESET_SQL } from './session-reset.js'
+import { COMMIT_AND_RESET_SQL, forgetPreparedStatements, ROLLBACK_AND_RESET_SQL } from './session-reset.js'
 
 export type Begin = string | ((client: pg.PoolClient) => Promise<unknown>)
 
@@ -16,7 +16,10 @@ function isPool(db: pg.Pool | pg.ClientBase): db is pg.Pool {
 
 /**
  * `resetSession`: wipe what `fn` left on the connection (session-reset.ts) before it returns to
- * the pool, in COMMIT's round trip; a connection that cannot be wiped is closed instead.
+ * the pool, in COMMIT's (or ROLLBACK's) round trip, so a transaction pooler runs the wipe on the
+ * server connection the transaction had; a connection that cannot be wiped is closed instead. A
+ * `fn` that ended the transaction itself (TransactionEscapeError) gets nothing more sent: its
+ * connection is closed, as is one the caller's `begin` refused (an error with `discardsConnection`).
  */
 export async function withTransaction<T>(
   db: pg.Pool | pg.ClientBase,
@@ -34,17 +37,16 @@ export async function withTransaction<T>(
     if (resetSession) forgetPreparedStatements(client)
     return result
   } catch (err) {
-    broken = await rollBack(client)
-    if (resetSession && !broken) broken = await reset(client)
+    broken = (err as { discardsConnection?: boolean }).discardsConnection ? (err as Error) : resetSession ? await rollBackAndReset(client) : await rollBack(client)
     throw err
   } finally {
     if (pooled) client.release(broken)
   }
 }
 
-async function reset(client: pg.PoolClient): Promise<Error | undefined> {
+async function rollBackAndReset(client: pg.PoolClient): Promise<Error | undefined> {
   try {
-    await client.query(SESSION_RESET_SQL)
+    await client.query(ROLLBACK_AND_RESET_SQL)
     forgetPreparedStatements(client)
     return undefined
   } catch (err) {
