@@ -112,8 +112,8 @@ export function WorkersPane({ stats, rows }: { stats: StatusStats; rows: number 
       </Text>
       {list.map((w) => (
         <Text key={w.queueManagerId} wrap="truncate-end">
-          <Text color={w.alive ? 'green' : 'red'}>{w.alive ? '●' : '○'}</Text> {w.queueManagerId.slice(0, 8)} {fit(w.host, 18)} pid{' '}
-          {String(w.pid).padEnd(7)} picked {String(w.picked).padStart(4)} · beat {formatAge(w.heartbeatAgeSeconds)} ago · v{w.version}
+          <Text color={w.alive ? (w.stuckCalls > 0 ? 'yellow' : 'green') : 'red'}>{w.alive ? '●' : '○'}</Text> {w.queueManagerId.slice(0, 8)} {fit(w.host, 18)} pid{' '}
+          {String(w.pid).padEnd(7)}{w.alive && w.stuckCalls > 0 ? ` STUCK ${w.stuckCalls}` : ''} picked {String(w.picked).padStart(4)} · beat {formatAge(w.heartbeatAgeSeconds)} ago · v{w.version}
         </Text>
       ))}
       {foreign.map((f) => (
