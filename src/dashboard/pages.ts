@@ -8,6 +8,7 @@ import type { jobStoryJson } from '../cli/job-story-view.js'
 import { JOB_STATES, type JobsPage, type ListedJob } from '../queue/list-jobs.js'
 import type { Outcome } from '../queue/recent-outcomes.js'
 import { describeError } from '../queue/stats-held.js'
+import { workerState } from '../queue/stats-workers.js'
 import type { RosterEntry } from '../scope/roster-counts.js'
 import { describeGate } from '../scope/memory-backlog.js'
 import { formatAge, formatCount, formatRate } from '../ui/format.js'
@@ -54,7 +55,7 @@ ${table('Workers', stats.workers.list, [
   { header: 'Entrypoints it runs', cell: (w) => html`<span class="list">${w.entrypoints.join(', ')}</span>` },
   { header: 'Picked', cell: (w) => w.picked, numeric: true },
   { header: 'Heartbeat age', cell: (w) => formatAge(w.heartbeatAgeSeconds), numeric: true },
-  { header: 'State', cell: (w) => (w.alive ? 'alive' : 'gone') },
+  { header: 'State', cell: (w) => workerState(w) },
   { header: 'Started', cell: (w) => `${ago(w.started, now)} ago` },
 ], 'no worker has registered')}
 ${stats.workers.foreign.length ? table('Foreign queue managers (PgQueuer workers)', stats.workers.foreign, [

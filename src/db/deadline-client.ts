@@ -20,45 +20,59 @@ export class DeadlineError extends Error {
   }
 }
 
+/** A call's deadline fires on a timer: allow for a busy event loop before calling it overdue. */
+export const OVERDUE_SLACK_MS = 1000
+
 /** Round trips of one pool's clients that are on their way, for health's "a call older than its deadline". */
 export class CallTracker {
   private readonly started = new Map<number, number>()
   /** The deadline of each call on its way, when it has one. */
   private readonly deadlines = new Map<number, number>()
+  /** Calls without a deadline (a handler's statement that said "none"), by start. */
+  private readonly open = new Map<number, number>()
   private next = 0
 
   begin(deadlineMs = 0): number {
     const id = this.next++
-    this.started.set(id, Date.now())
-    if (deadlineMs > 0) this.deadlines.set(id, deadlineMs)
+    if (deadlineMs > 0) {
+      this.started.set(id, Date.now())
+      this.deadlines.set(id, deadlineMs)
+    } else {
+      this.open.set(id, Date.now())
+    }
     return id
   }
 
   end(id: number): void {
     this.started.delete(id)
     this.deadlines.delete(id)
+    this.open.delete(id)
   }
 
   /**
    * Calls still on their way `slackMs` past their own deadline: the deadline should have ended
-   * them, so each holds a connection nothing is ending (health's "stuck").
+   * them, so each holds a connection nothing is ending (health's "stuck"). With `openMs`, a call
+   * without a deadline counts too once older than it (the job timeout: its job was ended, its
+   * connection is still held).
    */
-  overdue(slackMs: number): number {
+  overdue(slackMs: number, openMs = 0): number {
     const now = Date.now()
     let n = 0
     for (const [id, deadlineMs] of this.deadlines) if (now - (this.started.get(id) ?? now) > deadlineMs + slackMs) n++
+    if (openMs > 0) for (const at of this.open.values()) if (now - at > openMs + slackMs) n++
     return n
   }
 
-  /** Age (ms) of the oldest call on its way, 0 when none. */
+  /** Age (ms) of the oldest call with a deadline on its way, 0 when none. */
   oldestAgeMs(): number {
     let oldest = Number.POSITIVE_INFINITY
     for (const at of this.started.values()) oldest = Math.min(oldest, at)
     return oldest === Number.POSITIVE_INFINITY ? 0 : Date.now() - oldest
   }
 
+  /** Calls on their way, with a deadline or without. */
   get size(): number {
-    return this.started.size
+    return this.started.size + this.open.size
   }
 }
 
@@ -117,15 +131,17 @@ export class DeadlineClient extends pg.Client {
     // Cursors and streams (objects with submit) keep a portal open across round trips: not bounded here.
     // A handler that said its statements may run long (statement-deadline.ts) gets its deadline.
     const deadlineMs = this.deadlineOverrideMs ?? this.deadlineMs
-    if (!deadlineMs || (config && typeof config.submit === 'function')) return super.query(config, values, callback)
+    if (config && typeof config.submit === 'function') return super.query(config, values, callback)
+    // A call without a deadline is still counted: health calls it stuck past the job timeout.
+    if (!deadlineMs && !this.calls) return super.query(config, values, callback)
     const call = this.calls?.begin(deadlineMs)
-    const timer = setTimeout(() => this.destroy(new DeadlineError(deadlineMs)), deadlineMs)
-    if (this.waiting++ === 0) this.waitingFrom = Date.now()
+    const timer = deadlineMs ? setTimeout(() => this.destroy(new DeadlineError(deadlineMs)), deadlineMs) : undefined
+    if (deadlineMs && this.waiting++ === 0) this.waitingFrom = Date.now()
     const settle = () => {
       clearTimeout(timer)
       if (call !== undefined) this.calls?.end(call)
       // The next query queued on this connection starts its wait now.
-      if (--this.waiting > 0) this.waitingFrom = Date.now()
+      if (deadlineMs && --this.waiting > 0) this.waitingFrom = Date.now()
     }
     const cb: Callback | undefined = typeof values === 'function' ? values : callback
     if (cb) {

@@ -23,6 +23,12 @@ export interface WorkerInfo {
   alive: boolean
   /** Rows this worker holds picked, counted up to PICKED_CAP. */
   picked: number
+  /**
+   * Its handler statements nothing is ending (past their deadline, or without one past the job
+   * timeout) as its last heartbeat said, and since when (docs/running-the-worker.md#stuck-handlers).
+   */
+  stuckCalls: number
+  stuckSince: string | null
 }
 
 /** A queue manager aizk does not know (not in aizk_worker) that holds picked rows. */
@@ -45,6 +51,12 @@ export interface StalePick {
   ageSeconds: number
 }
 
+/** A registered worker's state as `aizk status` and the dashboard show it: gone, alive, or stuck with N handler statements. */
+export function workerState(w: Pick<WorkerInfo, 'alive' | 'stuckCalls'>): string {
+  if (!w.alive) return 'gone'
+  return w.stuckCalls > 0 ? `stuck (${w.stuckCalls})` : 'alive'
+}
+
 export async function readWorkers(db: Queryable, timeoutSeconds: number): Promise<WorkerInfo[]> {
   const rows = await readWorkerRows(db)
   return rows.map((r) => ({
@@ -58,6 +70,8 @@ export async function readWorkers(db: Queryable, timeoutSeconds: number): Promis
     heartbeatAgeSeconds: Math.max(0, r.age),
     alive: r.age <= timeoutSeconds,
     picked: Number(r.picked ?? 0),
+    stuckCalls: r.stuck_calls,
+    stuckSince: r.stuck_since?.toISOString() ?? null,
   }))
 }
 

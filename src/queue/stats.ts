@@ -43,7 +43,7 @@ export interface CountGroup {
 }
 
 export interface HealthProblem {
-  code: 'stale_picks' | 'suspect_picks' | 'held_over_threshold' | 'cron_overdue' | 'integrity_failures'
+  code: 'stale_picks' | 'suspect_picks' | 'stuck_handlers' | 'held_over_threshold' | 'cron_overdue' | 'integrity_failures'
   message: string
 }
 
@@ -127,6 +127,15 @@ function checkHealth(s: Omit<QueueStats, 'health'>, includeForeign: boolean): He
     problems.push({
       code: 'suspect_picks',
       message: `${s.suspectPicks.count} job(s) picked by a worker aizk does not know (PgQueuer?) have had no heartbeat from it for over ${s.workers.timeoutSeconds}s (oldest: job ${worst?.id} ${worst?.entrypoint}, ${Math.round(worst?.ageSeconds ?? 0)}s): it is probably dead, and they are picked again ${after}`,
+    })
+  }
+  // A dead worker's row is judged by its stale picks; a live one that says its handlers are stuck, here.
+  for (const w of s.workers.list) {
+    if (!w.alive || w.stuckCalls <= 0) continue
+    const since = w.stuckSince ? ` since ${w.stuckSince}` : ''
+    problems.push({
+      code: 'stuck_handlers',
+      message: `worker ${w.host} pid ${w.pid} (${w.queueManagerId}) has ${w.stuckCalls} handler statement(s) stuck past their deadline (or the job timeout)${since}: their connections are not ending and hold its handlers' pool; its /livez fails, restart it`,
     })
   }
   if (s.held.count > s.held.threshold) {

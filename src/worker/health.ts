@@ -14,6 +14,7 @@ import { schemaState } from '../db/migrate.js'
 import type { WorkerEvents } from '../events.js'
 import type { WorkerMetrics } from './metrics.js'
 import { withTimeout } from './with-timeout.js'
+import { OVERDUE_SLACK_MS as CALL_SLACK_MS } from '../db/deadline-client.js'
 
 /** What health needs to know about the running worker. */
 export interface WorkerProbe {
@@ -25,7 +26,10 @@ export interface WorkerProbe {
   readonly pickStalledMs?: number
   /** Age of the oldest queue round trip on its way; 0 when none. */
   readonly oldestCallMs?: number
-  /** Handlers' statements on their way longer than their own deadline plus `slackMs`: connections nothing is ending. */
+  /**
+   * Handlers' statements on their way longer than their own deadline (without one: the job
+   * timeout) plus `slackMs`: connections nothing is ending.
+   */
   stuckHandlerCalls?(slackMs: number): number
 }
 
@@ -58,8 +62,6 @@ export interface HealthService {
 
 type Check = { ok: boolean; detail?: string }
 
-/** A call's deadline fires on a timer: allow for a busy event loop before calling it overdue. */
-const CALL_SLACK_MS = 1000
 
 export function createHealthService(opts: HealthServiceOptions): HealthService {
   const startedAt = Date.now()
@@ -103,12 +105,13 @@ export function createHealthService(opts: HealthServiceOptions): HealthService {
 
   /**
    * A handler's statement is ended at its deadline (the handlers' pool has one, and a longer one a
-   * handler asked for): one still waiting past it holds its slot on a connection nothing ends.
+   * handler asked for): one still waiting past it, or one without a deadline past the job timeout
+   * (its job already ended), holds a connection nothing ends.
    */
   const handlersCheck = (probe: WorkerProbe): Check => {
     const stuck = probe.stuckHandlerCalls?.(CALL_SLACK_MS) ?? 0
     if (stuck === 0) return { ok: true }
-    return { ok: false, detail: `${stuck} handler statement(s) waited past their deadline: their connections are not ending` }
+    return { ok: false, detail: `${stuck} handler statement(s) waited past their deadline (or, without one, the job timeout): their connections are not ending` }
   }
 
   /** With the worker to ask, its own round trips are the database check: /livez never waits on the database. */

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto'
 import type pg from 'pg'
 import { callsOf, connectionLimits, listenConfigOf } from '../db/connect.js'
 import { DatabasePool } from '../db/database-pool.js'
+import { OVERDUE_SLACK_MS } from '../db/deadline-client.js'
 import { deregisterWorker, heartbeat, registerWorker, type WorkerRegistration } from '../db/sql/aizk-worker.js'
 import { UsageError } from '../errors.js'
 import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
@@ -84,9 +85,12 @@ export class Worker {
     return callsOf(this.o.pool)?.oldestAgeMs() ?? 0
   }
 
-  /** Handlers' statements on their way `slackMs` past their own deadline (health's /livez). */
+  /**
+   * Handlers' statements on their way `slackMs` past their own deadline, or without one past the
+   * job timeout (health's /livez, and the heartbeat's `stuck_calls` for `aizk status --check`).
+   */
   stuckHandlerCalls(slackMs: number): number {
-    return callsOf(this.o.workPool ?? this.o.pool)?.overdue(slackMs) ?? 0
+    return callsOf(this.o.workPool ?? this.o.pool)?.overdue(slackMs, this.o.settings.jobTimeoutSeconds * 1000) ?? 0
   }
 
   /** Jobs picked and waiting in the local queue for a handler slot. */
@@ -198,7 +202,7 @@ export class Worker {
     if (this.beating) return
     this.beating = true
     const { stale, fresh } = this.heldByAge()
-    heartbeat(this.o.pool, this.queueManagerId, stale, fresh)
+    heartbeat(this.o.pool, this.queueManagerId, stale, fresh, this.stuckHandlerCalls(OVERDUE_SLACK_MS))
       .then(
         (beat) => {
           if (beat.cancelRequested.length) this.cancel(beat.cancelRequested)

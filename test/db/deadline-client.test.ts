@@ -117,6 +117,23 @@ describe('a deadline on each round trip', () => {
     }
   })
 
+  it('counts a statement run without a deadline (withStatementDeadline 0) among the calls on their way, never as the oldest with one', async () => {
+    const pool = createPool(db.url, { max: 1, deadlineMs: 1000 })
+    try {
+      const calls = (pool as DatabasePool).calls
+      const running = withStatementDeadline(pool, 0).query('select pg_sleep(1.3)')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      assert.equal(calls.size, 1, 'the statement without a deadline is tracked')
+      assert.equal(calls.oldestAgeMs(), 0, 'not as a call with a deadline')
+      assert.equal(calls.overdue(0), 0, 'it has no deadline to be past')
+      assert.equal(calls.overdue(0, 100), 1, 'past a bound for calls without one (the job timeout)')
+      await running
+      assert.equal(calls.size, 0, 'and forgotten once it answered')
+    } finally {
+      await closePool(pool, 1000)
+    }
+  })
+
   it('counts the calls still on their way past their own deadline', async () => {
     const calls = new CallTracker()
     const bounded = calls.begin(20)
@@ -125,6 +142,9 @@ describe('a deadline on each round trip', () => {
     await new Promise((resolve) => setTimeout(resolve, 60))
     assert.equal(calls.overdue(0), 1, 'only the call with a 20 ms deadline is past it; one without a deadline never is')
     assert.equal(calls.overdue(1000), 0, 'within the slack')
+    assert.equal(calls.overdue(0, 30), 2, 'with a bound for calls without a deadline (the job timeout), the open one past it too')
+    assert.equal(calls.overdue(0, 60_000), 1, 'not before it')
+    assert.equal(calls.size, 3)
     calls.end(bounded)
     assert.equal(calls.overdue(0), 0)
   })

@@ -3,6 +3,8 @@ import { after, before, beforeEach, describe, it } from 'node:test'
 import pg from 'pg'
 import { compactCounts, compactThroughput, readCounts } from '../../src/queue/counts.js'
 import { queueStats, type StatsOptions } from '../../src/queue/stats.js'
+import { workerState } from '../../src/queue/stats-workers.js'
+import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { cronPeriodSeconds, toCronParserExpression } from '../../src/queue/stats-schedules.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { insertHeld, insertLog, insertQueued } from '../support/commands/queue-rows.js'
@@ -124,6 +126,36 @@ describe('queue stats', () => {
     assert.equal(s.schedules.find((x) => x.entrypoint === 'aizk_cron_weekly')!.overdue, false)
     assert.deepEqual(s.health.problems.map((p) => p.code).sort(), ['cron_overdue', 'stale_picks'])
     assert.match(s.health.problems.find((p) => p.code === 'cron_overdue')!.message, /aizk_cron_late/)
+  })
+
+  it("a live worker whose heartbeat says its handlers' statements are stuck is unhealthy, named; a gone one is judged by its picks", async () => {
+    const stuck = '33333333-3333-4333-8333-333333333333'
+    const gone = '44444444-4444-4444-8444-444444444444'
+    await db.pool.query(
+      `INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints, heartbeat) VALUES
+         ('${stuck}', 'stuck-host', 30, '0.1.0', '{ep_a}', now()),
+         ('${gone}', 'gone-host', 40, '0.1.0', '{ep_a}', now() - interval '5 minutes')`,
+    )
+    await db.pool.query(`UPDATE aizk_worker SET stuck_calls = 2, stuck_since = now() - interval '10 minutes' WHERE queue_manager_id = '${gone}'`)
+    assert.equal((await queueStats(db.pool, opts)).health.healthy, true, 'no worker says it is stuck')
+    await heartbeat(db.pool, stuck, [], [], 3)
+    const first = (await db.pool.query<{ stuck_since: Date }>('SELECT stuck_since FROM aizk_worker WHERE queue_manager_id = $1', [stuck])).rows[0].stuck_since
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await heartbeat(db.pool, stuck, [], [], 4)
+    const s = await queueStats(db.pool, opts)
+    const w = s.workers.list.find((x) => x.queueManagerId === stuck)!
+    assert.equal(w.stuckCalls, 4)
+    assert.ok(w.stuckSince, 'since its first heartbeat that said so')
+    assert.equal(workerState(w), 'stuck (4)')
+    assert.equal(workerState(s.workers.list.find((x) => x.queueManagerId === gone)!), 'gone')
+    assert.deepEqual(s.health.problems.map((p) => p.code), ['stuck_handlers'], 'the gone worker is not judged by what it last said')
+    assert.match(s.health.problems[0].message, new RegExp(`worker stuck-host pid 30 \\(${stuck}\\) has 4 handler statement\\(s\\) stuck`))
+    assert.equal(first.toISOString(), w.stuckSince, 'a later heartbeat that still says so keeps the first time')
+    await heartbeat(db.pool, stuck, [], [], 0)
+    const healed = await queueStats(db.pool, opts)
+    assert.equal(healed.health.healthy, true, healed.health.problems.map((p) => p.message).join('; '))
+    const row = (await db.pool.query('SELECT stuck_calls, stuck_since FROM aizk_worker WHERE queue_manager_id = $1', [stuck])).rows[0]
+    assert.deepEqual(row, { stuck_calls: 0, stuck_since: null })
   })
 
   it('foreign queue managers are the unregistered ones holding picks; stale picks are counted up to the cap', async () => {

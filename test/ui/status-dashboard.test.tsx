@@ -113,5 +113,18 @@ describe('status dashboard', () => {
     assert.match(frame, /paused: aizk_convert_artifact \(ops@node-1: docling upgrade\), py_send_mail/)
     assert.match(frame, /aizk_convert_artifact ⏸/)
   })
+
+  it('shows a live worker whose heartbeat reports stuck handler statements as stuck, a gone one as gone', () => {
+    const base = stats()
+    const stuck = stats({ workers: { ...base.workers, list: base.workers.list.map((w) => ({ ...w, stuckCalls: 3, stuckSince: '2026-11-29T11:59:00.000Z' })) } })
+    const text = renderTextFrame(stuck, now)
+    assert.match(text, /aaaaaaaa\s+node-1\s+101\s+stuck \(3\)/)
+    assert.match(text, /bbbbbbbb\s+node-2\s+202\s+gone/)
+    const { lastFrame, unmount } = render(<StatusDashboard stats={stuck} focus="workers" now={now} />)
+    const frame = lastFrame() ?? ''
+    unmount()
+    assert.match(frame, /● aaaaaaaa node-1\s+pid 101\s+STUCK 3 picked/)
+    assert.doesNotMatch(frame, /bbbbbbbb.*STUCK/)
+  })
 })
 

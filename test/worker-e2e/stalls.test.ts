@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { after, afterEach, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { runCli } from '../support/cli.js'
+import { cliEnv } from '../support/commands/env.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
 import { waitFor } from '../support/wait-for.js'
@@ -233,6 +234,52 @@ describe('aizk worker end to end: network stalls', () => {
     proxy.resume()
     await waitFor('the job to run once the path is back', () => allDone(long), 15_000)
     await assertOnceEach([...warm, ...long])
+  })
+
+  it("makes `status --check` exit 7 naming a worker whose handler statement nothing ends (no deadline, past the job timeout), and 0 once it ends", async () => {
+    proxy = await startStallProxy(db.url)
+    const healthPort = await freePort()
+    const jobTimeoutSeconds = 2
+    worker = spawnWorker(fastWorkerEnv(proxy.url, {
+      ...STALL_ENV,
+      AIZK_WORKER_ENTRYPOINTS: 'test_sql_no_deadline,test_noop',
+      AIZK_WORKER_HEALTH_PORT: String(healthPort),
+      AIZK_JOB_TIMEOUT_SECONDS: String(jobTimeoutSeconds),
+    }))
+    const started = await worker.waitFor(isEvent('worker:started'), 'the worker to start')
+    const check = () => runCli(['status', '--check', '--json', '--max-held', '1000'], { env: cliEnv(db.url) })
+    const healthy = await check()
+    assert.equal(healthy.code, 0, healthy.stdout + healthy.stderr)
+    // One run on an open path leaves the handlers' pool a connection; the next statement goes on it and is lost.
+    const warm = (await enqueueMany(db.pool, [{ entrypoint: 'test_sql_no_deadline', payload: { seconds: 0 } }])) as string[]
+    await waitFor('the first job to run', () => allDone(warm), 15_000)
+    proxy.stall({ applicationName: 'aizk-worker-jobs' })
+    const [lost] = (await enqueueMany(db.pool, [{ entrypoint: 'test_sql_no_deadline', payload: { seconds: 0 } }])) as string[]
+    await worker.waitFor((e) => e.event === 'job:held' && e.jobId === lost, 'the job timeout to end the job', jobTimeoutSeconds * 1000 + 10_000)
+
+    const stuck = await waitFor('status --check to say the worker is stuck', async () => {
+      const res = await check()
+      return res.code === 7 ? res : undefined
+    }, 20_000)
+    const problems = JSON.parse(stuck.stdout).error.details as { code: string; message: string }[]
+    assert.deepEqual(problems.map((p) => p.code), ['stuck_handlers'], stuck.stdout)
+    assert.match(problems[0].message, new RegExp(`pid ${started.pid} \\(${started.queueManagerId}\\) has 1 handler statement\\(s\\) stuck`))
+    const live = await probe(healthPort, '/livez')
+    assert.equal(live.status, 503, live.body)
+    assert.equal(JSON.parse(live.body).checks.handlers.ok, false, live.body)
+    const frame = await runCli(['status', '--once'], { env: cliEnv(db.url) })
+    assert.match(frame.stdout, /stuck \(1\)/, frame.stdout)
+    // Probes still run on the free slots: stuck is about a connection, not a worker that does nothing.
+    const probes = await enqueueNoops(3, 'probes while stuck')
+    await waitFor('the probes to run', () => allDone(probes), 15_000)
+
+    // The connection finally ends (here: reset): the next heartbeat says so.
+    proxy.resume()
+    proxy.reset()
+    await waitFor('status --check to be healthy again', async () => (await check()).code === 0, 20_000)
+    await waitFor('/livez to answer 200 again', async () => (await probe(healthPort, '/livez')).status === 200, 10_000)
+    const row = await db.pool.query('select stuck_calls, stuck_since from aizk_worker where queue_manager_id = $1', [started.queueManagerId])
+    assert.deepEqual(row.rows, [{ stuck_calls: 0, stuck_since: null }])
   })
 
   it("resumes jobs that run SQL within the deadline and a few seconds after every connection stalled (the handlers' too)", async () => {

@@ -77,11 +77,16 @@ export async function removeDeadWorkers(db: Queryable): Promise<{ queueManagerId
  * read for cancels, not rewritten, as a rewrite of a `picked` row costs as much as the pick's
  * own (docs/job-lifecycle.md#heartbeat). The rows are found by id (owned.ts). It says whether the
  * worker's row was still there: the cleanup pass removes the row of a worker silent past its
- * timeout (a stall), which then registers again.
+ * timeout (a stall), which then registers again. It also writes how many of the worker's handler
+ * statements are stuck (past their deadline, or without one past the job timeout) and since when,
+ * for `aizk status --check` (docs/running-the-worker.md#stuck-handlers).
  */
 const HEARTBEAT = {
   name: 'aizk_heartbeat',
-  text: `WITH w AS (UPDATE aizk_worker SET heartbeat = now() WHERE queue_manager_id = $1 RETURNING 1),
+  text: `WITH w AS (UPDATE aizk_worker
+                SET heartbeat = now(), stuck_calls = $4::int,
+                    stuck_since = CASE WHEN $4::int > 0 THEN coalesce(stuck_since, now()) END
+              WHERE queue_manager_id = $1 RETURNING 1),
          hb AS (UPDATE pgqueuer SET heartbeat = now()
                  WHERE id = ANY ($2::bigint[]) AND ${owned('pgqueuer', '$1')}
                 RETURNING id, headers),
@@ -104,11 +109,14 @@ export interface HeartbeatResult {
   registered: boolean
 }
 
-/** `held`: rows whose heartbeat is refreshed; `fresh`: rows picked too lately to need it, checked for cancels only. */
-export async function heartbeat(db: Queryable, queueManagerId: string, held: readonly string[], fresh: readonly string[] = []): Promise<HeartbeatResult> {
+/**
+ * `held`: rows whose heartbeat is refreshed; `fresh`: rows picked too lately to need it, checked
+ * for cancels only; `stuckCalls`: the worker's handler statements nothing is ending.
+ */
+export async function heartbeat(db: Queryable, queueManagerId: string, held: readonly string[], fresh: readonly string[] = [], stuckCalls = 0): Promise<HeartbeatResult> {
   const { rows } = await db.query<{ touched: number; registered: boolean; cancel: string[]; paused: string[] }>({
     ...HEARTBEAT,
-    values: [queueManagerId, `{${held.join(',')}}`, `{${fresh.join(',')}}`],
+    values: [queueManagerId, `{${held.join(',')}}`, `{${fresh.join(',')}}`, stuckCalls],
   })
   return { touched: rows[0].touched, cancelRequested: rows[0].cancel, paused: rows[0].paused, registered: rows[0].registered }
 }
@@ -128,13 +136,17 @@ export interface WorkerRow {
   age: number
   /** Rows it holds picked, counted up to PICKED_CAP. */
   picked: string | null
+  /** Its handler statements nothing is ending, as its last heartbeat said, and since when. */
+  stuck_calls: number
+  stuck_since: Date | null
 }
 
 /** Registered workers, oldest first, each with its picks counted. */
 export async function readWorkerRows(db: Queryable): Promise<WorkerRow[]> {
   const { rows } = await db.query<WorkerRow>(
     `SELECT w.queue_manager_id::text, w.host, w.pid, w.version, w.entrypoints, w.started, w.heartbeat,
-            extract(epoch FROM now() - w.heartbeat)::float8 AS age, p.n::text AS picked
+            extract(epoch FROM now() - w.heartbeat)::float8 AS age, p.n::text AS picked,
+            w.stuck_calls, w.stuck_since
        FROM aizk_worker w
        LEFT JOIN LATERAL (
          SELECT count(*) AS n FROM (

@@ -145,7 +145,8 @@ function workerLines(stats: StatusStats): { key: string; line: ReactNode }[] {
       key: w.queueManagerId,
       line: (
         <>
-          <Text color={w.alive ? 'green' : 'red'}>{w.alive ? '●' : '○'}</Text> {w.queueManagerId.slice(0, 8)} {fit(w.host, 18)} pid {String(w.pid).padEnd(7)} picked{' '}
+          <Text color={w.alive ? (w.stuckCalls > 0 ? 'yellow' : 'green') : 'red'}>{w.alive ? '●' : '○'}</Text> {w.queueManagerId.slice(0, 8)} {fit(w.host, 18)} pid {String(w.pid).padEnd(7)}
+          {w.alive && w.stuckCalls > 0 ? ` STUCK ${w.stuckCalls}` : ''} picked{' '}
           {String(w.picked).padStart(4)} · beat {formatAge(w.heartbeatAgeSeconds)} ago · v{w.version}
         </>
       ),

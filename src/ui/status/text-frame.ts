@@ -6,6 +6,7 @@ import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkl
 import { renderTable } from '../table.js'
 import type { StatusStats } from './status-stats.js'
 import { describeGate } from '../../scope/memory-backlog.js'
+import { workerState } from '../../queue/stats-workers.js'
 
 export function limitText(inUse: number, limit: number | null): string {
   if (limit === null) return `${inUse}/?`
@@ -71,7 +72,7 @@ export function renderTextFrame(s: StatusStats, now = Date.now()): string {
         { header: 'ID', get: (w) => w.queueManagerId.slice(0, 8) },
         { header: 'HOST', get: (w) => w.host },
         { header: 'PID', get: (w) => w.pid, align: 'right' },
-        { header: 'STATE', get: (w) => (w.alive ? 'alive' : 'gone') },
+        { header: 'STATE', get: (w) => workerState(w) },
         { header: 'PICKED', get: (w) => w.picked, align: 'right' },
         { header: 'HEARTBEAT', get: (w) => `${formatAge(w.heartbeatAgeSeconds)} ago` },
         { header: 'VERSION', get: (w) => w.version },

@@ -26,8 +26,8 @@ export function statusStats(over: Partial<QueueStats> = {}): QueueStats {
       alive: 1,
       total: 2,
       list: [
-        { queueManagerId: 'aaaaaaaa-1111-4111-8111-111111111111', host: 'node-1', pid: 101, version: '0.1.0', entrypoints: [], started: '', heartbeat: '', heartbeatAgeSeconds: 2, alive: true, picked: 4 },
-        { queueManagerId: 'bbbbbbbb-2222-4222-8222-222222222222', host: 'node-2', pid: 202, version: '0.1.0', entrypoints: [], started: '', heartbeat: '', heartbeatAgeSeconds: 400, alive: false, picked: 0 },
+        { queueManagerId: 'aaaaaaaa-1111-4111-8111-111111111111', host: 'node-1', pid: 101, version: '0.1.0', entrypoints: [], started: '', heartbeat: '', heartbeatAgeSeconds: 2, alive: true, picked: 4, stuckCalls: 0, stuckSince: null },
+        { queueManagerId: 'bbbbbbbb-2222-4222-8222-222222222222', host: 'node-2', pid: 202, version: '0.1.0', entrypoints: [], started: '', heartbeat: '', heartbeatAgeSeconds: 400, alive: false, picked: 0, stuckCalls: 0, stuckSince: null },
       ],
       foreignTimeoutSeconds: 600,
       foreign: [],
