@@ -20,8 +20,8 @@ after(async () => {
   await db.drop()
 })
 
-async function ctrlC(argv: string[]): Promise<{ code: number; text: string }> {
-  const run = runInPty(argv, { cwd: repoRoot, env: cleanEnv(workerEnv(db.url, { AIZK_WORKER_ENTRYPOINTS: 'test_noop' })) })
+async function ctrlC(argv: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; text: string }> {
+  const run = runInPty(argv, { cwd: repoRoot, env: cleanEnv(workerEnv(db.url, { AIZK_WORKER_ENTRYPOINTS: 'test_noop', ...extraEnv })) })
   await waitFor('the live view', () => /aizk worker [0-9a-f]{8} .* pid \d+/.test(lastFrameOf(run.output(), 'aizk worker')), { detail: () => stripAnsi(run.output()) })
   run.child.stdin?.write('\u0003')
   const code = await run.exited
@@ -35,8 +35,10 @@ describe('Ctrl-C in a terminal', () => {
   })
 
   // --yes: npx links the clone itself as `aizk` into its cache, asking first on a terminal the first time.
+  // Linking runs the clone's `prepare` (rm -rf dist, then build) the first time, under the feet of
+  // the test files running beside this one: ignore-scripts links it as it is.
   it('npx aizk worker drains and exits 0', async () => {
-    const { code, text } = await ctrlC(['npx', '--yes', 'aizk', 'worker'])
+    const { code, text } = await ctrlC(['npx', '--yes', 'aizk', 'worker'], { npm_config_ignore_scripts: 'true' })
     assert.equal(code, 0, text)
     assert.match(lastFrameOf(text, 'aizk worker'), /stopped|draining/)
   })
