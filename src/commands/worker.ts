@@ -8,7 +8,7 @@ import { startCommandTracing } from '../cli/tracing.js'
 import { shutdownFinishMs } from '../worker/worker.js'
 import { UsageError } from '../errors.js'
 
-/** A signal repeated within this long is the same one delivered twice (see onSignal). */
+/** A SIGINT repeated within this long is the same Ctrl-C delivered twice (see onSignal). */
 const REPEAT_WINDOW_MS = 1000
 
 export default class WorkerCommand extends AizkCommand {
@@ -77,9 +77,10 @@ export default class WorkerCommand extends AizkCommand {
         const onSignal = (signal: NodeJS.Signals) => {
           if (first) {
             // `npx aizk worker`: npm forwards the terminal's Ctrl-C to the worker, which the
-            // terminal already sent it (one process group): the same signal within a second is
-            // that one press. A second one later gets Node's default action: the process ends at once.
-            if (signal === first.signal && Date.now() - first.at < REPEAT_WINDOW_MS) return
+            // terminal already sent it (one process group): a second SIGINT within a second is
+            // that one press. SIGTERM is never doubled that way, and a second one always ends the
+            // process at once, as does any signal later: Node's default action.
+            if (signal === 'SIGINT' && first.signal === 'SIGINT' && Date.now() - first.at < REPEAT_WINDOW_MS) return
             process.off('SIGTERM', onSignal)
             process.off('SIGINT', onSignal)
             process.kill(process.pid, signal)
