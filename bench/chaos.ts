@@ -54,6 +54,7 @@ const JOB_MODULE = path.join(repoRoot, 'bench', 'chaos-jobs.mjs')
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const started = performance.now()
+const loadAtStart = os.loadavg()[0]
 const seconds = (from = started) => (performance.now() - from) / 1000
 const say = (line: string) => process.stderr.write(`chaos ${seconds().toFixed(1).padStart(6)} s: ${line}\n`)
 
@@ -295,6 +296,7 @@ async function main(): Promise<number> {
   await sampler
 
   const t = await tally(db)
+  const workerRows = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM aizk_worker')).rows[0].n
   const workerErrors = everyWorker.reduce((n, w) => n + w.events.filter((e) => e.event === 'worker:error').length, 0)
   const dbLost = everyWorker.reduce((n, w) => n + w.events.filter((e) => e.event === 'db:lost').length, 0)
   const limitExceeded = sampling.max > LIMIT
@@ -311,6 +313,7 @@ async function main(): Promise<number> {
     exitCodes,
     workerErrors,
     dbLost,
+    workerRows,
   })
   for (const [what, ids] of [
     ['LOST (no successful log row, no row left)', t.lost],
@@ -343,6 +346,7 @@ interface RunFigures {
   exitCodes: (number | null)[]
   workerErrors: number
   dbLost: number
+  workerRows: number
 }
 
 function printTable(t: Tally, r: RunFigures): void {
@@ -365,9 +369,11 @@ function printTable(t: Tally, r: RunFigures): void {
     ['worker processes started', `${r.workerStarts} (${WORKERS} at once, concurrency ${CONCURRENCY}); ${crashes.length} exited by themselves`],
     ['exit codes of the last workers (SIGTERM)', r.exitCodes.map((c) => c ?? 'killed by a signal').join(', ')],
     ['worker:error lines / db:lost lines', `${fmt(r.workerErrors)} / ${fmt(r.dbLost)}`],
+    ['aizk_worker rows left after the last SIGTERM', fmt(r.workerRows)],
     ['enqueue', `${r.enqueueSeconds.toFixed(1)} s`],
     ['drain under chaos', `${r.drainSeconds.toFixed(1)} s${r.timedOut ? ` (gave up at CHAOS_TIMEOUT_SECONDS=${TIMEOUT_MS / 1000})` : ''}`],
     ['elapsed', `${seconds().toFixed(1)} s`],
+    ['load average (1 min) at start / end', `${loadAtStart.toFixed(2)} / ${os.loadavg()[0].toFixed(2)} on ${os.availableParallelism()} cores`],
   ]
   console.log(`\n| figure | value |\n|---|---|`)
   for (const [k, v] of rows) console.log(`| ${k} | ${v} |`)
