@@ -110,6 +110,9 @@ async function enqueueAll(db: pg.Pool): Promise<number> {
       const ids = (await enqueueMany(client, items)) as string[]
       await client.query('INSERT INTO chaos_enqueued SELECT * FROM unnest($1::bigint[], $2::text[])', [ids, items.map((j) => j.entrypoint)])
       await client.query('COMMIT')
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw err
     } finally {
       client.release()
     }
