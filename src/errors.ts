@@ -78,6 +78,15 @@ export class SchemaChangedError extends AizkError {
   override readonly code = 'schema_changed'
 }
 
+/**
+ * `aizk install --check`: the database's schema is not the one this build installs (missing,
+ * behind or ahead); `details` holds the comparison (docs/deployment.md#upgrading).
+ */
+export class SchemaMismatchError extends AizkError {
+  override readonly exitCode = ExitCode.database
+  override readonly code = 'schema_mismatch'
+}
+
 export class NotFoundError extends AizkError {
   override readonly exitCode = ExitCode.notFound
   override readonly code = 'not_found'

@@ -9,7 +9,7 @@ import type { Settings } from '../settings.js'
 import { checkAppLogin } from './app-login.js'
 import { checkConnection, closePool, connectionError, connectionLimits, createPool, type DatabaseTarget, isConnectionError, type PoolOptions, resolveDatabase } from './connect.js'
 import type { DatabasePool } from './database-pool.js'
-import { migrate, schemaState } from './migrate.js'
+import { describeAhead, isAhead, migrate, schemaState } from './migrate.js'
 
 export interface Database {
   /** The owner login's pool; it carries the app login and the log-parity setting (database-pool.ts). */
@@ -85,6 +85,12 @@ export async function openDatabase(settings: Settings, opts: OpenOptions = {}): 
 async function ensureSchema(pool: pg.Pool, target: DatabaseTarget, settings: Settings, log?: (line: string) => void): Promise<void> {
   const state = await withClient(pool, target, (client) => schemaState(client, { appRole: settings.appRole }))
   if (state.pending.length === 0 && state.pendingDefinitions.length === 0) return
+  // A newer aizk's install: its schema keeps what this release calls for one release
+  // (docs/schema.md#rolling-upgrades), and installing this release's files would undo it.
+  if (state.pending.length === 0 && isAhead(state)) {
+    log?.(`aizk: the schema was installed by a newer aizk (${describeAhead(state)}); running on it`)
+    return
+  }
   if (!target.embedded) {
     const what = !state.installed
       ? 'not installed'

@@ -41,6 +41,10 @@ export interface SchemaState {
   pending: Migration[]
   /** Definitions whose file differs from what the database last applied. */
   pendingDefinitions: Definition[]
+  /** Migrations the database recorded that this build does not have: a newer aizk installed them. */
+  unknownMigrations: { version: number; name: string }[]
+  /** Definitions the database recorded that this build has no file for. */
+  unknownDefinitions: string[]
 }
 
 const CHECKS = new Set(['dedupe-keys'])
@@ -51,9 +55,10 @@ export async function schemaState(client: pg.ClientBase, opts: MigrationOptions)
   for (const m of migrations) for (const c of m.checks) if (!CHECKS.has(c)) throw new DatabaseError(`${m.name}: unknown check ${c}`, `use one of: ${[...CHECKS].join(', ')}`)
   const latest = migrations.at(-1)?.version ?? 0
   const { rows } = await client.query<{ versions: boolean; definitions: boolean }>(SCHEMA_TABLES_EXIST)
-  if (!rows[0].versions) return { installed: false, current: 0, latest, pending: migrations, pendingDefinitions: definitions }
+  const missing = { installed: false, current: 0, latest, pending: migrations, pendingDefinitions: definitions, unknownMigrations: [], unknownDefinitions: [] }
+  if (!rows[0].versions) return missing
   const applied = await client.query<{ version: number; name: string; checksum: string }>(READ_APPLIED_MIGRATIONS)
-  if (applied.rows.length === 0) return { installed: false, current: 0, latest, pending: migrations, pendingDefinitions: definitions }
+  if (applied.rows.length === 0) return missing
   const current = Math.max(...applied.rows.map((r) => r.version))
   if (current < BASELINE_VERSION) throw beforeBaseline(current)
   const recorded = new Map(applied.rows.map((r) => [r.version, r]))
@@ -66,12 +71,19 @@ export async function schemaState(client: pg.ClientBase, opts: MigrationOptions)
   const defined = rows[0].definitions
     ? new Map((await client.query<{ name: string; checksum: string }>(READ_APPLIED_DEFINITIONS)).rows.map((r) => [r.name, r.checksum]))
     : new Map<string, string>()
+  const known = new Set(migrations.map((m) => m.version))
+  const files = new Set(definitions.map((d) => d.name))
   return {
     installed: true,
     current,
     latest,
     pending: migrations.filter((m) => !recorded.has(m.version)),
     pendingDefinitions: definitions.filter((d) => defined.get(d.name) !== d.checksum),
+    unknownMigrations: applied.rows
+      .filter((r) => r.version > BASELINE_VERSION && !known.has(r.version))
+      .map((r) => ({ version: r.version, name: r.name }))
+      .sort((a, b) => a.version - b.version),
+    unknownDefinitions: [...defined.keys()].filter((name) => !files.has(name)).sort(),
   }
 }
 
@@ -113,6 +125,7 @@ export async function migrate(
   await client.query(TAKE_INSTALL_LOCK, LOCK_KEY)
   try {
     const state = await schemaState(client, opts)
+    if (isAhead(state)) throw newerSchema(state)
     if (state.pending.length === 0 && state.pendingDefinitions.length === 0) {
       return { applied: [], definitions: [], current: state.current, adopted, resolvedDuplicates: [] }
     }
@@ -176,6 +189,23 @@ async function checkDedupeKeys(client: pg.ClientBase, resolve: boolean): Promise
   const conflicts = await findDedupeConflicts(client)
   if (conflicts.length) throw dedupeConflictError(conflicts)
   return []
+}
+
+/** A newer aizk installed migrations or definitions this build does not have. */
+export function isAhead(state: SchemaState): boolean {
+  return state.unknownMigrations.length > 0 || state.unknownDefinitions.length > 0
+}
+
+export function describeAhead(state: SchemaState): string {
+  const names = [...state.unknownMigrations.map((m) => `migration ${m.name}`), ...state.unknownDefinitions.map((d) => `definition ${d}`)]
+  return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ')
+}
+
+function newerSchema(state: SchemaState): DatabaseError {
+  return new DatabaseError(
+    `a newer aizk installed this database's schema (${describeAhead(state)}); installing this version's files would put back older definitions that its workers call`,
+    'run `aizk install` with the newer aizk (docs/deployment.md#upgrading); this version\'s workers run on the newer schema for one release',
+  )
 }
 
 function beforeBaseline(current: number): DatabaseError {

@@ -10,7 +10,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type pg from 'pg'
 import { ConflictError, errorMessage } from '../errors.js'
-import { schemaState } from '../db/migrate.js'
+import { isAhead, schemaState } from '../db/migrate.js'
 import type { WorkerEvents } from '../events.js'
 import type { WorkerMetrics } from './metrics.js'
 import { withTimeout } from './with-timeout.js'
@@ -139,6 +139,7 @@ export function createHealthService(opts: HealthServiceOptions): HealthService {
       )
       if (!state.installed) return { ok: false, detail: 'schema not installed' }
       if (state.pending.length) return { ok: false, detail: `schema at ${state.current}, needs ${state.latest}` }
+      if (isAhead(state)) return { ok: true, detail: `version ${state.current}, installed by a newer aizk` }
       if (state.pendingDefinitions.length) return { ok: false, detail: `${state.pendingDefinitions.length} schema definitions changed: run aizk install` }
       return { ok: true, detail: `version ${state.current}` }
     } catch (err) {
