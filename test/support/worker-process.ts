@@ -70,8 +70,9 @@ export function fastWorkerEnv(url: string, extra: Record<string, string> = {}): 
   return workerEnv(url, { AIZK_WORKER_JOB_MODULES: TEST_JOBS, ...FAST_ENV, ...extra })
 }
 
-export function spawnWorker(env: Record<string, string>, args: string[] = []): WorkerProcess {
-  const child = spawn(process.execPath, [binPath, 'worker', ...args], { cwd: repoRoot, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+/** `build`: another build of aizk to run (the previous release's, test/support/previous-release.ts). */
+export function spawnWorker(env: Record<string, string>, args: string[] = [], build = { bin: binPath, root: repoRoot }): WorkerProcess {
+  const child = spawn(process.execPath, [build.bin, 'worker', ...args], { cwd: build.root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   // Never leave a worker behind, even when the test process itself is ended early.
   const killOnExit = () => child.kill('SIGKILL')
   process.once('exit', killOnExit)
