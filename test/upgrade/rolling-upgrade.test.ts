@@ -129,9 +129,11 @@ describe('rolling upgrade from the previous release', { skip }, () => {
       t.skip(`the schema has not changed since ${release.version}: this build's worker runs on it as it is`)
       return
     }
+    const started = performance.now()
     const w = spawnWorker(fastWorkerEnv(db.url))
     workers.push(w)
     const { code } = await w.exited
+    console.log(`this build's worker on aizk ${release.version}'s schema: exit ${code} after ${Math.round(performance.now() - started)} ms`)
     assert.equal(code, 4, w.stderr())
     assert.match(w.stderr(), /the aizk schema is behind/)
     assert.match(w.stderr(), /run `aizk install`/)
