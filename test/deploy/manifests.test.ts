@@ -120,6 +120,43 @@ describe('the Kubernetes example (deploy/kubernetes/aizk-worker.yaml)', () => {
   })
 })
 
+describe('the KEDA ScaledObject (deploy/kubernetes/aizk-worker-scaledobject.yaml)', () => {
+  const docs = parseAllDocuments(read('deploy/kubernetes/aizk-worker-scaledobject.yaml'))
+  const scaled = docs[0].toJS()
+  const deployment = parseAllDocuments(read('deploy/kubernetes/aizk-worker.yaml'))
+    .map((d) => d.toJS())
+    .find((o) => o?.kind === 'Deployment')
+
+  it('is one valid KEDA ScaledObject that targets the worker Deployment', () => {
+    assert.deepEqual(docs.map((d) => d.errors), [[]], 'one valid YAML document')
+    assert.equal(scaled.apiVersion, 'keda.sh/v1alpha1')
+    assert.equal(scaled.kind, 'ScaledObject')
+    assert.equal(scaled.spec.scaleTargetRef.name, deployment.metadata.name)
+    assert.ok([undefined, 'Deployment'].includes(scaled.spec.scaleTargetRef.kind))
+  })
+
+  it('scales on the queued depth, reduced over replicas, per a positive threshold', () => {
+    const [trigger, ...others] = scaled.spec.triggers
+    assert.equal(others.length, 0)
+    assert.equal(trigger.type, 'prometheus')
+    assert.match(trigger.metadata.query, /max by \(entrypoint\) \(aizk_queue_depth\{status="queued"\}\)/)
+    assert.ok(Number(trigger.metadata.threshold) > 0, 'a numeric threshold, as a string')
+    assert.equal(typeof trigger.metadata.threshold, 'string', 'KEDA reads metadata values as strings')
+    assert.equal(trigger.metadata.ignoreNullValues, 'false', 'no answer is a failure (the fallback), not 0')
+  })
+
+  it('keeps one replica (the metric comes from the workers), a fallback within the bounds, and slow scale-down', () => {
+    const { minReplicaCount: min, maxReplicaCount: max, fallback } = scaled.spec
+    assert.ok(min >= 1, 'never scaled to zero on a metric only workers export')
+    assert.ok(max >= min)
+    assert.ok(fallback.replicas >= min && fallback.replicas <= max)
+    const down = scaled.spec.advanced.horizontalPodAutoscalerConfig.behavior.scaleDown
+    assert.ok(down.stabilizationWindowSeconds >= 60)
+    // Each policy period removes at most the pods the drain can end in time.
+    for (const p of down.policies) assert.ok(p.periodSeconds >= deployment.spec.template.spec.terminationGracePeriodSeconds)
+  })
+})
+
 describe('the systemd example (deploy/systemd/aizk-worker.service)', () => {
   const unit = read('deploy/systemd/aizk-worker.service')
   const directives = unit

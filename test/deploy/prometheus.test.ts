@@ -3,12 +3,14 @@
  * (scripts/fetch-promtool.sh: the one on PATH, else Debian's package unpacked into a cache, no
  * system change): `check rules`, `test rules` (the unit tests beside the rules), and `check
  * metrics` on a real scrape of a spawned worker. Every metric a rule or a panel queries must be
- * one that scrape exports, every alert has its runbook in docs/observability.md, and the
- * dashboard JSON is exactly what its generator writes.
+ * one that scrape exports (so must the KEDA ScaledObject's queries, which promtool parses too),
+ * every alert has its runbook in docs/observability.md, and the dashboard JSON is exactly what its
+ * generator writes.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { parse } from 'yaml'
@@ -21,6 +23,7 @@ import { spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-pr
 const RULES = path.join(repoRoot, 'deploy/prometheus/aizk-alerts.yml')
 const RULE_TESTS = path.join(repoRoot, 'deploy/prometheus/aizk-alerts.test.yml')
 const DASHBOARD = path.join(repoRoot, 'deploy/grafana/aizk-dashboard.json')
+const SCALED_OBJECT = path.join(repoRoot, 'deploy/kubernetes/aizk-worker-scaledobject.yaml')
 
 /** promtool's path, or why there is none (the tests that need it skip with that reason). */
 function findPromtool(): { bin?: string; skip?: string } {
@@ -47,6 +50,11 @@ interface Panel {
   targets: { expr: string }[]
 }
 const panels: Panel[] = JSON.parse(readFileSync(DASHBOARD, 'utf8')).panels
+
+/** The Prometheus queries KEDA scales the workers on. */
+const scalerQueries: string[] = parse(readFileSync(SCALED_OBJECT, 'utf8'))
+  .spec.triggers.filter((t: { type: string }) => t.type === 'prometheus')
+  .map((t: { metadata: { query: string } }) => t.metadata.query)
 
 /** The metric names a PromQL expression reads (aizk's own and the process metrics). */
 function metricNames(expr: string): string[] {
@@ -75,6 +83,20 @@ describe('alert rules, checked by promtool', { skip: promtool.skip }, () => {
     const r = runPromtool(['check', 'rules', RULES])
     assert.equal(r.code, 0, r.out)
     assert.match(r.out, new RegExp(`SUCCESS: ${rules.length} rules found`))
+  })
+
+  it("promtool parses the KEDA ScaledObject's queries", () => {
+    assert.ok(scalerQueries.length > 0, 'the ScaledObject has a prometheus trigger')
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'aizk-keda-'))
+    try {
+      const file = path.join(dir, 'keda-queries.yml')
+      const recorded = scalerQueries.map((expr, i) => ({ record: `keda:aizk_scaler_${i}`, expr }))
+      writeFileSync(file, JSON.stringify({ groups: [{ name: 'keda', rules: recorded }] }))
+      const r = runPromtool(['check', 'rules', file])
+      assert.equal(r.code, 0, r.out)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it("the rules' unit tests pass (promtool test rules), and each alert is tested firing", () => {
@@ -143,9 +165,13 @@ describe('a real scrape of a spawned worker', () => {
     assert.deepEqual(problems.sort(), ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'], all.out)
   })
 
-  it('exports every metric the rules and the dashboard query', () => {
+  it('exports every metric the rules, the dashboard and the KEDA ScaledObject query', () => {
     const exported = exportedNames(scrape)
-    const queried = [...rules.map((r) => [r.alert, r.expr]), ...panels.flatMap((p) => p.targets.map((t) => [p.title, t.expr]))]
+    const queried = [
+      ...rules.map((r) => [r.alert, r.expr]),
+      ...panels.flatMap((p) => p.targets.map((t) => [p.title, t.expr])),
+      ...scalerQueries.map((q) => ['ScaledObject', q]),
+    ]
     const missing = queried.flatMap(([who, expr]) => metricNames(expr).filter((n) => !exported.has(n)).map((n) => `${who}: ${n}`))
     assert.deepEqual(missing, [])
     assert.ok(queried.every(([, expr]) => metricNames(expr).length > 0), 'every query reads a metric')

@@ -27,7 +27,10 @@ let cached: PreviousRelease | { skip: string } | undefined
 export function previousRelease(): PreviousRelease | { skip: string } {
   if (cached) return cached
   const r = spawnSync('bash', [path.join(repoRoot, 'scripts', 'build-previous-release.sh')], { encoding: 'utf8', timeout: 600_000 })
-  if (r.status === 3) return (cached = { skip: `the previous release cannot be built here: ${r.stderr.trim().split('\n').at(-1)}` })
+  if (r.status === 3) {
+    cached = { skip: `the previous release cannot be built here: ${r.stderr.trim().split('\n').at(-1)}` }
+    return cached
+  }
   if (r.status !== 0) throw new Error(`scripts/build-previous-release.sh failed (exit ${r.status ?? r.signal}): ${r.stderr || r.error?.message}`)
   const root = r.stdout.trim()
   const bin = path.join(root, 'bin', 'run.js')
