@@ -9,7 +9,7 @@
 #                   with --eval only: the sources of the graph evaluation's labeled passages;
 #   debian-faq@trixie  with --eval only: the next release's FAQ (12.2), whose text states other
 #                   current facts than 11.1's: the evaluation's undated contradictions.
-#   debian-policy, developers-reference, installation-guide-amd64, git-doc
+#   debian-policy, developers-reference, installation-guide-amd64, git-doc, git (its RelNotes)
 #                   with --eval only: the never-tuned packages of the evaluation
 #                   (test/fixtures/graph-eval/packages/*.json).
 # The cache is ${AIZK_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/aizk}/debs/PACKAGE, unpacked once and
@@ -88,7 +88,7 @@ fi
 # line, for checking a passage against its source or labeling more.
 if [ "${1:-}" = --eval ]; then
   for pkg in debian-handbook debian-history debian-faq debian-reference-en debian-policy \
-    developers-reference installation-guide-amd64 git-doc debian-faq@trixie; do
+    developers-reference installation-guide-amd64 git-doc git debian-faq@trixie; do
     unpacked "$pkg"
   done
 fi
