@@ -112,7 +112,7 @@ export function printReport(title: string, rows: readonly Row[], oldSet: Functio
   console.log(line(HEADER))
   console.log(line(HEADER.map(() => '---')))
   for (const r of rows) console.log(line(cells(r, false)))
-  for (const r of pooled) console.log(line(cells(r, true)))
+  for (const r of pooled) if (r.counts.passages > 0) console.log(line(cells(r, true)))
   for (const r of [pooled[0], pooled[2]]) {
     if (r.counts.passages === 0) continue
     console.log(`\n  ${r.name.replaceAll('*', '')} against the targets (issue 48):`)
