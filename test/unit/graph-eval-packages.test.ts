@@ -11,6 +11,7 @@ import { describe, it } from 'node:test'
 import { scoreMerges, zeroMerges } from '../../bench/graph-eval/merges.js'
 import { loadEvaluation } from '../../bench/graph-eval/packages.js'
 import { isInformative, objectCutOff, scoredClaim } from '../../bench/graph-eval/quality.js'
+import { printReport, type Row } from '../../bench/graph-eval/report.js'
 import type { LabeledClaim, Passage } from '../../bench/graph-eval/schema.js'
 import { scorePassage, zeroCounts } from '../../bench/graph-eval/score.js'
 
@@ -89,6 +90,26 @@ describe('graph evaluation, package by package', () => {
     const claims = [{ subject: 'cd-r', predicate: 'can prevent', object: 'overwrite accidents', objectIsEntity: false }]
     scorePassage(passage('p'), { entities: [entity('Linux', 'concept'), entity('CD-R', 'product'), entity('Toggle', 'concept')], claims }, counts)
     assert.deepEqual([counts.kindsRight, counts.kindsJudged, counts.entitiesInClaims, counts.entitiesOut, counts.claimsInformative], [1, 2, 1, 3, 1])
+  })
+
+  it('pools the never-tuned packages apart from the tuned ones and prints each pooled figure beside its target', () => {
+    const row = (name: string, tuned: boolean, right: number, out: number): Row => ({
+      name, tuned, label: name, counts: { ...zeroCounts(), passages: 2, entitiesRight: right, entitiesOut: out }, merges: zeroMerges(), big: 0, coherent: 0, entityNames: 10,
+      contradictions: tuned ? undefined : { reported: 1, right: 1, labeled: 1 },
+    })
+    const lines: string[] = []
+    const log = console.log
+    console.log = (...args: unknown[]) => lines.push(args.join(' '))
+    try {
+      printReport('t', [row('old', true, 9, 10), row('a', false, 8, 10), row('b', false, 9, 10)], { reported: 2, right: 1, labeled: 2 })
+    } finally {
+      console.log = log
+    }
+    const out = lines.join('\n')
+    assert.match(out, /\| \*\*pooled, never tuned\*\* \| no \| 4 \| 0\.85 \(17\/20\)/)
+    assert.match(out, /\| pooled, all \| no \| 6 \| 0\.87 \(26\/30\)/)
+    assert.match(out, /entity precision 0\.85 \(17\/20\) target >= 0\.85: met/)
+    assert.match(out, /seeded contradictions recall 0\.75 \(3\/4\) target >= 0\.7: met; precision 0\.75 \(3\/4\) target >= 0\.8: NOT met/)
   })
 
   it('judges merges by labeled identity and by the name the group is shown under', async () => {
