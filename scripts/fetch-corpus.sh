@@ -87,4 +87,14 @@ if [ "${1:-}" = --eval ]; then
   for pkg in debian-handbook debian-history debian-faq debian-reference-en debian-faq@trixie; do
     unpacked "$pkg"
   done
+  for pkg in \
+    maint-guide \
+    manpages \
+    dpkg \
+    debconf-doc \
+    mandoc \
+    bash-doc \
+    postgresql-doc-15; do
+    unpacked "$pkg"
+  done
 fi
