@@ -91,4 +91,14 @@ if [ "${1:-}" = --eval ]; then
     developers-reference installation-guide-amd64 git-doc git debian-faq@trixie; do
     unpacked "$pkg"
   done
+  for pkg in \
+    maint-guide \
+    manpages \
+    dpkg \
+    debconf-doc \
+    mandoc \
+    bash-doc \
+    postgresql-doc-15; do
+    unpacked "$pkg"
+  done
 fi
