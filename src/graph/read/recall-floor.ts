@@ -40,8 +40,8 @@ export async function supportOf(db: PoolClient, texts: string[], weights: Lexeme
   const windows = texts.map(windowsOf)
   const { rows } = await db.query<{ held: string[] }>(sql.LEXEMES_HELD, [windows.flat(), [...weights.keys()]])
   const scores = rows.map((r) => r.held.reduce((sum, l) => sum + (weights.get(l) ?? 0), 0) / total)
-  let at = 0
-  return windows.map((w) => Math.max(...scores.slice(at, (at += w.length))))
+  const starts = windows.map((_, i) => windows.slice(0, i).reduce((n, w) => n + w.length, 0))
+  return windows.map((w, i) => Math.max(...scores.slice(starts[i], starts[i] + w.length)))
 }
 
 /**
