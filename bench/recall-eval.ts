@@ -131,6 +131,9 @@ try {
   console.log(report('\npooled, leave-one-package-out', outcomes, (o) => floors.get(o.package) ?? 0))
   console.log(report('pooled, no floor', outcomes, () => 0))
   console.log(report(`pooled, shipped floor ${RECALL_FLOOR}`, outcomes, () => RECALL_FLOOR))
+  const kinds = (o: Outcome) => o.answerable || o.package === 'nowhere'
+  console.log(report('  of which: nowhere', outcomes.filter((o) => o.package === 'nowhere'), (o) => floors.get(o.package) ?? 0))
+  console.log(report('  of which: in the other set', outcomes.filter((o) => !kinds(o)), (o) => floors.get(o.package) ?? 0))
   console.log(`floor chosen on every question (to ship): ${bestFloor(outcomes).toFixed(3)}`)
   console.log('targets: hit@5 >= 0.90, unanswerable answered with nothing (abstention recall) >= 0.90')
   if (process.env.EVAL_VERBOSE) {
