@@ -12,7 +12,7 @@ import { questionWordForms } from './question-terms.js'
 import * as sql from './sql/recall-sql.js'
 
 /** Calibrated leave-one-package-out on `npm run eval:recall` (docs/memory-graph.md). */
-export const RECALL_FLOOR = 0.425
+export const RECALL_FLOOR = 0.5
 /** Past this many chunks a lexeme is common, whatever the exact count. */
 const CHUNK_COUNT_CAP = 1000
 
