@@ -100,13 +100,13 @@ function report(label: string, outcomes: Outcome[], floorOf: (o: Outcome) => num
 }
 
 const passages = loadPassages()
-const sets = setOf(passages.map((p) => p.source.package))
+const sets = setOf(passages.map((p) => p.package))
 const scratch = await createScratchDb(`aizk_recall_eval_${process.pid}`)
 const pool = new pg.Pool({ connectionString: scratch.url, max: 4 })
 let leaks = 0
 try {
-  for (const p of passages) {
-    const own = SETS[sets.get(p.source.package) as 'A' | 'B']
+  for (const { passage: p, package: pkg } of passages) {
+    const own = SETS[sets.get(pkg) as 'A' | 'B']
     await ingest(pool, [own], p, p.text)
     await ingest(pool, [DECOY], p, decoyText(p.text))
     await ingest(pool, [own, DECOY].sort(), p, decoyText(p.text))

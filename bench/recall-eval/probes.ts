@@ -4,8 +4,9 @@
  * holds their passage, the same questions asked of the other set where no passage there holds the
  * answer (the answer is only in another scope set), and questions no passage answers at all.
  */
-import { readdirSync, readFileSync } from 'node:fs'
-import { loadLabeledSet, type Passage } from '../graph-eval/labels.js'
+import { readFileSync } from 'node:fs'
+import type { Passage } from '../graph-eval/labels.js'
+import { loadEvaluation } from '../graph-eval/packages.js'
 
 export interface Question {
   passage: string
@@ -24,16 +25,15 @@ export interface Probe {
 
 const fixtures = new URL('../../test/fixtures/graph-eval/', import.meta.url)
 
-/** Every labeled passage: the first set's file and one file per package of the later ones. */
-export function loadPassages(): Passage[] {
-  const passages = loadLabeledSet(new URL('passages.json', fixtures).pathname).passages
-  const dir = new URL('packages/', fixtures)
-  let files: string[] = []
-  try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.json'))
-  } catch {}
-  for (const f of files.sort()) passages.push(...(loadLabeledSet(new URL(f, dir).pathname).passages as Passage[]))
-  return passages
+/** A labeled passage with the package it is scored under (its file's, for packages/*.json). */
+export interface EvalPassage {
+  passage: Passage
+  package: string
+}
+
+/** Every labeled passage, checked as eval:graph checks them. */
+export function loadPassages(): EvalPassage[] {
+  return loadEvaluation(fixtures.pathname).packages.flatMap((pkg) => pkg.passages.filter((p) => !p.seeded).map((passage) => ({ passage, package: pkg.name })))
 }
 
 function loadQuestions(file: string): Question[] {
@@ -48,19 +48,19 @@ export function setOf(packages: string[]): Map<string, 'A' | 'B'> {
 const holds = (text: string, fact: string[]) => fact.every((t) => text.toLowerCase().includes(t.toLowerCase()))
 
 /** Whether some passage of these holds every fact (each fact within one passage). */
-const answeredBy = (passages: Passage[], facts: string[][]) => facts.every((f) => passages.some((p) => holds(p.text, f)))
+const answeredBy = (passages: EvalPassage[], facts: string[][]) => facts.every((f) => passages.some((p) => holds(p.passage.text, f)))
 
-export function probes(passages: Passage[], sets: Map<string, 'A' | 'B'>): Probe[] {
-  const byId = new Map(passages.map((p) => [p.id, p]))
-  const inSet = (s: 'A' | 'B') => passages.filter((p) => sets.get(p.source.package) === s)
+export function probes(passages: EvalPassage[], sets: Map<string, 'A' | 'B'>): Probe[] {
+  const byId = new Map(passages.map((p) => [p.passage.id, p]))
+  const inSet = (s: 'A' | 'B') => passages.filter((p) => sets.get(p.package) === s)
   const out: Probe[] = []
   for (const q of [...loadQuestions('recall-questions.json'), ...loadQuestions('recall-questions-packages.json')]) {
     const p = byId.get(q.passage)
     if (!p) continue
-    const own = sets.get(p.source.package) as 'A' | 'B'
+    const own = sets.get(p.package) as 'A' | 'B'
     const other = own === 'A' ? 'B' : 'A'
-    out.push({ question: q.question, package: p.source.package, facts: q.facts, set: own })
-    if (!answeredBy(inSet(other), q.facts)) out.push({ question: q.question, package: p.source.package, facts: [], set: other })
+    out.push({ question: q.question, package: p.package, facts: q.facts, set: own })
+    if (!answeredBy(inSet(other), q.facts)) out.push({ question: q.question, package: p.package, facts: [], set: other })
   }
   for (const q of loadQuestions('recall-questions-unanswerable.json')) {
     for (const set of ['A', 'B'] as const) if (!answeredBy(inSet(set), q.facts)) out.push({ question: q.question, package: 'nowhere', facts: [], set })
