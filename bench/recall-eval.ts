@@ -1,41 +1,35 @@
 /**
- * `npm run eval:recall`: recall measured against questions over the labeled passages
- * (test/fixtures/graph-eval/recall-questions.json; docs/memory-graph.md, "Reading the graph").
- * The passages are ingested as documents into one scope set and projected by the extractor on
- * this branch (the built-in one), profiles and communities built; the same passages with their
- * numbers changed are ingested into two decoy sets, {D} and the wider {E, D}. Every question is
- * asked of {E} alone. Prints hit@5 (every needed fact is in the first five items), MRR (of the
- * item completing the facts, first ten) and the same hit@5 counting claim items only, per split;
- * exits 1 when any item of any answer comes from outside {E}.
+ * `npm run eval:recall`: recall measured against questions over the labeled passages, per package
+ * and pooled, with questions whose right answer is nothing (docs/memory-graph.md, "The recall
+ * evaluation"). The packages are split into two scope sets {A} and {B} (bench/recall-eval/probes.ts);
+ * each passage is ingested into its set and projected by the extractor on this branch, profiles and
+ * communities built; the same passages with their numbers changed go into a decoy set {D} and into
+ * {A,D} or {B,D}. Each question is asked of its own set (answerable), of the other set where nothing
+ * there answers it, and the questions nothing answers of both. The relevance floor is chosen for each
+ * package on the others' questions. Prints per package and pooled: hit@5, abstention precision and
+ * recall, MRR, hit@5 by graph items alone; exits 1 when any item comes from outside the read set.
  * Server: AIZK_BENCH_URL, else AIZK_TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/postgres.
  */
-import { readFileSync } from 'node:fs'
 import pg from 'pg'
 import { closeExtractionPool } from '../src/graph/extract/extract-pool.js'
 import { buildCommunities } from '../src/graph/maintain/communities/build-communities.js'
 import { refreshDirtyProfiles } from '../src/graph/maintain/profiles.js'
 import { recall } from '../src/graph/read/recall.js'
+import { RECALL_FLOOR } from '../src/graph/read/recall-floor.js'
 import type { RecallItem } from '../src/graph/read/recall-types.js'
 import { writeDocument } from '../src/graph/project/write-memory.js'
 import { ChunkProjectionJob } from '../src/jobs/inventory/index.js'
 import { User } from '../src/scope/user.js'
 import { DEFAULT_SYSTEM_USER_ID, parseSettings } from '../src/settings.js'
-import { loadLabeledSet, type Passage } from './graph-eval/labels.js'
+import type { Passage } from './graph-eval/labels.js'
+import { type Asked, bestFloor, floorsLeavingOneOut, right } from './recall-eval/calibrate.js'
+import { loadPassages, type Probe, probes, setOf } from './recall-eval/probes.js'
 import { createScratchDb } from './scratch-db.js'
 
-interface Question {
-  passage: string
-  question: string
-  facts: string[][]
-}
-
-const EVAL = 'eeeeeeee-0000-4000-8000-000000000001'
+const SETS = { A: 'aaaaaaaa-0000-4000-8000-00000000000a', B: 'bbbbbbbb-0000-4000-8000-00000000000b' }
 const DECOY = 'dddddddd-0000-4000-8000-000000000002'
 const identity = { appRole: 'aizk_app', systemUserId: DEFAULT_SYSTEM_USER_ID }
 const settings = parseSettings({})
-const fixtures = new URL('../test/fixtures/graph-eval/', import.meta.url)
-const passages = loadLabeledSet(new URL('passages.json', fixtures).pathname).passages
-const questions = (JSON.parse(readFileSync(new URL('recall-questions.json', fixtures), 'utf8')) as { questions: Question[] }).questions
 
 /** A decoy of a passage: the same text with every number changed, so a leak would answer wrongly. */
 const decoyText = (text: string) => text.replace(/\d+/g, (n) => String(Number(n) + 7))
@@ -64,41 +58,91 @@ function completedAt(items: RecallItem[], facts: string[][]): number | null {
   return null
 }
 
+interface Outcome extends Asked {
+  probe: Probe
+  rr: number
+  /** Every needed fact held by graph items (claims, entities, communities) within the first five. */
+  graphHit: boolean
+  top: string
+}
+
+async function ask(pool: pg.Pool, probe: Probe): Promise<{ outcome: Outcome; leaks: number }> {
+  const r = await recall(pool, { readScopes: [SETS[probe.set]], query: probe.question, limit: 10, floor: 0 }, identity)
+  const leaks = r.items.filter((item) => item.scopes.some((s) => s !== SETS[probe.set])).length
+  const support = Math.max(0, ...r.items.map((i) => i.support))
+  const at = probe.facts.length ? completedAt(r.items, probe.facts) : null
+  const graphItems = r.items.slice(0, 5).filter((i) => i.kind !== 'chunk')
+  const top = r.items.slice(0, 3).map((i) => `${i.kind}(${i.support.toFixed(2)}): ${i.text.slice(0, 50).replace(/\s+/g, ' ')}`).join(' | ')
+  const outcome: Outcome = {
+    probe,
+    package: probe.package,
+    answerable: probe.facts.length > 0,
+    support,
+    hit: at !== null && at <= 5,
+    rr: at === null ? 0 : 1 / at,
+    graphHit: probe.facts.length > 0 && completedAt(graphItems, probe.facts) !== null,
+    top,
+  }
+  return { outcome, leaks }
+}
+
+const ratio = (n: number, d: number) => (d ? `${(n / d).toFixed(2)} (${n}/${d})` : 'n/a')
+
+function report(label: string, outcomes: Outcome[], floorOf: (o: Outcome) => number): string {
+  const answerable = outcomes.filter((o) => o.answerable)
+  const unanswerable = outcomes.filter((o) => !o.answerable)
+  const hits = answerable.filter((o) => right(o, floorOf(o))).length
+  const abstained = outcomes.filter((o) => o.support < floorOf(o))
+  const rightAbstentions = abstained.filter((o) => !o.answerable).length
+  const mrr = answerable.length ? answerable.reduce((s, o) => s + (o.support >= floorOf(o) ? o.rr : 0), 0) / answerable.length : 0
+  const graph = answerable.filter((o) => o.graphHit && o.support >= floorOf(o)).length
+  return `${label.padEnd(28)} hit@5 ${ratio(hits, answerable.length).padEnd(16)} abstention P ${ratio(rightAbstentions, abstained.length).padEnd(16)} R ${ratio(rightAbstentions, unanswerable.length).padEnd(16)} MRR ${mrr.toFixed(2)}  by graph items ${ratio(graph, answerable.length)}`
+}
+
+const passages = loadPassages()
+const sets = setOf(passages.map((p) => p.package))
 const scratch = await createScratchDb(`aizk_recall_eval_${process.pid}`)
 const pool = new pg.Pool({ connectionString: scratch.url, max: 4 })
 let leaks = 0
 try {
-  for (const p of passages) {
-    await ingest(pool, [EVAL], p, p.text)
+  for (const { passage: p, package: pkg } of passages) {
+    const own = SETS[sets.get(pkg) as 'A' | 'B']
+    await ingest(pool, [own], p, p.text)
     await ingest(pool, [DECOY], p, decoyText(p.text))
-    await ingest(pool, [EVAL, DECOY].sort(), p, decoyText(p.text))
+    await ingest(pool, [own, DECOY].sort(), p, decoyText(p.text))
   }
-  const user = User.system([EVAL], identity)
-  await refreshDirtyProfiles(pool, user, settings)
-  await user.transaction(pool, (db) => buildCommunities(db, [EVAL], settings))
-  for (const split of ['tune', 'held-out'] as const) {
-    const asked = questions.filter((q) => passages.find((p) => p.id === q.passage)?.split === split)
-    let hits = 0
-    let claimHits = 0
-    let rr = 0
-    const misses: string[] = []
-    for (const q of asked) {
-      const r = await recall(pool, { readScopes: [EVAL], query: q.question, limit: 10 }, identity)
-      for (const item of r.items) if (item.scopes.some((s) => s !== EVAL)) leaks++
-      const at = completedAt(r.items, q.facts)
-      if (at !== null && at <= 5) hits++
-      else misses.push(`${q.question} [${q.facts.map((f) => f.join(' + ')).join('; ')}] -> ${r.items.slice(0, 5).map((i) => `${i.kind}: ${i.text.slice(0, 60).replace(/\s+/g, ' ')}`).join(' | ')}`)
-      if (at !== null) rr += 1 / at
-      const claimsOnly = r.items.filter((i) => i.kind === 'claim')
-      const claimAt = completedAt(claimsOnly, q.facts)
-      if (claimAt !== null && r.items.indexOf(claimsOnly[claimAt - 1]) < 5) claimHits++
+  for (const scope of Object.values(SETS)) {
+    const user = User.system([scope], identity)
+    await refreshDirtyProfiles(pool, user, settings)
+    await user.transaction(pool, (db) => buildCommunities(db, [scope], settings))
+  }
+  const outcomes: Outcome[] = []
+  for (const probe of probes(passages, sets)) {
+    const { outcome, leaks: n } = await ask(pool, probe)
+    outcomes.push(outcome)
+    leaks += n
+  }
+  const floors = floorsLeavingOneOut(outcomes)
+  const packages = [...floors.keys()].sort()
+  console.log(`\nrecall: ${passages.length} passages of ${sets.size} packages in two sets (A: ${[...sets].filter(([, s]) => s === 'A').map(([p]) => p).join(', ')}; B: the rest)`)
+  console.log(`${outcomes.filter((o) => o.answerable).length} answerable questions, ${outcomes.filter((o) => !o.answerable).length} whose right answer is nothing`)
+  console.log('\nper package, its floor chosen on the other packages (leave one package out):')
+  for (const p of packages) console.log(report(`${p} (floor ${floors.get(p)?.toFixed(3)})`, outcomes.filter((o) => o.package === p), () => floors.get(p) ?? 0))
+  console.log(report('\npooled, leave-one-package-out', outcomes, (o) => floors.get(o.package) ?? 0))
+  console.log(report('pooled, no floor', outcomes, () => 0))
+  console.log(report(`pooled, shipped floor ${RECALL_FLOOR}`, outcomes, () => RECALL_FLOOR))
+  const kinds = (o: Outcome) => o.answerable || o.package === 'nowhere'
+  console.log(report('  of which: nowhere', outcomes.filter((o) => o.package === 'nowhere'), (o) => floors.get(o.package) ?? 0))
+  console.log(report('  of which: in the other set', outcomes.filter((o) => !kinds(o)), (o) => floors.get(o.package) ?? 0))
+  console.log(`floor chosen on every question (to ship): ${bestFloor(outcomes).toFixed(3)}`)
+  console.log('targets: hit@5 >= 0.90, unanswerable answered with nothing (abstention recall) >= 0.90')
+  if (process.env.EVAL_VERBOSE) {
+    for (const o of outcomes) {
+      const floor = floors.get(o.package) ?? 0
+      if (!right(o, floor)) console.log(`  wrong (${o.answerable ? 'answerable' : 'nothing'}, ${o.probe.set}, floor ${floor}): ${o.probe.question} support ${o.support.toFixed(2)} -> ${o.top}`)
     }
-    const n = asked.length
-    console.log(`\nrecall, ${split} split (${n} questions)`)
-    console.log(`  hit@5 ${(hits / n).toFixed(2)} (${hits}/${n})  MRR ${(rr / n).toFixed(2)}  hit@5 by claims alone ${(claimHits / n).toFixed(2)} (${claimHits}/${n})`)
-    if (process.env.EVAL_VERBOSE) for (const m of misses) console.log(`  miss: ${m}`)
   }
-  console.log(`\nitems from outside the read set {E} (decoys {D} and {E,D} hold the same passages, numbers changed): ${leaks}`)
+  console.log(`\nitems from outside the read set (decoys {D} and {A,D}, {B,D} hold the same passages, numbers changed): ${leaks}`)
 } finally {
   await pool.end()
   await closeExtractionPool()

@@ -9,6 +9,9 @@
 #                   with --eval only: the sources of the graph evaluation's labeled passages;
 #   debian-faq@trixie  with --eval only: the next release's FAQ (12.2), whose text states other
 #                   current facts than 11.1's: the evaluation's undated contradictions.
+#   debian-policy, developers-reference, installation-guide-amd64, git-doc, git (its RelNotes)
+#                   with --eval only: the never-tuned packages of the evaluation
+#                   (test/fixtures/graph-eval/packages/*.json).
 # The cache is ${AIZK_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/aizk}/debs/PACKAGE, unpacked once and
 # reused. When the machine's apt lists do not know a package (an image that cleared them), lists
 # of the cache's own are fetched (apt-get update into the cache) and the download retried.
@@ -84,7 +87,18 @@ fi
 # (test/fixtures/graph-eval/passages.json; docs/memory-graph.md, "The evaluation"), one folder a
 # line, for checking a passage against its source or labeling more.
 if [ "${1:-}" = --eval ]; then
-  for pkg in debian-handbook debian-history debian-faq debian-reference-en debian-faq@trixie; do
+  for pkg in debian-handbook debian-history debian-faq debian-reference-en debian-policy \
+    developers-reference installation-guide-amd64 git-doc git debian-faq@trixie; do
+    unpacked "$pkg"
+  done
+  for pkg in \
+    maint-guide \
+    manpages \
+    dpkg \
+    debconf-doc \
+    mandoc \
+    bash-doc \
+    postgresql-doc-15; do
     unpacked "$pkg"
   done
 fi

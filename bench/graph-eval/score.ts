@@ -6,7 +6,10 @@ import type { CleanExtraction } from '../../src/graph/extract/extraction.js'
 import { normalizeName } from '../../src/graph/extract/normalize.js'
 import { clusterLevels, type WeightedEdge } from '../../src/graph/maintain/communities/cluster-levels.js'
 import { isSingleValuedForObject, isSingleValuedPredicate, timelineOf } from '../../src/graph/maintain/insights/single-valued.js'
-import { type LabeledClaim, type LabeledEntity, type LabeledSet, nameIndex, type Passage, referenceIndex } from './labels.js'
+import { type FunctionalLabel, type LabeledClaim, type LabeledEntity, type LabeledSet, nameIndex, type Passage, referenceIndex } from './labels.js'
+import { isInformative, type ScoredClaim } from './quality.js'
+
+export type { ScoredClaim } from './quality.js'
 
 export interface Counts {
   entitiesOut: number
@@ -20,21 +23,29 @@ export interface Counts {
   claimsLinking: number
   datedLabeled: number
   datedKept: number
+  /** Matched entities (first match of a wanted label), and those given the labeled kind. */
+  kindsJudged: number
+  kindsRight: number
+  /** True claims that are also informative (quality.ts). */
+  claimsInformative: number
+  /** Extracted entities (optional labels left out) that are the subject or object of a claim of their passage. */
+  entitiesInClaims: number
+  passages: number
 }
 
 export const zeroCounts = (): Counts => ({
   entitiesOut: 0, entitiesRight: 0, entitiesLabeled: 0, entitiesFound: 0,
   claimsOut: 0, claimsRight: 0, claimsLabeled: 0, claimsFound: 0, claimsLinking: 0, datedLabeled: 0, datedKept: 0,
+  kindsJudged: 0, kindsRight: 0, claimsInformative: 0, entitiesInClaims: 0, passages: 0,
 })
 
-/** A produced claim as scored: names normalized, negation split off the predicate. */
-export interface ScoredClaim {
-  subject: string
-  predicate: string
-  object: string
-  objectIsEntity: boolean
-  when?: string
+export function addCounts(into: Counts, from: Counts): Counts {
+  for (const key of Object.keys(into) as (keyof Counts)[]) into[key] += from[key]
+  return into
 }
+
+/** The extractor's kind spelled as the labels spell it. */
+const labeledKind = (kind: string) => (kind === 'organization' ? 'organisation' : kind)
 
 const words = (s: string) => normalizeName(s).split(/[^\p{L}\p{N}+.-]+/u).filter(Boolean)
 
@@ -73,15 +84,20 @@ export function matchClaim(c: ScoredClaim, p: Passage): LabeledClaim | undefined
  * labels count neither way); claims by subject, predicate lemma, negation and object.
  */
 export function scorePassage(p: Passage, out: { entities: CleanExtraction['entities']; claims: ScoredClaim[] }, into: Counts): void {
+  into.passages++
   const names = nameIndex(p.entities)
   const matched = new Set<string>()
+  const inClaims = new Set(out.claims.flatMap((c) => (c.objectIsEntity ? [normalizeName(c.subject), normalizeName(c.object)] : [normalizeName(c.subject)])))
   for (const e of out.entities) {
     const label = names.get(e.normalizedName)
     if (label?.kind === 'optional') continue
     into.entitiesOut++
+    if (inClaims.has(e.normalizedName)) into.entitiesInClaims++
     if (label && !matched.has(label.name)) {
       matched.add(label.name)
       into.entitiesRight++
+      into.kindsJudged++
+      if (labeledKind(e.kind) === label.kind) into.kindsRight++
     }
   }
   const required = p.entities.filter((e) => e.kind !== 'optional')
@@ -95,6 +111,7 @@ export function scorePassage(p: Passage, out: { entities: CleanExtraction['entit
     const label = matchClaim(c, p)
     if (!label) continue
     into.claimsRight++
+    if (isInformative(c, label)) into.claimsInformative++
     if (!found.has(label) && label.date) {
       into.datedLabeled++
       if (c.when && words(c.when).some((w) => words(label.date ?? '').includes(w))) into.datedKept++
@@ -118,6 +135,11 @@ export interface SplitGraph {
  * supersession is right when the labels name that fact with that kind.
  */
 export function scoreFunctional(set: LabeledSet, split: Passage['split'], g: SplitGraph, maxObjects: number) {
+  return scoreFunctionalLabels((set.functional ?? []).filter((f) => f.split === split), g, maxObjects)
+}
+
+/** The same against a given list of labeled facts (one package's, whatever their split). */
+export function scoreFunctionalLabels(functional: readonly FunctionalLabel[], g: SplitGraph, maxObjects: number) {
   const groups = new Map<string, { value: string; when?: string }[]>()
   const add = (key: string, value: string, when?: string) => groups.set(key, [...(groups.get(key) ?? []), { value, when }])
   const indexes = new Map<Passage, Map<string, LabeledEntity>>()
@@ -129,7 +151,7 @@ export function scoreFunctional(set: LabeledSet, split: Passage['split'], g: Spl
     if (isSingleValuedPredicate(claim.predicate)) add(`${entity(claim.subject)}\u0000${claim.predicate}`, object, claim.when)
     if (claim.objectIsEntity && isSingleValuedForObject(claim.predicate)) add(`${object}\u0000${claim.predicate}`, entity(claim.subject), claim.when)
   }
-  const labeled = new Map((set.functional ?? []).filter((f) => f.split === split).map((f) => [`${normalizeName(f.subject)}\u0000${f.predicate}`, f.kind]))
+  const labeled = new Map(functional.map((f) => [`${normalizeName(f.subject)}\u0000${f.predicate}`, f.kind]))
   const figures = (kind: 'contradiction' | 'supersession') => {
     const reported: string[] = []
     let right = 0

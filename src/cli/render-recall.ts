@@ -34,6 +34,10 @@ function itemLines(item: RecallItem, r: RecallResult): string[] {
 
 export function renderRecall(r: RecallResult): string {
   const head = `recall "${r.query}" in {${r.scopes.join(',')}}${r.asOf ? ` as of ${r.asOf}` : ''}: ${r.items.length} item${r.items.length === 1 ? '' : 's'}`
+  if (r.abstained) {
+    const why = `the best item held ${r.support.toFixed(2)} of the question's weight, below the floor of ${r.floor.toFixed(2)}`
+    return `${head}\n(nothing in this scope set supports an answer: ${why}; --floor 0 shows what ranks anyway)`
+  }
   if (!r.items.length) return `${head}\n(nothing in this scope set matches the question)`
   const lines = [head, '']
   r.items.forEach((item, i) => {

@@ -5,11 +5,12 @@ import { checkScopes, scopeFlag } from '../cli/scope-flag.js'
 import { embedTexts } from '../embedding/embeddings-client.js'
 import { UsageError } from '../errors.js'
 import { checkQuestion, recall } from '../graph/read/recall.js'
+import { RECALL_FLOOR } from '../graph/read/recall-floor.js'
 
 export default class Recall extends AizkCommand {
   static override summary = 'Answer a question from the memory graph of one scope set: the claims, entities, communities and text that bear on it, each with its source.'
   static override description =
-    'Reads as the app role inside the scope set, so row security decides: the set sees its own rows and those of its subsets, never a wider set. Ranks by full text over chunks, names, profiles, claims and communities, trigrams on names, one or two hops around the named entities (claim weight, after decay), and the question\'s vector when AIZK_EMBEDDINGS_URL is set, fused by reciprocal rank (docs/memory-graph.md, "Reading the graph"). Exit 2 on an empty question or one holding a NUL, no scope or a malformed one.'
+    'Reads as the app role inside the scope set, so row security decides: the set sees its own rows and those of its subsets, never a wider set. Ranks by full text over chunks, names, profiles, claims and communities, trigrams on names, one or two hops around the named entities (claim weight, after decay), and the question\'s vector when AIZK_EMBEDDINGS_URL is set, fused by reciprocal rank (docs/memory-graph.md, "Reading the graph"). When no item holds enough of the question (--floor), answers nothing: exit 0, "abstained": true in JSON. Exit 2 on an empty question or one holding a NUL, no scope or a malformed one.'
   static override examples = [
     { command: '<%= config.bin %> recall "Who founded Debian?" --scope aaaaaaaa-0000-4000-8000-000000000001', description: 'The ten best items, each with where it came from.' },
     {
@@ -23,6 +24,9 @@ export default class Recall extends AizkCommand {
   static override flags = {
     scope: scopeFlag(),
     limit: Flags.integer({ description: 'Items to return, best first.', default: 10, min: 1, max: 100 }),
+    floor: Flags.string({
+      description: `The relevance floor, 0 to 1: when no item holds this share of the question's weight (rarer words weigh more), answer nothing. 0 shows whatever ranks. Default ${RECALL_FLOOR}.`,
+    }),
     'as-of': Flags.string({ description: 'An ISO 8601 moment: leave out claims first observed after it and claims superseded at or before it.' }),
   }
 
@@ -35,12 +39,14 @@ export default class Recall extends AizkCommand {
       asOf = new Date(flags['as-of'])
       if (Number.isNaN(asOf.getTime())) throw new UsageError(`--as-of "${flags['as-of']}" is not a date`, 'pass an ISO 8601 moment, e.g. 2024-01-01T00:00:00Z')
     }
+    const floor = flags.floor === undefined ? undefined : flags.floor.trim() === '' ? Number.NaN : Number(flags.floor)
+    if (floor !== undefined && !(floor >= 0 && floor <= 1)) throw new UsageError(`--floor "${flags.floor}" is not a number from 0 to 1`, 'pass a share such as 0.5, or 0 to see whatever ranks')
     const settings = await this.settings()
     const queryVector = settings.embeddingsUrl
       ? (await embedTexts([question], { url: settings.embeddingsUrl, model: settings.embeddingsModel, apiKey: settings.embeddingsApiKey, batchSize: 1 }))[0]
       : undefined
     const db = await this.database({ deadline: false })
-    const result = await recall(db.pool, { readScopes: scopes, query: question, limit: flags.limit, asOf, queryVector }, settings)
+    const result = await recall(db.pool, { readScopes: scopes, query: question, limit: flags.limit, asOf, queryVector, floor }, settings)
     if (!this.jsonEnabled()) this.log(renderRecall(result))
     return result
   }

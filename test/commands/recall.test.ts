@@ -53,12 +53,30 @@ describe('aizk recall', () => {
     assert.ok(doc.items.every((i: { scopes: string[] }) => i.scopes.join() === A))
   })
 
+  it('answers nothing, exit 0, when only another set holds the answer; --floor 0 shows what ranks', async () => {
+    const text = await runCli(['recall', 'Who founded Zebra Linux?', '--scope', A], { env })
+    assert.equal(text.code, 0, text.stderr)
+    assert.match(text.stdout, /: 0 items\n\(nothing in this scope set supports an answer: the best item held 0\.\d\d of the question's weight, below the floor of 0\.\d\d/)
+    const json = JSON.parse((await runCli(['recall', 'Who founded Zebra Linux?', '--scope', A, '--json'], { env })).stdout)
+    assert.equal(json.abstained, true)
+    assert.deepEqual([json.items, json.claims, json.chunks], [[], [], []])
+    assert.ok(json.support < json.floor, `support ${json.support} under floor ${json.floor}`)
+    const anyway = JSON.parse((await runCli(['recall', 'Who founded Zebra Linux?', '--scope', A, '--json', '--floor', '0'], { env })).stdout)
+    assert.equal(anyway.abstained, false)
+    assert.ok(anyway.items.length > 0, "{A}'s own items rank when the floor is off")
+    const own = JSON.parse((await runCli(['recall', 'Who founded Zebra Linux?', '--scope', B, '--json'], { env })).stdout)
+    assert.equal(own.abstained, false, 'the set that holds the answer gives it')
+    assert.ok(own.items[0].support >= own.floor)
+  })
+
   it('bad input is exit 2 with what was wrong', async () => {
     const cases: [string[], RegExp][] = [
       [['recall', '   ', '--scope', A], /the question is empty/],
       [['recall', 'Who?', '--scope', 'not-a-uuid'], /not a uuid: "not-a-uuid"/],
       [['recall', 'Who?'], /Missing required flag scope/],
       [['recall', 'Who?', '--scope', A, '--as-of', 'yesterday-ish'], /--as-of "yesterday-ish" is not a date/],
+      [['recall', 'Who?', '--scope', A, '--floor', '1.5'], /--floor "1.5" is not a number from 0 to 1/],
+      [['recall', 'Who?', '--scope', A, '--floor', 'high'], /--floor "high" is not a number from 0 to 1/],
     ]
     for (const [args, message] of cases) {
       const res = await runCli(args, { env })

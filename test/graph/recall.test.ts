@@ -58,7 +58,7 @@ describe('recall', () => {
 
   it('a reader of {A} sees none of {B}, {A,B} or {A,C}', async () => {
     for (const query of ['Who founded Zebra Linux?', 'Ian Murdock operating system', 'systemd Lennart Poettering', 'Gitlab Salsa bug tracker']) {
-      const r = await recall(app.scoped, { readScopes: [A], query, limit: 20 }, identity)
+      const r = await recall(app.scoped, { readScopes: [A], query, limit: 20, floor: 0 }, identity)
       for (const s of scopesOf(r)) assert.ok(inSet(s, [A]), `${query}: {${s}} is outside {A}`)
       assert.ok(!JSON.stringify({ ...r, query: '' }).includes('Zebra'), `${query}: nothing of {B}'s text`)
     }
@@ -68,7 +68,8 @@ describe('recall', () => {
     const own = await recall(app.scoped, { readScopes: [B], query: 'Who founded Zebra Linux?', limit: 20 }, identity)
     assert.ok(own.claims.some((c) => c.subject === 'Ian Murdock' && c.object === 'Zebra Linux'), 'its own founding claim')
     for (const query of ['Who founded Zebra Linux?', 'Who founded Debian?', 'Ian Murdock Debian 1993 free operating system']) {
-      const r = await recall(app.scoped, { readScopes: [B], query, limit: 20 }, identity)
+      const r = await recall(app.scoped, { readScopes: [B], query, limit: 20, floor: 0 }, identity)
+      assert.ok(r.items.length > 0, `${query}: with the floor off, {B}'s own items rank`)
       for (const s of scopesOf(r)) assert.deepEqual(s, [B])
       assert.ok(!JSON.stringify({ ...r, query: '' }).includes('Debian'), `${query}: never {A}'s text`)
     }
@@ -77,13 +78,28 @@ describe('recall', () => {
   it('a reader of {A,B} sees {A}, {B} and {A,B}, never {A,C}', async () => {
     const seen = new Set<string>()
     for (const query of ['Who founded Debian?', 'Who founded Zebra Linux?', 'Who wrote systemd?', 'Gitlab Salsa bug tracker']) {
-      const r = await recall(app.scoped, { readScopes: [B, A], query, limit: 20 }, identity)
+      const r = await recall(app.scoped, { readScopes: [B, A], query, limit: 20, floor: 0 }, identity)
       for (const s of scopesOf(r)) {
         assert.ok(inSet(s, [A, B]), `${query}: {${s}} is outside {A,B}`)
         seen.add(s.join(','))
       }
     }
     assert.deepEqual([...seen].sort(), [[A], [A, B].sort(), [B]].map((s) => s.join(',')).sort())
+  })
+
+  it('answers nothing when no item supports the question: the answer in another set, or nowhere', async () => {
+    for (const query of ['Who founded Zebra Linux?', 'Who wrote War and Peace?']) {
+      const r = await recall(app.scoped, { readScopes: [A], query, limit: 10 }, identity)
+      assert.equal(r.abstained, true, `${query}: ${JSON.stringify(r.items.map((i) => [i.text.slice(0, 40), i.support]))}`)
+      assert.deepEqual([r.items.length, r.claims.length, r.entities.length, r.chunks.length], [0, 0, 0, 0])
+      assert.ok(r.support < r.floor)
+    }
+    const own = await recall(app.scoped, { readScopes: [B], query: 'Who founded Zebra Linux?', limit: 10 }, identity)
+    assert.equal(own.abstained, false)
+    assert.ok(own.claims.some((c) => c.subject === 'Ian Murdock' && c.object === 'Zebra Linux'))
+    const answered = await recall(app.scoped, { readScopes: [A], query: 'Who founded Debian?', limit: 10 }, identity)
+    assert.equal(answered.abstained, false)
+    assert.ok(answered.items.every((i) => i.support >= 0 && i.support <= 1) && answered.items[0].support >= answered.floor)
   })
 
   it('asOf leaves out a claim superseded before it and one not yet observed', async () => {

@@ -10,6 +10,12 @@ export interface RecallOptions {
   asOf?: Date
   /** The question's vector, when embeddings are configured: chunks are ranked by it too. */
   queryVector?: number[]
+  /**
+   * The relevance floor: when no item's support reaches it, recall returns nothing (abstained).
+   * Default RECALL_FLOOR, calibrated on the evaluation's words, or 0 when a queryVector is given
+   * (no embedding model was there to calibrate on); 0 returns whatever ranks.
+   */
+  floor?: number
 }
 
 export type RecallKind = 'claim' | 'entity' | 'community' | 'chunk'
@@ -24,6 +30,8 @@ export interface RecallItem {
   /** The rankings that found it, with its place in each (1 is first). */
   why: string[]
   scopes: string[]
+  /** The share of the question's weight (its lexemes, rarer ones weighing more) this item's text holds. */
+  support: number
 }
 
 export interface RecallSource {
@@ -89,9 +97,17 @@ export interface RecallResult {
   query: string
   scopes: string[]
   asOf: string | null
+  /** True when no item reached the floor: the set holds nothing that answers the question. */
+  abstained: boolean
+  /** The best item's support, and the floor it was held to. */
+  support: number
+  floor: number
   items: RecallItem[]
   claims: RecalledClaim[]
   entities: RecalledEntity[]
   communities: RecalledCommunity[]
   chunks: RecalledChunk[]
 }
+
+/** What the rankings return, before the relevance floor weighs each item's support. */
+export type RankedResult = Omit<RecallResult, 'abstained' | 'support' | 'floor' | 'items'> & { items: Omit<RecallItem, 'support'>[] }

@@ -14,8 +14,9 @@ import { UsageError } from '../../errors.js'
 import { DEFAULT_SYSTEM_USER_ID } from '../../settings.js'
 import { type IdentitySettings, User } from '../../scope/user.js'
 import { fuse, type Ranking, rankBy } from './recall-fuse.js'
+import { applyFloor, RECALL_FLOOR } from './recall-floor.js'
 import { questionNames } from './recall-terms.js'
-import type { RecallItem, RecallOptions, RecallResult, RecalledChunk, RecalledClaim, RecalledCommunity, RecalledEntity } from './recall-types.js'
+import type { RankedResult, RecallItem, RecallOptions, RecallResult, RecalledChunk, RecalledClaim, RecalledCommunity, RecalledEntity } from './recall-types.js'
 import * as sql from './sql/recall-sql.js'
 
 const CANDIDATES_PER_RANKER = 20
@@ -68,10 +69,12 @@ export async function recall(pool: pg.Pool, options: RecallOptions, identity?: I
   const user = User.system(options.readScopes, settings)
   const limit = options.limit ?? 10
   const asOf = options.asOf ?? null
-  return user.transaction(pool, (db) => recallIn(db, options.query, limit, asOf, options.queryVector, [...user.read]))
+  // The floor is calibrated on words; a caller ranking by vector sets its own (docs/memory-graph.md).
+  const floor = options.floor ?? (options.queryVector?.length ? 0 : RECALL_FLOOR)
+  return user.transaction(pool, async (db) => applyFloor(db, await recallIn(db, options.query, limit, asOf, options.queryVector, [...user.read]), floor))
 }
 
-async function recallIn(db: PoolClient, question: string, limit: number, asOf: Date | null, vector: number[] | undefined, scopes: string[]): Promise<RecallResult> {
+async function recallIn(db: PoolClient, question: string, limit: number, asOf: Date | null, vector: number[] | undefined, scopes: string[]): Promise<RankedResult> {
   const at = asOf ?? new Date((await db.query<{ now: Date }>(sql.NOW)).rows[0].now)
   const { query: tsquery, lexemes } = (await db.query<{ query: string; lexemes: string[] }>(sql.QUESTION_QUERY, [question])).rows[0]
   const terms = { tsquery, lexemes }
@@ -153,7 +156,7 @@ async function recallIn(db: PoolClient, question: string, limit: number, asOf: D
     ]),
   )
   const chunkById = new Map(chunks.map((c) => [c.id, c]))
-  const items: RecallItem[] = []
+  const items: RankedResult['items'] = []
   for (const f of top) {
     const [kind, id] = f.key.split(':') as [RecallItem['kind'], string]
     const text = itemText(kind, id, { claims: claimOut, entities: entityById, communities, chunks: chunkById })

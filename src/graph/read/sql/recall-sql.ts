@@ -64,3 +64,14 @@ export const CHUNKS = `SELECT ch.id::text, ch.document_id::text, coalesce(d.titl
        ch.scopes::text[] AS scopes
   FROM chunk ch LEFT JOIN document d ON d.id = ch.document_id LEFT JOIN artifact a ON a.id = ch.artifact_id
  WHERE ch.id = ANY($1::uuid[])`
+
+/** The lexemes of each form ($1, in order); a stop word has none. */
+export const FORM_LEXEMES = `SELECT coalesce(array(SELECT DISTINCT l FROM unnest(tsvector_to_array(to_tsvector('english', f))) AS l ORDER BY l), '{}') AS lexemes
+  FROM unnest($1::text[]) WITH ORDINALITY AS x(f, n) ORDER BY n`
+
+/** How many of the reader's chunks hold each lexeme ($1), up to $2: the floor's weights. */
+export const LEXEME_CHUNKS = `SELECT lexeme, chunks FROM aizk_recall_lexeme_chunks($1::text[], $2::int)`
+
+/** For each text ($1, in order), which of the question's lexemes ($2) it holds. Values only: no table is read. */
+export const LEXEMES_HELD = `SELECT coalesce(array(SELECT l FROM unnest(tsvector_to_array(to_tsvector('english', t))) AS l WHERE l = ANY($2::text[])), '{}') AS held
+  FROM unnest($1::text[]) WITH ORDINALITY AS x(t, n) ORDER BY n`

@@ -1,0 +1,84 @@
+/**
+ * Recall's relevance floor (docs/memory-graph.md, "Recall that knows when it doesn't know").
+ * Fused ranks say which items are best, not whether any is good: a question about something the
+ * set never mentions still has a first item. Support is an absolute measure: the share of the
+ * question's weight an item's text holds, each lexeme weighted by how rare it is among the
+ * reader's chunks (a lexeme no chunk holds weighs 1, one in a thousand chunks about 0.13). When no
+ * item reaches the floor, recall answers nothing.
+ */
+import type { PoolClient } from 'pg'
+import type { RankedResult, RecallResult } from './recall-types.js'
+import { questionWordForms } from './question-terms.js'
+import * as sql from './sql/recall-sql.js'
+
+/** Calibrated leave-one-package-out on `npm run eval:recall` (docs/memory-graph.md). */
+export const RECALL_FLOOR = 0.5
+/** Past this many chunks a lexeme is common, whatever the exact count. */
+const CHUNK_COUNT_CAP = 1000
+
+/**
+ * One word of the question: its forms, each the lexemes the text search makes of it ("4.2BSD" is two,
+ * both needed), any one form enough; weighed by how many of the reader's chunks hold it.
+ */
+export interface WordGroup {
+  forms: string[][]
+  weight: number
+}
+
+export async function weighedGroups(db: PoolClient, question: string): Promise<WordGroup[]> {
+  const words = questionWordForms(question)
+  const flat = words.flatMap((forms, word) => forms.map((form) => ({ word, form })))
+  const { rows } = await db.query<{ lexemes: string[] }>(sql.FORM_LEXEMES, [flat.map((f) => f.form)])
+  const byWord = new Map<number, string[][]>()
+  rows.forEach((r, i) => {
+    if (!r.lexemes.length) return
+    const forms = byWord.get(flat[i].word) ?? []
+    if (!forms.some((f) => f.join() === r.lexemes.join())) forms.push(r.lexemes)
+    byWord.set(flat[i].word, forms)
+  })
+  // One word said twice counts once.
+  const groups = [...new Map([...byWord.values()].map((forms) => [forms.map((f) => f.join(' ')).sort().join('|'), forms])).values()]
+  const all = [...new Set(groups.flat(2))]
+  if (!all.length) return []
+  const counts = new Map((await db.query<{ lexeme: string; chunks: number }>(sql.LEXEME_CHUNKS, [all, CHUNK_COUNT_CAP])).rows.map((r) => [r.lexeme, r.chunks]))
+  // A form is as common as its rarest lexeme; a word as common as its forms together.
+  const chunksOf = (forms: string[][]) => forms.reduce((n, f) => n + Math.min(...f.map((l) => counts.get(l) ?? 0)), 0)
+  return groups.map((forms) => ({ forms, weight: 1 / (1 + Math.log1p(Math.min(CHUNK_COUNT_CAP, chunksOf(forms)))) }))
+}
+
+/**
+ * Two neighbouring sentences of a text: the words that answer a question stand close together, and
+ * a long chunk holding them pages apart answers nothing.
+ */
+export function windowsOf(text: string): string[] {
+  const sentences = text.split(/(?<=[.!?:])\s+|\n+/).filter((s) => s.trim())
+  if (sentences.length <= 2) return [text]
+  return sentences.slice(0, -1).map((s, i) => `${s} ${sentences[i + 1]}`)
+}
+
+/** Each text's support: the weight of the question's words its best window holds over the weight of all of them. */
+export async function supportOf(db: PoolClient, texts: string[], groups: WordGroup[]): Promise<number[]> {
+  const total = groups.reduce((a, g) => a + g.weight, 0)
+  if (!texts.length || total === 0) return texts.map(() => 0)
+  const windows = texts.map(windowsOf)
+  const { rows } = await db.query<{ held: string[] }>(sql.LEXEMES_HELD, [windows.flat(), [...new Set(groups.flatMap((g) => g.forms.flat()))]])
+  const scores = rows.map((r) => {
+    const held = new Set(r.held)
+    return groups.reduce((sum, g) => sum + (g.forms.some((f) => f.every((l) => held.has(l))) ? g.weight : 0), 0) / total
+  })
+  const starts = windows.map((_, i) => windows.slice(0, i).reduce((n, w) => n + w.length, 0))
+  return windows.map((w, i) => Math.max(...scores.slice(starts[i], starts[i] + w.length)))
+}
+
+/**
+ * The result with each item's support, or nothing when no item reaches the floor (`abstained`).
+ * A floor of 0 keeps every result.
+ */
+export async function applyFloor(db: PoolClient, result: RankedResult, floor: number): Promise<RecallResult> {
+  const groups = await weighedGroups(db, result.query)
+  const supports = await supportOf(db, result.items.map((i) => i.text), groups)
+  const support = Number(Math.max(0, ...supports).toFixed(4))
+  const items = result.items.map((item, i) => ({ ...item, support: Number(supports[i].toFixed(4)) }))
+  if (support >= floor) return { ...result, items, support, floor, abstained: false }
+  return { ...result, items: [], claims: [], entities: [], communities: [], chunks: [], support, floor, abstained: true }
+}
