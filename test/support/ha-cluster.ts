@@ -60,6 +60,8 @@ export interface HaCluster {
   kill(name: string): Promise<void>
   /** Start the node's Patroni again (its data folder as it was left). */
   restart(name: string): void
+  /** Turns Patroni's synchronous_mode on or off, and waits until the roles show it. */
+  setSynchronous(on: boolean): Promise<void>
   /** Waits until `count` members run, one leader and the others replicas, and HAProxy reaches the leader. */
   settled(count: number, guardMs?: number): Promise<string>
   log(): string
@@ -178,6 +180,7 @@ export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCl
   }
   const exited = (child: ChildProcess | undefined) => new Promise<void>((resolve) => (!child || child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())))
 
+  let synchronous = o.synchronous
   const cluster: HaCluster = {
     url: `postgres://postgres@127.0.0.1:${haPort}/postgres`,
     nodeNames: nodes.map((n) => n.name),
@@ -198,6 +201,11 @@ export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCl
       await exited(node.patroni)
       await waitFor(`${name}'s postmaster ending`, () => !alive(postmaster), { timeoutMs: 10_000 })
     },
+    async setSynchronous(on) {
+      await cluster.patronictl(['edit-config', '--set', `synchronous_mode=${on}`, '--force'])
+      synchronous = on
+      await waitFor(`synchronous_mode ${on}`, async () => (await members()).some((m) => m.role === 'sync_standby') === on, { timeoutMs: 30_000, everyMs: 200 })
+    },
     restart(name) {
       startPatroni(byName(name))
     },
@@ -210,7 +218,7 @@ export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCl
           const running = m.filter((x) => x.state === 'running' || x.state === 'streaming')
           leader = running.find((x) => x.role === 'leader')?.name
           if (!leader || running.length < count) return false
-          if (o.synchronous && count > 1 && !running.some((x) => x.role === 'sync_standby')) return false
+          if (synchronous && count > 1 && !running.some((x) => x.role === 'sync_standby')) return false
           return canWrite(cluster.url)
         },
         { timeoutMs: guardMs, everyMs: 200 },
@@ -238,9 +246,8 @@ export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCl
 
   try {
     await waitFor('etcd answering', async () => fetch(`http://127.0.0.1:${etcdClient}/health`).then((r) => r.ok).catch(() => false), { timeoutMs: 30_000 })
-    // One node bootstraps first, so the leader (and thus which node holds the data) is known.
+    // Both at once: the one that takes etcd's initialize key runs initdb, the other copies it.
     startPatroni(nodes[0])
-    await waitFor('node1 leading', async () => (await rest(nodes[0], '/primary').catch(() => ({ status: 0 }))).status === 200, { timeoutMs: 60_000, everyMs: 200 })
     startPatroni(nodes[1])
     collect('haproxy', spawn(parts.haproxy, ['-f', haConfig, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] }))
     await cluster.settled(2)
@@ -272,7 +279,7 @@ function patroniConfig(node: Node, etcdPort: number, o: HaOptions): string {
   return `scope: aizk-ha
 name: ${node.name}
 log:
-  level: WARNING
+  level: ${process.env.AIZK_HA_PATRONI_LOG ?? 'ERROR'}
 restapi:
   listen: 127.0.0.1:${node.restPort}
   connect_address: 127.0.0.1:${node.restPort}
@@ -300,6 +307,7 @@ bootstrap:
         max_connections: 200
         fsync: 'off'
   initdb:
+    - no-sync
     - encoding: UTF8
     - locale: C.UTF-8
   pg_hba:
