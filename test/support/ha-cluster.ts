@@ -14,11 +14,11 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import { repoRoot } from './cli.js'
+import { haproxyConfig, type NodePorts, PG_BIN, patroniConfig } from './ha-config.js'
 import { waitFor } from './wait-for.js'
 import { freePort } from './worker-process.js'
 
 const run = promisify(execFile)
-const PG_BIN = '/usr/lib/postgresql/15/bin'
 
 export interface HaParts {
   patroni: string
@@ -36,11 +36,7 @@ export function haParts(): HaParts | { skip: string } {
   return { patroni: found.patroni, patronictl: found.patronictl, etcd: found.etcd, haproxy: found.haproxy }
 }
 
-interface Node {
-  name: string
-  pgPort: number
-  restPort: number
-  dir: string
+interface Node extends NodePorts {
   config: string
   patroni?: ChildProcess
 }
@@ -58,6 +54,11 @@ export interface HaCluster {
   patronictl(args: string[]): Promise<string>
   /** SIGKILL the node's Patroni and its postmaster: a machine that died. */
   kill(name: string): Promise<void>
+  /**
+   * Freezes the leader's WAL senders (SIGSTOP): it goes on acknowledging commits no replica
+   * receives, as behind a slow link. Returns their end (SIGKILL), for after the leader's kill.
+   */
+  stallReplication(leader: string): Promise<() => void>
   /** Start the node's Patroni again (its data folder as it was left). */
   restart(name: string): void
   /** Turns Patroni's synchronous_mode on or off, and waits until the roles show it. */
@@ -206,6 +207,16 @@ export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCl
       synchronous = on
       await waitFor(`synchronous_mode ${on}`, async () => (await members()).some((m) => m.role === 'sync_standby') === on, { timeoutMs: 30_000, everyMs: 200 })
     },
+    async stallReplication(leader) {
+      const c = new pg.Client({ connectionString: cluster.nodeUrl(leader) })
+      await c.connect()
+      const { rows } = await c.query<{ pid: number }>('select pid from pg_stat_replication').finally(() => c.end())
+      if (!rows.length) throw new Error(`${leader} has no WAL sender: is it the leader, with a streaming replica?`)
+      for (const r of rows) signal(r.pid, 'SIGSTOP')
+      return () => {
+        for (const r of rows) signal(r.pid, 'SIGKILL')
+      }
+    },
     restart(name) {
       startPatroni(byName(name))
     },
@@ -272,84 +283,4 @@ export async function canWrite(url: string): Promise<boolean> {
   } finally {
     await c.end().catch(() => {})
   }
-}
-
-function patroniConfig(node: Node, etcdPort: number, o: HaOptions): string {
-  // Short timings so a failover takes seconds: the leader key lives `ttl` s, Patroni looks every `loop_wait` s.
-  return `scope: aizk-ha
-name: ${node.name}
-log:
-  level: ${process.env.AIZK_HA_PATRONI_LOG ?? 'ERROR'}
-restapi:
-  listen: 127.0.0.1:${node.restPort}
-  connect_address: 127.0.0.1:${node.restPort}
-etcd3:
-  hosts: 127.0.0.1:${etcdPort}
-bootstrap:
-  dcs:
-    ttl: 10
-    loop_wait: 1
-    retry_timeout: 4
-    maximum_lag_on_failover: 16777216
-    synchronous_mode: ${o.synchronous}
-    postgresql:
-      use_pg_rewind: true
-      remove_data_directory_on_rewind_failure: true
-      remove_data_directory_on_diverged_timelines: true
-      use_slots: true
-      parameters:
-        wal_level: replica
-        hot_standby: 'on'
-        wal_log_hints: 'on'
-        max_wal_senders: 5
-        max_replication_slots: 5
-        wal_keep_size: 256MB
-        max_connections: 200
-        fsync: 'off'
-  initdb:
-    - no-sync
-    - encoding: UTF8
-    - locale: C.UTF-8
-  pg_hba:
-    - local all all trust
-    - host all all 127.0.0.1/32 trust
-    - host replication replicator 127.0.0.1/32 trust
-postgresql:
-  listen: 127.0.0.1:${node.pgPort}
-  connect_address: 127.0.0.1:${node.pgPort}
-  data_dir: ${path.join(node.dir, 'data')}
-  bin_dir: ${PG_BIN}
-  pgpass: ${path.join(node.dir, 'pgpass')}
-  authentication:
-    superuser:
-      username: postgres
-      password: postgres
-    replication:
-      username: replicator
-      password: replicator
-    rewind:
-      username: postgres
-      password: postgres
-  parameters:
-    unix_socket_directories: ${node.dir}
-`
-}
-
-function haproxyConfig(port: number, nodes: Node[]): string {
-  // A leader that stops answering /primary is marked down within a second, and its sessions cut.
-  return `global
-  maxconn 1000
-defaults
-  mode tcp
-  timeout connect 2s
-  timeout client 30m
-  timeout server 30m
-  timeout check 1s
-listen primary
-  bind 127.0.0.1:${port}
-  option httpchk GET /primary
-  http-check expect status 200
-  default-server inter 300ms fall 2 rise 1 on-marked-down shutdown-sessions
-${nodes.map((n) => `  server ${n.name} 127.0.0.1:${n.pgPort} check port ${n.restPort}`).join('\n')}
-`
 }
