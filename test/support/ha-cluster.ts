@@ -182,6 +182,12 @@ export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCl
   const exited = (child: ChildProcess | undefined) => new Promise<void>((resolve) => (!child || child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())))
 
   let synchronous = o.synchronous
+  // A test process that ends without stop() still leaves no server behind (its children are
+  // killed by `collect`; the postmasters are not its children).
+  const killPostmasters = () => {
+    for (const node of nodes) signal(postmasterPid(node), 'SIGKILL')
+  }
+  process.once('exit', killPostmasters)
   const cluster: HaCluster = {
     url: `postgres://postgres@127.0.0.1:${haPort}/postgres`,
     nodeNames: nodes.map((n) => n.name),
@@ -251,6 +257,7 @@ export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCl
       }
       for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
       await Promise.all(children.map(exited))
+      process.off('exit', killPostmasters)
       rmSync(dir, { recursive: true, force: true })
     },
   }
