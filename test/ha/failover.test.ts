@@ -18,7 +18,7 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { repoRoot } from '../support/cli.js'
 import { canWrite, type HaCluster, haParts, startHaCluster } from '../support/ha-cluster.js'
 import { startEnqueuer, startHealthSampler, startPickedSampler } from '../support/ha-load.js'
-import { firedTicks, listenLinks, outcomes, recordedRuns, resumeMs, runsPerJob, tickProblems } from '../support/ha-measure.js'
+import { firedTicks, listenLinks, outcomes, recordedRuns, resumeMs, runsPerJob, tickProblems, unrecorded } from '../support/ha-measure.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_TABLES, freePort, isEvent, killAll, spawnWorker, TEST_JOBS, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
@@ -205,6 +205,7 @@ describe('the queue through a Patroni failover behind HAProxy', { skip }, () => 
     const ticks = tickProblems(firedTicks(workers, TICK), outages)
     note(`sync: ${jobs.length} acknowledged enqueues, ${jobs.length - successful.size} lost, ${twice} picked twice, max ${Math.max(...picks.values())} picks of one job, limited entrypoint max ${picked.max} picked at once (${picked.samples} samples), ${ticks.doubled} doubled ticks, ${ticks.outageGaps} tick gaps at a switch and ${ticks.lateGaps} after a late fire (coalesced), ${load.failedBatches} enqueue batches refused`)
     assert.equal(jobs.length - successful.size, 0, 'acknowledged enqueues lost')
+    assert.deepEqual(await unrecorded(cluster.url, jobs.filter((j) => j.entrypoint === 'test_record')), [], 'acknowledged test_record jobs that never ran')
     assert.deepEqual([...successful.entries()].filter(([, n]) => n !== 1), [], 'each job has exactly one successful log row')
     assert.equal(queued.size, 0)
     assert.ok(Math.max(...picks.values()) <= 2, 'at most one extra run per job')
@@ -243,14 +244,17 @@ describe('the queue through a Patroni failover behind HAProxy', { skip }, () => 
     const all = [...load.acknowledged]
     const drained = await waitFor('the queue drained', async () => (await queuedCount()) === 0, { timeoutMs: 90_000, everyMs: 500 }).catch(() => false)
     const { successful, queued } = await outcomes(cluster.url, all)
-    const lost = all.filter((j) => !successful.has(j.id) && !queued.has(j.id)).length
+    const idsLost = all.filter((j) => !successful.has(j.id) && !queued.has(j.id)).length
+    const recordJobs = unsent.filter((j) => j.entrypoint === 'test_record')
+    const lost = (await unrecorded(cluster.url, recordJobs)).length
+    const reused = all.length - new Set(all.map((j) => j.id)).size
     const completions = runsPerJob(workers, 'job:completed')
     const ranAgain = [...completedBefore.keys()].filter((id) => (completions.get(id) ?? 0) > (completedBefore.get(id) ?? 0)).length
     const doubledLog = [...successful.values()].filter((n) => n > 1).length
     const lastTickBefore = Math.max(...ticksBefore.map((f) => f.tick))
     const refired = firedTicks(workers, TICK).filter((f) => f.at > from && f.tick <= lastTickBefore).length
     note(
-      `async: ${unsent.length} enqueues acknowledged while replication stalled; ${lost} acknowledged enqueues lost, ${ranAgain} completed jobs ran again, ${doubledLog} jobs with two successful log rows, ${refired} cron ticks fired again, ${drained ? 'queue drained' : `${queued.size} still queued or picked after 90 s`}`,
+      `async: ${unsent.length} enqueues acknowledged while replication stalled; of its ${recordJobs.length} test_record jobs ${lost} never ran (lost); ${reused} job ids handed out twice (${idsLost} acknowledged ids with no successful log row); ${ranAgain} completed jobs ran again, ${doubledLog} jobs with two successful log rows, ${refired} cron ticks fired again, ${drained ? 'queue drained' : `${queued.size} still queued or picked after 90 s`}`,
     )
   })
 })

@@ -61,6 +61,8 @@ class Looper {
 export interface Acknowledged {
   id: string
   entrypoint: string
+  /** Unique per enqueue (payload.tag; test_record writes it to test_runs.note): ids can repeat. */
+  tag: string
   at: number
 }
 
@@ -71,12 +73,15 @@ export function startEnqueuer(url: string, o: { everyMs: number; perTick: number
   const looper = new Looper(url, o.everyMs, async (c) => {
     const items = Array.from({ length: o.perTick }, () => {
       n++
-      return n % o.limitedEvery === 0 ? { entrypoint: o.limited, payload: { ms: 20 } } : { entrypoint: o.plain, payload: { tag: 'load' } }
+      return n % o.limitedEvery === 0 ? { entrypoint: o.limited, payload: { ms: 20 }, tag: `load-${n}` } : { entrypoint: o.plain, payload: { tag: `load-${n}` }, tag: `load-${n}` }
     })
-    const ids = await enqueueMany(c, items)
+    const ids = await enqueueMany(
+      c,
+      items.map(({ entrypoint, payload }) => ({ entrypoint, payload })),
+    )
     const at = Date.now()
     ids.forEach((id, i) => {
-      if (id) acknowledged.push({ id, entrypoint: items[i].entrypoint, at })
+      if (id) acknowledged.push({ id, entrypoint: items[i].entrypoint, tag: items[i].tag, at })
     })
   }).start()
   return {

@@ -91,6 +91,23 @@ export async function recordedRuns(url: string): Promise<Map<string, number>> {
   }
 }
 
+/**
+ * Acknowledged test_record jobs whose handler never wrote their row (test_runs: job id and tag):
+ * after an asynchronous failover the new leader's id sequence can hand a lost job's id to a new
+ * one, so an id alone does not tell a lost job from a later one.
+ */
+export async function unrecorded(url: string, jobs: Acknowledged[]): Promise<Acknowledged[]> {
+  const c = new pg.Client({ connectionString: url })
+  await c.connect()
+  try {
+    const { rows } = await c.query<{ key: string }>("select job_id::text || ':' || note as key from test_runs where note like 'load-%'")
+    const seen = new Set(rows.map((r) => r.key))
+    return jobs.filter((j) => !seen.has(`${j.id}:${j.tag}`))
+  } finally {
+    await c.end()
+  }
+}
+
 /** Connections of the workers' LISTEN links (application_name aizk-listen) on one node. */
 export async function listenLinks(nodeUrl: string): Promise<number> {
   const c = new pg.Client({ connectionString: nodeUrl })
