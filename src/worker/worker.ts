@@ -54,6 +54,7 @@ export class Worker {
       recovered: (writesRefused) => {
         // The LISTEN link may still be on the server that refused: renew it where connections go now.
         if (writesRefused) this.listener?.renew()
+        this.outcomes?.retryNow()
         this.picker?.wake(true)
       },
       writesRefused: () => this.releaseWaitingWhileReadOnly(),
