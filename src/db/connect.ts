@@ -49,6 +49,8 @@ const LOST_CODES = new Set(['EPIPE', '57P01', '57P02', '08000', '08003', '08006'
 export function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: string } | undefined)?.code ?? ''
   if (CONNECT_CODES.has(code) || LOST_CODES.has(code) || isWriteRefused(err)) return true
+  // Class 08, connection exception, whole (08001 unable to connect, 08004 rejected, 08P01 protocol violation, ...).
+  if (code.startsWith('08') && code.length === 5) return true
   // Any other SQLSTATE is the server answering (a statement timeout, a constraint): not an outage.
   if (/^[0-9A-Z]{5}$/.test(code)) return false
   return /timeout|terminat|connect|closed|ended|starting up|shutting down/i.test(errorMessage(err))

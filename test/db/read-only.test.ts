@@ -43,6 +43,8 @@ describe('read-only servers as connection faults', () => {
     const recovery = Object.assign(new Error('cannot execute LISTEN during recovery'), { code: '55000' })
     assert.ok(isConnectionError(recovery) && isWriteRefused(recovery))
     assert.ok(isConnectionError(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })))
+    assert.ok(isConnectionError(Object.assign(new Error('the database system is in recovery mode'), { code: '57P03' })))
+    assert.ok(isConnectionError(Object.assign(new Error('protocol violation'), { code: '08P01' })))
     // The statement's own fault stays an SQL error: a constraint, a syntax error.
     assert.equal(isConnectionError(Object.assign(new Error('duplicate key'), { code: '23505' })), false)
     const mapped = connectionError(refusalError(), 'postgres://h:5433/db')
