@@ -70,6 +70,16 @@ export class DatabaseError extends AizkError {
 }
 
 /**
+ * The server answers but refuses writes: a hot standby, or a primary set read-only (a Patroni
+ * demotion, `default_transaction_read_only`). Exit 4 like any database aizk cannot use; its own
+ * code so a deploy script can tell "pointed at a replica" from "down" (docs/running-the-worker.md#read-only-servers).
+ */
+export class DatabaseReadOnlyError extends AizkError {
+  override readonly exitCode = ExitCode.database
+  override readonly code = 'database_read_only'
+}
+
+/**
  * A forward migration recorded as applied no longer matches its file: the database was built from
  * different SQL than this aizk holds (docs/schema.md#checksums).
  */

@@ -15,7 +15,8 @@ export interface WorkerEventMap {
   'outcomes:written': { completed: number; retried: number; held: number; released: number; canceled: number }
   /** The worker vacuumed the queue table: `changedRows` rows had been updated or deleted since the last VACUUM. */
   'queue:vacuumed': { changedRows: number; ms: number }
-  'db:lost': { error: string }
+  /** `readOnly`: the server answers but refuses writes (a standby, a primary turned read-only). */
+  'db:lost': { error: string; readOnly?: boolean }
   'db:reconnected': { downMs: number }
   /** One event per picked batch, so listeners aggregate cheaply at thousands of jobs/s. */
   'batch:picked': { count: number; byEntrypoint: Record<string, number>; ms: number }

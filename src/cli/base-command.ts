@@ -77,7 +77,8 @@ export abstract class AizkCommand extends Command {
     for (const db of databases) await db.close(1000).catch(() => {})
     const report = this.report(await this.asDatabaseError(err, databases))
     if (this.jsonEnabled()) {
-      this.logJson(this.toErrorJson(err))
+      // The report as text shows it: a link lost mid-command is exit 4 in the document too.
+      this.logJson({ error: report })
     } else {
       const chalk = await loadChalk()
       process.stderr.write(`${chalk.red('error:')} ${report.message}\n`)

@@ -51,7 +51,7 @@ export default class Jobs extends AizkCommand {
     if (flags.limit > JOBS_MAX_LIMIT) throw new UsageError(`--limit ${flags.limit} is over ${JOBS_MAX_LIMIT}`, 'page with --after instead')
     const afterId = flags.after === undefined ? undefined : jobId(flags.after, '--after')
     await this.settings()
-    const db = await this.database({ applicationName: 'aizk jobs' })
+    const db = await this.database({ applicationName: 'aizk jobs', readOnly: true })
     const page = await listJobs(db.pool, {
       state: flags.state as JobState | undefined,
       entrypoints: filter.entrypoints,

@@ -4,10 +4,11 @@
  * DatabaseError (exit 4) naming the address tried, never a stack trace.
  */
 import type pg from 'pg'
-import { DatabaseError, errorMessage } from '../errors.js'
+import { DatabaseError, DatabaseReadOnlyError, errorMessage } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { DatabasePool } from './database-pool.js'
-import { CallTracker, DEADLINE_CODE, type DeadlineClient, type DeadlineClientConfig } from './deadline-client.js'
+import { CallTracker, DEADLINE_CODE, DeadlineClient, type DeadlineClientConfig } from './deadline-client.js'
+import { isWriteRefused, READ_ONLY_SQL, readOnlyError, readOnlyReason, readOnlyReasonFromRow } from './read-only.js'
 
 // bigint (int8) columns come back as strings: job ids never pass through a JS number unchecked.
 export interface DatabaseTarget {
@@ -40,22 +41,27 @@ const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMED
 const LOST_CODES = new Set(['EPIPE', '57P01', '57P02', '08000', '08003', '08006', DEADLINE_CODE])
 
 /**
- * Whether `err` says the server is unreachable or the link dropped (not an SQL error): the one
- * classifier, for connecting (is it worth waiting?) and for a running worker (an outage, not a bug).
+ * Whether `err` says the server is unreachable, the link dropped, or the server answers but
+ * cannot write (a standby, a primary turned read-only: read-only.ts); not an SQL error of the
+ * statement's own. The one classifier, for connecting (is it worth waiting?) and for a running
+ * worker (an outage, not a bug).
  */
 export function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: string } | undefined)?.code ?? ''
-  if (CONNECT_CODES.has(code) || LOST_CODES.has(code)) return true
+  if (CONNECT_CODES.has(code) || LOST_CODES.has(code) || isWriteRefused(err)) return true
+  // Class 08, connection exception, whole (08001 unable to connect, 08004 rejected, 08P01 protocol violation, ...).
+  if (code.startsWith('08') && code.length === 5) return true
   // Any other SQLSTATE is the server answering (a statement timeout, a constraint): not an outage.
   if (/^[0-9A-Z]{5}$/.test(code)) return false
   return /timeout|terminat|connect|closed|ended|starting up|shutting down/i.test(errorMessage(err))
 }
 
 /** Turn a connection-time failure into the operator-facing DatabaseError. */
-export function connectionError(err: unknown, url: string): DatabaseError {
-  if (err instanceof DatabaseError) return err
+export function connectionError(err: unknown, url: string): DatabaseError | DatabaseReadOnlyError {
+  if (err instanceof DatabaseError || err instanceof DatabaseReadOnlyError) return err
   const code = (err as { code?: string }).code ?? ''
   const where = describeUrl(url)
+  if (isWriteRefused(err)) return readOnlyError(where, `read-only (${errorMessage(err)})`)
   if (code === '3D000') {
     return new DatabaseError(`database does not exist at ${where}`, 'create it, or point AIZK_DATABASE_URL at an existing database')
   }
@@ -151,12 +157,32 @@ export async function closePool(pool: pg.Pool, graceMs: number): Promise<number>
   return silent.length
 }
 
-/** Connect once to prove the server answers, mapping failure to exit 4. */
-export async function checkConnection(pool: pg.Pool, url: string): Promise<void> {
+/**
+ * Connect once to prove the server answers, mapping failure to exit 4. With `writable`, a server
+ * that cannot write (a standby, a read-only primary) is refused too: read from the parameters it
+ * reported while connecting, so no round trip is added on PostgreSQL 14 and later.
+ */
+export async function checkConnection(pool: pg.Pool, url: string, opts: { writable?: boolean } = {}): Promise<void> {
+  let client: pg.PoolClient
   try {
-    const client = await pool.connect()
-    client.release()
+    client = await pool.connect()
   } catch (err) {
     throw connectionError(err, url)
   }
+  let why: string | undefined
+  try {
+    if (opts.writable) why = await readOnlyNow(client)
+  } catch (err) {
+    client.release(err as Error)
+    throw connectionError(err, url)
+  }
+  client.release()
+  if (why) throw readOnlyError(describeUrl(url), why)
+}
+
+/** Why this connection cannot write now, or undefined when it can. */
+export async function readOnlyNow(client: pg.ClientBase): Promise<string | undefined> {
+  const reported = client instanceof DeadlineClient ? client.reported : undefined
+  if (reported?.has('in_hot_standby')) return readOnlyReason(reported)
+  return readOnlyReasonFromRow((await client.query(READ_ONLY_SQL)).rows[0])
 }

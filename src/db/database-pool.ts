@@ -53,6 +53,24 @@ export class DatabasePool extends pg.Pool {
     this.on('remove', (client) => this.clients.delete(client as unknown as DeadlineClient))
   }
 
+  /**
+   * pg-pool's checkout, with a release that closes a client whose server refused a write as
+   * read-only (DeadlineClient.writeRefused), however its holder released it: after a switchover
+   * the next connection may reach the new primary, this one never will. pool.query checks out
+   * through here too.
+   */
+  override connect(): Promise<pg.PoolClient>
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void
+  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | undefined {
+    if (!callback) return super.connect().then(discardWhenReadOnly)
+    super.connect((err, client, done) => {
+      if (!client) return callback(err, client, done)
+      const guarded = discardWhenReadOnly(client)
+      callback(err, guarded, guarded.release as (release?: unknown) => void)
+    })
+    return undefined
+  }
+
   /** The server this pool connects to (pg_dump is handed the same). */
   get url(): string {
     return this.clientConfig.connectionString ?? ''
@@ -62,4 +80,10 @@ export class DatabasePool extends pg.Pool {
   get logParity(): boolean {
     return this.clientConfig.logParity === true
   }
+}
+
+function discardWhenReadOnly(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release
+  client.release = (err?: Error | boolean) => release.call(client, err || (client as unknown as DeadlineClient).writeRefused)
+  return client
 }

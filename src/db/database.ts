@@ -40,6 +40,11 @@ export interface OpenOptions {
    * transaction pooler it connects to AIZK_DIRECT_DATABASE_URL instead, and refuses without it.
    */
   session?: boolean
+  /**
+   * The command only reads: it may run on a hot standby or a read-only primary. Otherwise such a
+   * server is refused at connect, exit 4 `database_read_only` (docs/running-the-worker.md#read-only-servers).
+   */
+  readOnly?: boolean
 }
 
 export async function openDatabase(settings: Settings, opts: OpenOptions = {}): Promise<Database> {
@@ -69,10 +74,11 @@ export async function openDatabase(settings: Settings, opts: OpenOptions = {}): 
     return destroyed.reduce((a, b) => a + b, 0)
   }
   try {
-    await checkConnection(pool, target.url)
+    const writable = opts.readOnly !== true
+    await checkConnection(pool, target.url, { writable })
     if (opts.requireSchema !== false) await ensureSchema(pool, target, settings, opts.log)
     if (app && settings.appDatabaseUrl) {
-      await checkConnection(app, settings.appDatabaseUrl)
+      await checkConnection(app, settings.appDatabaseUrl, { writable })
       await checkAppLogin(app, settings.appRole)
     }
   } catch (err) {

@@ -7,8 +7,11 @@
  * node-postgres's own `query_timeout` only rejects the query and leaves the connection waiting
  * for the lost reply. Every client also turns on TCP keepalive (docs/job-lifecycle.md#network-stalls).
  * A client checked out through withStatementDeadline's view (statement-deadline.ts) has that one instead.
+ * A client whose server refused a write because it is read-only or in recovery keeps that error
+ * (`writeRefused`): its pool closes it on release instead of handing it out again (database-pool.ts).
  */
 import pg from 'pg'
+import { isWriteRefused } from './read-only.js'
 
 /** The code of a round trip that passed its deadline (a connection error: see isConnectionError). */
 export const DEADLINE_CODE = 'AIZK_DEADLINE'
@@ -100,6 +103,10 @@ export class DeadlineClient extends pg.Client {
   deadlineOverrideMs: number | undefined
   private waiting = 0
   private waitingFrom = 0
+  /** The server's reported parameters (ParameterStatus), as of its last report: read-only.ts reads them. */
+  readonly reported = new Map<string, string>()
+  /** The first refusal of a write by a read-only server on this connection; set, the connection is not reused. */
+  writeRefused: Error | undefined
 
   constructor(config: DeadlineClientConfig) {
     super(config)
@@ -107,6 +114,12 @@ export class DeadlineClient extends pg.Client {
     this.calls = config.calls
     this.logParity = config.logParity === true
     this.unnamed = config.namedStatements === false
+    const connection = (this as unknown as { connection: NodeJS.EventEmitter }).connection
+    connection.on('parameterStatus', (msg: { parameterName: string; parameterValue: string }) => this.reported.set(msg.parameterName, msg.parameterValue))
+  }
+
+  private noteFailure(err: unknown): void {
+    if (!this.writeRefused && isWriteRefused(err)) this.writeRefused = err as Error
   }
 
   /** How long this client has waited for a reply under a deadline, 0 when it waits for none (lost-statements.ts). */
@@ -133,7 +146,6 @@ export class DeadlineClient extends pg.Client {
     const deadlineMs = this.deadlineOverrideMs ?? this.deadlineMs
     if (config && typeof config.submit === 'function') return super.query(config, values, callback)
     // A call without a deadline is still counted: health calls it stuck past the job timeout.
-    if (!deadlineMs && !this.calls) return super.query(config, values, callback)
     const call = this.calls?.begin(deadlineMs)
     const timer = deadlineMs ? setTimeout(() => this.destroy(new DeadlineError(deadlineMs)), deadlineMs) : undefined
     if (deadlineMs && this.waiting++ === 0) this.waitingFrom = Date.now()
@@ -147,10 +159,21 @@ export class DeadlineClient extends pg.Client {
     if (cb) {
       const wrapped: Callback = (err, res) => {
         settle()
+        if (err) this.noteFailure(err)
         cb(err, res)
       }
       return typeof values === 'function' ? super.query(config, wrapped) : super.query(config, values, wrapped)
     }
-    return (super.query(config, values) as Promise<unknown>).finally(settle)
+    return (super.query(config, values) as Promise<unknown>).then(
+      (res) => {
+        settle()
+        return res
+      },
+      (err) => {
+        settle()
+        this.noteFailure(err)
+        throw err
+      },
+    )
   }
 }

@@ -138,6 +138,21 @@ export class QueueListener {
     }, this.delayMs)
   }
 
+  /**
+   * Replace a working link by a new connection, without reporting a loss: after a server refused
+   * writes, the one this link reached may no longer be the primary, and a NOTIFY sent on the new
+   * primary would never reach it (docs/running-the-worker.md#read-only-servers).
+   */
+  renew(): void {
+    const client = this.client
+    if (!client || this.stopped) return
+    this.client = undefined
+    clearInterval(this.checkTimer)
+    this.lostAt = Date.now()
+    client.destroy()
+    this.schedule()
+  }
+
   /** Close the link: a goodbye within the deadline, else the socket is destroyed. */
   async stop(): Promise<void> {
     this.stopped = true

@@ -2,7 +2,9 @@
  * The worker's health port (node:http): /livez (the loop turned recently, its picks come back
  * within the round-trip deadline, no database call is older than that, no handler's statement
  * outlived its own deadline: progress, not just a process that answers), /readyz (schema present and current, not draining) and /metrics
- * (Prometheus text). A service the worker starts and stops with itself. Probes answer JSON
+ * (Prometheus text); /readyz also fails while no server that accepts writes is reachable (the
+ * worker's own outage, or the connection it asks on reports a standby or a read-only server:
+ * docs/running-the-worker.md#read-only-servers). A service the worker starts and stops with itself. Probes answer JSON
  * `{status, checks}` with 200 or 503; each database check is bounded by a timeout so a probe
  * never hangs, whatever the database does (docs/job-lifecycle.md#network-stalls).
  */
@@ -10,6 +12,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type pg from 'pg'
 import { ConflictError, errorMessage } from '../errors.js'
+import { readOnlyNow } from '../db/connect.js'
 import { isAhead, schemaState } from '../db/migrate.js'
 import type { WorkerEvents } from '../events.js'
 import type { WorkerMetrics } from './metrics.js'
@@ -31,6 +34,8 @@ export interface WorkerProbe {
    * timeout) plus `slackMs`: connections nothing is ending.
    */
   stuckHandlerCalls?(slackMs: number): number
+  /** Why the worker counts the database away ('' while up): a lost link, or a server refusing writes. */
+  readonly databaseDown?: string
 }
 
 export interface HealthServiceOptions {
@@ -123,13 +128,14 @@ export function createHealthService(opts: HealthServiceOptions): HealthService {
     return { loop: loopCheck(), picks: picksCheck(probe), calls: callsCheck(probe), handlers: handlersCheck(probe) }
   }
 
-  const schemaCheck = async (): Promise<Check> => {
+  /** The schema, and whether the server the check reached accepts writes (its reported parameters: no extra round trip on PostgreSQL 14+). */
+  const schemaAndWritableChecks = async (): Promise<{ writable: Check; schema: Check }> => {
     try {
-      const state = await withTimeout(
+      const { state, readOnly } = await withTimeout(
         (async () => {
           const client = await opts.pool.connect()
           try {
-            return await schemaState(client, { appRole: opts.settings.appRole })
+            return { state: await schemaState(client, { appRole: opts.settings.appRole }), readOnly: await readOnlyNow(client) }
           } finally {
             client.release()
           }
@@ -137,13 +143,12 @@ export function createHealthService(opts: HealthServiceOptions): HealthService {
         timeoutMs,
         'schema check',
       )
-      if (!state.installed) return { ok: false, detail: 'schema not installed' }
-      if (state.pending.length) return { ok: false, detail: `schema at ${state.current}, needs ${state.latest}` }
-      if (isAhead(state)) return { ok: true, detail: `version ${state.current}, installed by a newer aizk` }
-      if (state.pendingDefinitions.length) return { ok: false, detail: `${state.pendingDefinitions.length} schema definitions changed: run aizk install` }
-      return { ok: true, detail: `version ${state.current}` }
+      const down = opts.probe?.databaseDown
+      const writable: Check = readOnly ? { ok: false, detail: `the server is ${readOnly}` } : down ? { ok: false, detail: `database away: ${down}` } : { ok: true }
+      return { writable, schema: schemaStateCheck(state) }
     } catch (err) {
-      return { ok: false, detail: errorMessage(err) }
+      const failed = { ok: false, detail: errorMessage(err) }
+      return { writable: failed, schema: failed }
     }
   }
 
@@ -162,7 +167,7 @@ export function createHealthService(opts: HealthServiceOptions): HealthService {
     if (path === '/livez') return respond(res, await livenessChecks())
     if (path === '/readyz') {
       const notDraining: Check = draining() ? { ok: false, detail: 'draining' } : { ok: true }
-      return respond(res, { draining: notDraining, schema: await schemaCheck() })
+      return respond(res, { draining: notDraining, ...(await schemaAndWritableChecks()) })
     }
     if (path === '/metrics' && opts.metrics) {
       const body = await opts.metrics.render()
@@ -208,4 +213,12 @@ export function createHealthService(opts: HealthServiceOptions): HealthService {
       })
     },
   }
+}
+
+function schemaStateCheck(state: Awaited<ReturnType<typeof schemaState>>): Check {
+  if (!state.installed) return { ok: false, detail: 'schema not installed' }
+  if (state.pending.length) return { ok: false, detail: `schema at ${state.current}, needs ${state.latest}` }
+  if (isAhead(state)) return { ok: true, detail: `version ${state.current}, installed by a newer aizk` }
+  if (state.pendingDefinitions.length) return { ok: false, detail: `${state.pendingDefinitions.length} schema definitions changed: run aizk install` }
+  return { ok: true, detail: `version ${state.current}` }
 }

@@ -248,6 +248,13 @@ export class OutcomeBuffer {
     this.gathering = false
   }
 
+  /** The database is back: write what waits now instead of at the end of its backoff. */
+  retryNow(): void {
+    if (this.closed || this.failures === 0 || !this.timer || this.gathering) return
+    this.clearTimer()
+    this.run()
+  }
+
   get isClosed(): boolean {
     return this.closed
   }

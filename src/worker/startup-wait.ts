@@ -1,13 +1,14 @@
 /**
  * A starting worker waits for PostgreSQL instead of giving up: while the server refuses
- * connections or answers "the database system is starting up", it tries again with backoff for
+ * connections, answers "the database system is starting up", or cannot write yet (a standby, a
+ * new leader still read-only: docs/running-the-worker.md#read-only-servers), it tries again with backoff for
  * up to AIZK_WORKER_STARTUP_WAIT_SECONDS, saying so ('worker:waiting') each time. Meanwhile the
  * health port, when configured, already answers: /livez 200 (the process is fine) and /readyz
  * 503 (no database yet), so an orchestrator neither kills nor routes to it.
  */
 import http from 'node:http'
 import { type Database, type OpenOptions, openDatabase } from '../db/database.js'
-import { DatabaseError, errorMessage } from '../errors.js'
+import { DatabaseError, DatabaseReadOnlyError, errorMessage } from '../errors.js'
 import type { Settings } from '../settings.js'
 import type { WorkerEvents } from '../events.js'
 
@@ -15,7 +16,7 @@ const FIRST_DELAY_MS = 250
 const MAX_DELAY_MS = 5000
 
 function transient(err: unknown): boolean {
-  return err instanceof DatabaseError && (err.details as { transient?: boolean } | undefined)?.transient === true
+  return (err instanceof DatabaseError || err instanceof DatabaseReadOnlyError) && (err.details as { transient?: boolean } | undefined)?.transient === true
 }
 
 export async function openDatabaseWhenReady(settings: Settings, events: WorkerEvents, opts: OpenOptions = {}): Promise<Database> {

@@ -50,7 +50,15 @@ export class Worker {
 
   constructor(private readonly o: WorkerOptions) {
     this.events = o.events ?? new WorkerEvents()
-    this.health = new DatabaseHealth(this.events, () => this.picker?.wake(true))
+    this.health = new DatabaseHealth(this.events, {
+      recovered: (writesRefused) => {
+        // The LISTEN link may still be on the server that refused: renew it where connections go now.
+        if (writesRefused) this.listener?.renew()
+        this.outcomes?.retryNow()
+        this.picker?.wake(true)
+      },
+      writesRefused: () => this.releaseWaitingWhileReadOnly(),
+    })
     // The services' failures too: a connection fault in a background pass is part of the outage.
     this.events.routeErrors((where, err) => this.health.error(where, err))
     this.jobs = bindJobs(o.registry, o.settings, o.entrypoints)
@@ -91,6 +99,11 @@ export class Worker {
    */
   stuckHandlerCalls(slackMs: number): number {
     return callsOf(this.o.workPool ?? this.o.pool)?.overdue(slackMs, this.o.settings.jobTimeoutSeconds * 1000) ?? 0
+  }
+
+  /** Why the database is counted away, '' while it is up (health's /readyz). */
+  get databaseDown(): string {
+    return this.health.downError
   }
 
   /** Jobs picked and waiting in the local queue for a handler slot. */
@@ -144,7 +157,8 @@ export class Worker {
         // Notifications sent while LISTEN was down are lost: poll again once it is back.
         onConnected: ({ reconnect }) => {
           if (!reconnect) return
-          this.health.recovered()
+          // A link back proves the server answers, not that it writes: a pick or a heartbeat says that.
+          if (!this.health.writesRefused) this.health.recovered()
           this.refreshPauses()
           picker.wake(true)
         },
@@ -205,6 +219,8 @@ export class Worker {
     heartbeat(this.o.pool, this.queueManagerId, stale, fresh, this.stuckHandlerCalls(OVERDUE_SLACK_MS))
       .then(
         (beat) => {
+          // The heartbeat is a write: it ends a read-only outage even while every slot is busy and nothing picks.
+          if (this.health.writesRefused) this.health.recovered()
           if (beat.cancelRequested.length) this.cancel(beat.cancelRequested)
           if (!this.pauses.matches(beat.paused)) this.refreshPauses()
           // Silent past its timeout (a stall), the row was removed as dead: without it, this
@@ -258,6 +274,17 @@ export class Worker {
     const wanted = new Set(ids)
     const waiting = this.picker?.takeWaiting((job) => wanted.has(job.id)) ?? []
     if (waiting.length) this.executor?.releaseWaiting(waiting, true)
+  }
+
+  /**
+   * The server refuses writes: the jobs picked but not started go back to `queued` (written once
+   * a server accepts writes; a no-op for rows another worker has recovered meanwhile) instead of
+   * starting handlers whose writes and outcome would be refused
+   * (docs/running-the-worker.md#read-only-servers).
+   */
+  private releaseWaitingWhileReadOnly(): void {
+    const waiting = this.picker?.takeWaiting() ?? []
+    if (waiting.length) this.executor?.releaseWaiting(waiting)
   }
 
   /** A paused entrypoint starts nothing new: its waiting jobs go back to `queued` for whoever picks after the resume. */

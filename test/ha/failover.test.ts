@@ -191,6 +191,8 @@ describe('the queue through a Patroni failover behind HAProxy', { skip }, () => 
     note(
       `read-only leader: completions reported while it refused writes: ${completedDuring.join(', ')}; meanwhile ${during('job:retried')} retried, ${during('job:held')} held, ${during('db:lost')} db:lost, ${during('worker:error')} worker:error events`,
     )
+    const errors = workers.flatMap((w) => w.events.filter((e) => e.event === 'worker:error' && Date.parse(e.ts) >= from && Date.parse(e.ts) <= to))
+    if (errors.length) note(`read-only leader: the workers' errors: ${[...new Set(errors.map((e) => `${e.where}: ${e.error}`))].slice(0, 5).join(' | ')}`)
     await allPickedAgain(to, 'read-only leader')
     await readyzFollowed(from + 500, to, 'read-only leader')
   })

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { CallTracker } from '../../src/db/deadline-client.js'
+import { closePool, createPool } from '../../src/db/connect.js'
 import { WorkerEvents } from '../../src/events.js'
 import { createHealthService, type HealthService } from '../../src/worker/health.js'
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/worker/metrics.js'
@@ -31,7 +32,7 @@ describe('health and metrics', () => {
   let events: WorkerEvents
   let metrics: WorkerMetrics
   let health: HealthService
-  const probe = { draining: false, lastTurnAt: Date.now() }
+  const probe = { draining: false, lastTurnAt: Date.now(), databaseDown: '' }
 
   before(async () => {
     db = await createTestDatabase()
@@ -143,6 +144,31 @@ describe('health and metrics', () => {
     assert.equal(JSON.parse(draining.body).checks.draining.detail, 'draining')
     probe.draining = false
     assert.equal((await get(health.port, '/nope')).status, 404)
+  })
+
+  it('answers /readyz 503 while the worker counts the database away, or the server it reaches is read-only', async () => {
+    probe.databaseDown = 'cannot execute UPDATE in a read-only transaction'
+    const away = await get(health.port, '/readyz')
+    assert.equal(away.status, 503)
+    assert.equal(JSON.parse(away.body).checks.writable.detail, 'database away: cannot execute UPDATE in a read-only transaction')
+    probe.databaseDown = ''
+    assert.equal((await get(health.port, '/readyz')).status, 200)
+    // A pool whose sessions start read-only: the parameter the server reported says so, no outage needed.
+    const u = new URL(db.url)
+    u.searchParams.set('options', '-c default_transaction_read_only=on')
+    const readOnly = createPool(u.toString(), { max: 1 })
+    const h = createHealthService({ port: 0, host: '127.0.0.1', pool: readOnly, settings, events: new WorkerEvents() })
+    await h.start()
+    try {
+      const res = await get(h.port, '/readyz')
+      assert.equal(res.status, 503)
+      const checks = JSON.parse(res.body).checks
+      assert.equal(checks.writable.detail, 'the server is read-only (default_transaction_read_only is on)')
+      assert.equal(checks.schema.ok, true)
+    } finally {
+      await h.stop()
+      await closePool(readOnly, 1000)
+    }
   })
 
   it('answers /readyz 503 on a database without the schema', async () => {

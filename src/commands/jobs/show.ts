@@ -25,7 +25,7 @@ export default class JobsShow extends AizkCommand {
     const { args, flags } = await this.parse(JobsShow)
     const settings = await this.settings()
     const id = jobId(args.id, 'job id')
-    const db = await this.database()
+    const db = await this.database({ readOnly: true })
     const story = await readJobStory(db.pool, id, settings.heartbeatTimeoutSeconds)
     if (!story) {
       throw new NotFoundError(`no job ${id}: not in the queue and no log row`, 'finished jobs are kept only in pgqueuer_log, until `aizk prune` trims it; `aizk status` lists live ones', { id })
