@@ -9,6 +9,12 @@
 #                   with --eval only: the sources of the graph evaluation's labeled passages;
 #   debian-faq@trixie  with --eval only: the next release's FAQ (12.2), whose text states other
 #                   current facts than 11.1's: the evaluation's undated contradictions.
+#   debian-handbook, debian-reference-en, installation-guide-amd64, maint-guide, python3.11-doc,
+#   developers-reference, bash-doc, git-doc, mandoc
+#                   with --convert only: HTML from each documentation generator (DocBook XSL,
+#                   Sphinx, texinfo, asciidoc, and mandoc to render a man page), the sources of
+#                   the converter's fixtures (test/fixtures/convert/, docs/memory-graph.md,
+#                   "Conversion").
 # The cache is ${AIZK_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/aizk}/debs/PACKAGE, unpacked once and
 # reused. When the machine's apt lists do not know a package (an image that cleared them), lists
 # of the cache's own are fetched (apt-get update into the cache) and the download retried.
@@ -85,6 +91,14 @@ fi
 # line, for checking a passage against its source or labeling more.
 if [ "${1:-}" = --eval ]; then
   for pkg in debian-handbook debian-history debian-faq debian-reference-en debian-faq@trixie; do
+    unpacked "$pkg"
+  done
+fi
+
+# --convert: the packages the HTML converter's fixtures were cut from, one folder a line.
+if [ "${1:-}" = --convert ]; then
+  for pkg in debian-handbook debian-reference-en installation-guide-amd64 maint-guide python3.11-doc \
+    developers-reference bash-doc git-doc mandoc; do
     unpacked "$pkg"
   done
 fi

@@ -2,11 +2,13 @@
  * The prose of a chunk, as the built-in extractor reads it: Markdown parsed by marked (what the
  * HTML converter produces, and what documents are written in) with reStructuredText's markup
  * folded first, then only the text of paragraphs, list items and block quotes. Left out:
- * headings and paragraphs that are only emphasis (titles of boxes), code, images, link
+ * headings and paragraphs that are only emphasis (titles of boxes), code (fenced, indented, in
+ * spans other than a plain word, and written into the text: prose-code.ts), images, link
  * targets, tables, raw HTML, and navigation (a paragraph or list made of links alone, as page
  * headers and tables of contents are).
  */
 import { Lexer, type Token, type Tokens } from 'marked'
+import { codeSpanWord, withoutCode } from './prose-code.js'
 
 /** A line of one repeated punctuation character: a reStructuredText title's over- or underline. */
 const ADORNMENT = /^([=\-~^"'`#*+])\1{2,}\s*$/
@@ -59,6 +61,8 @@ function inlineText(tokens: readonly Token[] | undefined): string {
         s += ' '
         break
       case 'codespan':
+        s += codeSpanWord(t.text ?? '')
+        break
       case 'escape':
         s += t.text ?? ''
         break
@@ -118,9 +122,8 @@ function isTitle(text: string): boolean {
 }
 
 function push(into: string[], text: string): void {
-  const s = text
-    .replace(/[,;]?\s*see\s+<?https?:\/\/[^\s)]*>?/g, '')
-    .replace(/<?https?:\/\/[^\s)>]*>?/g, '')
+  const withoutLinks = text.replace(/[,;]?\s*see\s+<?https?:\/\/[^\s)]*>?/g, '').replace(/<?https?:\/\/[^\s)>]*>?/g, '')
+  const s = withoutCode(withoutLinks)
     .replace(/\(\s*\)/g, '')
     .replace(/\s+/g, ' ')
     .trim()

@@ -1,0 +1,65 @@
+/**
+ * Code written into running text, taken out before the extractor reads a block as sentences:
+ * command lines ("$ ls", "# apt update", "user@host:~$ ..."), `ls -l` listings and bare paths
+ * on lines of their own, and words that are code (option flags, key names such as Ctrl-D and
+ * C-x, variables and assignments, paths, identifiers with underscores, calls). A block that is
+ * mostly code is dropped whole. docs/memory-graph.md, "Conversion".
+ */
+
+/** A line that is typed at a prompt, or shown as a shell or Python session prints it. */
+const COMMAND_LINE = /^\s*(?:[$%#]\s|[\w.-]+@[\w.-]+(?::\S*)?\s?[$#%]\s|>>>\s|\.\.\.\s)/
+/** A line of `ls -l`, or a bare path. */
+const LISTING_LINE = /^\s*(?:[-dlcbps][rwxsStT-]{9}[.+@]?\s|total\s+\d+\s*$|(?:~|\.{1,2})?\/\S*\s*$)/
+
+const CODE_WORDS: RegExp[] = [
+  /^--?[A-Za-z0-9][\w-]*(?:=\S*)?$/, // option flags: -a, --all, --block-size=M
+  /^(?:Ctrl|Control|Alt|AltGr|Meta|Shift|Super|Cmd|Command|Win|Esc|C|M|S|s|H)[-+]\S+$/, // key names: Ctrl-D, Alt+F2, C-x, M-C-k
+  /^\w*\$|\$\{?\w/, // variables: $IFS, ${HOME}
+  /^[\w.-]+=/, // assignments: IFS=$IFS, LANG=fr_FR.UTF-8
+  /^(?:~|\.{1,2})?\/[\w.~+-]/, // paths: /etc/passwd, ~/.bashrc, ./configure
+  /[A-Za-z0-9]_[A-Za-z0-9]/, // identifiers: fr_FR, pam_env.so
+  /^[\w.]+\([^)]*\)$/, // calls: foo(), os.path.join(a)
+  /[{}<>|\\;`]/, // shell and program syntax
+]
+
+const OPENING = /^[("'‘“[]+/
+const CLOSING = /[)"'’”\].,;:!?…]+$/
+
+function isCodeWord(word: string): boolean {
+  const core = word.replace(OPENING, '').replace(CLOSING, '')
+  return core !== '' && CODE_WORDS.some((re) => re.test(core))
+}
+
+/** The word's punctuation that belongs to the sentence (a closing period, a comma), without the code. */
+function punctuationOf(word: string): string {
+  return (word.match(/[.,;:!?…]+$/)?.[0] ?? '').slice(-1)
+}
+
+/**
+ * The block's text without its code, or '' when code was most of it. Lines that are command lines
+ * or listings go; code words go, keeping the sentence's punctuation they carried.
+ */
+export function withoutCode(text: string): string {
+  const lines = text.split('\n')
+  const kept = lines.filter((line) => !COMMAND_LINE.test(line) && !LISTING_LINE.test(line))
+  if (kept.length * 2 < lines.length) return ''
+  const words = kept.join(' ').split(/\s+/).filter(Boolean)
+  let code = 0
+  const out: string[] = []
+  for (const word of words) {
+    if (!isCodeWord(word)) {
+      out.push(word)
+      continue
+    }
+    code++
+    const punctuation = punctuationOf(word)
+    if (punctuation && out.length > 0) out[out.length - 1] += punctuation
+  }
+  if (code * 2 > words.length) return ''
+  return out.join(' ')
+}
+
+/** An inline code span's text as prose keeps it: a plain lower-case word (a command, a module) reads as a noun; anything else is code. */
+export function codeSpanWord(text: string): string {
+  return /^[a-z][a-z0-9.+-]*$/.test(text) && !isCodeWord(text) ? text : ''
+}
