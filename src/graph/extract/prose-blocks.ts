@@ -17,8 +17,17 @@ const ADORNMENT = /^([=\-~^"'`#*+])\1{2,}\s*$/
 function foldRestructuredText(text: string): string {
   const lines = text.split('\n')
   const out: string[] = []
+  let fence: string | undefined
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]
+    // A fenced block is Markdown's code, whose short last line ("EOF", "fi") is no title over an underline.
+    const marker = line.match(/^\s*(`{3,}|~{3,})/)?.[1]
+    if (fence || marker) {
+      if (!fence) fence = marker
+      else if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined
+      out.push(line)
+      continue
+    }
     const directive = line.match(/^(\s*)\.\.\s/)
     if (directive) {
       // A directive or comment, and the block indented under it.
@@ -126,6 +135,7 @@ function push(into: string[], text: string): void {
   const s = withoutCode(withoutLinks)
     .replace(/\(\s*\)/g, '')
     .replace(/\s+/g, ' ')
+    .replace(/ ([.,;:!?])(?=\s|$)/g, '$1')
     .trim()
     .replace(/,$/, '.')
   if (!/\p{L}/u.test(s)) return

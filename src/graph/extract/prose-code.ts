@@ -16,7 +16,7 @@ const CODE_WORDS: RegExp[] = [
   /^(?:Ctrl|Control|Alt|AltGr|Meta|Shift|Super|Cmd|Command|Win|Esc|C|M|S|s|H)[-+]\S+$/, // key names: Ctrl-D, Alt+F2, C-x, M-C-k
   /^\w*\$|\$\{?\w/, // variables: $IFS, ${HOME}
   /^[\w.-]+=/, // assignments: IFS=$IFS, LANG=fr_FR.UTF-8
-  /^(?:~|\.{1,2})?\/[\w.~+-]/, // paths: /etc/passwd, ~/.bashrc, ./configure
+  /^(?:~|\.{1,2})?\/(?:[\w.~+-]*\/|[a-z0-9._~+-]+$)/, // paths: /etc/passwd, ~/.bashrc, ./configure, /usr (not "GNU /Linux")
   /[A-Za-z0-9]_[A-Za-z0-9]/, // identifiers: fr_FR, pam_env.so
   /^[\w.]+\([^)]*\)$/, // calls: foo(), os.path.join(a)
   /[{}<>|\\;`]/, // shell and program syntax
@@ -35,31 +35,46 @@ function punctuationOf(word: string): string {
   return (word.match(/[.,;:!?…]+$/)?.[0] ?? '').slice(-1)
 }
 
+/** A shell keyword that opens or closes a line of a script. */
+const SHELL_KEYWORD = /^\s*(?:for|do|done|if|then|else|elif|fi|case|esac|while|until)\b/
+
+function codeWordsIn(words: string[]): number {
+  return words.filter(isCodeWord).length
+}
+
+/** A line that is code: a command line, a listing, a script's line, or a line half of code words or more. */
+function isCodeLine(line: string): boolean {
+  if (COMMAND_LINE.test(line) || LISTING_LINE.test(line)) return true
+  const words = line.split(/\s+/).filter(Boolean)
+  const code = codeWordsIn(words)
+  if (SHELL_KEYWORD.test(line) && (code > 0 || words.every((w) => SHELL_KEYWORD.test(w)))) return true
+  return words.length >= 3 && code * 2 >= words.length
+}
+
 /**
- * The block's text without its code, or '' when code was most of it. Lines that are command lines
- * or listings go; code words go, keeping the sentence's punctuation they carried.
+ * The block's text without its code, or '' when code was most of it. Code lines go; code words
+ * go, keeping the sentence's punctuation they carried.
  */
 export function withoutCode(text: string): string {
   const lines = text.split('\n')
-  const kept = lines.filter((line) => !COMMAND_LINE.test(line) && !LISTING_LINE.test(line))
+  const kept = lines.filter((line) => !isCodeLine(line))
   if (kept.length * 2 < lines.length) return ''
   const words = kept.join(' ').split(/\s+/).filter(Boolean)
-  let code = 0
+  const code = codeWordsIn(words)
+  if (code * 2 > words.length) return ''
   const out: string[] = []
   for (const word of words) {
     if (!isCodeWord(word)) {
       out.push(word)
       continue
     }
-    code++
     const punctuation = punctuationOf(word)
     if (punctuation && out.length > 0) out[out.length - 1] += punctuation
   }
-  if (code * 2 > words.length) return ''
   return out.join(' ')
 }
 
-/** An inline code span's text as prose keeps it: a plain lower-case word (a command, a module) reads as a noun; anything else is code. */
+/** An inline code span's text as prose keeps it: a plain lower-case word of two letters or more (a command, a module; not a key) reads as a noun; anything else is code. */
 export function codeSpanWord(text: string): string {
-  return /^[a-z][a-z0-9.+-]*$/.test(text) && !isCodeWord(text) ? text : ''
+  return /^[a-z][a-z0-9.+-]+$/.test(text) && !isCodeWord(text) ? text : ''
 }
