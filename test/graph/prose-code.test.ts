@@ -57,7 +57,8 @@ describe('code kept out of prose', () => {
     assert.deepEqual(proseBlocks('Install `apt` packages with `apt-get install -y` as `root`, then press `Ctrl-D`.'), ['Install apt packages with as root, then press.'])
   })
 
-  it('keeps prose that merely mentions things written like names: GNU /Linux, TCP/IP, Debian 11', () => {
+  it('keeps prose that merely mentions things written like names: GNU /Linux, TCP/IP, C-style', () => {
     assert.equal(withoutCode('Debian GNU /Linux 11 speaks TCP/IP.'), 'Debian GNU /Linux 11 speaks TCP/IP.')
+    assert.equal(withoutCode('It prints C-style escapes.'), 'It prints C-style escapes.')
   })
 })

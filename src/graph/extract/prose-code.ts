@@ -13,7 +13,8 @@ const LISTING_LINE = /^\s*(?:[-dlcbps][rwxsStT-]{9}[.+@]?\s|total\s+\d+\s*$|(?:~
 
 const CODE_WORDS: RegExp[] = [
   /^--?[A-Za-z0-9][\w-]*(?:=\S*)?$/, // option flags: -a, --all, --block-size=M
-  /^(?:Ctrl|Control|Alt|AltGr|Meta|Shift|Super|Cmd|Command|Win|Esc|C|M|S|s|H)[-+]\S+$/, // key names: Ctrl-D, Alt+F2, C-x, M-C-k
+  /^(?:(?:Ctrl|Control|Alt|AltGr|Meta|Shift|Super|Cmd|Command|Win)[-+])+\S+$/, // key names: Ctrl-D, Alt+F2, Ctrl+Alt+Del
+  /^(?:[CMSsH]-)+(?:[A-Za-z0-9@[\]\\^_?]|SPC|RET|TAB|DEL|ESC|LFD|F\d{1,2})$/, // Emacs's: C-x, M-C-k (not "C-style")
   /^\w*\$|\$\{?\w/, // variables: $IFS, ${HOME}
   /^[\w.-]+=/, // assignments: IFS=$IFS, LANG=fr_FR.UTF-8
   /^(?:~|\.{1,2})?\/(?:[\w.~+-]*\/|[a-z0-9._~+-]+$)/, // paths: /etc/passwd, ~/.bashrc, ./configure, /usr (not "GNU /Linux")
