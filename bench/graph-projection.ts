@@ -58,7 +58,7 @@ async function pending(pool: pg.Pool): Promise<number> {
 }
 
 /** The extractor alone: on this process's one thread, then on the worker's pool with no database. */
-async function extractorAlone(record: (...r: Row[]) => void, sample: string[], warm: string[], step: number): Promise<{ single: ExtractRate; threads: number }> {
+async function extractorAlone(record: (...r: Row[]) => void, sample: string[], warm: string[], step: number): Promise<{ single: ExtractRate; threads: number; pooledCpuMs: number }> {
   const single = measureExtractor(sample, warm)
   record({
     section: 'projection',
@@ -89,7 +89,7 @@ async function extractorAlone(record: (...r: Row[]) => void, sample: string[], w
     value: `${fmt(pooled, 1)} chunks/s`,
     note: `${fmt(pooled / single.rate, 2)}x the extractor alone on one thread; ${fmt(pooledCpuMs, 1)} ms CPU a chunk`,
   })
-  return { single, threads }
+  return { single, threads, pooledCpuMs }
 }
 
 export async function benchProjection(url: string, pool: pg.Pool, set: string[], cfg: ProjectionBenchConfig, record: (...r: Row[]) => void): Promise<void> {
@@ -97,7 +97,7 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
   const avg = chunks.reduce((a, c) => a + c.length, 0) / chunks.length
   process.stderr.write(`bench: ${chunks.length} chunks of ${fmt(avg)} characters on average, ${cfg.rounds} rounds\n`)
   const { sample, warm, step } = baselineSets(chunks, cfg.baseline, cfg.warmup)
-  const { single, threads } = await extractorAlone(record, sample, warm, step)
+  const { single, threads, pooledCpuMs } = await extractorAlone(record, sample, warm, step)
 
   Object.assign(process.env, {
     AIZK_DATABASE_URL: url,
@@ -183,6 +183,13 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
     what: 'CPU a projected chunk (worker process with its threads, and its database backends)',
     value: `${fmt(cost, 1)} ms`,
     note: `worker ${fmt(workerPerChunk, 1)} ms (its event loop ${fmt(loopCpuMs / chunks.length, 1)}, extraction threads and V8's helpers ${fmt(workerPerChunk - loopCpuMs / chunks.length, 1)}), database ${fmt(databasePerChunk, 1)} ms; ${os.availableParallelism()} idle cores could project at most ${fmt(ceiling, 1)} chunks/s${oneCore ? ` (${fmt(ceiling / oneCore, 2)}x the one-core rate)` : ''}`,
+  })
+  // Issue 48's measure of what projecting adds to extracting, per core: target at most 1.6x.
+  record({
+    section: 'projection',
+    what: "CPU a projected chunk against the extractor's own",
+    value: `${fmt(cost / pooledCpuMs, 2)}x`,
+    note: `worker and database ${fmt(cost, 1)} ms against ${fmt(pooledCpuMs, 1)} ms of extraction on the same warm pool with no database (target at most 1.6x); beyond extraction ${fmt(cost - pooledCpuMs, 1)} ms a chunk${pins ? `; against the pinned one-core extractor's ${fmt(mean(pins.map((p) => p.cpuMs)), 1)} ms: ${fmt(cost / mean(pins.map((p) => p.cpuMs)), 2)}x` : ''}`,
   })
   record({
     section: 'projection',

@@ -12,6 +12,12 @@
 #   debian-policy, developers-reference, installation-guide-amd64, git-doc, git (its RelNotes)
 #                   with --eval only: the never-tuned packages of the evaluation
 #                   (test/fixtures/graph-eval/packages/*.json).
+#   debian-handbook, debian-reference-en, installation-guide-amd64, maint-guide, python3.11-doc,
+#   developers-reference, bash-doc, git-doc, mandoc
+#                   with --convert only: HTML from each documentation generator (DocBook XSL,
+#                   Sphinx, texinfo, asciidoc, and mandoc to render a man page), the sources of
+#                   the converter's fixtures (test/fixtures/convert/, docs/memory-graph.md,
+#                   "Conversion").
 # The cache is ${AIZK_CACHE_DIR:-${XDG_CACHE_HOME:-~/.cache}/aizk}/debs/PACKAGE, unpacked once and
 # reused. When the machine's apt lists do not know a package (an image that cleared them), lists
 # of the cache's own are fetched (apt-get update into the cache) and the download retried.
@@ -99,6 +105,14 @@ if [ "${1:-}" = --eval ]; then
     mandoc \
     bash-doc \
     postgresql-doc-15; do
+    unpacked "$pkg"
+  done
+fi
+
+# --convert: the packages the HTML converter's fixtures were cut from, one folder a line.
+if [ "${1:-}" = --convert ]; then
+  for pkg in debian-handbook debian-reference-en installation-guide-amd64 maint-guide python3.11-doc \
+    developers-reference bash-doc git-doc mandoc; do
     unpacked "$pkg"
   done
 fi

@@ -1,29 +1,20 @@
-/** HTML to Markdown through turndown (ATX headings, fenced code), with pipe tables kept as tables. */
+/**
+ * HTML to Markdown through turndown (ATX headings, fenced code), with the block forms real
+ * documentation uses kept apart from its prose: code and synopses fenced (html-code.ts), data
+ * tables as pipe tables (html-tables.ts), definition lists as lists (html-lists.ts).
+ * docs/memory-graph.md, "Conversion".
+ */
 import TurndownService from 'turndown'
-
-/** The little of the DOM (turndown's domino) a table needs; the project compiles without lib.dom. */
-interface DomElement {
-  textContent: string | null
-  querySelectorAll(selector: string): ArrayLike<DomElement>
-}
-
-function cellText(cell: DomElement): string {
-  return (cell.textContent ?? '').replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim()
-}
-
-function tableToMarkdown(table: DomElement): string {
-  const rows = Array.from(table.querySelectorAll('tr')).map((tr) => Array.from(tr.querySelectorAll('th,td')).map((c) => cellText(c)))
-  if (rows.length === 0) return ''
-  const width = Math.max(...rows.map((r) => r.length))
-  const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`
-  const [head, ...body] = rows
-  return `\n\n${[line(head), line(Array(width).fill('---')), ...body.map(line)].join('\n')}\n\n`
-}
+import { addCodeRules } from './html-code.js'
+import { addDefinitionListRules } from './html-lists.js'
+import { addTableRules } from './html-tables.js'
 
 function createService(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' })
   service.remove(['script', 'style', 'noscript', 'template', 'head'])
-  service.addRule('table', { filter: 'table', replacement: (_content, node) => tableToMarkdown(node as unknown as DomElement) })
+  addTableRules(service)
+  addDefinitionListRules(service)
+  addCodeRules(service)
   return service
 }
 

@@ -2,11 +2,13 @@
  * The prose of a chunk, as the built-in extractor reads it: Markdown parsed by marked (what the
  * HTML converter produces, and what documents are written in) with reStructuredText's markup
  * folded first, then only the text of paragraphs, list items and block quotes. Left out:
- * headings and paragraphs that are only emphasis (titles of boxes), code, images, link
+ * headings and paragraphs that are only emphasis (titles of boxes), code (fenced, indented, in
+ * spans other than a plain word, and written into the text: prose-code.ts), images, link
  * targets, tables, raw HTML, and navigation (a paragraph or list made of links alone, as page
  * headers and tables of contents are).
  */
 import { Lexer, type Token, type Tokens } from 'marked'
+import { codeSpanWord, withoutCode } from './prose-code.js'
 
 /** A line of one repeated punctuation character: a reStructuredText title's over- or underline. */
 const ADORNMENT = /^([=\-~^"'`#*+])\1{2,}\s*$/
@@ -15,8 +17,17 @@ const ADORNMENT = /^([=\-~^"'`#*+])\1{2,}\s*$/
 function foldRestructuredText(text: string): string {
   const lines = text.split('\n')
   const out: string[] = []
+  let fence: string | undefined
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]
+    // A fenced block is Markdown's code, whose short last line ("EOF", "fi") is no title over an underline.
+    const marker = line.match(/^\s*(`{3,}|~{3,})/)?.[1]
+    if (fence || marker) {
+      if (!fence) fence = marker
+      else if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined
+      out.push(line)
+      continue
+    }
     const directive = line.match(/^(\s*)\.\.\s/)
     if (directive) {
       // A directive or comment, and the block indented under it.
@@ -59,6 +70,8 @@ function inlineText(tokens: readonly Token[] | undefined): string {
         s += ' '
         break
       case 'codespan':
+        s += codeSpanWord(t.text ?? '')
+        break
       case 'escape':
         s += t.text ?? ''
         break
@@ -118,11 +131,11 @@ function isTitle(text: string): boolean {
 }
 
 function push(into: string[], text: string): void {
-  const s = text
-    .replace(/[,;]?\s*see\s+<?https?:\/\/[^\s)]*>?/g, '')
-    .replace(/<?https?:\/\/[^\s)>]*>?/g, '')
+  const withoutLinks = text.replace(/[,;]?\s*see\s+<?https?:\/\/[^\s)]*>?/g, '').replace(/<?https?:\/\/[^\s)>]*>?/g, '')
+  const s = withoutCode(withoutLinks)
     .replace(/\(\s*\)/g, '')
     .replace(/\s+/g, ' ')
+    .replace(/ ([.,;:!?])(?=\s|$)/g, '$1')
     .trim()
     .replace(/,$/, '.')
   if (!/\p{L}/u.test(s)) return
