@@ -163,7 +163,7 @@ function commonWord(t: Term, lowerWords: ReadonlySet<string>): boolean {
   const singular = t.root || t.normal
   if (lowerWords.has(t.normal) || lowerWords.has(singular)) return true
   const tag = knownTag(t.normal) || knownTag(singular)
-  if (tag && !/Name|Person|Place|Country|City|Organization/.test(tag)) return true
+  if (tag && t.normal.length >= 4 && !/Name|Person|Place|Country|City|Organization/.test(tag)) return true
   return (has(t, 'Verb', 'Gerund', 'Conjunction', 'Preposition', 'Determiner', 'Pronoun') && !has(t, 'ProperNoun')) || COMMON_SUFFIX.test(t.normal)
 }
 
