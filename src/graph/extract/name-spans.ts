@@ -117,7 +117,11 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
   const mentions: Mention[] = []
   const lowerWords = new Set<string>()
   // Common nouns the chunk writes in lower case after a determiner ("the recovery", "some options").
-  for (const s of sentences) s.forEach((t, i) => /^\p{Ll}/u.test(t.text) && !/-/.test(t.post) && has(t, 'Noun') && !has(t, 'Adjective') && has(s[i - 1], 'Determiner') && lowerWords.add(t.normal))
+  for (const s of sentences) {
+    s.forEach((t, i) => {
+      if (/^\p{Ll}/u.test(t.text) && !/-/.test(t.post) && has(t, 'Noun') && !has(t, 'Adjective') && has(s[i - 1], 'Determiner')) lowerWords.add(t.normal)
+    })
+  }
   const raw: { sentence: number; run: Run; initial: boolean }[] = []
   const seenInside = new Set<string>()
   sentences.forEach((s, n) => {
