@@ -149,6 +149,8 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
     const surface = surfaceOf(s, start, end)
     if (normalizeName(surface).length < 2 || !/\p{L}{2}/u.test(surface) || !s.slice(start, end).some(capitalised)) continue
     if (end - start === 1 && commonWord(s[start], lowerWords)) continue
+    // "Toggle the switch", "Point the cursor": a sentence's first word before a determiner is a verb.
+    if (end - start === 1 && initial && start === run.start && has(s[end], 'Determiner') && !/[,;:]/.test(s[start].post)) continue
     mentions.push({ sentence, start, end, surface })
   }
   return mentions

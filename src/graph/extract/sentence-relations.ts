@@ -169,14 +169,15 @@ function literalAfter(s: Sentence, from: number, to: number): string | undefined
       continue
     }
     // A gerund after a noun names a thing ("packet filtering") unless it takes an object.
-    const compoundGerund = has(t, 'Gerund') && prev !== undefined && nounLike(prev) && !phraseStart(s[k + 1])
+    const next = s[k + 1]
+    const compoundGerund = has(t, 'Gerund') && prev !== undefined && nounLike(prev) && (next === undefined || k + 1 >= to || COMPLEMENT.has(next.normal) || /[,;:.]/.test(t.post))
     // A bare verb form right before a noun modifies it ("overwrite accidents").
     const adjunct = has(t, 'Infinitive') && !has(t, 'Auxiliary', 'Copula', 'Modal') && has(s[k + 1], 'Noun') && !has(s[k + 1], 'Pronoun', 'Verb') && k + 1 < to
     if (!compoundGerund && !adjunct && (has(t, 'Preposition', 'Conjunction', 'Pronoun', 'Gerund') || verbish(t))) break
     terms.push(t)
     if (terms.length > MAX_LITERAL_TERMS) return undefined
   }
-  while (terms.length > 0 && (COMPLEMENT.has(terms.at(-1)?.normal ?? '') || has(terms.at(-1), 'Determiner'))) terms.pop()
+  while (terms.length > 0 && (COMPLEMENT.has(terms.at(-1)?.normal ?? '') || has(terms.at(-1), 'Determiner', 'Preposition'))) terms.pop()
   // The head is the last noun before the first complement: it must name a thing.
   const firstComplement = terms.findIndex((t) => COMPLEMENT.has(t.normal))
   const core = firstComplement < 0 ? terms : terms.slice(0, firstComplement)
