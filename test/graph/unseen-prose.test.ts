@@ -29,6 +29,11 @@ describe('built-in extractor on unseen prose', () => {
     assert.ok(found.includes('Debian') && found.includes('Netfilter'), found.join(', '))
   })
 
+  it('takes no code that reached the prose, no adverb and no gerund phrase for a name', () => {
+    const text = 'Set UID=0 and CAP_SYS_MODULE[65 in Debian. Continuously, Debian updates itself. Creating group Debian-exim is done by Exim.'
+    assert.deepEqual(names(text), ['Debian', 'Exim'])
+  })
+
   it('keeps real one-word names beside common words', () => {
     const text = 'Lintian checks packages. The debhelper tools build them. Developers push their work to Salsa.'
     assert.deepEqual(names(text), ['Lintian', 'Salsa'])

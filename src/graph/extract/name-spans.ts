@@ -49,6 +49,8 @@ function breaksAfter(t: Term, next: Term | undefined): boolean {
 /** The first term can start a name there: not a determiner, a date, nor an English word opening a sentence. */
 function nameStart(t: Term, sentenceStart: boolean): boolean {
   if (functionWord(t) && !has(t, 'Person', 'Place', 'Organization', 'Acronym')) return false
+  // "Creating group", "Loading Linux": a gerund opens a phrase, not a name.
+  if (has(t, 'Gerund') && /ing$/.test(t.normal) && !has(t, 'ProperNoun')) return false
   if (LEADING.has(t.normal) || STRUCTURE.has(t.normal) || has(t, 'Date', 'Month', 'WeekDay', 'Pronoun', 'Preposition', 'Conjunction', 'QuestionWord')) return false
   if (!sentenceStart) return true
   if (has(t, 'Person', 'Place', 'Organization', 'Acronym')) return true
@@ -149,6 +151,8 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
     const surface = surfaceOf(s, start, end)
     if (normalizeName(surface).length < 2 || !/\p{L}{2}/u.test(surface) || !s.slice(start, end).some(capitalised)) continue
     if (end - start === 1 && commonWord(s[start], lowerWords)) continue
+    // Code that reached the prose ("UID=0", "X=\"`md5sum", "CAP_SYS_MODULE[65"): no name has these.
+    if (/[=$_[\]{}<>`|\\]/.test(surface)) continue
     // "Toggle the switch", "Point the cursor": a sentence's first word before a determiner is a verb.
     if (end - start === 1 && initial && start === run.start && has(s[end], 'Determiner') && !/[,;:]/.test(s[start].post)) continue
     mentions.push({ sentence, start, end, surface })
@@ -160,7 +164,7 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
  * A capitalised word alone that is an English word rather than a name: a label or a fragment
  * ("Before", "Requires", "Options", "Toggle", "Point", "Recovery"). It is one when the chunk also
  * writes it as a lower-case noun after a determiner, when compromise's lexicon knows it (or its singular) as anything but a
- * name, or when compromise reads it as a verb, gerund or function word. An all-capital
+ * name, or when compromise reads it as a verb, gerund, adverb or function word. An all-capital
  * acronym ("PAM", "GRUB") is never one.
  */
 function commonWord(t: Term, lowerWords: ReadonlySet<string>): boolean {
@@ -170,7 +174,7 @@ function commonWord(t: Term, lowerWords: ReadonlySet<string>): boolean {
   if (lowerWords.has(t.normal) || lowerWords.has(singular)) return true
   const tag = knownTag(t.normal) || knownTag(singular)
   if (tag && t.normal.length >= 4 && !/Name|Person|Place|Country|City|Organization/.test(tag)) return true
-  return (has(t, 'Verb', 'Gerund', 'Conjunction', 'Preposition', 'Determiner', 'Pronoun') && !has(t, 'ProperNoun')) || COMMON_SUFFIX.test(t.normal)
+  return (has(t, 'Verb', 'Gerund', 'Adverb', 'Conjunction', 'Preposition', 'Determiner', 'Pronoun') && !has(t, 'ProperNoun')) || COMMON_SUFFIX.test(t.normal)
 }
 
 const initials = (words: readonly string[]) => words.map((w) => w[0]).join('')
