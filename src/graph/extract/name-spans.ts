@@ -160,6 +160,12 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
   return mentions
 }
 
+/** compromise's lexicon knows the word as anything but a name. */
+function englishTag(word: string): boolean {
+  const tag = knownTag(word) || knownTag(word.replace(/s$/, ''))
+  return tag !== '' && !/Name|Person|Place|Country|City|Organization/.test(tag)
+}
+
 /**
  * A capitalised word alone that is an English word rather than a name: a label or a fragment
  * ("Before", "Requires", "Options", "Toggle", "Point", "Recovery"). It is one when the chunk also
@@ -172,8 +178,7 @@ function commonWord(t: Term, lowerWords: ReadonlySet<string>): boolean {
   if (has(t, 'Person', 'Place', 'Organization') && !has(t, 'Verb', 'Adjective', 'Gerund')) return false
   const singular = t.root || t.normal
   if (lowerWords.has(t.normal) || lowerWords.has(singular)) return true
-  const tag = knownTag(t.normal) || knownTag(singular)
-  if (tag && t.normal.length >= 4 && !/Name|Person|Place|Country|City|Organization/.test(tag)) return true
+  if (t.normal.length >= 4 && (englishTag(t.normal) || englishTag(singular))) return true
   return (has(t, 'Verb', 'Gerund', 'Adverb', 'Conjunction', 'Preposition', 'Determiner', 'Pronoun') && !has(t, 'ProperNoun')) || COMMON_SUFFIX.test(t.normal)
 }
 
