@@ -70,7 +70,10 @@ async function scoreSet(set: NameSet, keep: (p: MergePair) => boolean, score: Sc
       else if (merged) {
         score.fp++
         score.wrong.push(`${names[i].name} = ${names[j].name}`)
-      } else if (same) score.fn++
+      } else if (same) {
+        score.fn++
+        if (process.env.EVAL_VERBOSE) console.log(`    missed ${names[i].name} = ${names[j].name}`)
+      }
     }
   }
   const groups = new Map<number, LabeledName[]>()

@@ -56,7 +56,8 @@ function predicateMatches(produced: string, label: LabeledClaim): boolean {
   const tokens = produced.split(/\s+/)
   const negated = tokens[0] === 'not'
   if (negated !== (label.negated ?? false)) return false
-  const stems = new Set(tokens.map(stem))
+  // A state said in the past is stored as "was"/"had" (docs/memory-graph.md, "Extractors"): the same lemma.
+  const stems = new Set(tokens.map((t) => stem(t === 'was' ? 'be' : t === 'had' ? 'have' : t)))
   return label.predicates.some((p) => stems.has(stem(p)))
 }
 

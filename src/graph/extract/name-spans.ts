@@ -49,6 +49,8 @@ function breaksAfter(t: Term, next: Term | undefined): boolean {
 /** The first term can start a name there: not a determiner, a date, nor an English word opening a sentence. */
 function nameStart(t: Term, sentenceStart: boolean): boolean {
   if (functionWord(t) && !has(t, 'Person', 'Place', 'Organization', 'Acronym')) return false
+  // "Creating group", "Loading Linux": a gerund opens a phrase, not a name.
+  if (has(t, 'Gerund') && /ing$/.test(t.normal) && !has(t, 'ProperNoun')) return false
   if (LEADING.has(t.normal) || STRUCTURE.has(t.normal) || has(t, 'Date', 'Month', 'WeekDay', 'Pronoun', 'Preposition', 'Conjunction', 'QuestionWord')) return false
   if (!sentenceStart) return true
   if (has(t, 'Person', 'Place', 'Organization', 'Acronym')) return true
@@ -115,6 +117,13 @@ function surfaceOf(s: Sentence, start: number, end: number): string {
 /** Every name mention of the chunk, in order, its first term validated. */
 export function findMentions(sentences: readonly Sentence[]): Mention[] {
   const mentions: Mention[] = []
+  const lowerWords = new Set<string>()
+  // Common nouns the chunk writes in lower case after a determiner ("the recovery", "some options").
+  for (const s of sentences) {
+    s.forEach((t, i) => {
+      if (/^\p{Ll}/u.test(t.text) && !/-/.test(t.post) && has(t, 'Noun') && !has(t, 'Adjective') && has(s[i - 1], 'Determiner')) lowerWords.add(t.normal)
+    })
+  }
   const raw: { sentence: number; run: Run; initial: boolean }[] = []
   const seenInside = new Set<string>()
   sentences.forEach((s, n) => {
@@ -141,21 +150,57 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
     if (end - start === 1 && /^:/.test(s[start].post) && s[start + 1] !== undefined) continue
     const surface = surfaceOf(s, start, end)
     if (normalizeName(surface).length < 2 || !/\p{L}{2}/u.test(surface) || !s.slice(start, end).some(capitalised)) continue
+    if (end - start === 1 && commonWord(s[start], lowerWords)) continue
+    // Code that reached the prose ("UID=0", "X=\"`md5sum", "CAP_SYS_MODULE[65"): no name has these.
+    if (/[=$_[\]{}<>`|\\]/.test(surface)) continue
+    // "Toggle the switch", "Point the cursor": a sentence's first word before a determiner is a verb.
+    if (end - start === 1 && initial && start === run.start && has(s[end], 'Determiner') && !/[,;:]/.test(s[start].post)) continue
     mentions.push({ sentence, start, end, surface })
   }
   return mentions
 }
 
+/** compromise's lexicon knows the word as anything but a name. */
+function englishTag(word: string): boolean {
+  const tag = knownTag(word) || knownTag(word.replace(/s$/, ''))
+  return tag !== '' && !/Name|Person|Place|Country|City|Organization/.test(tag)
+}
+
+/**
+ * A capitalised word alone that is an English word rather than a name: a label or a fragment
+ * ("Before", "Requires", "Options", "Toggle", "Point", "Recovery"). It is one when the chunk also
+ * writes it as a lower-case noun after a determiner, when compromise's lexicon knows it (or its singular) as anything but a
+ * name, or when compromise reads it as a verb, gerund, adverb or function word. An all-capital
+ * acronym ("PAM", "GRUB") is never one.
+ */
+function commonWord(t: Term, lowerWords: ReadonlySet<string>): boolean {
+  if (/^[\p{Lu}\d]+$/u.test(t.text.replace(/['’]s$/, '')) || /\p{Lu}/u.test(t.text.slice(1)) || /\d/.test(t.text)) return false
+  if (has(t, 'Person', 'Place', 'Organization') && !has(t, 'Verb', 'Adjective', 'Gerund')) return false
+  const singular = t.root || t.normal
+  if (lowerWords.has(t.normal) || lowerWords.has(singular)) return true
+  if (t.normal.length >= 4 && (englishTag(t.normal) || englishTag(singular))) return true
+  return (has(t, 'Verb', 'Gerund', 'Adverb', 'Conjunction', 'Preposition', 'Determiner', 'Pronoun') && !has(t, 'ProperNoun')) || COMMON_SUFFIX.test(t.normal)
+}
+
 const initials = (words: readonly string[]) => words.map((w) => w[0]).join('')
 
-function kindOf(surface: string, terms: readonly Term[]): string {
+/** `modifierAfter`: the name stands before a common noun it modifies ("Cyril character glyphs"). */
+function kindOf(surface: string, terms: readonly Term[], modifierAfter = false): string {
   const words = surface.split(/\s+/)
   if (ORG_WORDS.test(words.at(-1) ?? '') || CORPORATE_SUFFIX.has((words.at(-1) ?? '').toLowerCase())) return 'organisation'
-  if (words.length > 1 && terms.some((t) => has(t, 'FirstName')) && terms.every((t) => has(t, 'Person', 'ProperNoun') || PARTICLES.has(t.normal) || abbreviation(t))) return 'person'
+  // An all-capital word is an acronym ("PAM", "ABI"), never a first name.
+  const firstName = (t: Term) => has(t, 'FirstName') && !/^\p{Lu}[\p{Lu}\d]+$/u.test(t.text)
+  if (words.length > 1 && terms.some(firstName) && terms.every((t) => has(t, 'Person', 'ProperNoun') || PARTICLES.has(t.normal) || abbreviation(t))) return 'person'
   if (terms.some((t) => has(t, 'Place', 'Country', 'City'))) return 'place'
-  if (terms.some((t) => has(t, 'Organization'))) return 'organisation'
-  if (words.length === 1 && terms.some((t) => has(t, 'FirstName'))) return 'person'
+  // compromise guesses Organization for any acronym ("GPL", "GRUB"); only its lexicon's own count.
+  if (terms.some((t) => /Organization/.test(knownTag(t.normal)))) return 'organisation'
+  if (words.length === 1 && terms.some(firstName) && !modifierAfter) return 'person'
   return /\d/.test(surface) ? 'product' : 'concept'
+}
+
+function modifiesNoun(s: Sentence, end: number): boolean {
+  const next = s[end]
+  return next !== undefined && !/[,;:()]/.test(s[end - 1].post) && /^\p{Ll}/u.test(next.text) && has(next, 'Noun') && !has(next, 'Verb', 'Pronoun', 'Preposition')
 }
 
 /**
@@ -168,7 +213,7 @@ export function resolveMentions(sentences: readonly Sentence[], mentions: readon
     const key = normalizeName(m.surface)
     const e = byKey.get(key)
     if (e) e.count++
-    else byKey.set(key, { name: m.surface, kind: kindOf(m.surface, sentences[m.sentence].slice(m.start, m.end)), words: m.surface.split(/\s+/), count: 1, first: i })
+    else byKey.set(key, { name: m.surface, kind: kindOf(m.surface, sentences[m.sentence].slice(m.start, m.end), modifiesNoun(sentences[m.sentence], m.end)), words: m.surface.split(/\s+/), count: 1, first: i })
   })
   const alias = new Map<string, string>()
   // An acronym in parentheses right after a name: "Free Software Foundation (FSF)".

@@ -7,6 +7,7 @@
  * it gives. A claim is made only when its subject is a name (or "the project" for a name the chunk
  * gave); the object is a name, or else the noun phrase after the verb as literal text.
  */
+import { literalAfter, verbish } from './literal-object.js'
 import { has, type Sentence, type Term } from './sentence-terms.js'
 
 export interface NameAt {
@@ -33,31 +34,42 @@ interface VerbGroup {
   lemma: string
   negated: boolean
   passive: boolean
+  /** "can", "must", "may", ... as written: a claim keeps its modality ("can prevent"). */
+  modal?: string
+  /** A state said in the past ("was", "had"): kept on a literal claim ("Qt was not free software"). */
+  past: boolean
 }
+
+const MODALS = new Set(['can', 'cannot', 'could', 'may', 'might', 'must', 'shall', 'should', 'will', 'would'])
+/** "is released under": compromise reads the participle as an adjective; before a preposition it is the verb. */
+const participleAfterBe = (s: Sentence, k: number) =>
+  k > 0 && (BE.has(s[k - 1].normal) || has(s[k - 1], 'Negative')) && has(s[k], 'Adjective') && /ed$/.test(s[k].normal) && (has(s[k + 1], 'Preposition') || PARTICLES.has(s[k + 1]?.normal ?? ''))
+const mainVerb = (t: Term) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal', 'Negative') && !MODALS.has(t.normal)
 
 const BE = new Set(['be', 'is', 'are', 'was', 'were', 'been', 'being', 'am', "'s"])
 const HAVE = new Set(['have', 'has', 'had', 'having'])
 const CLAUSE_BREAK = new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'while', 'although', 'because', 'whereas', 'if', 'when', 'so', 'but', 'since'])
 const LIST_GLUE = /^(,|,?\s*and|,?\s*or)$/
-const MAX_LITERAL_TERMS = 6
 /** Past participles compromise does not always tag as such ("was born"). */
 const PARTICIPLE = /(ed|en|wn|rn|ne|lt|pt|ught|ung)$/
 const PARTICLES = new Set(['to', 'into', 'onto', 'from', 'with', 'for', 'in', 'on', 'at', 'by', 'as', 'after', 'of', 'within', 'under', 'over'])
 
 const lemmaOf = (t: Term) => (BE.has(t.normal) || BE.has(t.root) ? 'be' : HAVE.has(t.normal) ? 'have' : t.root.replace(/[^\p{L}'-]/gu, '') || t.normal)
-const verbish = (t: Term) => has(t, 'Verb', 'Auxiliary', 'Copula', 'Modal') && !has(t, 'Gerund', 'Preposition')
 
 function verbGroups(s: Sentence, taken: Uint8Array): VerbGroup[] {
   const groups: VerbGroup[] = []
   let i = 0
   while (i < s.length) {
-    if (taken[i] || !verbish(s[i]) || s[i - 1]?.normal === 'to') {
+    const adjunct = groups.at(-1)?.end === i && mainVerb(s[i - 1]) && has(s[i], 'Infinitive') && has(s[i + 1], 'Noun') && !has(s[i + 1], 'Verb', 'Pronoun')
+    if (taken[i] || !verbish(s[i]) || s[i - 1]?.normal === 'to' || adjunct) {
       i++
       continue
     }
     let end = i + 1
-    const continues = (k: number): boolean => verbish(s[k]) || has(s[k], 'Negative') || (has(s[k], 'Adverb') && k + 1 < s.length && !taken[k + 1] && continues(k + 1))
-    while (end < s.length && !taken[end] && continues(end)) end++
+    const continues = (k: number): boolean =>
+      verbish(s[k]) || has(s[k], 'Negative') || (has(s[k], 'Adverb') && k + 1 < s.length && !taken[k + 1] && continues(k + 1)) || participleAfterBe(s, k)
+    // The group ends at its main verb: "can prevent overwrite accidents" is "can prevent" and its object.
+    while (end < s.length && !taken[end] && !mainVerb(s[end - 1]) && continues(end)) end++
     while (i > 0 && !taken[i - 1] && DISCOURSE.has(s[i - 1].normal) && !/[,;:]/.test(s[i - 1].post)) i--
     // "Debian releases is": a verb before an auxiliary or copula of the same group is a noun.
     for (let k = end - 1; k > i; k--) {
@@ -67,14 +79,18 @@ function verbGroups(s: Sentence, taken: Uint8Array): VerbGroup[] {
       }
     }
     const terms = s.slice(i, end)
-    const main = [...terms].reverse().find((t) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal', 'Negative')) ?? terms.find((t) => !has(t, 'Negative', 'Adverb')) ?? s[i]
+    const main = terms.find((_, k) => participleAfterBe(s, i + k)) ?? [...terms].reverse().find((t) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal', 'Negative')) ?? terms.find((t) => !has(t, 'Negative', 'Adverb')) ?? s[i]
     const beAux = terms.some((t) => t !== main && (BE.has(t.normal) || BE.has(t.root)))
+    const modal = terms.find((t) => MODALS.has(t.normal))?.normal.replace(/^cannot$/, 'can')
+    const tensed = terms.find((t) => verbish(t) && !has(t, 'Negative'))
     groups.push({
       start: i,
       end,
       main,
       lemma: lemmaOf(main),
-      negated: terms.some((t) => has(t, 'Negative') || t.normal === 'not' || t.normal === "n't"),
+      modal,
+      past: !modal && tensed !== undefined && has(tensed, 'PastTense') && (BE.has(tensed.normal) || HAVE.has(tensed.normal)),
+      negated: terms.some((t) => has(t, 'Negative') || t.normal === 'not' || t.normal === "n't" || t.normal === 'cannot'),
       passive: beAux && (has(main, 'PastTense', 'Participle', 'Passive') || PARTICIPLE.test(main.normal)) && lemmaOf(main) !== 'be',
     })
     i = end
@@ -118,27 +134,6 @@ function listFrom(s: Sentence, names: readonly NameAt[], first: NameAt): NameAt[
   return list
 }
 
-function literalAfter(s: Sentence, from: number, to: number): string | undefined {
-  let i = from
-  while (i < to && has(s[i], 'Determiner', 'Adverb') && !has(s[i], 'Negative')) i++
-  const terms: Term[] = []
-  for (let k = i; k < to && terms.length < MAX_LITERAL_TERMS; k++) {
-    const t = s[k]
-    const afterOf = terms.at(-1)?.normal === 'of'
-    const ofNoun = t.normal === 'of' && terms.length > 0 && s[k + 1] !== undefined && has(s[k + 1], 'Noun', 'Adjective', 'Determiner', 'ProperNoun')
-    if (has(t, 'Determiner') && !afterOf) break
-    if (!ofNoun && !has(t, 'Determiner') && (has(t, 'Preposition', 'Conjunction', 'Pronoun', 'Gerund') || verbish(t))) break
-    if (!(has(t, 'Determiner') && afterOf)) terms.push(t)
-    if (/[,;:()—]/.test(t.post)) break
-  }
-  while (terms.length > 0 && (terms.at(-1)?.normal === 'of' || has(terms.at(-1), 'Determiner'))) terms.pop()
-  // An object names a thing: a lone adjective ("common") or pronoun ("all") says nothing, and a
-  // bare date is the claim's time (its `when`), not its object.
-  if (!terms.some((t) => has(t, 'Noun', 'Value') && !has(t, 'Pronoun', 'Adjective'))) return undefined
-  if (terms.every((t) => has(t, 'Month', 'Date', 'Value') || /^(1[89]|20)\d\d(s)?$/.test(t.normal))) return undefined
-  return terms.map((t, n) => t.text + (n < terms.length - 1 ? ' ' : '')).join('').replace(/[,;:.!?)]+$/, '')
-}
-
 export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceClaim[] {
   const taken = new Uint8Array(s.length)
   for (const n of names) taken.fill(1, n.start, n.end)
@@ -171,7 +166,7 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
     }
     if (reducedPassive) continue
     const prep = s[g.end] && (has(s[g.end], 'Preposition') || PARTICLES.has(s[g.end].normal)) && !taken[g.end] ? s[g.end].normal : ''
-    const head = g.passive ? `be ${g.main.normal}` : g.lemma
+    const head = withModal(g, g.passive ? `be ${g.main.normal}` : g.lemma)
     const predicate = negate(g, prep ? `${head} ${prep}` : head)
     const objectStart = prep ? g.end + 1 : g.end
     const object = inSpan.find((n) => adjacentWords(s, objectStart, n.start) && !modifies(s, n))
@@ -185,7 +180,7 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
       continue
     }
     const literal = literalAfter(s, objectStart, end)
-    if (literal) add(subject, predicate, literal, false)
+    if (literal) add(subject, g.past && !g.passive && (g.lemma === 'be' || g.lemma === 'have') ? negate(g, pastOf(g.lemma, prep)) : predicate, literal, false)
   }
   verblessRelations(s, names, add)
   return claims
@@ -220,11 +215,14 @@ function modifies(s: Sentence, n: NameAt): boolean {
 }
 
 const negate = (g: VerbGroup, predicate: string) => (g.negated ? `not ${predicate}` : predicate)
+const withModal = (g: VerbGroup, head: string) => (g.modal ? `${g.modal} ${head}` : head)
+/** "was" and "had" stand for their lemma in a claim that says a state held then ("Qt was not free software at the time"). */
+const pastOf = (lemma: string, prep: string) => `${lemma === 'be' ? 'was' : 'had'}${prep ? ` ${prep}` : ''}`
 
 /** Only determiners and adjectives (at most three terms) stand between `from` and `to`. */
 function adjacentWords(s: Sentence, from: number, to: number): boolean {
   if (to - from > 3) return false
-  return s.slice(from, to).every((t) => has(t, 'Determiner', 'Adjective', 'Possessive') && !verbish(t))
+  return s.slice(from, to).every((t) => has(t, 'Determiner', 'Adjective', 'Possessive') && !verbish(t) && !PARTICLES.has(t.normal) && !/ed$/.test(t.normal))
 }
 
 /** "a sponsoring member of the PSF": the noun before "of" (or "for") and the name after it. */

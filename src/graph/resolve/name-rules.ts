@@ -7,6 +7,7 @@
  * "Debian LTS team"). Word order always counts ("Document Foundation" is not "Foundation
  * Documents"). Names are normalized (normalizeName).
  */
+import { knownTag } from '../extract/sentence-terms.js'
 import { compatibleNames } from './name-compatibility.js'
 
 export type NameRule = 'acronym' | 'designator' | 'partial-name'
@@ -36,16 +37,32 @@ export function initialsOf(tokens: readonly string[]): string {
     .join('')
 }
 
-/** `short` is one word of 2 to 6 letters spelling the initials of `long` (or of long after the words they share). */
+/**
+ * An English word rather than a name's own ("loading", "secure", "places"): compromise's lexicon
+ * knows it as anything but a name, or it is a gerund. A name that adds such a word to another
+ * ("Loading Linux", "Secure Shell") is a phrase about it or another thing, not its fuller form.
+ */
+export function englishWord(word: string): boolean {
+  const tag = knownTag(word)
+  return (tag !== '' && !/Name|Person|Place|Country|City|Organization/.test(tag)) || /^\p{L}{3,}ing$/u.test(word)
+}
+
+/**
+ * `short` is one word of 3 to 6 letters spelling the initials of `long` (or of long after the
+ * words they share), each initial taken from a word of letters ("ctrl d" and
+ * "places->cd/dvd creator" spell nothing). Two letters are too few to say which expansion is
+ * meant: "CD", "PC", "OS" and "FS" each fit many names.
+ */
 export function isAcronymOf(short: string, long: string): boolean {
   const s = words(short)
   const l = words(long)
   if (l.length < 2) return false
   const last = s.at(-1) ?? ''
-  if (!/^\p{L}{2,6}$/u.test(last)) return false
+  if (!/^\p{L}{3,6}$/u.test(last)) return false
   const shared = s.slice(0, -1)
   if (!shared.every((w, k) => l[k] !== undefined && sameWord(w, l[k]))) return false
   const rest = l.slice(shared.length)
+  if (!rest.every((w) => FUNCTION_WORDS.has(w) || /^\p{L}([\p{L}'’-]+|\.)$/u.test(w))) return false
   return rest.length >= 2 && initialsOf(rest) === last
 }
 
@@ -65,7 +82,9 @@ export function withDesignators(short: string, long: string): boolean {
   }
   if (k < s.length) return false
   const acronym = initialsOf(s)
-  return extra.every((w) => DESIGNATORS.has(w) || INITIAL.test(w) || (acronym.length >= 2 && w === acronym))
+  // An initial is a middle initial ("Richard M. Stallman") or written with its period; "OS X" is not "OS".
+  const initial = (w: string) => INITIAL.test(w) && (w.endsWith('.') || w !== l.at(-1))
+  return extra.every((w) => DESIGNATORS.has(w) || initial(w) || (acronym.length >= 2 && w === acronym))
 }
 
 /** `short` could be a partial of `long`: a person's first or last word, or for other kinds the tail of the name. */
@@ -76,6 +95,8 @@ export function isPartialOf(short: string, long: string, kind: string): boolean 
   if (kind === 'person') return s.length === 1 && s[0].length >= 3 && (sameWord(s[0], l[0]) || sameWord(s[0], l.at(-1) as string))
   if (kind === 'place') return false
   const tail = l.slice(l.length - s.length)
+  // "Shell" is not "Secure Shell", nor "Linux" "Loading Linux": the head must be a name's word.
+  if (l.slice(0, l.length - s.length).some(englishWord)) return false
   return s.every((w, k) => sameWord(w, tail[k])) && s.join('').length >= 4
 }
 
