@@ -3,7 +3,8 @@
  * "Time on every fact"): "from April 1996 until December 1997", "between 1998 and 2001",
  * "1996-1998", "since 2005", "until March 1996", "as of 2010", "in August 1993". A phrase belongs
  * to the claim whose verb comes last before it ("Ian Murdock founded Debian in August 1993 and led
- * it until March 1996": `found` from August 1993, `lead` until March 1996); a phrase before every
+ * it until March 1996": `found` from August 1993, and the end belongs to "led", not to `found`,
+ * even when "led it" gave no claim); a phrase before every
  * verb ("Since 2005, ...") belongs to every claim that has none of its own. A sentence with no
  * phrase leaves its claims' dates as the relations gave them (the sentence's date).
  */
@@ -93,6 +94,12 @@ function verbAt(s: Sentence, claim: TimedClaim): number {
   return claim.subjectAt + 1
 }
 
+function startsVerbGroupBetween(s: Sentence, from: number, to: number): boolean {
+  const verb = (t: Term | undefined) => has(t, 'Verb', 'Auxiliary', 'Copula', 'Modal') && !has(t, 'Gerund')
+  for (let j = from + 1; j < to; j++) if (verb(s[j]) && !verb(s[j - 1]) && !has(s[j - 1], 'Adverb', 'Negative')) return true
+  return false
+}
+
 /**
  * Each claim's time, in the order given; undefined for every claim when the sentence has no time
  * phrase (its dates stay as the relations read them). A claim no phrase reaches gets no time.
@@ -106,6 +113,9 @@ export function claimTimes(s: Sentence, claims: readonly TimedClaim[]): (ClaimTi
   for (const p of phrases) {
     const before = verbs.filter((v) => v < p.at)
     const target = before.length ? Math.max(...before) : undefined
+    // A verb group of its own between the claim's verb and the phrase ("and led it until ...")
+    // owns the phrase, whether or not it gave a claim.
+    if (target !== undefined && startsVerbGroupBetween(s, target, p.at)) continue
     const into = (t: ClaimTime) => {
       t.when ??= p.when
       t.until ??= p.until
