@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test'
 import { htmlToMarkdown } from '../../src/convert/html.js'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import { recall } from '../../src/graph/read/recall.js'
-import { InsightJob } from '../../src/jobs/inventory/index.js'
+import { CommunitiesJob, InsightJob, ProfileProjectionJob } from '../../src/jobs/inventory/index.js'
 import type { ScopedScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
@@ -21,7 +21,7 @@ import { debianPackageDir } from '../support/graph/debian-docs.js'
 import { addDocument, asSet, graphSettings, jobContext, projectAs } from '../support/graph/graph.js'
 
 const history = debianPackageDir('debian-history')
-const LEADERS = 'usr/share/doc/debian-history/docs/leaders.en.html'
+const LEADERS = 'leaders.en.html'
 
 let db: TestDatabase
 let app: AppLogin
@@ -30,12 +30,13 @@ async function write(scopes: string[], title: string, body: string): Promise<voi
   for (const chunk of await addDocument(app.scoped, scopes, title, body)) await projectAs(app.scoped, chunk, scopes)
 }
 
-async function insights(scopes: string[]): Promise<Record<string, unknown>> {
+async function run(Job: typeof InsightJob | typeof ProfileProjectionJob | typeof CommunitiesJob, scopes: string[]): Promise<Record<string, unknown>> {
   let detail: Record<string, unknown> = {}
-  const ctx = { ...jobContext(app.scoped, InsightJob.entrypoint, graphSettings()), report: (d: Record<string, unknown>) => (detail = { ...detail, ...d }) }
-  await (new InsightJob() as ScopedScheduledJob).handle({ scopes }, ctx)
+  const ctx = { ...jobContext(app.scoped, Job.entrypoint, graphSettings()), report: (d: Record<string, unknown>) => (detail = { ...detail, ...d }) }
+  await (new Job() as ScopedScheduledJob).handle({ scopes }, ctx)
   return detail
 }
+const insights = (scopes: string[]) => run(InsightJob, scopes)
 
 interface LeadRow {
   leader: string
@@ -71,8 +72,9 @@ describe('time on every fact: the leaders of Debian', { skip: 'missing' in histo
     db = await createTestDatabase()
     app = await createAppLogin(db)
     if ('missing' in history) return
-    const html = readFileSync(path.join(history.dir, LEADERS), 'utf8')
-    await write([A], 'A Brief History of Debian: Leadership', htmlToMarkdown(html))
+    const chapter = (file: string) => htmlToMarkdown(readFileSync(path.join(history.dir, 'usr/share/doc/debian-history/docs', file), 'utf8'))
+    await write([A], 'A Brief History of Debian: Introduction', chapter('intro.en.html'))
+    await write([A], 'A Brief History of Debian: Leadership', chapter(LEADERS))
     // {B} holds another story, dated inside Bruce Perens's term.
     await write([B], 'Zebra notes', 'Ada Lovelace led Debian from March 1997 until May 1997.')
   })
@@ -136,6 +138,33 @@ describe('time on every fact: the leaders of Debian', { skip: 'missing' in histo
     assert.ok(perens.endedBy, 'the claim that closed the term')
     const item = r.items.find((i) => i.id === perens.id)
     assert.match(item?.text ?? '', /\(from April 1996 until December 1997\)$/)
+  })
+
+  it('profiles state dated facts in the past, and every entity mentioned three times says what it is', async () => {
+    await run(ProfileProjectionJob, [A])
+    const profiles = await asSet(app.scoped, [A], async (q) =>
+      (
+        await q.query<{ name: string; summary: string; mentions: number }>(
+          `SELECT e.name, p.summary, (SELECT sum(m.count) FROM mention m WHERE m.entity_id = e.id)::int AS mentions
+             FROM profile p JOIN entity e ON e.id = p.entity_id WHERE p.scopes = $1::uuid[] AND e.merged_into IS NULL`,
+          [[A]],
+        )
+      ).rows,
+    )
+    const perens = profiles.find((p) => p.name === 'Bruce Perens')
+    assert.match(perens?.summary ?? '', /^Bruce Perens led Debian from April 1996 until December 1997\./)
+    const frequent = profiles.filter((p) => p.mentions >= 3)
+    assert.ok(frequent.length >= 2, `entities mentioned three times or more: ${frequent.map((p) => p.name).join(', ')}`)
+    for (const p of frequent) assert.doesNotMatch(p.summary, /nothing is claimed/, `${p.name}: ${p.summary}`)
+  })
+
+  it('the community of leaders is titled by what its claims share, with a one-paragraph summary', async () => {
+    await run(CommunitiesJob, [A])
+    const communities = await asSet(app.scoped, [A], async (q) => (await q.query<{ title: string; summary: string; size: number }>(`SELECT title, summary, size FROM community WHERE scopes = $1::uuid[] AND level = 0 ORDER BY size DESC`, [[A]])).rows)
+    const leaders = communities.find((c) => c.title === 'Who led Debian')
+    assert.ok(leaders, `titles: ${communities.map((c) => c.title).join(' | ')}`)
+    assert.match(leaders.summary, /^\d+ entities around [^.]+\. [^.]*(, [A-Z][\w ]+)+ and \d+ others led Debian between [A-Z]?\w* ?\d{4} and [A-Z]?\w* ?\d{4}\./)
+    assert.doesNotMatch(leaders.summary, /\n/, 'one paragraph')
   })
 
   it('never answers from another set, and a reader of {A,B} sees both', async () => {
