@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test'
 import { htmlToMarkdown } from '../../src/convert/html.js'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import { recall } from '../../src/graph/read/recall.js'
+import { timeSpan } from '../../src/graph/time-span.js'
 import { CommunitiesJob, InsightJob, ProfileProjectionJob } from '../../src/jobs/inventory/index.js'
 import type { ScopedScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
@@ -165,6 +166,15 @@ describe('time on every fact: the leaders of Debian', { skip: 'missing' in histo
     assert.ok(leaders, `titles: ${communities.map((c) => c.title).join(' | ')}`)
     assert.match(leaders.summary, /^\d+ entities around [^.]+\. [^.]*(, [A-Z][\w ]+)+ and \d+ others led Debian between [A-Z]?\w* ?\d{4} and [A-Z]?\w* ?\d{4}\./)
     assert.doesNotMatch(leaders.summary, /\n/, 'one paragraph')
+  })
+
+  it("the database reads a date as the same period as recall's parser", async () => {
+    const texts = ['1996', 'April 1996', 'December 1997', 'June 17th, 1996', '17 June 1996', 'August of 1993', '1990s', '2001-04-15', '2001-04', 'Feb 30 2001', 'someday']
+    const rows = await asSet(app.scoped, [A], async (q) => (await q.query<{ start: string | null; end: string | null }>(`SELECT aizk_time_bound(t, false)::text AS start, aizk_time_bound(t, true)::text AS end FROM unnest($1::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n`, [texts])).rows)
+    assert.deepEqual(
+      rows.map((r) => (r.start === null ? undefined : { start: r.start, end: r.end })),
+      texts.map((t) => timeSpan(t)),
+    )
   })
 
   it('never answers from another set, and a reader of {A,B} sees both', async () => {

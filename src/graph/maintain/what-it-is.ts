@@ -11,7 +11,7 @@ const COPULA = /^(is|was|are|were|has been|had been|will be|remains|remained|bec
 const APPOSITION = /^,\s+((?:a|an|the|one of the)\s+[^,;.()]{3,120}?)\s*[,;.)]/i
 const MAX = 300
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 function sentence(text: string): string {
   const t = text.replace(/\s+/g, ' ').trim()
@@ -23,7 +23,7 @@ function sentence(text: string): string {
 export function whatItIs(name: string, description: string | null | undefined): { text: string; quoted: boolean } | undefined {
   const text = description?.replace(/\s+/g, ' ').trim()
   if (!text) return undefined
-  const at = text.search(new RegExp(`(^|[^\\p{L}\\p{N}])${escape(name)}(?![\\p{L}\\p{N}])`, 'iu'))
+  const at = text.search(new RegExp(`(^|[^\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'iu'))
   if (at >= 0) {
     const start = text.toLowerCase().indexOf(name.toLowerCase(), at)
     const after = text.slice(start + name.length)
