@@ -4,7 +4,8 @@
  * security: the projection keeps both ends of every leader's term, the insight pass closes each
  * term with the next one (kept, not deleted; nothing changes on a second run), and recall --as-of
  * answers who led Debian in a given year by when the claims were true, with when they were
- * recorded beside it. A second set holding a different leader shows the answer never crosses sets.
+ * recorded beside it. A second set holding a different leader shows the answer never crosses sets;
+ * a third, that a dated "X was replaced by Y" ends X's role.
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -16,7 +17,7 @@ import { recall } from '../../src/graph/read/recall.js'
 import { timeSpan } from '../../src/graph/time-span.js'
 import { CommunitiesJob, InsightJob, ProfileProjectionJob } from '../../src/jobs/inventory/index.js'
 import type { ScopedScheduledJob } from '../../src/jobs/scheduled-job.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
+import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { debianPackageDir } from '../support/graph/debian-docs.js'
 import { addDocument, asSet, graphSettings, jobContext, projectAs } from '../support/graph/graph.js'
@@ -78,6 +79,8 @@ describe('time on every fact: the leaders of Debian', { skip: 'missing' in histo
     await write([A], 'A Brief History of Debian: Leadership', chapter(LEADERS))
     // {B} holds another story, dated inside Bruce Perens's term.
     await write([B], 'Zebra notes', 'Ada Lovelace led Debian from March 1997 until May 1997.')
+    // {C}: a role that a "replaced by" sentence ends.
+    await write([C], 'Zebra history', 'Grace Hopper led Zebra Linux from 1990. In April 1995, Grace Hopper was replaced by Alan Turing.')
   })
   after(async () => {
     await closeExtractionPool()
@@ -166,6 +169,16 @@ describe('time on every fact: the leaders of Debian', { skip: 'missing' in histo
     assert.ok(leaders, `titles: ${communities.map((c) => c.title).join(' | ')}`)
     assert.match(leaders.summary, /^\d+ entities around [^.]+\. [^.]*(, [A-Z][\w ]+)+ and \d+ others led Debian between [A-Z]?\w* ?\d{4} and [A-Z]?\w* ?\d{4}\./)
     assert.doesNotMatch(leaders.summary, /\n/, 'one paragraph')
+  })
+
+  it('"Y replaced X" in a year ends X\'s role then', async () => {
+    assert.equal((await insights([C])).closed, 1)
+    const [hopper] = await asSet(app.scoped, [C], async (q) => (await q.query<{ valid_from: string; valid_to: string; by: string }>(
+      `SELECT c.valid_from, c.valid_to, r.predicate || ' ' || s.name AS by FROM claim c JOIN claim r ON r.id = c.ended_by JOIN entity s ON s.id = r.subject_id WHERE c.predicate = 'lead'`)).rows)
+    assert.deepEqual(hopper, { valid_from: '1990', valid_to: 'April 1995', by: 'replace Alan Turing' })
+    const led = async (asOf: string) => (await recall(app.scoped, { readScopes: [C], query: 'Who led Zebra Linux?', limit: 50, asOf }, identity)).claims.filter((c) => c.predicate === 'lead').map((c) => c.subject)
+    assert.deepEqual(await led('1993'), ['Grace Hopper'])
+    assert.deepEqual(await led('1996'), [])
   })
 
   it("the database reads a date as the same period as recall's parser", async () => {

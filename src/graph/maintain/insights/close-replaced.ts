@@ -6,10 +6,10 @@
  * text gave no end, `valid_to` is when the next one began. Closed claims are kept (they were true
  * for their span; `recall --as-of` answers from them), never deleted, and still read by this pass,
  * so running it again changes nothing. Undated values, or values dated alike, are left to the
- * contradiction finder.
+ * contradiction finder. "Y replaced X" dated D ends X's open roles ("X leads Debian") at D.
  */
 import type { Queryable } from '../../../db/queryable.js'
-import { type Closing, closeClaims } from '../sql/close-sql.js'
+import { type Closing, closeClaims, closeReplacedRoles } from '../sql/close-sql.js'
 import { VALUES_BY_OBJECT, VALUES_BY_SUBJECT } from '../sql/insight-sql.js'
 import { dateOrder, singleValuedPatterns, timelineOf } from './single-valued.js'
 
@@ -50,5 +50,5 @@ export async function closeReplacedFacts(db: Queryable, scopes: readonly string[
   const bySubject = await db.query<Group>(VALUES_BY_SUBJECT, [scopes, subject])
   const byObject = await db.query<Group>(VALUES_BY_OBJECT, [scopes, object])
   const closings = [...bySubject.rows, ...byObject.rows].flatMap((g) => closingsOf(g, maxObjects))
-  return closeClaims(db, scopes, closings)
+  return (await closeClaims(db, scopes, closings)) + (await closeReplacedRoles(db, scopes, object))
 }
