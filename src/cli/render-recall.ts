@@ -1,5 +1,5 @@
 /** `aizk recall`'s text: each item on its line with where it came from. */
-import type { RecallItem, RecallResult, RecallSource } from '../graph/read/recall-types.js'
+import type { RecalledClaim, RecallItem, RecallResult, RecallSource } from '../graph/read/recall-types.js'
 
 const one = (text: string, max: number) => {
   const flat = text.replace(/\s+/g, ' ').trim()
@@ -11,11 +11,18 @@ function where(s: Pick<RecallSource, 'title' | 'charStart' | 'charEnd' | 'chunkI
   return `${s.title ?? '(untitled)'}${span} (chunk ${s.chunkId})`
 }
 
+/** When the claim was true as its text dates it, beside when it was recorded. */
+function truth(c: Pick<RecalledClaim, 'statedFrom' | 'statedUntil'>): string {
+  if (c.statedFrom && c.statedUntil) return `true from ${c.statedFrom} until ${c.statedUntil}, `
+  if (c.statedFrom) return `true from ${c.statedFrom}, `
+  return c.statedUntil ? `true until ${c.statedUntil}, ` : ''
+}
+
 function itemLines(item: RecallItem, r: RecallResult): string[] {
   if (item.kind === 'claim') {
     const c = r.claims.find((x) => x.id === item.id)
     if (!c) return []
-    const head = `claim      ${c.subject} —${c.predicate}→ ${c.object}   weight ${c.weight.toFixed(2)}, ${c.statedFrom ? `true from ${c.statedFrom}, ` : ''}since ${c.validFrom.slice(0, 10)}${c.hops ? `, ${c.hops} hop${c.hops > 1 ? 's' : ''} from the question's entities` : ''}`
+    const head = `claim      ${c.subject} —${c.predicate}→ ${c.object}   weight ${c.weight.toFixed(2)}, ${truth(c)}recorded ${c.recordedAt.slice(0, 10)}${c.hops ? `, ${c.hops} hop${c.hops > 1 ? 's' : ''} from the question's entities` : ''}`
     return [head, ...c.sources.map((s) => `             from ${where(s)}`)]
   }
   if (item.kind === 'chunk') {
@@ -33,7 +40,7 @@ function itemLines(item: RecallItem, r: RecallResult): string[] {
 }
 
 export function renderRecall(r: RecallResult): string {
-  const head = `recall "${r.query}" in {${r.scopes.join(',')}}${r.asOf ? ` as of ${r.asOf}` : ''}: ${r.items.length} item${r.items.length === 1 ? '' : 's'}`
+  const head = `recall "${r.query}" in {${r.scopes.join(',')}}${r.asOf ? ` as of ${r.asOf}${r.asOfSpan ? ` (true between ${r.asOfSpan.start} and ${r.asOfSpan.end})` : ''}` : ''}${r.knownAt ? `, as known at ${r.knownAt}` : ''}: ${r.items.length} item${r.items.length === 1 ? '' : 's'}`
   if (r.abstained) {
     const why = `the best item held ${r.support.toFixed(2)} of the question's weight, below the floor of ${r.floor.toFixed(2)}`
     return `${head}\n(nothing in this scope set supports an answer: ${why}; --floor 0 shows what ranks anyway)`

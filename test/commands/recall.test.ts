@@ -9,11 +9,11 @@ import { after, before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
-import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
-import { addDocument, projectAs } from '../support/graph/graph.js'
+import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
 import { cliEnv } from '../support/commands/env.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { addDocument, projectAs } from '../support/graph/graph.js'
 
 let db: TestDatabase
 let login: AppLogin
@@ -140,7 +140,7 @@ describe('aizk mcp recall', () => {
     try {
       const tool = (await client.listTools()).tools.find((t) => t.name === 'recall')
       assert.ok(tool, 'recall is offered')
-      assert.deepEqual(Object.keys((tool.inputSchema as { properties: object }).properties).sort(), ['asOf', 'limit', 'question'], 'no scope argument to widen')
+      assert.deepEqual(Object.keys((tool.inputSchema as { properties: object }).properties).sort(), ['asOf', 'knownAt', 'limit', 'question'], 'no scope argument to widen')
       for (const question of ['Who founded Debian?', 'Who founded Zebra Linux?']) {
         const res = await client.callTool({ name: 'recall', arguments: { question } })
         assert.notEqual(res.isError, true)

@@ -2,7 +2,7 @@
  * recall() against real PostgreSQL, on a login that is neither owner nor superuser, over graphs
  * projected by the built-in extractor: the claim that answers a question comes back with the
  * document it came from; nothing from a set outside the read set ever does (containment: a reader
- * of {A,B} sees {A} and {A,B}, a reader of {A} sees neither {B} nor {A,B}); asOf leaves out what
+ * of {A,B} sees {A} and {A,B}, a reader of {A} sees neither {B} nor {A,B}); knownAt leaves out what
  * was superseded before it; the candidate function answers nothing without the owner's proof.
  */
 import assert from 'node:assert/strict'
@@ -11,8 +11,8 @@ import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import { cleanExtraction } from '../../src/graph/extract/extraction.js'
 import { recall } from '../../src/graph/read/recall.js'
 import type { RecallResult } from '../../src/graph/read/recall-types.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
+import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { addDocument, projectAs, projectExtraction } from '../support/graph/graph.js'
 
 let db: TestDatabase
@@ -102,7 +102,7 @@ describe('recall', () => {
     assert.ok(answered.items.every((i) => i.support >= 0 && i.support <= 1) && answered.items[0].support >= answered.floor)
   })
 
-  it('asOf leaves out a claim superseded before it and one not yet observed', async () => {
+  it('knownAt leaves out a claim superseded before it and one not yet observed', async () => {
     const [chunk1, chunk2] = await addDocument(app.scoped, [C], 'json', `${'The json module supports comments. '.repeat(60)}\n\n${'The json module does not support comments. '.repeat(60)}`)
     const write = (chunk: string, predicate: string) =>
       projectExtraction(app.scoped, [C], chunk, cleanExtraction({ entities: [{ name: 'json module', kind: 'product' }], claims: [{ subject: 'json module', predicate, object: 'comments', objectIsEntity: false }] }))
@@ -111,8 +111,8 @@ describe('recall', () => {
     // Spread the two observations an hour apart (row security keeps the app role from backdating).
     await db.pool.query(`UPDATE claim SET created = now() - interval '2 hours' WHERE predicate = 'support' AND scopes = $1`, [[C]])
     await db.pool.query(`UPDATE claim SET created = now() - interval '1 hour' WHERE predicate = 'not support' AND scopes = $1`, [[C]])
-    const predicates = async (asOf?: Date) =>
-      (await recall(app.scoped, { readScopes: [C], query: 'Does the json module support comments?', limit: 10, asOf }, identity)).claims.map((c) => c.predicate).sort()
+    const predicates = async (knownAt?: Date) =>
+      (await recall(app.scoped, { readScopes: [C], query: 'Does the json module support comments?', limit: 10, knownAt }, identity)).claims.map((c) => c.predicate).sort()
     assert.deepEqual(await predicates(), ['not support'], 'now: the superseding claim only')
     assert.deepEqual(await predicates(new Date(Date.now() - 90 * 60_000)), ['support'], 'between the two: the older claim only')
     assert.deepEqual(await predicates(new Date(Date.now() - 3 * 3600_000)), [], 'before both: neither')

@@ -9,6 +9,7 @@
  * its description. This is CPU work: the worker runs it on a thread pool (extract-pool.ts),
  * never on its event loop.
  */
+import { type ClaimTime, claimTimes } from './claim-times.js'
 import { codenameClaims } from './codename-pairs.js'
 import { currentValueClaims } from './current-values.js'
 import type { Extraction } from './extraction.js'
@@ -81,7 +82,8 @@ export function extractBuiltin(text: string): Extraction {
     const found = sentenceClaims(s, names)
     const subjectHere = found.find((c) => c.subjectAt <= 1 && kindOf.get(c.subject) !== 'person')?.subject
     lastTopic = subjectHere
-    for (const c of found) claims.push(asClaim(c, nameOf))
+    const times = claimTimes(s, found)
+    for (const [k, c] of found.entries()) claims.push(timed(asClaim(c, nameOf), times[k]))
     const sentenceText = s.map((t) => `${t.pre}${t.text}${t.post}`).join('').trim()
     for (const c of found) if (c.predicate === 'be' && !c.objectIsEntity && !described.has(c.subject)) described.set(c.subject, sentenceText)
     for (const x of names) if (!described.has(x.key)) described.set(x.key, sentenceText)
@@ -108,6 +110,13 @@ function pronounSubject(s: Sentence, i: number, lastPerson: string | undefined, 
   if (s[i].normal === 'he' || s[i].normal === 'she') return lastPerson
   if (s[i].normal === 'it' && (i === 0 || /[,;:]/.test(s[i - 1].post))) return topic
   return undefined
+}
+
+/** The claim with the time its own phrases give (claim-times.ts), when the sentence has any. */
+function timed(claim: Extraction['claims'][number], time: ClaimTime | undefined): Extraction['claims'][number] {
+  if (!time) return claim
+  const { when: _sentenceDate, ...rest } = claim
+  return { ...rest, ...time }
 }
 
 function asClaim(c: SentenceClaim, nameOf: Map<string, string>): Extraction['claims'][number] {

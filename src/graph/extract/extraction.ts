@@ -27,6 +27,8 @@ export const extractionSchema = z.object({
         objectIsEntity: z.boolean(),
         /** When it became true, as the text dates it ("1993", "May 2000"). */
         when: z.string().max(60).optional(),
+        /** When it stopped being true, as the text dates it ("March 1998"). */
+        until: z.string().max(60).optional(),
         /** The relation in a sentence of the text's own words. */
         description: z.string().max(2000).optional(),
         /** How strongly the text states it, 1 (in passing) to 10 (its point). */
@@ -64,6 +66,8 @@ export interface CleanClaim {
   description?: string
   /** When it became true, as the text dates it. */
   validFrom?: string
+  /** When it stopped being true, as the text dates it. */
+  validTo?: string
 }
 
 export interface CleanExtraction {
@@ -118,12 +122,14 @@ export function cleanExtraction(raw: Extraction): CleanExtraction {
       objectKind: object?.kind ?? '',
       ...(c.description?.trim() ? { description: c.description.trim().slice(0, MAX_DESCRIPTION) } : {}),
       ...(c.when?.trim() ? { validFrom: c.when.trim().slice(0, 60) } : {}),
+      ...(c.until?.trim() ? { validTo: c.until.trim().slice(0, 60) } : {}),
     }
     const key = [claim.subject, claim.subjectKind, predicate, claim.objectIsEntity, claim.object, claim.objectKind].join('\u0000')
     const seen = claims.get(key)
     if (seen) {
       seen.description ??= claim.description
       seen.validFrom ??= claim.validFrom
+      seen.validTo ??= claim.validTo
       continue
     }
     claims.set(key, claim)

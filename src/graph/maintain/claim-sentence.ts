@@ -3,8 +3,11 @@
  * support") conjugated for a third-person subject ("is", "works with", "does not support"), a
  * passive or a birth in the past ("was elected", "was born in"), a modal kept ("can prevent",
  * "must not include") and a state the text put in the past ("was not", "had"). Claims are stored as lemmas so
- * that one fact said in two tenses is one claim; this is only how they are shown.
+ * that one fact said in two tenses is one claim; this is only how they are shown. A claim the text
+ * dates reads in the past, with its dates (docs/memory-graph.md, "Time on every fact").
  */
+import nlp from 'compromise'
+
 const IRREGULAR: Record<string, string> = { be: 'is', have: 'has', do: 'does', go: 'goes' }
 
 function thirdPerson(verb: string): string {
@@ -36,7 +39,47 @@ export function verbPhrase(predicate: string): string {
   return [thirdPerson(verb), ...rest].join(' ')
 }
 
-export function claimSentence(subject: string, predicate: string, object: string): string {
-  const text = `${subject} ${verbPhrase(predicate)} ${object}`.replace(/\s+/g, ' ').trim()
+/** Lemmas compromise reads as another verb's past ("found" as find's): their own past. */
+const PAST: Record<string, string> = { found: 'founded', be: 'was' }
+
+function pastOf(verb: string): string {
+  if (PAST[verb]) return PAST[verb]
+  const forms = nlp(`they ${verb}`).verbs().conjugate()[0] as { PastTense?: string } | undefined
+  return forms?.PastTense ?? `${verb.replace(/e$/, '')}ed`
+}
+
+/** The predicate in the past, for a claim the text dates: "led", "did not support", "was elected". */
+export function pastVerbPhrase(predicate: string): string {
+  const words = predicate.trim().split(/\s+/)
+  const negated = words[0] === 'not'
+  const [verb, ...rest] = negated ? words.slice(1) : words
+  if (!verb) return predicate
+  if (verb === 'be') return ['was', ...(negated ? ['not'] : []), ...rest].join(' ')
+  if (negated) return ['did not', verb, ...rest].join(' ')
+  return [pastOf(verb), ...rest].join(' ')
+}
+
+/** When a claim held, as its text dates it (claim.valid_from, claim.valid_to). */
+export interface ClaimTime {
+  from?: string | null
+  until?: string | null
+}
+
+/** " from April 1996 until December 1997", " in August 1993", " until March 1996", or nothing. */
+export function timePhrase(time: ClaimTime | undefined): string {
+  if (time?.from && time.until) return ` from ${time.from} until ${time.until}`
+  if (time?.from) return ` in ${time.from}`
+  return time?.until ? ` until ${time.until}` : ''
+}
+
+/**
+ * The claim as a sentence. A claim the text dates is a fact of the past and reads in the past
+ * with its dates ("Bruce Perens led Debian from April 1996 until December 1997."); an undated one
+ * in the present. Negation stays either way ("does not support", "did not support").
+ */
+export function claimSentence(subject: string, predicate: string, object: string, time?: ClaimTime): string {
+  const dates = timePhrase(time)
+  const verb = dates ? pastVerbPhrase(predicate) : verbPhrase(predicate)
+  const text = `${subject} ${verb} ${object}${dates}`.replace(/\s+/g, ' ').trim()
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`
 }

@@ -15,6 +15,7 @@ import type { Settings } from '../../settings.js'
 import { chatCompletion } from '../extract/llm-client.js'
 import { mapLimited } from '../map-limited.js'
 import { claimSentence } from './claim-sentence.js'
+import { whatItIs } from './what-it-is.js'
 import { claimDirtyProfiles, type DirtyProfile, type ProfileClaim, storeProfiles, strongestClaims } from './sql/profile-sql.js'
 
 export type ProfileSettings = Pick<
@@ -24,10 +25,26 @@ export type ProfileSettings = Pick<
 
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`)
 
-export function extractiveSummary(entity: Pick<DirtyProfile, 'name' | 'kind' | 'mentions'>, claims: readonly ProfileClaim[]): string {
-  if (claims.length === 0) return `${entity.name} (${entity.kind}) is mentioned ${times(entity.mentions)}; nothing is claimed about it yet.`
+const sentenceOf = (c: ProfileClaim) => claimSentence(c.subject, c.predicate, c.object, { from: c.validFrom, until: c.validTo })
+
+/**
+ * The entity's strongest claims as sentences, each in its tense (a dated claim in the past) and
+ * polarity; led by what the entity is, from its description sentence (what-it-is.ts), when no
+ * claim says what it is ("X is ..."); with no claim and no description, only how often it is
+ * mentioned.
+ */
+export function extractiveSummary(entity: Pick<DirtyProfile, 'name' | 'kind' | 'mentions'> & { description?: string | null }, claims: readonly ProfileClaim[]): string {
   const ordered = [...claims].sort((a, b) => b.weight - a.weight || b.sources - a.sources)
-  return `${[...new Set(ordered.map((c) => claimSentence(c.subject, c.predicate, c.object)))].join(' ')} Mentioned ${times(entity.mentions)}.`
+  const said = [...new Set(ordered.map(sentenceOf))]
+  const saysWhat = claims.some((c) => c.subject === entity.name && /^(not )?be$/.test(c.predicate))
+  const what = saysWhat ? undefined : whatItIs(entity.name, entity.description)
+  const mentioned = `Mentioned ${times(entity.mentions)}.`
+  // A sentence that only names it says less than any claim: quoted only when no claim exists.
+  if (what?.quoted && said.length === 0) return `${entity.name} (${entity.kind}): ${what.text} ${mentioned}`
+  if (what?.quoted) return [...said, mentioned].join(' ')
+  if (what) return [what.text, ...said, mentioned].join(' ')
+  if (said.length === 0) return `${entity.name} (${entity.kind}) is mentioned ${times(entity.mentions)}; nothing is claimed about it yet.`
+  return [...said, mentioned].join(' ')
 }
 
 const modelSummary = z.object({ summary: z.string().min(1).max(4000) })
@@ -35,7 +52,7 @@ const modelSummary = z.object({ summary: z.string().min(1).max(4000) })
 async function summarize(settings: ProfileSettings, entity: DirtyProfile, claims: ProfileClaim[], signal?: AbortSignal): Promise<string> {
   const fallback = extractiveSummary(entity, claims)
   if (!settings.llmUrl || claims.length === 0) return fallback
-  const facts = claims.map((c) => `- ${claimSentence(c.subject, c.predicate, c.object)} (weight ${c.weight.toFixed(2)}, ${c.sources} source(s))`).join('\n')
+  const facts = claims.map((c) => `- ${sentenceOf(c)} (weight ${c.weight.toFixed(2)}, ${c.sources} source(s))`).join('\n')
   const answer = await chatCompletion(
     settings,
     [

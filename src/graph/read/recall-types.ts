@@ -6,8 +6,15 @@ export interface RecallOptions {
   query: string
   /** Ranked items to return (default 10). */
   limit?: number
-  /** Leave out claims first observed after this moment, and claims superseded at or before it. */
-  asOf?: Date
+  /**
+   * Answer by when facts were true: leave out claims whose time (as their text dates it, or as a
+   * later value closed them) lies wholly before or after this. A Date is the day it falls on (UTC);
+   * text is a period ("1997", "2001-04", "April 2001", "2010-06-01"). Claims no text dated are
+   * kept. docs/memory-graph.md, "Time on every fact".
+   */
+  asOf?: Date | string
+  /** Answer as the graph stood then: leave out claims first recorded after it, and claims superseded at or before it. */
+  knownAt?: Date
   /** The question's vector, when embeddings are configured: chunks are ranked by it too. */
   queryVector?: number[]
   /**
@@ -50,10 +57,16 @@ export interface RecalledClaim {
   objectId: string | null
   object: string
   weight: number
-  /** When the graph first observed the claim (what `asOf` compares). */
+  /** When the graph first recorded the claim (what `knownAt` compares). */
+  recordedAt: string
+  /** The same as `recordedAt`, under its 0.1.0 name. */
   validFrom: string
   /** When it became true as its text says ("1993", "April 2001"), if the text said. */
   statedFrom: string | null
+  /** When it stopped being true, as its text says ("March 1998") or as the later value that replaced it began. */
+  statedUntil: string | null
+  /** The claim whose later value replaced this one (a single-valued fact), if any. */
+  endedBy: string | null
   lastReinforced: string
   /** How far from the entities the question named: 0 found by its own text, 1 or 2 hops. */
   hops: number
@@ -96,12 +109,16 @@ export interface RecalledChunk {
 export interface RecallResult {
   query: string
   scopes: string[]
+  /** The `asOf` asked, as given (an ISO moment for a Date). */
   asOf: string | null
   /** True when no item reached the floor: the set holds nothing that answers the question. */
   abstained: boolean
   /** The best item's support, and the floor it was held to. */
   support: number
   floor: number
+  /** The period `asOf` names: its first day and the first day after it. */
+  asOfSpan: { start: string; end: string } | null
+  knownAt: string | null
   items: RecallItem[]
   claims: RecalledClaim[]
   entities: RecalledEntity[]

@@ -11,12 +11,13 @@
 import type pg from 'pg'
 import type { PoolClient } from 'pg'
 import { UsageError } from '../../errors.js'
-import { DEFAULT_SYSTEM_USER_ID } from '../../settings.js'
 import { type IdentitySettings, User } from '../../scope/user.js'
+import { DEFAULT_SYSTEM_USER_ID } from '../../settings.js'
+import { asOfSpan, type TimeSpan } from '../time-span.js'
 import { fuse, type Ranking, rankBy } from './recall-fuse.js'
 import { applyFloor, RECALL_FLOOR } from './recall-floor.js'
 import { questionNames } from './recall-terms.js'
-import type { RankedResult, RecallItem, RecallOptions, RecallResult, RecalledChunk, RecalledClaim, RecalledCommunity, RecalledEntity } from './recall-types.js'
+import type { RankedResult, RecalledChunk, RecalledClaim, RecalledCommunity, RecalledEntity, RecallItem, RecallOptions, RecallResult } from './recall-types.js'
 import * as sql from './sql/recall-sql.js'
 
 const CANDIDATES_PER_RANKER = 20
@@ -45,6 +46,8 @@ interface ClaimRow {
   weight: number
   created: Date
   valid_from: string | null
+  valid_to: string | null
+  ended_by: string | null
   last_reinforced: Date
   scopes: string[]
   text_rank: number
@@ -68,14 +71,29 @@ export async function recall(pool: pg.Pool, options: RecallOptions, identity?: I
   const settings = identity ?? { appRole: 'aizk_app', systemUserId: DEFAULT_SYSTEM_USER_ID }
   const user = User.system(options.readScopes, settings)
   const limit = options.limit ?? 10
-  const asOf = options.asOf ?? null
+  const when: When = { asOf: options.asOf ?? null, span: recallSpan(options.asOf), knownAt: options.knownAt ?? null }
   // The floor is calibrated on words; a caller ranking by vector sets its own (docs/memory-graph.md).
   const floor = options.floor ?? (options.queryVector?.length ? 0 : RECALL_FLOOR)
-  return user.transaction(pool, async (db) => applyFloor(db, await recallIn(db, options.query, limit, asOf, options.queryVector, [...user.read]), floor))
+  return user.transaction(pool, async (db) => applyFloor(db, await recallIn(db, options.query, limit, when, options.queryVector, [...user.read]), floor))
 }
 
-async function recallIn(db: PoolClient, question: string, limit: number, asOf: Date | null, vector: number[] | undefined, scopes: string[]): Promise<RankedResult> {
-  const at = asOf ?? new Date((await db.query<{ now: Date }>(sql.NOW)).rows[0].now)
+interface When {
+  asOf: Date | string | null
+  span: TimeSpan | null
+  knownAt: Date | null
+}
+
+/** The period `asOf` names; a usage error (exit 2) for text that names none. */
+export function recallSpan(asOf: Date | string | undefined): TimeSpan | null {
+  if (asOf === undefined) return null
+  const span = asOfSpan(typeof asOf === 'string' ? asOf : asOf.toISOString())
+  if (!span) throw new UsageError(`the as-of "${String(asOf)}" is not a date`, 'pass a year (1997), a month (2001-04 or "April 2001"), a day (2010-06-01) or an ISO 8601 moment')
+  return span
+}
+
+async function recallIn(db: PoolClient, question: string, limit: number, when: When, vector: number[] | undefined, scopes: string[]): Promise<RankedResult> {
+  const at = when.knownAt ?? new Date((await db.query<{ now: Date }>(sql.NOW)).rows[0].now)
+  const span = when.span
   const { query: tsquery, lexemes } = (await db.query<{ query: string; lexemes: string[] }>(sql.QUESTION_QUERY, [question])).rows[0]
   const terms = { tsquery, lexemes }
   const candidates: Candidate[] = (await db.query<Candidate>(sql.CANDIDATES, [tsquery, lexemes, questionNames(question), CANDIDATES_PER_RANKER])).rows
@@ -88,7 +106,7 @@ async function recallIn(db: PoolClient, question: string, limit: number, asOf: D
 
   // The graph around them: claims in and out, then the neighbours' claims at half strength.
   const claimHits = from('claim').map((c) => c.id)
-  const first = await claimsAround(db, [...seedScore.keys()], claimHits, at, terms)
+  const first = await claimsAround(db, [...seedScore.keys()], claimHits, at, span, terms)
   const neighbourScore = new Map<string, number>()
   for (const c of first) {
     const strength = (seedScore.get(c.subject_id) ?? seedScore.get(c.object_id ?? '') ?? 0) * c.weight * SECOND_HOP
@@ -97,7 +115,7 @@ async function recallIn(db: PoolClient, question: string, limit: number, asOf: D
     }
   }
   const neighbours = rankBy(neighbourScore.entries(), ([id]) => id, ([, s]) => s).slice(0, NEIGHBOURS)
-  const second = neighbours.length ? await claimsAround(db, neighbours, [], at, terms) : []
+  const second = neighbours.length ? await claimsAround(db, neighbours, [], at, span, terms) : []
   const claims = new Map<string, ClaimRow & { graph: number; hops: number }>()
   for (const [rows, hop] of [[first, 1], [second, 2]] as const) {
     for (const c of rows) {
@@ -146,8 +164,11 @@ async function recallIn(db: PoolClient, question: string, limit: number, asOf: D
         objectId: c.object_id,
         object: c.object,
         weight: c.weight,
+        recordedAt: iso(c.created),
         validFrom: iso(c.created),
         statedFrom: c.valid_from ?? null,
+        statedUntil: c.valid_to ?? null,
+        endedBy: c.ended_by ?? null,
         lastReinforced: iso(c.last_reinforced),
         hops: c.hops,
         scopes: c.scopes,
@@ -166,7 +187,9 @@ async function recallIn(db: PoolClient, question: string, limit: number, asOf: D
   return {
     query: question,
     scopes,
-    asOf: asOf ? iso(asOf) : null,
+    asOf: when.asOf === null ? null : typeof when.asOf === 'string' ? when.asOf : iso(when.asOf),
+    asOfSpan: span,
+    knownAt: when.knownAt ? iso(when.knownAt) : null,
     items,
     claims: [...claimOut.values()],
     entities,
@@ -191,7 +214,7 @@ interface Details {
 function itemText(kind: RecallItem['kind'], id: string, d: Details): { text: string; scopes: string[] } | null {
   if (kind === 'claim') {
     const c = d.claims.get(id)
-    return c ? { text: `${c.subject} ${c.predicate} ${c.object}`, scopes: c.scopes } : null
+    return c ? { text: `${c.subject} ${c.predicate} ${c.object}${claimTime(c)}`, scopes: c.scopes } : null
   }
   if (kind === 'entity') {
     const e = d.entities.get(id)
@@ -205,9 +228,16 @@ function itemText(kind: RecallItem['kind'], id: string, d: Details): { text: str
   return c ? { text: c.text, scopes: c.scopes } : null
 }
 
-async function claimsAround(db: PoolClient, entityIds: string[], claimIds: string[], at: Date, terms: { tsquery: string; lexemes: string[] }): Promise<ClaimRow[]> {
+/** When a claim held, as its text dates it: " (from April 1996 until December 1997)", or nothing. */
+export function claimTime(c: Pick<RecalledClaim, 'statedFrom' | 'statedUntil'>): string {
+  const parts = [c.statedFrom && `from ${c.statedFrom}`, c.statedUntil && `until ${c.statedUntil}`].filter(Boolean)
+  return parts.length ? ` (${parts.join(' ')})` : ''
+}
+
+async function claimsAround(db: PoolClient, entityIds: string[], claimIds: string[], at: Date, span: TimeSpan | null, terms: { tsquery: string; lexemes: string[] }): Promise<ClaimRow[]> {
   if (!entityIds.length && !claimIds.length) return []
-  return (await db.query<ClaimRow>(sql.CLAIMS_AROUND, [entityIds, claimIds, at, CLAIMS_PER_ENTITY, terms.tsquery, terms.lexemes])).rows
+  const args = [entityIds, claimIds, at, CLAIMS_PER_ENTITY, terms.tsquery, terms.lexemes, span?.start ?? null, span?.end ?? null]
+  return (await db.query<ClaimRow>(sql.CLAIMS_AROUND, args)).rows
 }
 
 async function readSources(db: PoolClient, claimIds: string[]): Promise<Map<string, RecalledClaim['sources']>> {

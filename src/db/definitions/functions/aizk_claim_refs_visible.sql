@@ -19,5 +19,8 @@ BEGIN
     IF NEW.superseded_by IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.claim x WHERE x.id = NEW.superseded_by AND x.scopes <@ NEW.scopes AND x.scopes <@ readable) THEN
         RAISE EXCEPTION 'claim.superseded_by names claim % outside the write set', NEW.superseded_by USING ERRCODE = '42501';
     END IF;
+    IF NEW.ended_by IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.claim x WHERE x.id = NEW.ended_by AND x.scopes <@ NEW.scopes AND x.scopes <@ readable) THEN
+        RAISE EXCEPTION 'claim.ended_by names claim % outside the write set', NEW.ended_by USING ERRCODE = '42501';
+    END IF;
     RETURN NEW;
 END $function$;

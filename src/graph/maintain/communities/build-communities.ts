@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Queryable } from '../../../db/queryable.js'
-import { claimSentences, entityEdges, entityNames, type InternalClaims, internalClaims, type NewCommunity, previousCommunities, replaceCommunities } from '../sql/community-sql.js'
+import { claimFacts, entityEdges, entityNames, type InternalClaims, internalClaims, type NewCommunity, previousCommunities, replaceCommunities } from '../sql/community-sql.js'
 import { clusterOffThread } from './cluster-pool.js'
 import { extractiveDescription } from './describe.js'
 import { traceLineage } from './lineage.js'
@@ -41,7 +41,7 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
     ranked.push(rankLevel(groups, entityIds, claims, opts.communitiesSummaryClaims))
     await yieldToLoop()
   }
-  const sentences = await claimSentences(db, [...new Set(ranked.flatMap((level) => level.flatMap((c) => c.strongest)))])
+  const facts = await claimFacts(db, [...new Set(ranked.flatMap((level) => level.flatMap((c) => c.strongest)))])
   const built: NewCommunity[] = []
   let upper: { ids: string[]; at: Map<string, number> } | undefined
   // Top level first, so each community below knows its parent's id.
@@ -60,7 +60,8 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
       const { title, summary } = extractiveDescription({
         names: central.map((m) => names.get(m) ?? m),
         size: members.length,
-        sentences: strongest.map((id) => sentences.get(id) ?? ''),
+        sentences: [],
+        claims: strongest.flatMap((id) => facts.get(id) ?? []),
       })
       const parent = upper ? upper.ids[upper.at.get(members[0]) ?? -1] : undefined
       built.push({

@@ -1,6 +1,8 @@
 /**
- * A community's title and summary. Extractive, written by every rebuild: the title names its
- * most connected members, the summary states its strongest claims as sentences. With a chat
+ * A community's title and summary. Extractive, written by every rebuild: the title names the
+ * relation most of its strongest claims share ("Who led Debian"), else its most connected
+ * members; the summary is one paragraph stating those claims, a shared relation once
+ * (community-text.ts). With a chat
  * endpoint configured, community-reports.ts later asks the model for a GraphRAG-style report
  * from the same facts (a title, a summary and findings, each finding a short summary with its
  * explanation); an answer that is not the JSON asked for leaves the extractive text.
@@ -8,6 +10,7 @@
 import { z } from 'zod'
 import type { Settings } from '../../../settings.js'
 import { chatCompletion } from '../../extract/llm-client.js'
+import { type CommunityClaim, communityText } from './community-text.js'
 
 export type DescribeSettings = Pick<Settings, 'llmUrl' | 'llmModel' | 'llmApiKey' | 'llmTimeoutSeconds'>
 
@@ -17,6 +20,8 @@ export interface CommunityFacts {
   size: number
   /** Strongest internal claims as sentences, strongest first. */
   sentences: string[]
+  /** The same claims, for a title and a summary that state shared relations once (community-text.ts). */
+  claims?: CommunityClaim[]
 }
 
 export interface Finding {
@@ -31,6 +36,7 @@ export interface CommunityReport {
 }
 
 export function extractiveDescription(facts: CommunityFacts): { title: string; summary: string } {
+  if (facts.claims?.length) return communityText(facts.names, facts.size, facts.claims)
   const top = facts.names.slice(0, 3)
   const title = top.length <= 1 ? (top[0] ?? 'community') : `${top.slice(0, -1).join(', ')} and ${top.at(-1)}`
   const head = `${facts.size} entities around ${title}.`

@@ -5,6 +5,7 @@
  */
 import type { Queryable } from '../../../db/queryable.js'
 import { claimSentence } from '../claim-sentence.js'
+import type { CommunityClaim } from '../communities/community-text.js'
 import type { EdgeList } from '../communities/cluster-levels.js'
 
 /**
@@ -91,15 +92,20 @@ export async function internalClaims(db: Queryable, scopes: readonly string[], e
   return claims
 }
 
-/** The claims a summary states, as sentences ("subject predicate object"), read only for those. */
+/** The claims a summary states ("subject predicate object", with when they held), read only for those. */
 export async function claimSentences(db: Queryable, ids: string[]): Promise<Map<string, string>> {
-  const { rows } = await db.query<{ id: string; subject: string; predicate: string; object: string }>(
-    `SELECT c.id::text, se.name AS subject, c.predicate, oe.name AS object
+  const facts = await claimFacts(db, ids)
+  return new Map([...facts].map(([id, c]) => [id, claimSentence(c.subject, c.predicate, c.object, { from: c.validFrom, until: c.validTo })]))
+}
+
+export async function claimFacts(db: Queryable, ids: string[]): Promise<Map<string, CommunityClaim>> {
+  const { rows } = await db.query<{ id: string; subject: string; predicate: string; object: string; valid_from: string | null; valid_to: string | null }>(
+    `SELECT c.id::text, se.name AS subject, c.predicate, oe.name AS object, c.valid_from, c.valid_to
        FROM claim c JOIN entity se ON se.id = c.subject_id JOIN entity oe ON oe.id = c.object_id
       WHERE c.id = ANY($1::uuid[])`,
     [ids],
   )
-  return new Map(rows.map((r) => [r.id, claimSentence(r.subject, r.predicate, r.object)]))
+  return new Map(rows.map((r) => [r.id, { subject: r.subject, predicate: r.predicate, object: r.object, validFrom: r.valid_from, validTo: r.valid_to }]))
 }
 
 export interface PreviousCommunity {

@@ -6,6 +6,8 @@ export interface DirtyProfile {
   name: string
   kind: string
   mentions: number
+  /** The sentence the text gave that says what it is (entity.description). */
+  description: string | null
 }
 
 /**
@@ -15,7 +17,7 @@ export interface DirtyProfile {
  * is taken again.
  */
 export async function claimDirtyProfiles(db: Queryable, scopes: readonly string[], limit: number, staleSeconds: number): Promise<DirtyProfile[]> {
-  const { rows } = await db.query<{ entity_id: string; name: string; kind: string; mentions: number }>(
+  const { rows } = await db.query<{ entity_id: string; name: string; kind: string; mentions: number; description: string | null }>(
     `WITH taken AS (
        SELECT p.entity_id FROM profile p JOIN entity e ON e.id = p.entity_id
         WHERE p.scopes = $1::uuid[] AND e.scopes = $1::uuid[]
@@ -24,12 +26,12 @@ export async function claimDirtyProfiles(db: Queryable, scopes: readonly string[
         FOR UPDATE OF p SKIP LOCKED),
      claimed AS (
        UPDATE profile p SET dirty = false, claimed_at = now() FROM taken t WHERE p.entity_id = t.entity_id RETURNING p.entity_id)
-     SELECT c.entity_id::text, e.name, e.kind,
+     SELECT c.entity_id::text, e.name, e.kind, e.description,
             (SELECT coalesce(sum(m.count), 0)::int FROM mention m WHERE m.entity_id = c.entity_id) AS mentions
        FROM claimed c JOIN entity e ON e.id = c.entity_id ORDER BY c.entity_id`,
     [scopes, limit, staleSeconds],
   )
-  return rows.map((r) => ({ entityId: r.entity_id, name: r.name, kind: r.kind, mentions: r.mentions }))
+  return rows.map((r) => ({ entityId: r.entity_id, name: r.name, kind: r.kind, mentions: r.mentions, description: r.description }))
 }
 
 export interface ProfileClaim {
@@ -41,13 +43,26 @@ export interface ProfileClaim {
   weight: number
   /** Chunks that give it as evidence. */
   sources: number
+  /** When it held, as its text dates it. */
+  validFrom?: string | null
+  validTo?: string | null
 }
 
 /** The strongest live claims (not superseded, not faded) about each entity, as subject or object. */
 export async function strongestClaims(db: Queryable, scopes: readonly string[], entityIds: string[], perEntity: number): Promise<ProfileClaim[]> {
   if (entityIds.length === 0) return []
-  const { rows } = await db.query<{ entity_id: string; id: string; subject: string; predicate: string; object: string; weight: number; sources: number }>(
-    `SELECT p.e::text AS entity_id, c.id::text, s.name AS subject, c.predicate, coalesce(o.name, c.object_text) AS object, c.weight,
+  const { rows } = await db.query<{
+    entity_id: string
+    id: string
+    subject: string
+    predicate: string
+    object: string
+    weight: number
+    sources: number
+    valid_from: string | null
+    valid_to: string | null
+  }>(
+    `SELECT p.e::text AS entity_id, c.id::text, s.name AS subject, c.predicate, coalesce(o.name, c.object_text) AS object, c.weight, c.valid_from, c.valid_to,
             (SELECT count(*)::int FROM claim_source cs WHERE cs.claim_id = c.id) AS sources
        FROM unnest($2::uuid[]) AS p(e)
        CROSS JOIN LATERAL (
@@ -61,7 +76,7 @@ export async function strongestClaims(db: Queryable, scopes: readonly string[], 
       ORDER BY p.e, c.weight DESC, c.last_reinforced DESC, c.id`,
     [scopes, entityIds, perEntity],
   )
-  return rows.map((r) => ({ entityId: r.entity_id, claimId: r.id, subject: r.subject, predicate: r.predicate, object: r.object, weight: Number(r.weight), sources: r.sources }))
+  return rows.map((r) => ({ entityId: r.entity_id, claimId: r.id, subject: r.subject, predicate: r.predicate, object: r.object, weight: Number(r.weight), sources: r.sources, validFrom: r.valid_from, validTo: r.valid_to }))
 }
 
 export async function storeProfiles(db: Queryable, scopes: readonly string[], profiles: { entityId: string; summary: string; claimIds: string[] }[]): Promise<void> {

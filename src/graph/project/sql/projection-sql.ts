@@ -45,6 +45,8 @@ export function lockedWriteSql(scopes: readonly string[], chunkId: string, text:
   const call = [set, `'${chunkUuid(chunkId)}'::uuid`, `${halfLifeDays}::float8`, ...projectionArgs(extraction).map((a) => arrayLiteral(a.values, a.type))]
   const annotation = annotationArgs(extraction)
   const annotate = annotation && [set, ...annotation.map((a) => arrayLiteral(a.values, a.type))]
+  const ended = extraction.claims.filter((c) => c.validTo)
+  const ends = ended.length > 0 && [set, ...claimKeyArgs(ended).map((a) => arrayLiteral(a.values, a.type)), arrayLiteral(ended.map((c) => c.validTo ?? null), 'text')]
   // The locked row's check is an uncorrelated subquery of the write's WHERE: the planner makes it
   // a one-time filter, run before the function, so the write happens only for an unchanged chunk.
   // The annotation runs once the write's row exists, and (a volatile function's statements each
@@ -53,7 +55,9 @@ export function lockedWriteSql(scopes: readonly string[], chunkId: string, text:
     `WITH c AS MATERIALIZED (${locked}) ` +
     `SELECT c.same, w.entities, w.claims, w.mentions FROM c ` +
     `LEFT JOIN (SELECT * FROM aizk_write_projection(${call.join(', ')}) WHERE (SELECT same FROM c)) w ON true` +
-    (annotate ? ` LEFT JOIN LATERAL (SELECT aizk_annotate_projection(${annotate.join(', ')}) WHERE w.entities IS NOT NULL) a ON true` : '')
+    (annotate ? ` LEFT JOIN LATERAL (SELECT aizk_annotate_projection(${annotate.join(', ')}) WHERE w.entities IS NOT NULL) a ON true` : '') +
+    // When claims stopped being true (docs/memory-graph.md, "Time on every fact"), after the annotation.
+    (ends ? ` LEFT JOIN LATERAL (SELECT aizk_annotate_claim_ends(${ends.join(', ')}) WHERE w.entities IS NOT NULL) t ON true` : '')
   )
 }
 

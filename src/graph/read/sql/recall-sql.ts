@@ -17,12 +17,20 @@ export const CANDIDATES = `SELECT source, id::text, rank FROM aizk_recall_candid
 
 export const NEAREST_CHUNKS = `SELECT 'vector' AS source, id::text, rank FROM aizk_recall_nearest_chunks($1::real[], $2::int)`
 
+/**
+ * Live as the graph stood at $3 (recorded by then, not superseded by then, not faded) and, when a
+ * period is asked ($7 its first day, $8 the day after it), true at some time in it: its start as
+ * the text dates it before the period's end, its end after the period's start (aizk_time_bound;
+ * an undated side is open).
+ */
 const LIVE_AT = `c.created <= $3::timestamptz AND NOT c.faded
-   AND NOT EXISTS (SELECT 1 FROM claim n WHERE n.id = c.superseded_by AND n.created <= $3::timestamptz)`
+   AND NOT EXISTS (SELECT 1 FROM claim n WHERE n.id = c.superseded_by AND n.created <= $3::timestamptz)
+   AND ($7::date IS NULL OR (coalesce(aizk_time_bound(c.valid_from, false), '-infinity'::date) < $8::date
+                             AND coalesce(aizk_time_bound(c.valid_to, true), 'infinity'::date) > $7::date))`
 
 /**
- * Claims around entities ($1, at most $4 each way, strongest first) and claims by id ($2), as of
- * $3, with how well each one's text matches the question: its rank against the query ($5) and
+ * Claims around entities ($1, at most $4 each way, strongest first) and claims by id ($2), live
+ * as LIVE_AT says ($3, $7, $8), with how well each one's text matches the question: its rank against the query ($5) and
  * how many of the question's lexemes ($6) it holds.
  */
 export const CLAIMS_AROUND = `WITH picked AS (
@@ -34,7 +42,7 @@ export const CLAIMS_AROUND = `WITH picked AS (
     UNION
     SELECT c.id FROM claim c WHERE c.id = ANY($2::uuid[]) AND c.subject_id IS NOT NULL AND ${LIVE_AT})
   SELECT c.id::text, c.subject_id::text, s.name AS subject, c.predicate, c.object_id::text, coalesce(o.name, c.object_text) AS object,
-         c.weight, c.created, c.valid_from, c.last_reinforced, c.scopes::text[] AS scopes,
+         c.weight, c.created, c.valid_from, c.valid_to, c.ended_by::text, c.last_reinforced, c.scopes::text[] AS scopes,
          ts_rank(t.doc, $5::tsquery) AS text_rank,
          (SELECT count(*) FROM unnest(tsvector_to_array(t.doc)) AS l WHERE l = ANY($6::text[]))::int AS coverage
     FROM picked p JOIN claim c ON c.id = p.id JOIN entity s ON s.id = c.subject_id LEFT JOIN entity o ON o.id = c.object_id,
