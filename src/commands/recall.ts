@@ -22,6 +22,10 @@ export default class Recall extends AizkCommand {
       command: '<%= config.bin %> recall "Who founded Debian?" --scope aaaaaaaa-0000-4000-8000-000000000001 --known-at 2024-01-01T00:00:00Z',
       description: 'As the graph stood on 1 January 2024: claims recorded later, and claims superseded before then, left out.',
     },
+    {
+      command: '<%= config.bin %> recall "Who founded Red Hat?" --scope aaaaaaaa-0000-4000-8000-000000000001 --floor 0',
+      description: 'Whatever ranks, even when nothing in the set supports an answer (by default recall then answers nothing).',
+    },
   ]
   static override args = {
     question: Args.string({ description: 'The question, in plain words.', required: true }),

@@ -8,7 +8,8 @@ import { DatabaseError, DatabaseReadOnlyError, errorMessage } from '../errors.js
 import type { Settings } from '../settings.js'
 import { DatabasePool } from './database-pool.js'
 import { CallTracker, DEADLINE_CODE, DeadlineClient, type DeadlineClientConfig } from './deadline-client.js'
-import { isWriteRefused, READ_ONLY_SQL, readOnlyError, readOnlyReason, readOnlyReasonFromRow } from './read-only.js'
+import { isWriteRefused, readOnlyError, readOnlyReason, readOnlyReasonFromRow } from './read-only.js'
+import { READ_ONLY_SQL } from './sql/read-only.js'
 
 // bigint (int8) columns come back as strings: job ids never pass through a JS number unchecked.
 export interface DatabaseTarget {

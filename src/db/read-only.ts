@@ -42,8 +42,6 @@ export function readOnlyError(where: string, why: string): DatabaseReadOnlyError
   })
 }
 
-/** For a server that reports neither parameter (before PostgreSQL 14): one question. */
-export const READ_ONLY_SQL = `SELECT pg_is_in_recovery() AS recovery, current_setting('transaction_read_only') = 'on' AS read_only`
 
 export function readOnlyReasonFromRow(row: { recovery: boolean; read_only: boolean } | undefined): string | undefined {
   if (row?.recovery) return 'a hot standby (in recovery)'

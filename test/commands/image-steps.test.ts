@@ -3,6 +3,7 @@
 // the entrypoint as an unprivileged user), against a real database of this test's own.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { repoRoot } from '../support/cli.js'
@@ -42,7 +43,8 @@ describe('the Dockerfile runtime stage, run in a clean folder', () => {
     assert.match(res.stdout, here === '24' ? /step: these steps run on Node v24\.[\d.]+, the image's line\n/ : /not the image's line \(24\)/)
     assert.match(res.stdout, /step: RUN npm ci --omit=dev --omit=optional/)
     assert.match(res.stdout, /node_modules holds no embedded PostgreSQL and no dev tools/)
-    assert.match(res.stdout, /step: node \/opt\/aizk\/bin\/run\.js --version: aizk\/0\.1\.0 /)
+    const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+    assert.ok(res.stdout.includes(`step: node /opt/aizk/bin/run.js --version: aizk/${version} `), res.stdout)
     // Exactly one line: what is missing and what to do, exit 3.
     assert.match(
       res.stdout,

@@ -28,7 +28,10 @@ describe('code kept out of prose', () => {
       '<pre class="programlisting">awk \'{ print $1 }\' &lt;&lt;EOF\nParis France 2100000\nBerlin Germany 3600000\nEOF</pre>',
       '<p>The Debian Project makes a free operating system.</p>',
     ].join('')
-    assert.deepEqual(names(htmlToMarkdown(html)), ['Debian Project', 'French'])
+    // "French" (a language) may be read as a name or not; nothing from the code may be.
+    const found = names(htmlToMarkdown(html))
+    assert.ok(found.includes('Debian Project'), found.join(', '))
+    assert.deepEqual(found.filter((n) => n !== 'Debian Project' && n !== 'French'), [])
   })
 
   it('reads no claim out of a script written into a paragraph', () => {

@@ -27,18 +27,7 @@ interface JsonTerm {
   tags: string[]
 }
 
-const lexicon = (nlp.model() as { one: { lexicon: Record<string, string | string[] | undefined> } }).one.lexicon
-
-/** Whether compromise's lexicon knows the word: an English word rather than a name. */
-export function knownWord(normal: string): boolean {
-  return lexicon[normal] !== undefined
-}
-
-/** The lexicon's tag for a word, '' when it has none. */
-export function knownTag(normal: string): string {
-  const tag = lexicon[normal]
-  return Array.isArray(tag) ? tag.join(',') : (tag ?? '')
-}
+export { knownTag, knownWord } from './lexicon.js'
 
 export function sentencesOf(block: string): Sentence[] {
   const doc = nlp(block)

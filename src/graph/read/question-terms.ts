@@ -4,10 +4,11 @@
  * writes, writing, written), so a text that says "was written by" answers "who wrote". The text
  * search stemmer joins regular forms, not irregular ones.
  */
-import nlp from 'compromise'
+import { lazyNlp } from '../extract/lexicon.js'
 
 /** Each word of the question with its other forms (a verb's), the word itself first. */
 export function questionWordForms(question: string): string[][] {
+  const nlp = lazyNlp()
   const terms = nlp(question).terms().json() as { text: string; terms: { tags: string[] }[] }[]
   return terms.map((t) => {
     const word = t.text.replace(/[^\p{L}\p{N}'’./+#-]+$/u, '')

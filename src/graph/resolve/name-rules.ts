@@ -7,7 +7,7 @@
  * "Debian LTS team"). Word order always counts ("Document Foundation" is not "Foundation
  * Documents"). Names are normalized (normalizeName).
  */
-import { knownTag } from '../extract/sentence-terms.js'
+import { knownTag } from '../extract/lexicon.js'
 import { compatibleNames } from './name-compatibility.js'
 
 export type NameRule = 'acronym' | 'designator' | 'partial-name'
