@@ -11,6 +11,7 @@ import { DatabasePool } from '../../src/db/database-pool.js'
 import { withStatementDeadline } from '../../src/db/statement-deadline.js'
 import { createTestDatabase, type TestDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
+import { waitFor } from '../support/wait-for.js'
 
 let db: TestDatabase
 let proxy: StallProxy
@@ -121,12 +122,14 @@ describe('a deadline on each round trip', () => {
     const pool = createPool(db.url, { max: 1, deadlineMs: 1000 })
     try {
       const calls = (pool as DatabasePool).calls
+      // The connection is made first, so the clock below starts with the statement itself.
+      await pool.query('select 1')
       const running = withStatementDeadline(pool, 0).query('select pg_sleep(1.3)')
-      await new Promise((resolve) => setTimeout(resolve, 300))
-      assert.equal(calls.size, 1, 'the statement without a deadline is tracked')
+      await waitFor('the statement without a deadline to be tracked', () => calls.size === 1, 1000)
       assert.equal(calls.oldestAgeMs(), 0, 'not as a call with a deadline')
       assert.equal(calls.overdue(0), 0, 'it has no deadline to be past')
-      assert.equal(calls.overdue(0, 100), 1, 'past a bound for calls without one (the job timeout)')
+      await waitFor('the statement to count past a 100 ms bound for calls without a deadline (the job timeout)', () => calls.overdue(0, 100) === 1, 1000)
+      assert.equal(calls.overdue(0), 0, 'and still never past a deadline of its own')
       await running
       assert.equal(calls.size, 0, 'and forgotten once it answered')
     } finally {
