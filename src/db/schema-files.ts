@@ -57,8 +57,63 @@ export function renderAppRole(raw: string, appRole: string): string {
   return raw.replaceAll('{{app_role_literal}}', appRole.replace(/'/g, "''")).replaceAll('{{app_role}}', quoteIdent(appRole))
 }
 
+/** The checksum of a file as it runs: comments and whitespace do not change it (docs/schema.md#checksums). */
 export function checksum(text: string): string {
+  return rawChecksum(whatRuns(text))
+}
+
+/** The checksum of the file's bytes, as aizk recorded it before 0.2.0: still accepted where recorded. */
+export function rawChecksum(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16)
+}
+
+/**
+ * SQL without its comments, each run of whitespace one space (none next to brackets, commas and
+ * semicolons). Quoted strings and identifiers are kept as they are; comments inside a function's
+ * body go too, since PL/pgSQL skips them as well.
+ */
+export function whatRuns(sql: string): string {
+  let out = ''
+  let code = ''
+  let i = 0
+  while (i < sql.length) {
+    const c = sql[i]
+    if (c === "'" || c === '"') {
+      const end = closingQuote(sql, i)
+      out += squeeze(code) + sql.slice(i, end)
+      code = ''
+      i = end
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i)
+      i = end < 0 ? sql.length : end
+      code += ' '
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2)
+      i = end < 0 ? sql.length : end + 2
+      code += ' '
+    } else {
+      code += c
+      i++
+    }
+  }
+  return (out + squeeze(code)).trim()
+}
+
+function squeeze(code: string): string {
+  return code.replace(/\s+/g, ' ').replace(/ ?([(),;]) ?/g, '$1')
+}
+
+/** The index after the quote that closes the one at `start` (a doubled quote stays inside). */
+function closingQuote(sql: string, start: number): number {
+  const q = sql[start]
+  let i = start + 1
+  while (i < sql.length) {
+    if (sql[i] === q) {
+      if (sql[i + 1] !== q) return i + 1
+      i += 2
+    } else i++
+  }
+  return sql.length
 }
 
 /**

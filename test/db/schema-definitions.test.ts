@@ -24,7 +24,7 @@ async function migratedDb() {
   dbs.push(db)
   return db
 }
-const def = (name: string, requires: string[] = []): Definition => ({ name, sql: '', checksum: '', requires })
+const def = (name: string, requires: string[] = []): Definition => ({ name, sql: '', checksum: '', rawChecksum: '', requires })
 
 describe('definition files', () => {
   it('each file defines the one object its name says', () => {
