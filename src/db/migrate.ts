@@ -72,7 +72,8 @@ export async function schemaState(client: pg.ClientBase, opts: MigrationOptions)
     ? new Map((await client.query<{ name: string; checksum: string }>(READ_APPLIED_DEFINITIONS)).rows.map((r) => [r.name, r.checksum]))
     : new Map<string, string>()
   const known = new Set(migrations.map((m) => m.version))
-  const files = new Set(definitions.map((d) => d.name))
+  // A definition a migration of this build drops is not a newer aizk's: install forgets its record.
+  const files = new Set([...definitions.map((d) => d.name), ...migrations.flatMap((m) => m.drops)])
   return {
     installed: true,
     current,

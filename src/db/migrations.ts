@@ -27,6 +27,8 @@ export interface Migration {
   requires: string[]
   /** Safety checks run before this migration (`dedupe-keys`). */
   checks: string[]
+  /** Definitions whose objects this migration drops (their files are gone). */
+  drops: string[]
 }
 
 /**
@@ -51,7 +53,7 @@ function readMigrations(appRole: string, dir: string): Migration[] {
     .map((file) => {
       const raw = readFileSync(path.join(dir, file), 'utf8')
       const { first, rest } = splitCommitFirst(file, renderAppRole(raw, appRole))
-      const { requires, checks } = readDirectives(file, raw)
+      const { requires, checks, drops } = readDirectives(file, raw)
       return {
         version: Number(file.slice(0, 4)),
         name: file.replace(/\.sql$/, ''),
@@ -61,6 +63,7 @@ function readMigrations(appRole: string, dir: string): Migration[] {
         acceptedChecksums: [checksum(raw), rawChecksum(raw), ...(RELEASED_RAW_CHECKSUMS[file] ?? [])],
         requires,
         checks,
+        drops,
       }
     })
 }

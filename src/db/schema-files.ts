@@ -11,14 +11,16 @@ export interface Directives {
   requires: string[]
   /** Safety checks the migrator runs before this migration (`dedupe-keys`). */
   checks: string[]
+  /** Definitions this migration drops (`functions/aizk_scopes_proven`): their records are not a newer aizk's. */
+  drops: string[]
 }
 
 const DIRECTIVE = /^--\s*aizk:(\S+)\s*(.*)$/
 const BLOCK_DIRECTIVES = new Set(['commit-first', 'end'])
 
-/** Reads `-- aizk:requires X` and `-- aizk:requires-check X` from the comments a file starts with. */
+/** Reads `-- aizk:requires X`, `-- aizk:requires-check X` and `-- aizk:drops X` from the comments a file starts with. */
 export function readDirectives(file: string, raw: string): Directives {
-  const out: Directives = { requires: [], checks: [] }
+  const out: Directives = { requires: [], checks: [], drops: [] }
   for (const line of raw.split('\n')) {
     const trimmed = line.trim()
     if (trimmed === '') continue
@@ -28,6 +30,7 @@ export function readDirectives(file: string, raw: string): Directives {
     const [, name, arg] = m
     if (name === 'requires') out.requires.push(...arg.split(/[\s,]+/).filter(Boolean))
     else if (name === 'requires-check') out.checks.push(...arg.split(/[\s,]+/).filter(Boolean))
+    else if (name === 'drops') out.drops.push(...arg.split(/[\s,]+/).filter(Boolean))
     else if (!BLOCK_DIRECTIVES.has(name)) throw unknownDirective(file, name)
   }
   return out
@@ -45,7 +48,7 @@ export function splitCommitFirst(file: string, sql: string): { first: string; re
 function unknownDirective(file: string, name: string): DatabaseError {
   return new DatabaseError(
     `${file}: unknown directive -- aizk:${name}`,
-    'use requires, requires-check or commit-first (docs/schema.md#directives)',
+    'use requires, requires-check, drops or commit-first (docs/schema.md#directives)',
   )
 }
 
