@@ -2,14 +2,14 @@
  * Repeatable definitions (src/db/definitions/{functions,triggers,policies}/NAME.sql), one file per
  * function, trigger or policy, each written so that running it again replaces the object
  * (CREATE OR REPLACE, or DROP ... IF EXISTS then CREATE). A definition is (re)applied when its
- * checksum differs from the one recorded in aizk_schema_definition, after the files it
+ * checksum (or, recorded before 0.2.0, its raw checksum) differs from the one recorded in aizk_schema_definition, after the files it
  * `-- aizk:requires` (docs/schema.md).
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DatabaseError } from '../errors.js'
-import { checksum, oncePerProcess, readDirectives, renderAppRole } from './schema-files.js'
+import { checksum, oncePerProcess, rawChecksum, readDirectives, renderAppRole } from './schema-files.js'
 
 export const DEFINITIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'definitions')
 /** Kinds in the order ties are broken: a trigger or policy usually calls a function. */
@@ -19,7 +19,10 @@ export interface Definition {
   /** `functions/aizk_pick`: the file's path under definitions/, without `.sql`. */
   name: string
   sql: string
+  /** Over what runs: comments and whitespace do not change it (docs/schema.md#checksums). */
   checksum: string
+  /** Over the file's bytes, as recorded before 0.2.0: a database holding it is not re-applied for it. */
+  rawChecksum: string
   requires: string[]
 }
 
@@ -37,7 +40,7 @@ function readDefinitions(appRole: string, dir: string): Definition[] {
       const name = `${kind}/${file.replace(/\.sql$/, '')}`
       const raw = readFileSync(path.join(dir, kind, file), 'utf8')
       const sql = renderAppRole(raw, appRole)
-      defs.push({ name, sql, checksum: checksum(sql), requires: readDirectives(`definitions/${name}.sql`, raw).requires })
+      defs.push({ name, sql, checksum: checksum(sql), rawChecksum: rawChecksum(sql), requires: readDirectives(`definitions/${name}.sql`, raw).requires })
     }
   }
   return inDependencyOrder(defs)

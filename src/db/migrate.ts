@@ -66,25 +66,31 @@ export async function schemaState(client: pg.ClientBase, opts: MigrationOptions)
     const r = recorded.get(m.version)
     // Versions 1..22 recorded by an install from before the baseline stand for the baseline.
     if (!r || (m.version <= BASELINE_VERSION && r.name !== m.name)) continue
-    if (r.checksum !== m.checksum) throw changedMigration(m, r.checksum)
+    if (!m.acceptedChecksums.includes(r.checksum)) throw changedMigration(m, r.checksum)
   }
   const defined = rows[0].definitions
     ? new Map((await client.query<{ name: string; checksum: string }>(READ_APPLIED_DEFINITIONS)).rows.map((r) => [r.name, r.checksum]))
     : new Map<string, string>()
   const known = new Set(migrations.map((m) => m.version))
-  const files = new Set(definitions.map((d) => d.name))
+  // A definition a migration of this build drops is not a newer aizk's: install forgets its record.
+  const files = new Set([...definitions.map((d) => d.name), ...migrations.flatMap((m) => m.drops)])
   return {
     installed: true,
     current,
     latest,
     pending: migrations.filter((m) => !recorded.has(m.version)),
-    pendingDefinitions: definitions.filter((d) => defined.get(d.name) !== d.checksum),
+    pendingDefinitions: definitions.filter((d) => !isRecorded(d, defined.get(d.name))),
     unknownMigrations: applied.rows
       .filter((r) => r.version > BASELINE_VERSION && !known.has(r.version))
       .map((r) => ({ version: r.version, name: r.name }))
       .sort((a, b) => a.version - b.version),
     unknownDefinitions: [...defined.keys()].filter((name) => !files.has(name)).sort(),
   }
+}
+
+/** Recorded with the checksum over what runs, or with the raw one an install before 0.2.0 wrote. */
+function isRecorded(d: Definition, recorded: string | undefined): boolean {
+  return recorded === d.checksum || recorded === d.rawChecksum
 }
 
 export interface MigrateResult {

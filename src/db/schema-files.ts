@@ -11,14 +11,16 @@ export interface Directives {
   requires: string[]
   /** Safety checks the migrator runs before this migration (`dedupe-keys`). */
   checks: string[]
+  /** Definitions this migration drops (`functions/aizk_scopes_proven`): their records are not a newer aizk's. */
+  drops: string[]
 }
 
 const DIRECTIVE = /^--\s*aizk:(\S+)\s*(.*)$/
 const BLOCK_DIRECTIVES = new Set(['commit-first', 'end'])
 
-/** Reads `-- aizk:requires X` and `-- aizk:requires-check X` from the comments a file starts with. */
+/** Reads `-- aizk:requires X`, `-- aizk:requires-check X` and `-- aizk:drops X` from the comments a file starts with. */
 export function readDirectives(file: string, raw: string): Directives {
-  const out: Directives = { requires: [], checks: [] }
+  const out: Directives = { requires: [], checks: [], drops: [] }
   for (const line of raw.split('\n')) {
     const trimmed = line.trim()
     if (trimmed === '') continue
@@ -28,6 +30,7 @@ export function readDirectives(file: string, raw: string): Directives {
     const [, name, arg] = m
     if (name === 'requires') out.requires.push(...arg.split(/[\s,]+/).filter(Boolean))
     else if (name === 'requires-check') out.checks.push(...arg.split(/[\s,]+/).filter(Boolean))
+    else if (name === 'drops') out.drops.push(...arg.split(/[\s,]+/).filter(Boolean))
     else if (!BLOCK_DIRECTIVES.has(name)) throw unknownDirective(file, name)
   }
   return out
@@ -45,7 +48,7 @@ export function splitCommitFirst(file: string, sql: string): { first: string; re
 function unknownDirective(file: string, name: string): DatabaseError {
   return new DatabaseError(
     `${file}: unknown directive -- aizk:${name}`,
-    'use requires, requires-check or commit-first (docs/schema.md#directives)',
+    'use requires, requires-check, drops or commit-first (docs/schema.md#directives)',
   )
 }
 
@@ -57,8 +60,63 @@ export function renderAppRole(raw: string, appRole: string): string {
   return raw.replaceAll('{{app_role_literal}}', appRole.replace(/'/g, "''")).replaceAll('{{app_role}}', quoteIdent(appRole))
 }
 
+/** The checksum of a file as it runs: comments and whitespace do not change it (docs/schema.md#checksums). */
 export function checksum(text: string): string {
+  return rawChecksum(whatRuns(text))
+}
+
+/** The checksum of the file's bytes, as aizk recorded it before 0.2.0: still accepted where recorded. */
+export function rawChecksum(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16)
+}
+
+/**
+ * SQL without its comments, each run of whitespace one space (none next to brackets, commas and
+ * semicolons). Quoted strings and identifiers are kept as they are; comments inside a function's
+ * body go too, since PL/pgSQL skips them as well.
+ */
+export function whatRuns(sql: string): string {
+  let out = ''
+  let code = ''
+  let i = 0
+  while (i < sql.length) {
+    const c = sql[i]
+    if (c === "'" || c === '"') {
+      const end = closingQuote(sql, i)
+      out += squeeze(code) + sql.slice(i, end)
+      code = ''
+      i = end
+    } else if (c === '-' && sql[i + 1] === '-') {
+      const end = sql.indexOf('\n', i)
+      i = end < 0 ? sql.length : end
+      code += ' '
+    } else if (c === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2)
+      i = end < 0 ? sql.length : end + 2
+      code += ' '
+    } else {
+      code += c
+      i++
+    }
+  }
+  return (out + squeeze(code)).trim()
+}
+
+function squeeze(code: string): string {
+  return code.replace(/\s+/g, ' ').replace(/ ?([(),;]) ?/g, '$1')
+}
+
+/** The index after the quote that closes the one at `start` (a doubled quote stays inside). */
+function closingQuote(sql: string, start: number): number {
+  const q = sql[start]
+  let i = start + 1
+  while (i < sql.length) {
+    if (sql[i] === q) {
+      if (sql[i + 1] !== q) return i + 1
+      i += 2
+    } else i++
+  }
+  return sql.length
 }
 
 /**

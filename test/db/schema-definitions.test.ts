@@ -24,7 +24,7 @@ async function migratedDb() {
   dbs.push(db)
   return db
 }
-const def = (name: string, requires: string[] = []): Definition => ({ name, sql: '', checksum: '', requires })
+const def = (name: string, requires: string[] = []): Definition => ({ name, sql: '', checksum: '', rawChecksum: '', requires })
 
 describe('definition files', () => {
   it('each file defines the one object its name says', () => {
@@ -55,9 +55,10 @@ describe('definition files', () => {
   })
 
   it('reads directives only from the leading comments, and names an unknown one', () => {
-    assert.deepEqual(readDirectives('x.sql', '-- aizk:requires functions/a\n-- aizk:requires-check dedupe-keys\nSELECT 1;\n-- aizk:requires functions/b\n'), {
+    assert.deepEqual(readDirectives('x.sql', '-- aizk:requires functions/a\n-- aizk:requires-check dedupe-keys\n-- aizk:drops functions/c\nSELECT 1;\n-- aizk:requires functions/b\n'), {
       requires: ['functions/a'],
       checks: ['dedupe-keys'],
+      drops: ['functions/c'],
     })
     assert.throws(() => readDirectives('x.sql', '-- aizk:require functions/a\n'), /x\.sql: unknown directive -- aizk:require/)
   })
@@ -100,6 +101,21 @@ describe('definitions in the database', () => {
     assert.match(body, /NEW\.updated := now\(\)/)
     const recorded = (await db.pool.query("select checksum from aizk_schema_definition where name = 'functions/aizk_touch_updated'")).rows[0].checksum
     assert.equal(recorded, loadDefinitions(appRole).find((d) => d.name === 'functions/aizk_touch_updated')!.checksum)
+  })
+
+  it('a recorded definition a migration of this build drops is not a newer aizk\'s, and install forgets it', async () => {
+    const db = await migratedDb()
+    await db.pool.query("insert into aizk_schema_definition (name, checksum) values ('functions/aizk_scopes_proven', 'older')")
+    await db.pool.query("delete from aizk_schema_definition where name = 'functions/aizk_touch_updated'")
+    const client = await db.pool.connect()
+    try {
+      assert.deepEqual((await schemaState(client, { appRole })).unknownDefinitions, [])
+      assert.deepEqual((await migrate(client, { appRole })).definitions, ['functions/aizk_touch_updated'])
+    } finally {
+      client.release()
+    }
+    const { rows } = await db.pool.query("select 1 from aizk_schema_definition where name = 'functions/aizk_scopes_proven'")
+    assert.equal(rows.length, 0)
   })
 
   it('stops install with exit 4 when an applied migration no longer matches its file', async () => {

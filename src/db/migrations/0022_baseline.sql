@@ -612,7 +612,7 @@ GRANT SELECT, INSERT, UPDATE ON aizk_usage_daily TO {{app_role}};
 
 -- Temporary objects: the app role keeps TEMP (its dedup and trend passes build ON COMMIT DROP
 -- tables); what a transaction leaves on a connection is wiped before the pool hands it on, and
--- scoped transactions put the temporary schema last in their search_path (src/db/session-reset.ts).
+-- scoped transactions put the temporary schema last in their search_path (src/db/sql/session-reset.ts).
 -- Nor may it create anything in the public schema, where a table would come before pg_temp:
 -- PostgreSQL 15 grants no CREATE there to PUBLIC; an older default is revoked where this login
 -- owns the schema (or is a superuser), and docs/security.md says to revoke it otherwise.

@@ -1,3 +1,8 @@
+-- Generated from src/db/scoped-tables.ts by `npm run definitions`: change the list, not this file.
+-- The ids a scoped claim_source row names must be rows the caller can read, within the row's own
+-- scopes. It runs BEFORE the row is written, so it answers before the foreign key's own check
+-- (which reads past row security) could say whether an id exists at all: another set's id and an
+-- id nobody has get the same error (docs/security.md).
 CREATE OR REPLACE FUNCTION aizk_claim_source_refs_visible()
  RETURNS trigger
  LANGUAGE plpgsql

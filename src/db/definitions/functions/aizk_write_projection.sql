@@ -1,6 +1,6 @@
 -- aizk:requires functions/aizk_write_scopes
 -- aizk:requires functions/aizk_write_projection_as_owner
--- A chunk's projection, written by one call (src/graph/project-chunk.ts): refused unless the
+-- A chunk's projection, written by one call (src/graph/project/project-chunk.ts): refused unless the
 -- chunk and the set it writes are the caller's proven write set; then the body runs as the owner,
 -- since its statements name rows only by that set.
 -- Its earlier signature, without the entities' descriptions.

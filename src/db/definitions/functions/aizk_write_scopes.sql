@@ -1,3 +1,4 @@
+-- aizk:requires functions/aizk_scope_proof
 -- The caller's write set: as aizk_read_scopes, for aizk.write_scopes.
 CREATE OR REPLACE FUNCTION aizk_write_scopes()
  RETURNS uuid[]
@@ -10,10 +11,7 @@ DECLARE
     w uuid[] := coalesce(nullif(current_setting('aizk.write_scopes', true), ''), '{}')::uuid[];
 BEGIN
     IF coalesce(current_setting('aizk.scope_proof', true) =
-                (SELECT encode(sha256(k.opad || sha256(k.ipad || convert_to(
-                            r::text || '|' || w::text || '|' || pg_backend_pid()::text || '|'
-                            || extract(epoch FROM transaction_timestamp())::text, 'UTF8'))), 'hex')
-                   FROM public.aizk_scope_key k), false) THEN
+                public.aizk_scope_proof(r, w, pg_backend_pid(), transaction_timestamp()), false) THEN
         RETURN w;
     END IF;
     RETURN '{}';

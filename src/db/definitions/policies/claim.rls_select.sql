@@ -1,3 +1,4 @@
 -- aizk:requires functions/aizk_read_scopes
+-- Generated from src/db/scoped-tables.ts by `npm run definitions`: change the list, not this file.
 DROP POLICY IF EXISTS rls_select ON claim;
 CREATE POLICY rls_select ON claim FOR SELECT TO {{app_role}} USING (scopes <@ (SELECT aizk_read_scopes()));

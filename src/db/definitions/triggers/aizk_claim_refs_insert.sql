@@ -1,3 +1,4 @@
 -- aizk:requires functions/aizk_claim_refs_visible
+-- Generated from src/db/scoped-tables.ts by `npm run definitions`: change the list, not this file.
 DROP TRIGGER IF EXISTS aizk_claim_refs_insert ON claim;
 CREATE TRIGGER aizk_claim_refs_insert BEFORE INSERT ON claim FOR EACH ROW WHEN (row_security_active(('claim'::regclass)::oid)) EXECUTE FUNCTION aizk_claim_refs_visible();

@@ -1,3 +1,4 @@
 -- aizk:requires functions/aizk_community_member_refs_visible
+-- Generated from src/db/scoped-tables.ts by `npm run definitions`: change the list, not this file.
 DROP TRIGGER IF EXISTS aizk_community_member_refs_insert ON community_member;
 CREATE TRIGGER aizk_community_member_refs_insert BEFORE INSERT ON community_member FOR EACH ROW WHEN (row_security_active(('community_member'::regclass)::oid)) EXECUTE FUNCTION aizk_community_member_refs_visible();

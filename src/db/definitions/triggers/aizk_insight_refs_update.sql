@@ -1,3 +1,4 @@
 -- aizk:requires functions/aizk_insight_refs_visible
+-- Generated from src/db/scoped-tables.ts by `npm run definitions`: change the list, not this file.
 DROP TRIGGER IF EXISTS aizk_insight_refs_update ON insight;
 CREATE TRIGGER aizk_insight_refs_update BEFORE UPDATE OF entity_id ON insight FOR EACH ROW WHEN ((row_security_active(('insight'::regclass)::oid) AND (new.entity_id IS DISTINCT FROM old.entity_id))) EXECUTE FUNCTION aizk_insight_refs_visible();
