@@ -3,7 +3,7 @@
 //   ADAPTER_AIZK=$PWD/bench/peers-adapter.mjs ADAPTER_AIZK_BALANCED=$PWD/bench/peers-adapter-balanced.mjs \
 //     SYSTEMS="aizk aizk-balanced graphile-worker" W2_graphile_worker=batched $PEERS/run-all.sh
 import pg from 'pg'
-import { setDurability } from '../dist/index.js'
+import { setDurability } from '../dist/queue/durability.js'
 import durable from './peers-adapter.mjs'
 
 export default {

@@ -10,7 +10,8 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { z } from 'zod'
-import { JobRegistry, QueueJob, Worker, enqueue, enqueueMany, migrate, parseSettings, readCounts } from '../dist/index.js'
+import { JobRegistry, QueueJob, Worker, enqueue, enqueueMany, migrate, parseSettings } from '../dist/index.js'
+import { readCounts } from '../dist/queue/counts.js'
 
 const ENTRYPOINT = 'bench_noop'
 

@@ -48,7 +48,7 @@ export type WorkerEventName = keyof WorkerEventMap
 /** The events a job's handler may raise (JobContext.emit); the others are the worker's own. */
 export type JobEventName = 'artifact:integrity' | 'backup:written'
 
-type AnyListener = <K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]) => void
+export type AnyListener = <K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]) => void
 
 /**
  * A listener that throws never reaches the emitter: not the loop, not a job's outcome, not the

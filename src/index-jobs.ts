@@ -1,22 +1,26 @@
 /**
- * `aizk/jobs`: aizk's own jobs. Importing this entry declares every one of them in `jobRegistry`
- * (the worker binds what the registry holds); `aizk` alone declares none, so an application that
- * only enqueues loads neither their handlers nor the graph's NLP library.
+ * `aizk/jobs`: aizk's own jobs, every one of them (docs/job-inventory.md). Importing this entry
+ * declares them all in `jobRegistry` (the worker binds what the registry holds); `aizk` alone
+ * declares none, so an application that only enqueues loads neither their handlers nor the
+ * graph's NLP library. api/aizk-jobs.api.md pins this list (`npm run api`).
  */
 export {
-  DoclingConversionJob,
-  MarkdownReindexJob,
-  UsageAccountingJob,
   ArtifactDispatchJob,
+  ArtifactIntegrityJob,
+  BackupJob,
   ChunkDispatchJob,
-  ChunkRecoveryJob,
   ChunkProjectionJob,
-  ProfileProjectionJob,
-  SessionPromoteJob,
+  ChunkRecoveryJob,
+  CleanupJob,
+  CommunitiesJob,
   DecayJob,
   DedupJob,
-  ArtifactIntegrityJob,
-  CleanupJob,
-  BackupJob,
-  enqueuePending,
+  DoclingConversionJob,
+  InsightJob,
+  MarkdownReindexJob,
+  ProfileProjectionJob,
+  ProfileRefreshJob,
+  RaptorJob,
+  SessionPromoteJob,
+  UsageAccountingJob,
 } from './jobs/inventory/index.js'

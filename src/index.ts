@@ -1,60 +1,53 @@
 /**
- * aizk's library API: what the application imports to enqueue follow-up work in the same
- * transaction as its write, and to declare jobs. It stays light: aizk's own jobs (which declare
- * themselves on import) are in `aizk/jobs` (index-jobs.ts), and the graph's extractors, which
- * load the NLP library, in `aizk/graph` (index-graph.ts).
+ * aizk's library API (docs/api.md): what an application imports to declare jobs, enqueue them
+ * (in its own transaction too), wait for them, run a worker and read memory. It stays light:
+ * aizk's own jobs (which declare themselves on import) are in `aizk/jobs` (index-jobs.ts), and the
+ * graph's extractors, which load the NLP library, in `aizk/graph` (index-graph.ts). Anything else
+ * is internal: the CLI's modules import it by path. api/aizk.api.md pins this list (`npm run api`).
  */
-export { JobPriority } from './queue/priority.js'
-export { QueueJob, type JobContext, type JobKind, type JobClass, type PayloadFormat, type StatementDeadline, bytesPayload, validatePayload } from './jobs/queue-job.js'
-export { withStatementDeadline } from './db/statement-deadline.js'
+// Declaring jobs
+export { QueueJob, bytesPayload, type JobContext, type JobClass, type JobKind, type PayloadFormat, type StatementDeadline } from './jobs/queue-job.js'
+export { ScheduledJob, ScopedScheduledJob, SystemScheduledJob, type ScheduledJobClass, type ScheduledContext, type ScopedContext } from './jobs/scheduled-job.js'
 export { JobRegistry, jobRegistry, JobDeclarationError, type DeclaredSettings } from './jobs/registry.js'
-export { enqueue, enqueueMany, type EnqueueItem, type EnqueueOptions } from './queue/enqueue.js'
+export { JobPriority } from './queue/priority.js'
+export { withStatementDeadline } from './db/statement-deadline.js'
+export { runIfGrown, type GrowthGateOptions, type GrowthGateResult } from './scope/index.js'
+export { PermanentJobError } from './permanent-error.js'
+export { JobCanceledError } from './worker/executor.js'
+// Enqueueing and waiting
+export { enqueue, enqueueMany, type EnqueueItem, type EnqueueOptions, type EnqueueLogOption } from './queue/enqueue.js'
+export type { Queryable } from './db/queryable.js'
 export { PayloadError } from './queue/payload.js'
-export { parseSettings, unknownSettingVariables, type ParseOptions, type Settings, type SettingsSource } from './settings.js'
+export { waitForJobs, type WaitOptions, type JobOutcome } from './queue/wait-for-jobs.js'
+export type { FinalStatus, CurrentStatus } from './queue/job-status.js'
+// Settings, the database, the worker
+export { parseSettings, type ParseOptions, type Settings, type SettingsSource } from './settings.js'
 export { openDatabase, type Database, type OpenOptions } from './db/database.js'
-export { createPool, closePool, type PoolOptions } from './db/connect.js'
-export { DatabasePool } from './db/database-pool.js'
-export { checkAppLogin } from './db/app-login.js'
-export { migrate } from './db/migrate.js'
-export * from './errors.js'
-export { User, scopeRoster, runIfGrown, normalizeScopes, scopeKey, type ScopeSet } from './scope/index.js'
-export {
-  ScheduledJob,
-  ScopedScheduledJob,
-  SystemScheduledJob,
-  isScheduledJobClass,
-  deriveJobName,
-  type ScheduledJobClass,
-  type ScheduledContext,
-  type ScopedContext,
-} from './jobs/scheduled-job.js'
-export { Scheduler, fanOut, type FireResult, type UpcomingFire } from './scheduler/index.js'
-export { ingestOriginal, convertArtifact, reindexArtifact, enqueueChunkProjections, CHUNK_PROJECTION_ENTRYPOINT, type IngestInput, type IngestResult } from './ingest/index.js'
-export { chunkMarkdown, type Chunk, type ChunkOptions } from './chunking/index.js'
-export { contentIdOf, countIntegrity, type IntegrityCounts } from './content/index.js'
-export { PermanentJobError, isPermanentError } from './permanent-error.js'
-export { ConverterMissingError } from './convert/errors.js'
-export { recordUsage, readUsageDaily, type UsageEvent } from './usage/record-usage.js'
+export type { DatabaseTarget, PoolOptions } from './db/connect.js'
+export { migrate, type MigrationOptions, type MigrateResult } from './db/migrate.js'
 export { Worker } from './worker/worker.js'
 export type { WorkerOptions, WorkerService, WorkerSettings } from './worker/worker-options.js'
-export { WorkerEvents, type WorkerEventMap, type WorkerEventName, type JobEventName } from './events.js'
+export { WorkerEvents, type WorkerEventMap, type WorkerEventName, type JobEventName, type AnyListener } from './events.js'
 export { startWorker, type RunningWorker, type WorkerRunOptions } from './app/run-worker.js'
-export { pickJobs, planPick, type PickedJob } from './queue/pick.js'
-export { completeJobs } from './queue/complete.js'
-export { retryJobs, holdJobs, releaseJobs, type TracebackRecord } from './queue/retry.js'
-export { requeueFailed, countHeld, type RequeueOptions, type RequeuedJob } from './queue/requeue.js'
-export { discardHeld, cancelQueued, type RemoveOptions, type RemovedJob } from './queue/remove-jobs.js'
-export { requestCancel, type CancelRequestOptions, type CancelRequestedJob } from './queue/cancel-request.js'
-export { pauseEntrypoint, resumeEntrypoint, listPaused, type PausedEntrypoint } from './queue/pause.js'
-export { readJobStory, type JobStory } from './queue/job-story.js'
-export { waitForJobs, type WaitOptions, type JobOutcome } from './queue/wait-for-jobs.js'
-export { readJobStatuses, type FinalStatus, type CurrentStatus } from './queue/job-status.js'
-export { JobCanceledError } from './worker/executor.js'
-export { pruneLog, countPrunable, reclaimLog, logSize, type PruneOptions, type PruneProgress, type PruneResult, type LogSize } from './queue/prune.js'
-export { readDurability, setDurability, type DurabilityChange, type DurabilityLevel, type DurabilityState, type SettableLevel } from './queue/durability.js'
-export { queueStats, type QueueStats, type StatsOptions, type EntrypointStats, type HealthProblem } from './queue/stats.js'
-export { compactCounts, compactThroughput, readCounts, readThroughput } from './queue/counts.js'
-export { rosterCounts, type RosterEntry } from './scope/roster-counts.js'
+// Memory: scoped access, writing, reading
+export { User, type ScopeSet } from './scope/index.js'
+export { ingestOriginal, type IngestInput, type IngestResult } from './ingest/index.js'
 export { writeDocument, writeSessionItem, type NewSessionItem, type WrittenDocument } from './graph/project/write-memory.js'
+export type { NewDocument } from './graph/project/sql/document-sql.js'
 export { recall } from './graph/read/recall.js'
-export type { RecallOptions, RecallResult, RecallItem, RecalledClaim, RecalledEntity, RecalledCommunity, RecalledChunk, RecallSource } from './graph/read/recall-types.js'
+export type { RecallOptions, RecallResult, RecallItem, RecallKind, RecalledClaim, RecalledEntity, RecalledCommunity, RecalledChunk, RecallSource } from './graph/read/recall-types.js'
+// Errors
+export {
+  ExitCode,
+  type ExitCodeValue,
+  AizkError,
+  UsageError,
+  ConfigError,
+  NoDatabaseError,
+  DatabaseError,
+  DatabaseReadOnlyError,
+  SchemaChangedError,
+  OwnerAccessError,
+  TransactionEscapeError,
+  AppLoginSettingsError,
+} from './errors.js'

@@ -31,3 +31,16 @@ describe('the library entries', () => {
     for (const name of ['aizk_convert_artifact', 'aizk_build_graph_chunk', 'aizk_task_backup', 'aizk_task_session_promote']) assert.ok(entrypoints.includes(name), `${name} not in ${entrypoints.join(', ')}`)
   })
 })
+
+describe('`aizk/jobs`', () => {
+  it('exports every built-in job class', async () => {
+    const { inventoryModules } = await import('../../src/jobs/inventory/index.js')
+    const entry: Record<string, unknown> = await import('../../src/index-jobs.js')
+    const declared = inventoryModules.flatMap((mod) => Object.entries(mod).filter(([name, value]) => typeof value === 'function' && name.endsWith('Job')))
+    assert.equal(declared.length, 18)
+    assert.deepEqual(
+      declared.filter(([name, value]) => entry[name] !== value).map(([name]) => name),
+      [],
+    )
+  })
+})
