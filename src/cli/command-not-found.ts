@@ -5,7 +5,7 @@
 import { Errors, type Hook } from '@oclif/core'
 import chalk from 'chalk'
 import { ExitCode } from '../errors.js'
-import { suggest } from './did-you-mean.js'
+import { suggest } from '../operator/did-you-mean.js'
 
 const commandNotFound: Hook<'command_not_found'> = async (opts) => {
   const shown = (id: string) => id.replaceAll(':', ' ')

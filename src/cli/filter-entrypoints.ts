@@ -9,7 +9,7 @@ import type { Queryable } from '../db/queryable.js'
 import { jobRegistry } from '../jobs/registry.js'
 import { readCounts } from '../queue/counts.js'
 import { entrypointsInUse } from '../queue/job-filter.js'
-import { unknownEntrypointError } from './entrypoints.js'
+import { unknownEntrypointError } from '../operator/entrypoints.js'
 
 const FOREIGN_HINT = 'an entrypoint no job here registers is taken only while it has jobs in the queue (`aizk status` lists them, PgQueuer\'s included)'
 

@@ -9,7 +9,7 @@ import { NotFoundError } from '../errors.js'
 import { ACTION_WINDOW, idsNotIn, inWindows, type JobFilter, type LiveStatus, statusWord } from '../queue/job-filter.js'
 import { AizkCommand } from './base-command.js'
 import { checkFilterEntrypoints } from './filter-entrypoints.js'
-import { type JobFilterFlagValues, readJobFilter } from './job-filter-flags.js'
+import { type JobFilterFlagValues, readJobFilter } from '../operator/job-filter-input.js'
 import { createProgress } from './progress.js'
 
 export type MissingJob = { id: string; status: string | null }

@@ -3,7 +3,7 @@
  * summary line by entrypoint. A requeue's list has no attempts column (it resets them) and its
  * cycles column is the cycle each job starts.
  */
-import { renderTable } from '../ui/table.js'
+import { renderTable } from '../operator/table.js'
 
 export function renderJobList(rows: { id: string; entrypoint: string; attempts?: number; cycles?: number }[], summary: string, o: { attempts?: boolean; cycleHeader?: string } = {}): string {
   const shown = rows.slice(0, 50)

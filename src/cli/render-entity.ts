@@ -1,6 +1,6 @@
 /** `aizk graph entity`'s text: one entity's page, each claim and mention with its source. */
 import type { EntityClaim, EntityPage } from '../graph/read/read-entity.js'
-import { renderTable } from '../ui/table.js'
+import { renderTable } from '../operator/table.js'
 
 const sources = (c: EntityClaim) => [...new Set(c.sources.map((s) => s.title ?? s.chunkId))].join(', ')
 const state = (c: EntityClaim) => `${c.faded ? ' (faded)' : ''}${c.supersededBy ? ' (superseded)' : ''}`

@@ -1,6 +1,6 @@
 /** The plain-text sections `aizk graph` prints for what the weekly passes built. */
 import type { MaintenanceView } from '../graph/read/read-maintenance.js'
-import { renderTable } from '../ui/table.js'
+import { renderTable } from '../operator/table.js'
 
 export function renderMaintenance(view: MaintenanceView): string {
   const communities = renderTable(

@@ -3,7 +3,7 @@ import { AizkCommand } from '../cli/base-command.js'
 import { confirmOrRequireYes } from '../cli/confirm.js'
 import { wholeFlag } from '../cli/flags.js'
 import { UsageError } from '../errors.js'
-import { formatBytes } from '../ui/format.js'
+import { formatBytes } from '../operator/format.js'
 import { type DurabilityState, parseDurabilityLevel, readDurability, type SettableLevel, setDurability, tablesToSwitch } from '../queue/durability.js'
 import { MAX_TIMER_SECONDS } from '../settings-types.js'
 

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
-import { renderTable } from '../ui/table.js'
+import { renderTable } from '../operator/table.js'
 import { checkScopes, scopeFlag } from '../cli/scope-flag.js'
 import { readGraph } from '../graph/read/read-graph.js'
 import { readMaintenance } from '../graph/read/read-maintenance.js'

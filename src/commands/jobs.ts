@@ -1,12 +1,12 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { wholeFlag } from '../cli/flags.js'
-import { readJobFilter, readPriority } from '../cli/job-filter-flags.js'
-import { jobId } from '../cli/numbers.js'
+import { readJobFilter, readPriority } from '../operator/job-filter-input.js'
+import { jobId } from '../operator/numbers.js'
 import { UsageError } from '../errors.js'
 import { JOB_STATES, type JobState, type ListedJob, listJobs } from '../queue/list-jobs.js'
-import { formatAge, oneLine } from '../ui/format.js'
-import { type Column, renderTable } from '../ui/table.js'
+import { formatAge, oneLine } from '../operator/format.js'
+import { type Column, renderTable } from '../operator/table.js'
 
 export const JOBS_MAX_LIMIT = 1000
 

@@ -4,8 +4,8 @@
  * an entrypoint. Every action is logged as one event line naming who asked, and answers with the
  * message the page shows after it.
  */
-import { checkEntrypointName } from '../cli/entrypoints.js'
-import { jobId } from '../cli/numbers.js'
+import { checkEntrypointName } from '../operator/entrypoints.js'
+import { jobId } from '../operator/numbers.js'
 import { AizkError } from '../errors.js'
 import { idsNotIn, statusWord } from '../queue/job-filter.js'
 import { pauseEntrypoint, resumeEntrypoint } from '../queue/pause.js'

@@ -1,7 +1,7 @@
 /** What every part of the dashboard shares: the pool, settings, mode, CSRF token and event log. */
 import type pg from 'pg'
 import type { Settings } from '../settings.js'
-import { statsJobHooks } from '../cli/job-inventory.js'
+import { statsJobHooks } from '../operator/job-inventory.js'
 import { countIntegrityFailures } from '../content/integrity.js'
 import { queueStats, type QueueStats } from '../queue/stats.js'
 import { type MemoryBacklog, memoryBacklog } from '../scope/memory-backlog.js'

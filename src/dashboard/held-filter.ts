@@ -2,9 +2,9 @@
  * The held page's filter read from a query string or a posted form: entrypoint, priority, age,
  * error text, page size and cursor. Bad values are usage errors naming the field and the fix.
  */
-import { readAge, readPriority } from '../cli/job-filter-flags.js'
-import { checkEntrypointName } from '../cli/entrypoints.js'
-import { jobId } from '../cli/numbers.js'
+import { readAge, readPriority } from '../operator/job-filter-input.js'
+import { checkEntrypointName } from '../operator/entrypoints.js'
+import { jobId } from '../operator/numbers.js'
 import { UsageError } from '../errors.js'
 import type { HeldSearch } from '../queue/held-search.js'
 import type { HeldFilter } from './held-page.js'

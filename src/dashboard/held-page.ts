@@ -5,7 +5,7 @@
  * confirmation page that shows the count. Pure functions of their data, like pages.ts.
  */
 import type { ErrorGroup, FoundHeld } from '../queue/held-search.js'
-import { formatAge, formatCount } from '../ui/format.js'
+import { formatAge, formatCount } from '../operator/format.js'
 import { Html, html, table } from './html.js'
 import type { JobsFilter } from './pages.js'
 import type { StateCounts } from './state-counts.js'

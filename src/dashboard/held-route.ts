@@ -1,5 +1,5 @@
 /** The held page and its confirmation page: the reads behind heldPageBody and confirmBody. */
-import { jobInventory } from '../cli/job-inventory.js'
+import { jobInventory } from '../operator/job-inventory.js'
 import { UsageError } from '../errors.js'
 import { countHeldMatching, searchHeld } from '../queue/held-search.js'
 import { MAX_FILTER_ACTION } from './actions.js'

@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http'
 import { latestLogId, type Outcome, readOutcomes } from '../queue/recent-outcomes.js'
-import { formatAge } from '../ui/format.js'
+import { formatAge } from '../operator/format.js'
 import { barChart, clock, tickIndexes } from './charts.js'
 import { type DashboardContext, type DashboardStats, loadStats } from './context.js'
 import { readStateCounts, type StateCounts } from './state-counts.js'

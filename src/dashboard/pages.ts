@@ -3,15 +3,15 @@
  * `aizk jobs`'s pages, `aizk jobs show`'s story, `aizk roster`'s counts. Pure functions of their
  * data, so each page is rendered the same way in the server and in tests.
  */
-import type { InventoryRow } from '../cli/job-inventory.js'
-import type { jobStoryJson } from '../cli/job-story-view.js'
+import type { InventoryRow } from '../operator/job-inventory.js'
+import type { jobStoryJson } from '../operator/job-story-view.js'
 import { JOB_STATES, type JobsPage, type ListedJob } from '../queue/list-jobs.js'
 import type { Outcome } from '../queue/recent-outcomes.js'
 import { describeError } from '../queue/stats-held.js'
 import { workerState } from '../queue/stats-workers.js'
 import type { RosterEntry } from '../scope/roster-counts.js'
 import { describeGate } from '../scope/memory-backlog.js'
-import { formatAge, formatCount, formatRate } from '../ui/format.js'
+import { formatAge, formatCount, formatRate } from '../operator/format.js'
 import type { DashboardStats } from './context.js'
 import { actionForm, Html, html, stateBadge, table } from './html.js'
 import { stateTabs } from './held-page.js'

@@ -6,8 +6,8 @@
  * an assistant cannot requeue or cancel the whole queue with an empty call.
  */
 import { z } from 'zod'
-import { checkEntrypointName } from '../cli/entrypoints.js'
-import { jobId } from '../cli/numbers.js'
+import { checkEntrypointName } from '../operator/entrypoints.js'
+import { jobId } from '../operator/numbers.js'
 import { NotFoundError, UsageError } from '../errors.js'
 import { requestCancel } from '../queue/cancel-request.js'
 import { idsNotIn, type JobFilter, statusWord } from '../queue/job-filter.js'

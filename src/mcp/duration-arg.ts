@@ -2,7 +2,7 @@
  * Look-back windows and thresholds as tools take them: ISO 8601 durations as PgQueuer's MCP
  * tools do (`PT5M`, `PT1H`, `P1D`), or aizk's own (`5m`, `1h30m`).
  */
-import { MAX_AGE_MS, parseDuration } from '../cli/duration.js'
+import { MAX_AGE_MS, parseDuration } from '../operator/duration.js'
 import { UsageError } from '../errors.js'
 import { MAX_DAYS } from '../settings-types.js'
 

@@ -7,9 +7,9 @@
  * and roster commands read them.
  */
 import { z } from 'zod'
-import { jobStoryJson } from '../cli/job-story-view.js'
-import { statsJobHooks } from '../cli/job-inventory.js'
-import { jobId } from '../cli/numbers.js'
+import { jobStoryJson } from '../operator/job-story-view.js'
+import { statsJobHooks } from '../operator/job-inventory.js'
+import { jobId } from '../operator/numbers.js'
 import { countIntegrityFailures } from '../content/integrity.js'
 import { schemaState } from '../db/migrate.js'
 import { NotFoundError } from '../errors.js'

@@ -38,14 +38,15 @@ const RANK: Record<string, number> = {
   scheduler: 8,
   worker: 9,
   app: 10,
-  ui: 11,
-  cli: 12,
-  mcp: 12,
-  dashboard: 12,
-  commands: 13,
-  index: 14,
-  'index-jobs': 14,
-  'index-graph': 14,
+  operator: 11,
+  ui: 12,
+  cli: 13,
+  mcp: 13,
+  dashboard: 13,
+  commands: 14,
+  index: 15,
+  'index-jobs': 15,
+  'index-graph': 15,
 }
 
 /**
@@ -60,9 +61,6 @@ const SIBLING_IMPORTS: Record<string, string[]> = {
   tracing: ['events'],
   // The document writer enqueues chunk projections through the entrypoint ingest owns.
   graph: ['ingest'],
-  // The MCP tools and the dashboard take the operator's input as the commands do: the same parsers.
-  mcp: ['cli'],
-  dashboard: ['cli'],
 }
 
 /** The part a file under src/ belongs to: its longest RANK key (a folder, or a top-level file). */
@@ -138,6 +136,20 @@ export function sqlOutsideSqlFolders(files: string[]): string[] {
   return out
 }
 
+/** `file imports package` for every import (static, type, re-export or dynamic) of a package `banned` forbids to the file's part. */
+export function frameworkImports(banned: Record<string, RegExp>, files = Object.keys(banned).flatMap((part) => sources(path.join(repoRoot, 'src', part)))): string[] {
+  const out: string[] = []
+  for (const file of files) {
+    const rule = banned[partOf(file)]
+    if (!rule) continue
+    const text = readFileSync(file, 'utf8')
+    for (const m of text.matchAll(/(?:^\s*(?:import|export)[^'"]*?from\s*|^\s*import\s*|import\()\s*['"]([^'"]+)['"]/gm)) {
+      if (rule.test(m[1])) out.push(`${path.relative(repoRoot, file)} imports ${m[1]}`)
+    }
+  }
+  return out
+}
+
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name)
@@ -153,13 +165,35 @@ describe('architecture', () => {
         const text = readFileSync(file, 'utf8')
         for (const m of text.matchAll(/^\s*import[^'"]*['"]([^'"]+)['"]/gm)) {
           const spec = m[1]
-          if (/^(@oclif\/|ink($|\/)|react($|\/)|chalk$)/.test(spec) || /\/(cli|commands|ui)\//.test(`${spec}/`)) {
+          if (/^(@oclif\/|ink($|\/)|react($|\/)|chalk$)/.test(spec) || /\/(cli|commands|ui|operator|mcp|dashboard)\//.test(`${spec}/`)) {
             offenders.push(`${path.relative(repoRoot, file)} imports ${spec}`)
           }
         }
       }
     }
     assert.deepEqual(offenders, [])
+  })
+
+  it('the operator layer, the dashboard and the MCP server import no CLI or terminal framework, and the ink views no oclif', () => {
+    const banned: Record<string, RegExp> = {
+      operator: /^(@oclif\/|ink($|\/)|react($|\/))/,
+      dashboard: /^(@oclif\/|ink($|\/)|react($|\/))/,
+      mcp: /^(@oclif\/|ink($|\/)|react($|\/))/,
+      ui: /^@oclif\//,
+    }
+    assert.deepEqual(frameworkImports(banned), [])
+  })
+
+  it('the framework check finds an oclif import in the operator layer', () => {
+    const dir = mkdtempSync(path.join(repoRoot, 'src', 'operator', '.framework-probe-'))
+    try {
+      const probe = path.join(dir, 'probe.ts')
+      writeFileSync(probe, "import { Flags } from '@oclif/core'\nimport { render } from 'ink'\nexport const f = [Flags, render]\n")
+      const rel = path.relative(repoRoot, probe)
+      assert.deepEqual(frameworkImports({ operator: /^(@oclif\/|ink($|\/))/ }, [probe]), [`${rel} imports @oclif/core`, `${rel} imports ink`])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('only src/cli and src/commands read process.env: they hand it down as settings.env', () => {
@@ -205,11 +239,11 @@ describe('architecture', () => {
   })
 
   it('an allowed sibling import is one way: the listed pair does not allow its reverse', () => {
-    const dir = mkdtempSync(path.join(repoRoot, 'src', 'cli', '.rank-probe-'))
+    const dir = mkdtempSync(path.join(repoRoot, 'src', 'ingest', '.rank-probe-'))
     try {
       const probe = path.join(dir, 'probe.ts')
-      writeFileSync(probe, "import { x } from '../../mcp/server.js'\nexport const y = x\n")
-      assert.deepEqual(upwardImports([probe]), [`${path.relative(repoRoot, probe)} (cli) imports src/mcp/server.ts (mcp)`])
+      writeFileSync(probe, "import { x } from '../../graph/index.js'\nexport const y = x\n")
+      assert.deepEqual(upwardImports([probe]), [`${path.relative(repoRoot, probe)} (ingest) imports src/graph/index.ts (graph)`])
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { AizkCommand } from '../../cli/base-command.js'
 import { checkScopes, scopeFlag } from '../../cli/scope-flags.js'
 import { readMerges } from '../../graph/resolve/merge-history.js'
-import { renderTable } from '../../ui/table.js'
+import { renderTable } from '../../operator/table.js'
 
 export default class GraphMerges extends AizkCommand {
   static override summary = "List a scope set's entity merges, newest first: what was merged into what, by which rule, and the name kept."

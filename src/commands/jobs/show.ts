@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { AizkCommand } from '../../cli/base-command.js'
-import { jobStoryJson, renderJobStory } from '../../cli/job-story-view.js'
-import { jobId } from '../../cli/numbers.js'
+import { jobStoryJson, renderJobStory } from '../../operator/job-story-view.js'
+import { jobId } from '../../operator/numbers.js'
 import { NotFoundError } from '../../errors.js'
 import { readJobStory } from '../../queue/job-story.js'
 

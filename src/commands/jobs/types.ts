@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../../cli/base-command.js'
-import { jobInventory, renderJobInventory } from '../../cli/job-inventory.js'
+import { jobInventory, renderJobInventory } from '../../operator/job-inventory.js'
 
 export default class JobsTypes extends AizkCommand {
   static override summary = 'List the job inventory: entrypoint, kind, priority, concurrency, attempts, cron, next fire, payload fields.'

@@ -4,7 +4,7 @@
  */
 import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
-import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../format.js'
+import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../operator/format.js'
 import type { StatusStats } from './status-stats.js'
 import { describeGate } from '../../scope/memory-backlog.js'
 import { limitText, pausedText } from './text-frame.js'

@@ -2,8 +2,8 @@
  * One plain-text frame of `aizk status` (`--once`, and what a non-terminal gets): the same
  * panes as the live dashboard, as padded tables with no escape codes.
  */
-import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../format.js'
-import { renderTable } from '../table.js'
+import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../operator/format.js'
+import { renderTable } from '../../operator/table.js'
 import type { StatusStats } from './status-stats.js'
 import { describeGate } from '../../scope/memory-backlog.js'
 import { workerState } from '../../queue/stats-workers.js'

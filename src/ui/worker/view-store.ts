@@ -7,7 +7,7 @@
  */
 import type { WorkerEventMap, WorkerEvents } from '../../events.js'
 import type { EntrypointRow, PickOutcome, RecentHold, RecentPick, ScheduleRow, Totals, WorkerViewState } from './view-state.js'
-import { formatAgeMinutes, formatSteadyRate } from '../format.js'
+import { formatAgeMinutes, formatSteadyRate } from '../../operator/format.js'
 
 export type { EntrypointRow, PickOutcome, RecentHold, RecentPick, ScheduleRow, Totals, WorkerViewState } from './view-state.js'
 

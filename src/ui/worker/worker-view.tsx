@@ -8,7 +8,7 @@
 import { Box, Text } from 'ink'
 import { frameBudget, type ScreenSize, shareRows } from '../fit-height.js'
 import type { EntrypointRow, RecentHold, RecentPick, ScheduleRow, WorkerViewState } from './view-store.js'
-import { fit, formatAgeMinutes, formatClock, formatCount, formatLimit, formatMs, formatSteadyRate, formatScopes, oneLine } from '../format.js'
+import { fit, formatAgeMinutes, formatClock, formatCount, formatLimit, formatMs, formatSteadyRate, formatScopes, oneLine } from '../../operator/format.js'
 
 const OUTCOME_COLOR: Record<RecentPick['outcome'], string> = {
   running: 'cyan',

@@ -5,8 +5,8 @@
  * know about a job by entrypoint.
  */
 import { jobRegistry } from '../jobs/registry.js'
-import { formatRelative } from '../ui/format.js'
-import { renderTable } from '../ui/table.js'
+import { formatRelative } from './format.js'
+import { renderTable } from './table.js'
 import { type PayloadShape, payloadShape } from './payload-fields.js'
 import { concurrencyLimitOf } from '../jobs/queue-job.js'
 import { isScheduledJobClass } from '../jobs/scheduled-job.js'

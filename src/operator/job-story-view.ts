@@ -5,7 +5,7 @@
  * unless the whole is asked for.
  */
 import type { JobStory, StoryLogRow } from '../queue/job-story.js'
-import { formatAge, formatRelative } from '../ui/format.js'
+import { formatAge, formatRelative } from './format.js'
 
 export const PAYLOAD_PREVIEW = 2000
 
