@@ -1,7 +1,8 @@
 // The project documents itself: the README stays short and links every page under docs/, every
 // relative link (README, docs/, the benchmark run records under bench/results/) lands on a file
 // and heading that exist, and the source cites those pages, never design notes that live outside
-// the repository.
+// the repository. Pages state the current truth: no heading carries a date (a dated run belongs
+// in its record under bench/results/ and in CHANGELOG.md).
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -13,6 +14,9 @@ const DOCS = path.join(repoRoot, 'docs')
 const RUN_RECORDS = path.join(repoRoot, 'bench', 'results')
 
 const markdownUnder = (dir: string) => filesUnder(dir).filter((f) => f.endsWith('.md'))
+
+/** A day or a month: 2026-12-04, 2026-12, "4 December 2026", "December 2026". */
+const DATE = /\b(19|20)\d{2}-(0[1-9]|1[0-2])\b|\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2}, )?(19|20)\d{2}\b/
 
 const CITATION = /\bDESIGN\b|\bSTYLE\.md\b|(?<!sdk\/)shared\/|spec\/(job-system|background-work)\.md/
 
@@ -85,6 +89,13 @@ describe('documentation', () => {
       }
     }
     assert.deepEqual(broken, [])
+  })
+
+  it('no heading of README.md or docs/ carries a date', () => {
+    const dated = [README, ...markdownUnder(DOCS)].flatMap((file) =>
+      [...withoutCode(readFileSync(file, 'utf8')).matchAll(/^#{1,6}\s+(.+)$/gm)].filter((m) => DATE.test(m[1])).map((m) => `${path.relative(repoRoot, file)}: ${m[0]}`),
+    )
+    assert.deepEqual(dated, [])
   })
 
   it('no file under src/ cites design notes outside the repository', () => {
