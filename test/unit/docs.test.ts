@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { repoRoot } from '../support/cli.js'
+import { anchorsOf, withoutCode } from '../support/markdown.js'
 
 const README = path.join(repoRoot, 'README.md')
 const DOCS = path.join(repoRoot, 'docs')
@@ -15,7 +16,7 @@ const RUN_RECORDS = path.join(repoRoot, 'bench', 'results')
 
 const markdownUnder = (dir: string) => filesUnder(dir).filter((f) => f.endsWith('.md'))
 
-/** A day or a month: 2026-12-04, 2026-12, "4 December 2026", "December 2026". */
+/** A day or a month: 2026-12-04, 2026-12, "December 4, 2026", "December 2026". */
 const DATE = /\b(19|20)\d{2}-(0[1-9]|1[0-2])\b|\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2}, )?(19|20)\d{2}\b/
 
 const CITATION = /\bDESIGN\b|\bSTYLE\.md\b|(?<!sdk\/)shared\/|spec\/(job-system|background-work)\.md/
@@ -25,25 +26,6 @@ function filesUnder(dir: string): string[] {
     const full = path.join(dir, name)
     return statSync(full).isDirectory() ? filesUnder(full) : [full]
   })
-}
-
-function withoutCode(markdown: string): string {
-  return markdown.replace(/^```[\s\S]*?^```/gm, '')
-}
-
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
-function anchorsOf(markdown: string): Set<string> {
-  const anchors = new Set<string>()
-  for (const m of withoutCode(markdown).matchAll(/^#{1,6}\s+(.+)$/gm)) {
-    anchors.add(
-      m[1]
-        .trim()
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-        .replace(/\s/g, '-'),
-    )
-  }
-  return anchors
 }
 
 /** Relative links of a markdown file: [text](target#anchor), resolved against its folder. */
