@@ -109,7 +109,7 @@ export default {
   // The harness polls this every 100 ms while a drain runs, and its CPU counts against the system.
   // aizk answers from its live counts (what `aizk status` reads): a count(*) filtered on status
   // scans the whole table in parallel, 36-47 ms of CPU a poll on 200,000 rows against 4-8 ms for
-  // graphile-worker's unfiltered count (docs/benchmarks.md#one-pick-in-flight-and-the-harness-poll-2026-12-05).
+  // graphile-worker's unfiltered count (bench/results/queue.md, 2026-12-05).
   async remaining(_ctx, client) {
     return countOf(await readCounts(client), ['queued', 'picked'])
   },

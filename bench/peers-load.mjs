@@ -1,5 +1,5 @@
 // Two workloads the peer harness lacks, run against aizk and graphile-worker in one run
-// (docs/benchmarks.md#sustained-load-and-jobs-that-touch-the-database):
+// (docs/benchmarks.md#jobs-that-touch-the-database-and-sustained-load):
 //   drain-db   BENCH_JOBS (200,000) pre-enqueued jobs drained by one worker process whose handler
 //              writes one row in its own transaction on the worker's pool (bench/load-child.mjs),
 //              and the same drain with no-op handlers (noop) for comparison

@@ -1,18 +1,23 @@
 // The project documents itself: the README stays short and links every page under docs/, every
 // relative link (README, docs/, the benchmark run records under bench/results/) lands on a file
 // and heading that exist, and the source cites those pages, never design notes that live outside
-// the repository.
+// the repository. Pages state the current truth: no heading carries a date (a dated run belongs
+// in its record under bench/results/ and in CHANGELOG.md).
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { repoRoot } from '../support/cli.js'
+import { anchorsOf, withoutCode } from '../support/markdown.js'
 
 const README = path.join(repoRoot, 'README.md')
 const DOCS = path.join(repoRoot, 'docs')
 const RUN_RECORDS = path.join(repoRoot, 'bench', 'results')
 
 const markdownUnder = (dir: string) => filesUnder(dir).filter((f) => f.endsWith('.md'))
+
+/** A day or a month: 2026-12-04, 2026-12, "December 4, 2026", "December 2026". */
+const DATE = /\b(19|20)\d{2}-(0[1-9]|1[0-2])\b|\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2}, )?(19|20)\d{2}\b/
 
 const CITATION = /\bDESIGN\b|\bSTYLE\.md\b|(?<!sdk\/)shared\/|spec\/(job-system|background-work)\.md/
 
@@ -21,25 +26,6 @@ function filesUnder(dir: string): string[] {
     const full = path.join(dir, name)
     return statSync(full).isDirectory() ? filesUnder(full) : [full]
   })
-}
-
-function withoutCode(markdown: string): string {
-  return markdown.replace(/^```[\s\S]*?^```/gm, '')
-}
-
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
-function anchorsOf(markdown: string): Set<string> {
-  const anchors = new Set<string>()
-  for (const m of withoutCode(markdown).matchAll(/^#{1,6}\s+(.+)$/gm)) {
-    anchors.add(
-      m[1]
-        .trim()
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-        .replace(/\s/g, '-'),
-    )
-  }
-  return anchors
 }
 
 /** Relative links of a markdown file: [text](target#anchor), resolved against its folder. */
@@ -85,6 +71,13 @@ describe('documentation', () => {
       }
     }
     assert.deepEqual(broken, [])
+  })
+
+  it('no heading of README.md or docs/ carries a date', () => {
+    const dated = [README, ...markdownUnder(DOCS)].flatMap((file) =>
+      [...withoutCode(readFileSync(file, 'utf8')).matchAll(/^#{1,6}\s+(.+)$/gm)].filter((m) => DATE.test(m[1])).map((m) => `${path.relative(repoRoot, file)}: ${m[0]}`),
+    )
+    assert.deepEqual(dated, [])
   })
 
   it('no file under src/ cites design notes outside the repository', () => {
