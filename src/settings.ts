@@ -26,7 +26,7 @@ import { defaultLocalQueueSize, workerSettings } from './worker/settings.js'
 
 export { DEFAULT_SYSTEM_USER_ID } from './scope/settings.js'
 export { FOREIGN_HEARTBEAT_TIMEOUT_SECONDS } from './queue/settings.js'
-export { defaultLocalQueueSize, HEARTBEATS_PER_TIMEOUT, heartbeatProblems, pickCeiling } from './worker/settings.js'
+export { defaultLocalQueueSize, pickCeiling } from './worker/settings.js'
 
 /** Every feature's settings, in the order operators read them (`aizk settings`, docs/settings.md). */
 export const SETTING_GROUPS = [
@@ -70,7 +70,7 @@ export type NumberSettingKey = { [K in SettingKey]-?: Exclude<CoreSettings[K], u
 
 /**
  * What a scheduled job declares for itself (scheduled-job.ts derives both names from its class).
- * Other settings a job module declares are read with `declaredSetting`.
+ * Other settings a job module declares are in the object too, untyped: the module reads its own by key.
  */
 export type ScheduledJobSettings = { readonly [key: `${string}Cron`]: string | undefined } & { readonly [key: `${string}Enabled`]: boolean | undefined }
 
@@ -80,11 +80,6 @@ export type ScheduledJobSettings = { readonly [key: `${string}Cron`]: string | u
  * pg_dump), so no core module reads `process.env`. A misspelt key does not compile.
  */
 export type Settings = Readonly<CoreSettings & { env: Environment }> & ScheduledJobSettings
-
-/** A setting a job module declared (`declareSettings`), by name: unknown until the module's code checks it. */
-export function declaredSetting(settings: Settings, key: string): unknown {
-  return (settings as unknown as Readonly<Record<string, unknown>>)[key]
-}
 
 /** What a job registry adds to the schema: the settings its jobs declared, and their checks. */
 export interface SettingsSource {
