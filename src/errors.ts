@@ -48,7 +48,7 @@ export class ConfigError extends AizkError {
   constructor(readonly problems: string[]) {
     super(
       `invalid settings:\n${problems.map((p) => `  ${p}`).join('\n')}`,
-      'fix the variables above (see `aizk settings` and the README configuration table)',
+      'fix the variables above (see `aizk settings` and docs/settings.md)',
       problems,
     )
   }

@@ -175,3 +175,32 @@ export const timezoneSetting = () =>
       },
       { message: 'expected an IANA time zone such as "UTC" or "Europe/Berlin"' },
     )
+
+/** One setting as the feature that reads it declares it: its zod field (type, default, range) and one line for operators. */
+export interface SettingDeclaration<T extends z.ZodTypeAny = z.ZodTypeAny> {
+  schema: T
+  description: string
+  /** One of the handful a first run needs: the README lists it as well as docs/settings.md. */
+  firstRun?: boolean
+  /** Its value is masked in `aizk settings` and its default is not shown (URLs with passwords, keys). */
+  secret?: boolean
+}
+
+/** What a group's settings parse to, key by key. */
+export type DeclaredOutput<S extends Record<string, SettingDeclaration>> = { [K in keyof S]: z.output<S[K]['schema']> }
+
+/**
+ * A feature's settings (docs/architecture.md#settings): `src/<feature>/settings.ts` exports one,
+ * the composer in src/settings.ts joins them. `check` looks across the group's settings once they
+ * parsed (`nameOf` says how each was given: its variable, or a worker flag).
+ */
+export interface SettingsGroup<S extends Record<string, SettingDeclaration> = Record<string, SettingDeclaration>> {
+  name: string
+  title: string
+  settings: S
+  check?(values: DeclaredOutput<S>, nameOf: (key: keyof S & string) => string): string[]
+}
+
+export function settingsGroup<const S extends Record<string, SettingDeclaration>>(group: SettingsGroup<S>): SettingsGroup<S> {
+  return group
+}

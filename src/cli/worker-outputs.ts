@@ -7,13 +7,13 @@
 import { canDrawLive } from './terminal.js'
 import { concurrencyLimitOf } from '../jobs/queue-job.js'
 import { jobRegistry } from '../jobs/registry.js'
-import type { Settings } from '../settings.js'
+import type { NumberSettingKey, Settings } from '../settings.js'
 import type { WorkerEvents } from '../events.js'
 import { attachJsonLines } from '../worker/log-lines.js'
 
 export interface WorkerOutputsOptions {
   events: WorkerEvents
-  settings: Pick<Settings, 'workerOutput' | 'workerLogJobs'> & Readonly<Record<string, unknown>>
+  settings: Pick<Settings, 'workerOutput' | 'workerLogJobs'> & Partial<Pick<Settings, NumberSettingKey>>
   stdout?: NodeJS.WriteStream
   /** Default: stdout is a terminal and no CI variable is set (canDrawLive). */
   isTTY?: boolean

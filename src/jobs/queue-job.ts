@@ -8,7 +8,7 @@ import type { Queryable } from '../db/queryable.js'
 import type { JobEventName, WorkerEventMap } from '../events.js'
 import { type EnqueueOptions, enqueue, enqueueMany } from '../queue/enqueue.js'
 import { PayloadError } from '../queue/payload.js'
-import type { Settings } from '../settings.js'
+import type { NumberSettingKey, Settings } from '../settings.js'
 
 export type JobKind = 'on-write' | 'scoped' | 'system'
 
@@ -57,7 +57,7 @@ export interface JobClass {
   readonly payload: z.ZodTypeAny
   readonly priority: number
   readonly concurrencyLimit: number
-  readonly concurrencySetting?: string
+  readonly concurrencySetting?: NumberSettingKey
   readonly maxAttempts: number
   readonly payloadFormat: PayloadFormat
   readonly statementDeadlineSeconds?: StatementDeadline
@@ -74,7 +74,7 @@ export abstract class QueueJob<P = unknown> {
   /** 0 = unbounded; otherwise a global limit across every worker. */
   static concurrencyLimit = 0
   /** A setting whose value is the limit instead (a number setting's key, e.g. 'doclingConcurrency'). */
-  static concurrencySetting?: string
+  static concurrencySetting?: NumberSettingKey
   static maxAttempts = 5
   static payloadFormat: PayloadFormat = 'json'
   /**
@@ -110,7 +110,7 @@ export function validatePayload(job: Pick<JobClass, 'payload' | 'entrypoint'>, p
 }
 
 /** A job's concurrency limit under these settings: its setting's value when it names one. */
-export function concurrencyLimitOf(job: Pick<JobClass, 'concurrencyLimit' | 'concurrencySetting'>, settings: Readonly<Record<string, unknown>>): number {
+export function concurrencyLimitOf(job: Pick<JobClass, 'concurrencyLimit' | 'concurrencySetting'>, settings: Partial<Pick<Settings, NumberSettingKey>>): number {
   const value = job.concurrencySetting === undefined ? undefined : settings[job.concurrencySetting]
   return typeof value === 'number' ? value : job.concurrencyLimit
 }

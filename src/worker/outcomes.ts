@@ -15,6 +15,7 @@ import { completeJobs } from '../queue/complete.js'
 import { type HoldItem, holdJobIds, type OutcomeOptions, type RetryItem, releaseJobs, retryJobIds } from '../queue/retry.js'
 import { type IsolatedWrite, writeIsolating } from './isolate-writes.js'
 import { holdFallback, retryFallback } from './outcome-fallback.js'
+import { DEFAULT_COMPLETION_FLUSH_MS } from './settings.js'
 
 const MAX_PER_STATEMENT = 4096
 
@@ -44,7 +45,6 @@ const MAX_FLUSHES = 2
  * them at once. A worker killed while they gather runs those jobs again
  * (docs/job-lifecycle.md#batched-completions-the-at-least-once-window).
  */
-export const DEFAULT_GATHER_MS = 15
 const GATHER_MAX = 512
 
 export class OutcomeBuffer {
@@ -74,7 +74,7 @@ export class OutcomeBuffer {
     private readonly options: OutcomeOptions,
     private readonly onError: (where: string, err: unknown) => void,
     private readonly onRecovered: () => void,
-    private readonly gatherMs = DEFAULT_GATHER_MS,
+    private readonly gatherMs = DEFAULT_COMPLETION_FLUSH_MS,
   ) {}
 
   /** Ids whose outcome is buffered or being written: their rows are still this worker's `picked` rows. */

@@ -18,7 +18,6 @@ const RANK: Record<string, number> = {
   'permanent-error': 0,
   settings: 0,
   'settings-types': 0,
-  'settings-docs': 0,
   cron: 0,
   events: 0,
   tracing: 0,
@@ -55,7 +54,7 @@ const RANK: Record<string, number> = {
  */
 const SIBLING_IMPORTS: Record<string, string[]> = {
   // The settings schema is one concern split in files: its types use cron parsing, its failures are ConfigErrors.
-  settings: ['errors', 'settings-types', 'settings-docs'],
+  settings: ['errors', 'settings-types'],
   'settings-types': ['cron'],
   // A job's span is ended from the worker's typed events.
   tracing: ['events'],
@@ -63,9 +62,15 @@ const SIBLING_IMPORTS: Record<string, string[]> = {
   graph: ['ingest'],
 }
 
-/** The part a file under src/ belongs to: its longest RANK key (a folder, or a top-level file). */
+/**
+ * The part a file under src/ belongs to: its longest RANK key (a folder, or a top-level file).
+ * A feature's settings declarations (`src/<feature>/settings.ts`) belong to the settings part,
+ * rank 0, wherever they live: the composer (src/settings.ts) joins them all, and every part may
+ * read the composed type (docs/architecture.md#layers). src/commands/settings.ts is a command.
+ */
 function partOf(file: string): string {
   const rel = path.relative(path.join(repoRoot, 'src'), file).replaceAll(path.sep, '/')
+  if (rel.endsWith('/settings.ts') && !rel.startsWith('commands/')) return 'settings'
   const keys = Object.keys(RANK).sort((a, b) => b.length - a.length)
   return keys.find((k) => rel.startsWith(`${k}/`) || rel.replace(/\.tsx?$/, '') === k) ?? `(no rank) ${rel}`
 }

@@ -122,19 +122,40 @@ describe('settings documentation', () => {
 })
 
 describe('README', () => {
-  it('documents every setting in README.md and every command in docs/commands.md', async () => {
+  it('documents every setting in docs/settings.md and every command in docs/commands.md', async () => {
     const { readFileSync } = await import('node:fs')
     const { loadJobModules } = await import('../../src/app/load-job-modules.js')
     const { describeSettings } = await import('../../src/settings.js')
     await loadJobModules()
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const reference = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8')
     const undocumented = describeSettings(parseSettings({}, { registry: jobRegistry }), jobRegistry)
       .map((r) => r.variable)
-      .filter((v) => !v.startsWith('AIZK_UNIT_TEST') && !readme.includes(`\`${v}\``))
+      .filter((v) => !v.startsWith('AIZK_UNIT_TEST') && !reference.includes(`\`${v}\``))
     assert.deepEqual(undocumented, [])
     const commands = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8')
     const manifest = JSON.parse(readFileSync(new URL('../../oclif.manifest.json', import.meta.url), 'utf8'))
     const missing = Object.keys(manifest.commands).filter((id) => !commands.includes(`## \`aizk ${id.replaceAll(':', ' ')}`))
     assert.deepEqual(missing, [])
+  })
+})
+
+describe('settings reference', () => {
+  it('docs/settings.md and the README\'s first-run table are what `npm run readme` writes from the declarations', async () => {
+    const { readFileSync } = await import('node:fs')
+    const { firstRunTable, referenceRows, settingsReference } = await import('../../src/app/settings-reference.js')
+    const rows = (await referenceRows()).filter((r) => !r.key.startsWith('unitTest'))
+    const reference = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8')
+    assert.equal(reference, settingsReference(rows), 'docs/settings.md is stale: run `npm run readme`')
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    assert.ok(readme.includes(`<!-- settings -->\n${firstRunTable(rows)}\n<!-- settingsstop -->`), 'the README\'s settings table is stale: run `npm run readme`')
+  })
+
+  it('every setting belongs to a feature group, and a handful is marked for a first run', async () => {
+    const { referenceRows, groupedRows } = await import('../../src/app/settings-reference.js')
+    const rows = await referenceRows()
+    const grouped = groupedRows(rows).flatMap((g) => g.rows.map((r) => r.key))
+    assert.deepEqual(grouped.sort(), rows.map((r) => r.key).sort())
+    const firstRun = rows.filter((r) => r.firstRun).length
+    assert.ok(firstRun > 0 && firstRun <= 12, `${firstRun} first-run settings`)
   })
 })

@@ -20,8 +20,11 @@ import { claimDirtyProfiles, type DirtyProfile, type ProfileClaim, storeProfiles
 
 export type ProfileSettings = Pick<
   Settings,
-  'profileClaims' | 'profileBatch' | 'reportBatch' | 'reportConcurrency' | 'llmUrl' | 'llmModel' | 'llmApiKey' | 'llmTimeoutSeconds' | 'llmMaxAttempts'
+  'profileClaims' | 'reportBatch' | 'reportConcurrency' | 'llmUrl' | 'llmModel' | 'llmApiKey' | 'llmTimeoutSeconds' | 'llmMaxAttempts'
 >
+
+/** Dirty profiles rebuilt per transaction without a model: sentences from claims are quick, 500 keeps each transaction short. */
+const PROFILE_BATCH = 500
 
 const times = (n: number) => (n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`)
 
@@ -73,7 +76,7 @@ async function summarize(settings: ProfileSettings, entity: DirtyProfile, claims
 
 export async function refreshDirtyProfiles(pool: pg.Pool, user: User, settings: ProfileSettings, signal?: AbortSignal): Promise<number> {
   const withModel = Boolean(settings.llmUrl)
-  const batch = withModel ? settings.reportBatch : settings.profileBatch
+  const batch = withModel ? settings.reportBatch : PROFILE_BATCH
   // A taken profile whose rebuild has not stored it by then is taken again.
   const staleSeconds = withModel ? settings.llmTimeoutSeconds * settings.llmMaxAttempts + 60 : 300
   let total = 0

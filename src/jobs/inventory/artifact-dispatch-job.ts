@@ -7,13 +7,15 @@ import { artifactsToDispatch } from '../../ingest/sql/artifact.js'
 import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
 import { DoclingConversionJob } from './docling-conversion-job.js'
 
+/** Pending artifacts re-dispatched per tick and scope set: a backlog drains over a few minutes' ticks, no one needs to tune it. */
+const DISPATCH_BATCH = 512
+
 export class ArtifactDispatchJob extends ScopedScheduledJob {
   static override defaultCron = '* * * * *'
   static override defaultEnabled = true
 
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
-    const batch = ctx.settings.artifactDispatchBatch
-    const pending = await artifactsToDispatch(ctx.db, scopes, batch)
+    const pending = await artifactsToDispatch(ctx.db, scopes, DISPATCH_BATCH)
     if (pending.length === 0) return
     await DoclingConversionJob.enqueueMany(
       ctx.db,

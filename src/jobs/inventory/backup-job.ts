@@ -22,10 +22,10 @@ export class BackupJob extends SystemScheduledJob {
     const { runBackup } = await import('../../backup/run-backup.js')
     const result = await runBackup(ctx.pool, {
       url,
-      dir: ctx.settings.backupDir as string | undefined,
+      dir: ctx.settings.backupDir,
       keep: ctx.settings.backupKeep,
       env: ctx.settings.env,
-      pgBin: ctx.settings.backupPgBin as string | undefined,
+      pgBin: ctx.settings.backupPgBin,
       signal: ctx.signal,
     })
     ctx.emit?.('backup:written', result)

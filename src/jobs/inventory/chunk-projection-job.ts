@@ -32,7 +32,7 @@ export class ChunkProjectionJob extends QueueJob<ChunkRefPayload> {
   static override concurrencyLimit = 4
   /** Writes a chunk's entities and edges as `aizk graph` builds do (no round-trip deadline there either). */
   static override statementDeadlineSeconds: StatementDeadline = 'job-timeout'
-  static override concurrencySetting = 'graphBuildConcurrency'
+  static override concurrencySetting = 'graphBuildConcurrency' as const
 
   async handle(payload: ChunkRefPayload, ctx: JobContext): Promise<void> {
     const { extractorFor, projectChunk } = await projection()

@@ -26,7 +26,7 @@ export class DoclingConversionJob extends QueueJob<ArtifactRefPayload> {
   static override concurrencyLimit = 4
   /** Stores a whole document and its chunks in one transaction, as `aizk ingest` does (no round-trip deadline there either). */
   static override statementDeadlineSeconds: StatementDeadline = 'job-timeout'
-  static override concurrencySetting = 'doclingConcurrency'
+  static override concurrencySetting = 'doclingConcurrency' as const
 
   async handle(payload: ArtifactRefPayload, ctx: JobContext): Promise<void> {
     const { convertArtifact } = await convertModule()

@@ -16,7 +16,7 @@ export class MarkdownReindexJob extends QueueJob<ArtifactRefPayload> {
   static override concurrencyLimit = 4
   /** Stores a whole document and its chunks in one transaction, as `aizk ingest` does (no round-trip deadline there either). */
   static override statementDeadlineSeconds: StatementDeadline = 'job-timeout'
-  static override concurrencySetting = 'doclingConcurrency'
+  static override concurrencySetting = 'doclingConcurrency' as const
 
   /** Enqueue a reindex of one artifact (dedupe key `reindex:<artifact id>`); false when one is live. */
   static async enqueueFor(db: Queryable, artifactId: string, scopes: readonly string[]): Promise<string | false> {

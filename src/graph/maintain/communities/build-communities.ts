@@ -14,10 +14,13 @@ import { extractiveDescription } from './describe.js'
 import { traceLineage } from './lineage.js'
 
 export interface CommunityOptions {
-  communitiesMaxLevels: number
   communitiesResolution: number
-  communitiesSummaryClaims: number
 }
+
+/** Levels of the hierarchy: the fourth level of a real graph is already a handful of communities. */
+const MAX_LEVELS = 4
+/** Strongest claims a community summary states and keeps as its evidence: a paragraph's worth. */
+const SUMMARY_CLAIMS = 8
 
 export interface CommunityBuild {
   levels: number
@@ -29,7 +32,7 @@ export interface CommunityBuild {
 export async function buildCommunities(db: Queryable, scopes: readonly string[], opts: CommunityOptions, signal?: AbortSignal): Promise<CommunityBuild> {
   const edges = await entityEdges(db, scopes)
   const { ids: entityIds, a: { length: edgeCount } } = edges
-  const levels = await clusterOffThread(edges, { maxLevels: opts.communitiesMaxLevels, resolution: opts.communitiesResolution }, signal)
+  const levels = await clusterOffThread(edges, { maxLevels: MAX_LEVELS, resolution: opts.communitiesResolution }, signal)
   const claims = await internalClaims(db, scopes, entityIds)
   const names = await entityNames(db, [...new Set(levels[0]?.flat() ?? [])])
   const previous = await previousCommunities(db, scopes)
@@ -38,7 +41,7 @@ export async function buildCommunities(db: Queryable, scopes: readonly string[],
   // 100,000 claims a level is tens of milliseconds on the loop: it gets a turn between levels.
   const ranked: RankedCommunity[][] = []
   for (const groups of levels) {
-    ranked.push(rankLevel(groups, entityIds, claims, opts.communitiesSummaryClaims))
+    ranked.push(rankLevel(groups, entityIds, claims, SUMMARY_CLAIMS))
     await yieldToLoop()
   }
   const facts = await claimFacts(db, [...new Set(ranked.flatMap((level) => level.flatMap((c) => c.strongest)))])

@@ -11,15 +11,20 @@ import { findCommunityChanges } from './community-insights.js'
 import { findContradictions } from './contradictions.js'
 import { findTrends } from './trends.js'
 
-export type InsightSettings = Pick<Settings, 'insightTrendRatio' | 'insightTrendMinDelta' | 'insightMaxObjects' | 'insightEvidenceClaims'>
+export type InsightSettings = Pick<Settings, 'insightTrendRatio' | 'insightMaxObjects'>
+
+/** A trend also moves at least one claim's weight, so tiny entities do not flap between rising and fading. */
+const TREND_MIN_DELTA = 1
+/** Claims kept as the evidence of one insight: enough to check it, few enough to read. */
+const EVIDENCE_CLAIMS = 10
 
 export async function deriveInsights(db: Queryable, scopes: readonly string[], settings: InsightSettings) {
   const closed = await closeReplacedFacts(db, scopes, settings.insightMaxObjects)
   const contradictions = await findContradictions(db, scopes, settings.insightMaxObjects)
   const trends = await findTrends(db, scopes, {
     ratio: settings.insightTrendRatio,
-    minDelta: settings.insightTrendMinDelta,
-    evidenceClaims: settings.insightEvidenceClaims,
+    minDelta: TREND_MIN_DELTA,
+    evidenceClaims: EVIDENCE_CLAIMS,
   })
   const communities = await findCommunityChanges(db, scopes)
   const found = [...contradictions, ...trends, ...communities]

@@ -1,7 +1,7 @@
 /**
  * RaptorJob's body, after RAPTOR (Sarthi et al., 2024): cluster the set's chunk vectors,
  * summarise each cluster, embed the summaries, and repeat on the summaries until a level is
- * small (at most `raptorClusterSize` nodes) or `raptorMaxLevels` is reached. Level 1 nodes keep
+ * small (at most `raptorClusterSize` nodes) or MAX_LEVELS is reached. Level 1 nodes keep
  * their chunk ids, higher nodes their child node ids; every node keeps its vector. The new tree
  * replaces the set's old one in the pass's one transaction.
  */
@@ -17,7 +17,10 @@ import { clusterVectorsOn, raptorThread } from './cluster-vectors.js'
 import { type SummarySettings, summarizeCluster } from './summarize.js'
 
 export type RaptorSettings = SummarySettings &
-  Pick<Settings, 'raptorClusterSize' | 'raptorMaxLevels' | 'embeddingsUrl' | 'embeddingsModel' | 'embeddingsApiKey' | 'embeddingsBatch'>
+  Pick<Settings, 'raptorClusterSize' | 'embeddingsUrl' | 'embeddingsModel' | 'embeddingsApiKey' | 'embeddingsBatch'>
+
+/** Summary levels built above the chunks: each level is a cluster size smaller, four reach a handful of nodes. */
+const MAX_LEVELS = 4
 
 export interface RaptorBuild {
   chunks: number
@@ -48,7 +51,7 @@ async function buildLevels(run: RunTask, chunks: LayerItem[], settings: RaptorSe
   const nodes: NewRaptorNode[] = []
   const perLevel: number[] = []
   let layer: LayerItem[] = chunks
-  for (let level = 1; layer.length > 0 && level <= settings.raptorMaxLevels; level++) {
+  for (let level = 1; layer.length > 0 && level <= MAX_LEVELS; level++) {
     signal?.throwIfAborted()
     const clusters = await clusterVectorsOn(
       run,
