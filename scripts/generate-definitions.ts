@@ -1,7 +1,7 @@
 /**
  * `npm run definitions`: writes the definition files generated from src/db/scoped-tables.ts
  * (docs/schema.md#generated-definitions) and removes generated files whose table or reference is
- * gone. test/db/generated-definitions.test.ts fails when the committed files differ from what this writes.
+ * gone. test/db/scoped-tables.test.ts fails when the committed files differ from what this writes.
  */
 import { readdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'

@@ -23,7 +23,7 @@ const SCANNED_FILES = ['README.md', 'Dockerfile', 'package.json']
 const SKIPPED = [/^bench\/results\//, /^test\/fixtures\//, /^bench\/(graph|recall)-eval\//, /^test\/unit\/paths\.test\.ts$/]
 const TEXT = /\.(ts|mts|mjs|js|sh|sql|md|json|ya?ml|service|conf)$|^Dockerfile$/
 
-const TOP = /^(src|test|bench|scripts|docs|deploy|bin|dist)\//
+const TOP = /^(src|test|bench|scripts|docs|deploy|bin|dist|api)\//
 const EXT = 'ts|mts|mjs|js|sh|sql|md|json|ya?ml|service|conf|snap|txt|html|css|png|svg'
 /** Not preceded by a path character (so ../src/x.ts, $PEERS/bench/x.mjs and node_modules/…/src/x.js are not ours). */
 const PATH = new RegExp(`(?<![\\w./@$~-])((?:[\\w-]+/)+[\\w.-]*?\\.(?:${EXT}))(?![\\w/*{$-])`, 'g')
@@ -33,15 +33,8 @@ const OWN_KIND = /\.(ts|mts|mjs|js|sql|md|sh)$/
 const CITED_HEADING = /(?<![\w./-])((?:docs\/)?[\w-]+\.md)#([\w-]+)/g
 const PLACEHOLDER = /(^|[/_.])(NNNN|NAME|TABLE|POLICY|PACKAGE)(?=[/_.]|$)/
 
-/** Pointers that may not be fixed here, each with why and where it points now. Keys are "file:path". */
-const ALLOWED = new Map<string, string>([
-  // fixed by the definitions slice: now src/graph/project/project-chunk.ts
-  ['src/db/definitions/functions/aizk_write_projection.sql:src/graph/project-chunk.ts', 'fixed by the definitions slice'],
-  // fixed by the definitions slice: now src/db/sql/session-reset.ts (a migration's comment: its checksum must first ignore comments)
-  ['src/db/migrations/0022_baseline.sql:src/db/session-reset.ts', 'fixed by the definitions slice'],
-  // fixed by the definitions slice: now test/queue/enqueue-door-shapes.test.ts (a migration's comment, as above)
-  ['src/db/migrations/0026_keys_belong_to_sets.sql:test/unit/payload-shape.test.ts', 'fixed by the definitions slice'],
-])
+/** Pointers that may name a missing path, keyed "file:path", each with why (none today). */
+const ALLOWED = new Map<string, string>()
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -15,7 +15,7 @@ UPDATE aizk_app_entrypoint SET key_rule = 'scope_set', key_prefix = 'usage:'
 -- What each entrypoint's payload must look like, checked by the door so that a job its handler
 -- would refuse is never queued (and held, keeping its key): a JSON Schema subset (type, required,
 -- properties, items, minItems, maxItems, minLength, maxLength, format uuid / date-time), generated
--- from the job class's zod schema (test/unit/payload-shape.test.ts keeps the two equal). NULL: not
+-- from the job class's zod schema (test/queue/enqueue-door-shapes.test.ts keeps the two equal). NULL: not
 -- checked (an application's own entrypoint, until the owner writes its schema).
 ALTER TABLE aizk_app_entrypoint ADD COLUMN IF NOT EXISTS payload_schema jsonb;
 UPDATE aizk_app_entrypoint SET payload_schema = s.schema::jsonb
