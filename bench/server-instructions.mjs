@@ -1,5 +1,5 @@
 // What one job of a steady-state drain costs the server, in CPU instructions (callgrind), by part:
-// the statement a busy worker sends (aizk_pick carrying the last batch's completions) run by one
+// the statements a busy worker sends (aizk_complete of the last batch, then aizk_pick) run by one
 // PostgreSQL backend in single-user mode under valgrind, on a private cluster made here from
 // aizk's migrations. Instruction counts do not depend on what else the machine runs, unlike times.
 // Each variant switches one piece of the per-job work off (not a supported configuration: only a
@@ -57,8 +57,11 @@ function script(ddl, picks) {
     'CHECKPOINT',
   ]
   if (ddl) s.push(ddl)
-  // One statement (one transaction) per pick, as a worker's: the ids it picked are the next one's completions.
-  for (let i = 0; i < picks; i++) s.push(`UPDATE bench_carry SET ids = (SELECT coalesce(array_agg(id), '{}') FROM aizk_pick(${B}, '${QM}', '{bench}', '{0}', 0, (SELECT ids FROM bench_carry)))`)
+  // One statement (one transaction) per completion and per pick, as a worker's: the ids a pick took are the next completion's.
+  for (let i = 0; i < picks; i++) {
+    s.push(`SELECT aizk_complete((SELECT ids FROM bench_carry), '${QM}')`)
+    s.push(`UPDATE bench_carry SET ids = (SELECT coalesce(array_agg(id), '{}') FROM aizk_pick(${B}, '${QM}', '{bench}', '{0}', 0))`)
+  }
   s.push("SELECT count(*) AS logged FROM pgqueuer_log WHERE status = 'successful'")
   return `${s.join(';\n\n')};\n\n`
 }
@@ -111,7 +114,7 @@ try {
   }
   const whole = rows[0]?.perJob
   console.log('')
-  console.log(`| server instructions per job, picks of ${B} carrying the last pick's completions | per job | ÷ as migrated | the part's cost |`)
+  console.log(`| server instructions per job, picks of ${B}, each after the completion of the last pick's jobs | per job | ÷ as migrated | the part's cost |`)
   console.log('|---|---:|---:|---:|')
   for (const r of rows) console.log(`| ${r.name} | ${Math.round(r.perJob).toLocaleString('en-US')} | ${(r.perJob / whole).toFixed(3)} | ${Math.round(whole - r.perJob).toLocaleString('en-US')} (${(((whole - r.perJob) / whole) * 100).toFixed(1)}%) |`)
 } finally {

@@ -4,7 +4,7 @@
  */
 import pg from 'pg'
 import { JobRegistry } from '../src/jobs/registry.js'
-import { DURABLE_PICK, LEASE_PICK_NAME } from '../src/queue/pick.js'
+import { PICK_LEASE } from '../src/queue/pick.js'
 import { parseSettings } from '../src/settings.js'
 import { Worker } from '../src/worker/worker.js'
 import { startTracingSdk, type TracingSdk } from '../src/tracing/sdk.js'
@@ -35,11 +35,12 @@ if (process.env.BENCH_PROFILE) {
   }
 }
 // BENCH_DURABLE_PICK=1 (section c's A/B): every pick waits for the WAL flush, as before the lease pick.
+const DURABLE_PICK = { name: 'bench_durable_pick', text: PICK_LEASE.text.replace(/ WHERE set_config\('synchronous_commit'.*$/, '') }
 if (process.env.BENCH_DURABLE_PICK) {
   const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult>
   ;(pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
     const q = args[0] as { name?: string }
-    return query(q?.name === LEASE_PICK_NAME ? { ...q, ...DURABLE_PICK } : q, ...args.slice(1))
+    return query(q?.name === PICK_LEASE.name ? { ...q, ...DURABLE_PICK } : q, ...args.slice(1))
   }
 }
 const send = (m: object) => process.send?.(m)

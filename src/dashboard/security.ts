@@ -66,14 +66,6 @@ export function tokenFromQuery(url: URL, auth: DashboardAuth): boolean {
   return Boolean(auth.token && t && same(t, auth.token))
 }
 
-/**
- * The Host header must name the address the server listens on (or localhost on loopback): a
- * page of another site whose name was rebound to 127.0.0.1 sends its own name.
- */
-export function hostAllowed(req: IncomingMessage, allowedHosts: Set<string>): boolean {
-  return allowedHosts.has((req.headers.host ?? '').toLowerCase())
-}
-
 /** An action's Origin (or, without one, Referer) must be this dashboard's own. */
 export function sameOrigin(req: IncomingMessage): boolean {
   const host = (req.headers.host ?? '').toLowerCase()

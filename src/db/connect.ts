@@ -103,11 +103,6 @@ export function connectionLimits(settings: Pick<Settings, 'dbDeadlineSeconds' | 
   return { deadlineMs: Math.round((settings.dbDeadlineSeconds ?? 15) * 1000), keepAliveMs: Math.round((settings.dbKeepaliveSeconds ?? 10) * 1000) }
 }
 
-/** The connection settings a pool from `createPool` was opened with (for a client of its own, the LISTEN one). */
-export function clientConfigOf(pool: pg.Pool): DeadlineClientConfig | undefined {
-  return pool instanceof DatabasePool ? pool.clientConfig : undefined
-}
-
 /** The LISTEN connection's settings for a pool from `createPool`; false: it polls only (PoolOptions.listenUrl). */
 export function listenConfigOf(pool: pg.Pool): DeadlineClientConfig | false | undefined {
   return pool instanceof DatabasePool ? pool.listen : undefined

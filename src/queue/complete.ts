@@ -1,12 +1,13 @@
 /**
  * Success: the finished rows leave the table and each writes one `successful` log row, many
  * jobs in one statement (one commit, one NOTIFY from the DELETE trigger). The statement is the
- * SQL function aizk_complete (src/db/definitions/functions/aizk_complete.sql), which aizk_pick also calls for the completions a
- * pick carries. Only rows this worker still owns are completed.
+ * SQL function aizk_complete (src/db/definitions/functions/aizk_complete.sql). Only rows this
+ * worker still owns are completed.
  */
 import type { Queryable } from '../db/queryable.js'
 import { idArray } from './notify.js'
-import { COMPLETE } from './sql/complete.js'
+
+const COMPLETE = { name: 'aizk_complete', text: 'SELECT aizk_complete($1::bigint[], $2::uuid) AS n' }
 
 /** Complete jobs by id; returns how many were still this worker's and were completed. */
 export async function completeJobs(db: Queryable, queueManagerId: string, ids: readonly string[]): Promise<number> {

@@ -10,7 +10,9 @@ import { cancellationIds } from './cancel-request.js'
 import { NOTIFY_CHANNEL } from './notify.js'
 import { CONTROL_CHANNEL } from './pause.js'
 import { DeadlineClient, type DeadlineClientConfig } from '../db/deadline-client.js'
-import { LISTEN_CONTROL, LISTEN_JOBS } from './sql/listen.js'
+
+const LISTEN_JOBS = `LISTEN ${NOTIFY_CHANNEL}`
+const LISTEN_CONTROL = `LISTEN ${CONTROL_CHANNEL}`
 
 export interface ControlEvent {
   type: 'entrypoint_paused' | 'entrypoint_resumed'

@@ -7,9 +7,19 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { FOREIGN_HEARTBEAT_TIMEOUT_SECONDS } from '../settings.js'
-import { idArray } from './notify.js'
-import { DURABLE_PICK, PICK_LEASE } from './sql/pick.js'
-export { DURABLE_PICK, LEASE_PICK_NAME } from './sql/pick.js'
+
+/**
+ * The pick is only a lease: its commit does not wait for the WAL flush
+ * (docs/job-lifecycle.md#durability-of-a-pick). A crash that loses it leaves the rows `queued`
+ * and they run again, as after a worker killed mid-job; any later synchronous commit on the
+ * server (an enqueue, a completion) flushes it first. The filter runs once per picked row, so it
+ * is set exactly when the pick took rows; it matters only at commit. aizk_pick's p_done is left
+ * at its default (kept for 0.1.0 workers; drop in 0.3.0), so the later arguments go by name.
+ */
+export const PICK_LEASE = {
+  name: 'aizk_pick_lease',
+  text: "SELECT * FROM aizk_pick($1, $2, $3, $4, $5, p_foreign_stale_seconds => $6, p_log_picks => $7) WHERE set_config('synchronous_commit', 'off', true) IS NOT NULL",
+}
 
 export interface PickedJob {
   id: string
@@ -80,18 +90,12 @@ interface PickRow {
 /**
  * Claim up to `batchSize` jobs; `staleSeconds` > 0 also re-picks picks whose heartbeat is older.
  * `staleSeconds` applies to picks of registered aizk workers; others wait for the plan's
- * foreign timeout. `done`: ids of this worker's finished jobs, completed in the same transaction first.
+ * foreign timeout.
  */
-export async function pickJobs(
-  db: Queryable,
-  plan: PickPlan,
-  batchSize: number,
-  staleSeconds: number,
-  done: readonly string[] = [],
-): Promise<PickedJob[]> {
+export async function pickJobs(db: Queryable, plan: PickPlan, batchSize: number, staleSeconds: number): Promise<PickedJob[]> {
   const { rows } = await db.query<PickRow>({
-    ...(done.length ? DURABLE_PICK : PICK_LEASE),
-    values: [batchSize, plan.queueManagerId, plan.entrypoints, plan.limits, staleSeconds, idArray(done), plan.foreignStaleSeconds, plan.logPicks],
+    ...PICK_LEASE,
+    values: [batchSize, plan.queueManagerId, plan.entrypoints, plan.limits, staleSeconds, plan.foreignStaleSeconds, plan.logPicks],
   })
   const out = new Array<PickedJob>(rows.length)
   const pickedAtMs = Date.now()

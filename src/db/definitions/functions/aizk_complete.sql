@@ -1,6 +1,6 @@
 -- Completion in one place. Success is the finished picks of one worker leaving pgqueuer, each
--- with one `successful` log row; both src/queue/complete.ts and aizk_pick (the completions a pick
--- carries) call this function, so the statement exists once. Only rows the worker still owns are
+-- with one `successful` log row; src/queue/complete.ts calls this function, the one statement
+-- that completes jobs. Only rows the worker still owns are
 -- completed: a row re-picked after a stale heartbeat belongs to its new worker. The owner check
 -- is wrapped in "IS TRUE" so that no index answers it: rows are found by id through the primary
 -- key whatever the statistics say (docs/job-lifecycle.md#plans-that-hold-whatever-the-statistics-say).

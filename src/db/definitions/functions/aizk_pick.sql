@@ -1,9 +1,7 @@
--- aizk:requires functions/aizk_complete
 -- aizk:requires functions/aizk_stale_pick
--- The pick (docs/job-lifecycle.md#pick): one call completes the worker's carried successes
--- (aizk_complete), re-picks stale picks of owners proven dead (aizk_stale_pick), and claims ready
--- rows of the bound entrypoints in priority desc, id order, within each entrypoint's limit,
--- FOR UPDATE SKIP LOCKED.
+-- The pick (docs/job-lifecycle.md#pick): one call re-picks stale picks of owners proven dead
+-- (aizk_stale_pick) and claims ready rows of the bound entrypoints in priority desc, id order,
+-- within each entrypoint's limit, FOR UPDATE SKIP LOCKED.
 --
 -- For the entrypoints without a limit, when there are two or more of them:
 --   a. one read without locks of the front of the queue in pick order (through
@@ -31,6 +29,9 @@
 -- ANALYZE runs) estimate one row, and then reading pgqueuer_ep_ea_idx and sorting looks as cheap
 -- as the ordered index: the pick would sort every queued row of the entrypoint, once per pick.
 -- Statements whose plan needs a sort keep it on: a disabled sort's cost would call in JIT.
+--
+-- p_done is ignored: kept for 0.1.0 workers, which pass it empty; drop in 0.3.0. Completions are
+-- written by aizk_complete alone.
 CREATE OR REPLACE FUNCTION aizk_pick(p_batch integer, p_queue_manager_id uuid, p_entrypoints text[], p_limits integer[], p_stale_seconds double precision, p_done bigint[] DEFAULT '{}'::bigint[], p_foreign_stale_seconds double precision DEFAULT 0, p_log_picks boolean DEFAULT false)
  RETURNS TABLE(id bigint, priority integer, entrypoint text, payload bytea, headers jsonb, attempts integer, ready_at_ms double precision, recovered boolean)
  LANGUAGE plpgsql
@@ -62,10 +63,6 @@ DECLARE
     v_delayed_max constant int := 4096;
     v_own   boolean;
 BEGIN
-    IF cardinality(p_done) > 0 THEN
-        PERFORM aizk_complete(p_done, p_queue_manager_id);
-    END IF;
-
     -- Stale picks of owners proven dead (aizk_stale_pick), oldest heartbeat first.
     IF p_stale_seconds > 0 THEN
         SELECT coalesce(array_agg(s.id), '{}') INTO v_stale FROM (

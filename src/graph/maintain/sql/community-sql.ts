@@ -4,7 +4,6 @@
  * set's communities wholesale, inside the pass's one transaction.
  */
 import type { Queryable } from '../../../db/queryable.js'
-import { claimSentence } from '../claim-sentence.js'
 import type { CommunityClaim } from '../communities/community-text.js'
 import type { EdgeList } from '../communities/cluster-levels.js'
 
@@ -65,7 +64,7 @@ export interface InternalClaims {
 /**
  * Every live entity-to-entity claim of the set, strongest first (ties by id), for ranking inside
  * each community, with its ends numbered as in `entityIds` (-1: not among them). No text:
- * claimSentences reads it for the few claims a summary states.
+ * claimFacts reads it for the few claims a summary states.
  */
 export async function internalClaims(db: Queryable, scopes: readonly string[], entityIds: readonly string[]): Promise<InternalClaims> {
   const { rows } = await db.query<[string, string, string, number]>({
@@ -90,12 +89,6 @@ export async function internalClaims(db: Queryable, scopes: readonly string[], e
     claims.weight[k] = Number(w)
   })
   return claims
-}
-
-/** The claims a summary states ("subject predicate object", with when they held), read only for those. */
-export async function claimSentences(db: Queryable, ids: string[]): Promise<Map<string, string>> {
-  const facts = await claimFacts(db, ids)
-  return new Map([...facts].map(([id, c]) => [id, claimSentence(c.subject, c.predicate, c.object, { from: c.validFrom, until: c.validTo })]))
 }
 
 export async function claimFacts(db: Queryable, ids: string[]): Promise<Map<string, CommunityClaim>> {
