@@ -12,6 +12,7 @@ import type { DatabaseHealth } from './db-health.js'
 import type { Executor } from './executor.js'
 import type { OutcomeBuffer } from './outcomes.js'
 import type { PickLoop } from './pick-loop.js'
+import type { Heartbeat } from './worker-heartbeat.js'
 import type { WorkerService, WorkerSettings } from './worker-options.js'
 
 export interface ShutdownParts {
@@ -27,7 +28,7 @@ export interface ShutdownParts {
   services: WorkerService[]
   /** Read at the end: a start still on its way may set it meanwhile. */
   listener: () => QueueListener | undefined
-  stopHeartbeat: () => void
+  heartbeat: Heartbeat
 }
 
 /** How long a stopping worker's last writes may take past the shutdown timeout: 5 s, or the database deadline if shorter. */
@@ -55,7 +56,7 @@ export async function shutDown(parts: ShutdownParts, timeoutMs: number, reason: 
   const completedInTime = (executor?.finishedCount ?? 0) - before
   const released = executor?.releaseAll() ?? 0
   executor?.close()
-  parts.stopHeartbeat()
+  parts.heartbeat.stop()
   const unwritten = outcomes ? await writeLastOutcomes(outcomes, events, end) : 0
   await until(end, deregisterWorker(parts.pool, parts.queueManagerId)).catch((err) => health.error('deregister', err))
   await until(end, parts.listener()?.stop())

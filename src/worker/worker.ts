@@ -154,7 +154,7 @@ export class Worker {
       this.listener = workerListener(listen, settings.listenCheckSeconds * 1000, reactions)
       await this.listener?.start()
       this.heartbeat.start(settings.heartbeatIntervalSeconds * 1000)
-      this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, batchSize, concurrency, localQueueSize, pid: registration.pid, host: registration.host })
+      this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, ...sizes, pid: registration.pid, host: registration.host })
       this.pauses.announce()
       for (const service of [...this.services, ...builtinServices(this.o, this.events)]) {
         await service.start()
@@ -246,10 +246,8 @@ export class Worker {
 
   /** worker-shutdown.ts: drain, release, write the last outcomes, deregister; each step bounded. */
   private shutdown(timeoutMs: number, reason: string): Promise<void> {
-    const { pool, settings } = this.o
-    const { queueManagerId, events, health, executor, outcomes, picker } = this
-    const stopHeartbeat = () => this.heartbeat.stop()
-    const parts = { pool, queueManagerId, settings, events, health, executor, outcomes, picker, services: this.startedServices, listener: () => this.listener, stopHeartbeat }
+    const { queueManagerId, events, health, executor, outcomes, picker, heartbeat } = this
+    const parts = { ...this.o, queueManagerId, events, health, executor, outcomes, picker, heartbeat, services: this.startedServices, listener: () => this.listener }
     return shutDown(parts, timeoutMs, reason)
   }
 
