@@ -7,79 +7,21 @@
  */
 import type pg from 'pg'
 import { withStatementDeadline } from '../db/statement-deadline.js'
-import type { JobClass, JobContext, QueueJob } from '../jobs/queue-job.js'
+import type { JobClass, QueueJob } from '../jobs/queue-job.js'
 import { retryDelayMs } from '../queue/backoff.js'
 import { decodePayload, PayloadError } from '../queue/payload.js'
 import { isPermanentError } from '../permanent-error.js'
 import { cancelRequested } from '../queue/cancel-request.js'
 import type { PickedJob } from '../queue/pick.js'
-import type { LastError, TracebackRecord } from '../queue/retry.js'
-import { storableText } from '../queue/storable-json.js'
 import type { Settings } from '../settings.js'
-import type { JobEventName, WorkerEventMap, WorkerEventName, WorkerEvents } from '../events.js'
+import type { WorkerEventMap, WorkerEventName, WorkerEvents } from '../events.js'
 import type { OutcomeBuffer } from './outcomes.js'
 import { traceSettlements } from '../tracing/job-spans.js'
+import { errorInfo, tracebackRecord } from './failure-record.js'
+import { JobCanceledError, JobTimeoutError, WorkerDiedError } from './job-errors.js'
+import { RunContext, type Running } from './run-context.js'
 
-export class JobTimeoutError extends Error {
-  override name = 'JobTimeoutError'
-}
-
-export class WorkerDiedError extends Error {
-  override name = 'WorkerDiedError'
-}
-
-/** The abort reason a handler's signal carries when an operator cancels its job. */
-export class JobCanceledError extends Error {
-  override name = 'JobCanceledError'
-}
-
-interface Running {
-  job: PickedJob
-  startedAt: number
-  deadline: number
-  settled: boolean
-  controller: AbortController | undefined
-  /** An operator asked to cancel: however the handler ends, the job is logged `canceled`. */
-  cancelRequested?: boolean
-  /** A fan-out job's scope set, named on each of its events. */
-  scopes: string[] | undefined
-  detail?: Record<string, unknown>
-}
-
-class RunContext implements JobContext {
-  constructor(
-    private readonly run: Running,
-    readonly pool: pg.Pool,
-    readonly settings: Settings,
-    private readonly events: WorkerEvents,
-  ) {}
-  get jobId() {
-    return this.run.job.id
-  }
-  get entrypoint() {
-    return this.run.job.entrypoint
-  }
-  get attempts() {
-    return this.run.job.attempts
-  }
-  get headers() {
-    return this.run.job.headers ?? {}
-  }
-  report(detail: Record<string, unknown>): void {
-    this.run.detail = { ...this.run.detail, ...detail }
-  }
-  emit<K extends JobEventName>(name: K, payload: WorkerEventMap[K]): void {
-    this.events.emit(name, payload)
-  }
-  poolWithDeadline(seconds: number): pg.Pool {
-    return withStatementDeadline(this.pool, seconds)
-  }
-  /** Created on first use: most handlers never look. */
-  get signal(): AbortSignal {
-    this.run.controller ??= new AbortController()
-    return this.run.controller.signal
-  }
-}
+export { JobCanceledError, JobTimeoutError, WorkerDiedError } from './job-errors.js'
 
 export interface ExecutorOptions {
   pool: pg.Pool
@@ -243,20 +185,7 @@ export class Executor {
       )
       return
     }
-    const record: TracebackRecord = {
-      job_id: job.id,
-      timestamp: lastError.at,
-      exception_type: lastError.type,
-      exception_message: lastError.message,
-      traceback: err instanceof Error && err.stack ? err.stack : String(err),
-      additional_context: {
-        entrypoint: job.entrypoint,
-        attempts: attempt,
-        maxAttempts,
-        ...(err instanceof PayloadError ? { validationIssues: err.issues } : {}),
-        ...(died ? { reason: 'worker died' } : {}),
-      },
-    }
+    const record = tracebackRecord(job, err, lastError, maxAttempts, died)
     // Announced once written: a hold the database refused as given is written in a fallback form.
     this.o.outcomes.hold({ id: job.id, attemptsBump: died ? 0 : 1, error: lastError, record }, (written) =>
       this.emit('job:held', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: written.error.message, durationMs, scopes: run.scopes }),
@@ -318,11 +247,4 @@ export class Executor {
   private emit<K extends WorkerEventName>(name: K, payload: WorkerEventMap[K]): void {
     this.o.events.emit(name, payload)
   }
-}
-
-/** The error as it is stored and shown (storable-json.ts: no NUL, bounded). */
-function errorInfo(err: unknown, attempt: number): LastError {
-  const at = new Date().toISOString()
-  if (err instanceof Error) return { type: storableText(err.name || err.constructor.name), message: storableText(String(err.message)), at, attempt }
-  return { type: typeof err, message: storableText(String(err)), at, attempt }
 }

@@ -21,6 +21,8 @@ import type { Executor } from './executor.js'
 import { fanOutScopes } from './fan-out-scopes.js'
 import { LocalQueue } from './local-queue.js'
 import type { OutcomeBuffer } from './outcomes.js'
+import { announceBatch, jobAnnouncer } from './picked-events.js'
+import { PickOrder } from './pick-order.js'
 import { Wakeup } from './wakeup.js'
 import { runTraced, traceReceived } from '../tracing/job-spans.js'
 
@@ -50,9 +52,7 @@ export class PickLoop {
   turnAt = 0
   /** Date.now() when the first of the picks failing in a row was sent; 0 while picks succeed. */
   private failingSince = 0
-  /** Date.now() when each pick on its way was sent, by its number. */
-  private readonly sentAt = new Map<number, number>()
-  /** The last batch came back full: a second picker (if any) runs and completions wait for a carrier. */
+  /** The last batch came back full: a second picker (if any) runs, and completions gather longer (outcomes.ts). */
   busy = false
   private stopping = false
   private wakePending = false
@@ -66,14 +66,7 @@ export class PickLoop {
   /** Mean handler run time (ms, moving average), for the local queue's limit. */
   private meanRunMs = 0
   private readonly waiting = new LocalQueue()
-  /** Picks sent so far: each is numbered in send order. */
-  private sent = 0
-  /** Every pick numbered below this one is back. */
-  private backBelow = 0
-  /** Picks numbered from `backBelow` on that are back. */
-  private readonly backAhead = new Set<number>()
-  /** A waiting job starts once `backBelow` reaches this: the picks sent before its own came back (see deliver). */
-  private readonly startsAfter = new WeakMap<PickedJob, number>()
+  private readonly order = new PickOrder()
   private readonly wakeups = [new Wakeup(), new Wakeup()]
   private running: Promise<void> | undefined
 
@@ -118,8 +111,7 @@ export class PickLoop {
    */
   get pickStalledMs(): number {
     if (this.stopping) return 0
-    let since = this.failingSince || Number.POSITIVE_INFINITY
-    for (const at of this.sentAt.values()) since = Math.min(since, at)
+    const since = Math.min(this.failingSince || Number.POSITIVE_INFINITY, this.order.oldestSentAt())
     return since === Number.POSITIVE_INFINITY ? 0 : Date.now() - since
   }
 
@@ -216,8 +208,7 @@ export class PickLoop {
       this.reserved += want
       let jobs: PickedJob[]
       const t0 = Date.now()
-      const seq = this.sent++
-      this.sentAt.set(seq, t0)
+      const seq = this.order.send(t0)
       try {
         jobs = await pickJobs(this.p.pool, this.p.plan(), want, index === 0 ? this.staleSecondsIfDue() : 0)
         traceReceived(jobs, t0, Date.now())
@@ -233,7 +224,7 @@ export class PickLoop {
         continue
       } finally {
         this.reserved -= want
-        this.sentAt.delete(seq)
+        this.order.settled(seq)
       }
       this.deliver(seq, jobs, Date.now() - t0)
       const full = jobs.length === want
@@ -252,50 +243,27 @@ export class PickLoop {
     }
   }
 
-  /**
-   * A pick came back: its jobs join the local queue at once (merged by priority), but none
-   * starts before every pick sent by then is back too. Two picks in flight race on the server:
-   * the one sent later may run first and take the higher rows (SKIP LOCKED passes the other over
-   * them), while the one sent first comes back first, with the lower rows.
-   */
+  /** A pick came back: its jobs join the local queue at once (merged by priority), to start in pick order (pick-order.ts). */
   private deliver(seq: number, jobs: PickedJob[], ms: number): void {
-    this.backAhead.add(seq)
-    while (this.backAhead.delete(this.backBelow)) this.backBelow++
-    if (jobs.length) this.dispatch(jobs, ms, this.sent)
+    this.order.back(seq)
+    if (jobs.length) this.dispatch(jobs, ms)
     this.startWaiting()
   }
 
-  private dispatch(jobs: PickedJob[], ms: number, startsAfter: number): void {
+  private dispatch(jobs: PickedJob[], ms: number): void {
     const events = this.p.events
-    if (events.wants('batch:picked')) {
-      const byEntrypoint: Record<string, number> = {}
-      for (const j of jobs) byEntrypoint[j.entrypoint] = (byEntrypoint[j.entrypoint] ?? 0) + 1
-      events.emit('batch:picked', { count: jobs.length, byEntrypoint, ms })
-    }
-    const perJob = events.wants('job:picked')
-    const recovered = events.wants('job:recovered')
-    const now = Date.now()
+    announceBatch(events, jobs, ms)
+    const announce = jobAnnouncer(events, this.p.jobs, Date.now())
     const fresh: PickedJob[] = []
     for (const job of jobs) {
-      if (job.recovered && recovered) events.emit('job:recovered', { jobId: job.id, entrypoint: job.entrypoint, attempts: job.attempts })
-      if (perJob) {
-        const scopes = fanOutScopes(job, this.p.jobs.get(job.entrypoint))
-        events.emit('job:picked', {
-          jobId: job.id,
-          entrypoint: job.entrypoint,
-          priority: job.priority,
-          attempts: job.attempts,
-          waitMs: Math.max(0, now - job.readyAtMs),
-          ...(scopes ? { scopes } : {}),
-        })
-      }
+      announce?.(job)
       // A pick that found our own row stale (the heartbeat failed long enough): the copy we hold
       // goes on, or the outcome we still have to write for it stands.
       if (job.recovered && (this.executor.isRunning(job.id) || this.waiting.has(job.id) || this.outcomes.has(job.id))) {
         events.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
         continue
       }
-      if (startsAfter > this.backBelow) this.startsAfter.set(job, startsAfter)
+      this.order.holdBack(job)
       fresh.push(job)
     }
     this.waiting.push(fresh)
@@ -305,7 +273,7 @@ export class PickLoop {
   private startWaiting(): void {
     while (this.executor.size < this.p.concurrency) {
       const next = this.waiting.peek()
-      if (!next || (this.startsAfter.get(next) ?? 0) > this.backBelow) return
+      if (!next || !this.order.mayStart(next)) return
       const job = this.waiting.take()!
       // The job's process span is active while it starts, so its handler's spans nest under it.
       if (!runTraced(job, () => this.executor.execute(job, fanOutScopes(job, this.p.jobs.get(job.entrypoint))))) {

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import type { WorkerRegistration } from '../db/sql/aizk-worker.js'
+import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
 
 let cachedVersion: string | undefined
 
@@ -23,4 +24,9 @@ export function aizkVersion(): string {
 
 export function describeWorker(queueManagerId: string, entrypoints: string[], limits: Record<string, number>, heartbeatTimeoutSeconds: number): WorkerRegistration {
   return { queueManagerId, host: os.hostname(), pid: process.pid, version: aizkVersion(), entrypoints, limits, heartbeatTimeoutSeconds }
+}
+
+/** The global limits of the bound entrypoints that have one (above 0), as the row records them. */
+export function globalLimits(jobs: Iterable<JobClass>, settings: Parameters<typeof concurrencyLimitOf>[1]): Record<string, number> {
+  return Object.fromEntries([...jobs].map((j) => [j.entrypoint, concurrencyLimitOf(j, settings)] as const).filter(([, limit]) => limit > 0))
 }
