@@ -9,7 +9,6 @@ export interface TestDatabase {
   name: string
   url: string
   pool: pg.Pool
-  /** The same database, connected as a role that is neither owner nor superuser. */
   drop(): Promise<void>
 }
 
@@ -85,21 +84,82 @@ async function create(template: string | null): Promise<TestDatabase> {
   }
 }
 
+/** What testDatabase() returns: a TestDatabase filled in by its `before` hook, dropped by its `after` hook. */
+export interface TestDatabaseHandle extends TestDatabase {
+  /**
+   * The file's teardown: `fn` runs in the `after` hook before the database is dropped, last
+   * registered first, so stop there what still uses it. (node:test runs `after` hooks in
+   * registration order: a file's own `after`, registered after testDatabase(), would run once
+   * the database is gone.)
+   */
+  beforeDrop(fn: () => unknown): void
+}
+
+export interface TestDatabaseOptions {
+  /** No schema at all (install and adoption tests); by default the migrated template's clone. */
+  empty?: boolean
+  /** Tables truncated before each test (queue tests: ['pgqueuer', 'pgqueuer_log']). */
+  emptied?: readonly string[]
+}
+
 /**
- * The lifecycle most queue test files share: a migrated database of the file's own, created
- * before its tests, the queue tables (and `alsoEmptied`) emptied before each, dropped after. The handle is filled in
- * by the `before` hook, so tests use it as they would the result of createTestDatabase().
+ * The one way a test file gets a database: a database of the file's own (or of the describe
+ * block's, when called inside one), created before its tests, `emptied` truncated before each,
+ * dropped after. The handle is filled in by the `before` hook, so tests use it as they would the
+ * result of createTestDatabase(); hooks a file registers after this call see it created.
  */
-export function queueTestDatabase(alsoEmptied: readonly string[] = []): TestDatabase {
-  const handle = {} as TestDatabase
+export function testDatabase(opts: TestDatabaseOptions = {}): TestDatabaseHandle {
+  const teardowns: (() => unknown)[] = []
+  const handle = {
+    beforeDrop(fn: () => unknown) {
+      teardowns.push(fn)
+    },
+  } as TestDatabaseHandle
+  let db: TestDatabase | undefined
   before(async () => {
-    Object.assign(handle, await createTestDatabase())
+    db = opts.empty ? await createEmptyDatabase() : await createTestDatabase()
+    Object.assign(handle, db)
   })
-  beforeEach(async () => {
-    await handle.pool.query(`TRUNCATE ${['pgqueuer', 'pgqueuer_log', ...alsoEmptied].join(', ')}`)
-  })
+  if (opts.emptied?.length) {
+    const tables = opts.emptied.join(', ')
+    beforeEach(async () => {
+      await handle.pool.query(`TRUNCATE ${tables}`)
+    })
+  }
   after(async () => {
-    await handle.drop()
+    try {
+      for (const fn of teardowns.reverse()) await fn()
+    } finally {
+      await db?.drop()
+    }
   })
   return handle
+}
+
+/** What freshDatabases() returns: call it for a new database; beforeDrop() as testDatabase()'s. */
+export interface FreshDatabases {
+  (): Promise<TestDatabase>
+  beforeDrop(fn: () => unknown): void
+}
+
+/**
+ * For files whose tests each need a database of their own (install, upgrade): the function
+ * returned makes one per call, and every one made is dropped after the file (or describe block).
+ */
+export function freshDatabases(opts: { empty?: boolean } = {}): FreshDatabases {
+  const made: TestDatabase[] = []
+  const teardowns: (() => unknown)[] = []
+  after(async () => {
+    try {
+      for (const fn of teardowns.reverse()) await fn()
+    } finally {
+      for (const db of made) await db.drop()
+    }
+  })
+  const fresh = async () => {
+    const db = opts.empty ? await createEmptyDatabase() : await createTestDatabase()
+    made.push(db)
+    return db
+  }
+  return Object.assign(fresh, { beforeDrop: (fn: () => unknown) => void teardowns.push(fn) })
 }

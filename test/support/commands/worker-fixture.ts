@@ -3,12 +3,12 @@
  * jobs' tables, the queue emptied before each test, and every worker a test spawned killed after
  * it. Call at the top of a test file; `db` and `env` are set once its `before` hook has run.
  */
-import { after, afterEach, before, beforeEach } from 'node:test'
-import { createTestDatabase, type TestDatabase } from '../db.js'
+import { afterEach, before } from 'node:test'
+import { type TestDatabaseHandle, testDatabase } from '../db.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../worker-process.js'
 
 export interface WorkerFixture {
-  db: TestDatabase
+  db: TestDatabaseHandle
   /** The environment the file's CLI runs get. */
   env: Record<string, string>
   /** `aizk worker ARGS` on this database, killed after the test. */
@@ -17,7 +17,10 @@ export interface WorkerFixture {
 
 export function workerFixture(opts: { env: (url: string) => Record<string, string>; truncate?: string[] }): WorkerFixture {
   let workers: SpawnedWorker[] = []
+  const db = testDatabase({ emptied: ['pgqueuer', 'pgqueuer_log', 'test_runs', 'aizk_worker', ...(opts.truncate ?? [])] })
   const fixture = {
+    db,
+    env: {},
     spawnWorker(args: string[]) {
       const worker = spawnWorker(fastWorkerEnv(fixture.db.url), args)
       workers.push(worker)
@@ -25,20 +28,12 @@ export function workerFixture(opts: { env: (url: string) => Record<string, strin
     },
   } as WorkerFixture
   before(async () => {
-    fixture.db = await createTestDatabase()
-    await fixture.db.pool.query(FIXTURE_TABLES)
-    fixture.env = opts.env(fixture.db.url)
-  })
-  beforeEach(async () => {
-    const tables = ['pgqueuer', 'pgqueuer_log', 'test_runs', 'aizk_worker', ...(opts.truncate ?? [])]
-    await fixture.db.pool.query(`TRUNCATE ${tables.join(', ')}`)
+    await db.pool.query(FIXTURE_TABLES)
+    fixture.env = opts.env(db.url)
   })
   afterEach(async () => {
     await killAll(workers)
     workers = []
-  })
-  after(async () => {
-    await fixture.db.drop()
   })
   return fixture
 }
