@@ -21,14 +21,14 @@ import { isPermanentError } from '../../src/permanent-error.js'
 import { waitForJobs } from '../../src/queue/wait-for-jobs.js'
 import { parseSettings } from '../../src/settings.js'
 import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { freePort } from '../support/worker-process.js'
 
 const SCOPE = 'aaaaaaaa-0000-4000-8000-000000000001'
 const TOKEN = 'a-token-of-32-characters-at-least'
-const db = testDatabase()
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {

@@ -12,12 +12,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertLog, insertQueued } from '../support/commands/queue-rows.js'
 
 const SCOPE = 'aaaaaaaa-0000-4000-8000-000000000001'
-const db = testDatabase()
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {

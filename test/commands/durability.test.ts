@@ -6,11 +6,11 @@ import { createAppLogin } from '../support/app-login.js'
 import { runCli } from '../support/cli.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertLog, insertQueued } from '../support/commands/queue-rows.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { spawnWorker } from '../support/worker-process.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {

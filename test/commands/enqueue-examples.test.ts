@@ -11,10 +11,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let tmp: string
 let worker: WorkerProcess
 

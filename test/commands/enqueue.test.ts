@@ -4,10 +4,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let env: Record<string, string>
 let tmp: string
 

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { repoRoot } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = testDatabase({ empty: true })
+const db = await fileDatabase({ empty: true })
 
 
 

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let env: Record<string, string>
 
 interface Listed {

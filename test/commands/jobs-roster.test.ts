@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let env: Record<string, string>
 const A = '0a000000-0000-4000-8000-00000000000a'
 const B = '0b000000-0000-4000-8000-00000000000b'

@@ -8,12 +8,12 @@ import { before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { A, B, testAppLogin } from '../support/app-login.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = testDatabase()
-const login = testAppLogin(db)
+const db = await fileDatabase()
+const login = await fileAppLogin(db)
 const clients: Client[] = []
 const jobs: Record<'a' | 'b' | 'none', string> = { a: '', b: '', none: '' }
 

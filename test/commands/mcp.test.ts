@@ -13,9 +13,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { TEST_JOBS } from '../support/worker-process.js'
-import { testAppLogin } from '../support/app-login.js'
+import { fileAppLogin } from '../support/app-login.js'
 import { insertHeld, insertLog } from '../support/commands/queue-rows.js'
 
 const READ_TOOLS = [
@@ -39,8 +39,8 @@ const ACTION_TOOLS = ['cancel_jobs', 'pause_entrypoint', 'requeue_jobs', 'resume
 const SECRET = 'tenant-secret-7f3a'
 const A = '0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f'
 
-const db = testDatabase()
-const login = testAppLogin(db)
+const db = await fileDatabase()
+const login = await fileAppLogin(db)
 let held: string[]
 let queued: string[]
 const foreignWorker = randomUUID()

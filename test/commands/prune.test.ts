@@ -2,12 +2,12 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { before, beforeEach, describe, it } from 'node:test'
 import { binPath, cleanEnv, runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertLog } from '../support/commands/queue-rows.js'
 import { waitFor } from '../support/wait-for.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {

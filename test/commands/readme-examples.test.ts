@@ -10,12 +10,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { repoRoot, runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { startWorker, type WorkerWithLines } from '../support/worker-process.js'
 
 let readme: string
-const db = testDatabase()
+const db = await fileDatabase()
 let dir: string
 const workers: WorkerWithLines[] = []
 

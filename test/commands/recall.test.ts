@@ -9,14 +9,14 @@ import { before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
-import { A, B, testAppLogin } from '../support/app-login.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
 import { cliEnv } from '../support/commands/env.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { addDocument, projectAs } from '../support/graph/graph.js'
 
-const db = testDatabase()
-const login = testAppLogin(db)
+const db = await fileDatabase()
+const login = await fileAppLogin(db)
 let env: Record<string, string>
 
 async function ingest(scopes: string[], title: string, body: string) {

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict'
 import { before, beforeEach, describe, it } from 'node:test'
 import { binPath, cleanEnv, runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { runInPty, stripAnsi } from '../support/pty.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld } from '../support/commands/queue-rows.js'
 import { waitFor } from '../support/wait-for.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {

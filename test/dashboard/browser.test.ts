@@ -15,7 +15,7 @@ import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { repoRoot } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS } from '../support/worker-process.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
@@ -26,7 +26,7 @@ const skip = found.status === 0 ? false : `chromium is not available: ${found.st
 
 export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
-const db = testDatabase()
+const db = await fileDatabase()
 let dash: DashboardProcess
 let browser: BrowserContext
 let profile: string

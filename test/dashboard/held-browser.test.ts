@@ -17,7 +17,7 @@ import { before, describe, it } from 'node:test'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { repoRoot, runCli } from '../support/cli.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
 import { FIXTURE_TABLES, TEST_JOBS } from '../support/worker-process.js'
 
@@ -27,7 +27,7 @@ const skip = found.status === 0 ? false : `chromium is not available: ${found.st
 const SHOTS = process.env.AIZK_SCREENSHOT_DIR
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
-const db = testDatabase()
+const db = await fileDatabase()
 let dash: DashboardProcess
 let browser: BrowserContext
 let profile: string

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
@@ -17,7 +17,7 @@ import { csrfOf, firstEvent, post, request } from '../support/dashboard/http.js'
 
 const TIMEOUT = { type: 'TimeoutError', message: 'upstream timed out after 30s' }
 
-const db = testDatabase()
+const db = await fileDatabase()
 let d: DashboardProcess
 let timedOutA: string[]
 let badPayload: string[]

@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
 import { csrfOf, post, request } from '../support/dashboard/http.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let d: DashboardProcess
 
 before(async () => {

@@ -11,11 +11,11 @@ import { OwnerAccessError } from '../../src/errors.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { testDatabase } from '../support/db.js'
-import { A, testAppLogin } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, fileAppLogin } from '../support/app-login.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let opened: Database
 let plain: pg.Pool
 

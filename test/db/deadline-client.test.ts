@@ -9,10 +9,10 @@ import { closePool, createPool, isConnectionError } from '../../src/db/connect.j
 import { CallTracker, DEADLINE_CODE } from '../../src/db/deadline-client.js'
 import { DatabasePool } from '../../src/db/database-pool.js'
 import { withStatementDeadline } from '../../src/db/statement-deadline.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let proxy: StallProxy
 
 afterEach(async () => {

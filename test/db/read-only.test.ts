@@ -11,9 +11,9 @@ import { checkConnection, closePool, connectionError, createPool, isConnectionEr
 import { withTransaction } from '../../src/db/sql/transaction.js'
 import { isWriteRefused } from '../../src/db/read-only.js'
 import { DatabaseReadOnlyError, ExitCode } from '../../src/errors.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let readOnlyUrl: string
 
 before(async () => {

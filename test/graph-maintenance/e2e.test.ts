@@ -14,11 +14,11 @@ import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet, countVisible, graphSettings } from '../support/graph/graph.js'
 import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
-import { A, B, testAppLogin } from '../support/app-login.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { type StandIn, startStandIn } from '../support/graph/stand-in.js'
 import { waitFor } from '../support/wait-for.js'
 
@@ -32,8 +32,8 @@ const TABLES = ['community', 'community_member', 'raptor_node', 'insight', 'insi
 const literal = (set: string[]) => `{${set.join(',')}}`
 const flags = (set: string[]) => set.flatMap((s) => ['--scope', s])
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let api: StandIn
 let dir: string
 let worker: WorkerProcess | undefined

@@ -12,10 +12,10 @@ import { CommunitiesJob, InsightJob, ProfileRefreshJob } from '../../src/jobs/in
 import type { ScopedScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { rosterCounts } from '../../src/scope/roster-counts.js'
 import { memoryBacklog } from '../../src/scope/memory-backlog.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { addDocument, asSet, countVisible, graphSettings, jobContext, projectAs } from '../support/graph/graph.js'
-import { A, B, testAppLogin, identity } from '../support/app-login.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 
 const AB = [A, B]
 const SETS = [[A], [B], AB]
@@ -26,8 +26,8 @@ Tim Peters wrote Timsort. Tim Peters knows Guido van Rossum. Barry Warsaw knows 
 Ada Lovelace knew Charles Babbage. Charles Babbage designed the Analytical Engine. Ada Lovelace described the Analytical Engine.
 Mary Somerville taught Ada Lovelace. Mary Somerville knew Charles Babbage.`
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 /** What the passes' handlers get as the worker's settings. */
 const settings = graphSettings({ AIZK_COMMUNITIES_GROWTH_THRESHOLD: '3', AIZK_INSIGHT_TREND_RATIO: '1.5' })
 

@@ -13,14 +13,14 @@ import { RaptorJob } from '../../src/jobs/inventory/index.js'
 import { jobRegistry } from '../../src/jobs/registry.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
 import { runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet, countVisible, jobContext } from '../support/graph/graph.js'
-import { A, B, testAppLogin } from '../support/app-login.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { DIMENSIONS, type StandIn, startStandIn } from '../support/graph/stand-in.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let api: StandIn
 let settings: Settings
 const CLUSTER = 4

@@ -17,16 +17,16 @@ import { recall } from '../../src/graph/read/recall.js'
 import { timeSpan } from '../../src/graph/time-span.js'
 import { CommunitiesJob, InsightJob, ProfileProjectionJob } from '../../src/jobs/inventory/index.js'
 import type { ScopedScheduledJob } from '../../src/jobs/scheduled-job.js'
-import { A, B, C, testAppLogin, identity } from '../support/app-login.js'
-import { testDatabase } from '../support/db.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 import { debianPackageDir } from '../support/graph/debian-docs.js'
 import { addDocument, asSet, graphSettings, jobContext, projectAs } from '../support/graph/graph.js'
 
 const history = debianPackageDir('debian-history')
 const LEADERS = 'leaders.en.html'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 
 async function write(scopes: string[], title: string, body: string): Promise<void> {
   for (const chunk of await addDocument(app.scoped, scopes, title, body)) await projectAs(app.scoped, chunk, scopes)

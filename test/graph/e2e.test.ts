@@ -13,9 +13,9 @@ import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { writeDocument, writeSessionItem } from '../../src/graph/project/write-memory.js'
 import { runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
-import { A, B, testAppLogin } from '../support/app-login.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet, countVisible, graphSettings } from '../support/graph/graph.js'
 import { waitFor } from '../support/wait-for.js'
@@ -25,8 +25,8 @@ const GRAPH_TABLES = ['entity', 'claim', 'claim_source', 'mention', 'profile']
 const FILES = ['tutorial/appetite.rst.txt', 'faq/general.rst.txt', 'whatsnew/2.0.rst.txt']
 const EVERY_2S = '*/2 * * * * *'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let dir: string
 let worker: WorkerProcess | undefined
 

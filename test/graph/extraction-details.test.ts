@@ -13,12 +13,12 @@ import { cleanExtraction, type Extractor } from '../../src/graph/extract/extract
 import { findContradictions } from '../../src/graph/maintain/insights/contradictions.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
-import { testDatabase } from '../support/db.js'
-import { A, B, testAppLogin } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 
 
 const builtin: Extractor = { name: 'builtin', extract: async (text) => extractBuiltin(text) }

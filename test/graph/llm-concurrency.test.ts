@@ -9,15 +9,15 @@ import { before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LlmExtractor } from '../../src/graph/extract/llm-extractor.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type FakeServer, startFakeServer } from '../support/inventory/fake-services.js'
-import { A, testAppLogin } from '../support/app-login.js'
+import { A, fileAppLogin } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { chatBody } from '../support/graph/fake-llm.js'
 import { addDocument, graphSettings } from '../support/graph/graph.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let llm: FakeServer
 
 const ANSWER_MS = 1500

@@ -10,16 +10,16 @@ import { LlmExtractor, MalformedAnswerError } from '../../src/graph/extract/llm-
 import { refreshDirtyProfiles } from '../../src/graph/maintain/profiles.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
 import { isPermanentError } from '../../src/permanent-error.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import type { FakeServer } from '../support/inventory/fake-services.js'
-import { A, B, testAppLogin, identity } from '../support/app-login.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { startFakeLlm } from '../support/graph/fake-llm.js'
 import { addDocument, asSet, countVisible, graphSettings } from '../support/graph/graph.js'
 import { User } from '../../src/scope/user.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let llm: FakeServer | undefined
 
 db.beforeDrop(async () => {

@@ -10,14 +10,14 @@ import { describe, it } from 'node:test'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { writeSessionItem } from '../../src/graph/project/write-memory.js'
 import { DecayJob, DedupJob, ProfileProjectionJob, SessionPromoteJob } from '../../src/jobs/inventory/index.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { runScoped } from '../support/inventory/run-jobs.js'
-import { A, B, C, testAppLogin } from '../support/app-login.js'
+import { A, B, C, fileAppLogin } from '../support/app-login.js'
 import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
 const AB = [A, B]
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = graphSettings({ AIZK_SESSION_IDLE_MINUTES: '30' })
 
 

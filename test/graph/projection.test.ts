@@ -9,14 +9,14 @@ import { describe, it } from 'node:test'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
-import { testDatabase } from '../support/db.js'
-import { A, B, testAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { addDocument, asSet, countVisible, graphSettings, projectAs, projectExtraction } from '../support/graph/graph.js'
 
 const AB = [A, B]
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 // The opening of "What's New in Python 2.0" (A.M. Kuchling, Moshe Zadka): people, organisations, events.
 const prose = () => corpusText('whatsnew/2.0.rst.txt').slice(0, 7000)
 

@@ -9,15 +9,15 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { CommunitiesJob, ProfileProjectionJob } from '../../src/jobs/inventory/index.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type FakeServer, startFakeServer } from '../support/inventory/fake-services.js'
 import { runScoped } from '../support/inventory/run-jobs.js'
-import { B, C, testAppLogin } from '../support/app-login.js'
+import { B, C, fileAppLogin } from '../support/app-login.js'
 import { chatBody } from '../support/graph/fake-llm.js'
 import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let llm: FakeServer | undefined
 
 db.beforeDrop(async () => {

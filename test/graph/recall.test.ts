@@ -11,12 +11,12 @@ import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import { cleanExtraction } from '../../src/graph/extract/extraction.js'
 import { recall } from '../../src/graph/read/recall.js'
 import type { RecallResult } from '../../src/graph/read/recall-types.js'
-import { A, B, C, testAppLogin, identity } from '../support/app-login.js'
-import { testDatabase } from '../support/db.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 import { addDocument, projectAs, projectExtraction } from '../support/graph/graph.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 
 const inSet = (scopes: string[], read: string[]) => scopes.every((s) => read.includes(s))
 

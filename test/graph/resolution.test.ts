@@ -9,15 +9,15 @@ import { describe, it } from 'node:test'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { readMerges, undoMerge } from '../../src/graph/resolve/merge-history.js'
 import { DedupJob } from '../../src/jobs/inventory/index.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { startFakeServer } from '../support/inventory/fake-services.js'
 import { runScoped } from '../support/inventory/run-jobs.js'
-import { A, B, C, testAppLogin, identity } from '../support/app-login.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
 const AB = [A, B]
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = graphSettings()
 
 

@@ -9,14 +9,14 @@ import { before, describe, it } from 'node:test'
 import { normalizeName } from '../../src/graph/extract/normalize.js'
 import { similarNamePairs } from '../../src/graph/resolve/similar-names.js'
 import { confirmSimilar, nameTrigrams } from '../../src/graph/resolve/sql/dedup-sql.js'
-import { testDatabase } from '../support/db.js'
-import { A, C, testAppLogin } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, C, fileAppLogin } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet } from '../support/graph/graph.js'
 
 const S = [A, C]
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 /** Every same-kind pair with similarity above the lowest threshold, and that similarity (float4, exactly, as float8). */
 let pairs: { key: string; similarity: number }[] = []
 

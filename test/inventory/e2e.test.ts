@@ -15,7 +15,7 @@ import type { ScheduledJobClass } from '../../src/jobs/scheduled-job.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
 import { runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
 import { waitFor } from '../support/wait-for.js'
 
@@ -23,7 +23,7 @@ const S1 = '55555555-5555-4555-8555-555555555555'
 const S2 = '66666666-6666-4666-8666-666666666666'
 const SETS = [[S1], [S1, S2]]
 
-const db = testDatabase()
+const db = await fileDatabase()
 let dir: string
 let worker: WorkerProcess | undefined
 // Ticks are fired by the test (the scheduler's own fan-out), so each one is counted and awaited.

@@ -12,14 +12,14 @@ import { ingestOriginal } from '../../src/ingest/index.js'
 import { ArtifactIntegrityJob, ChunkRecoveryJob, CleanupJob } from '../../src/jobs/inventory/index.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
-import { createEmptyDatabase, testDatabase } from '../support/db.js'
+import { createEmptyDatabase, fileDatabase } from '../support/db.js'
 import { runSystem } from '../support/inventory/run-jobs.js'
 
 const run = promisify(execFile)
 const A = ['33333333-3333-4333-8333-333333333333']
 const B = ['44444444-4444-4444-8444-444444444444']
 
-const db = testDatabase()
+const db = await fileDatabase()
 let dir: string
 let settings: Settings
 const ctxOf = (s: Settings) => ({ pool: db.pool, settings: s, signal: new AbortController().signal })

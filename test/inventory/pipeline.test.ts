@@ -6,7 +6,7 @@ import { ArtifactDispatchJob, ChunkDispatchJob, MarkdownReindexJob, UsageAccount
 import { User } from '../../src/scope/user.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
 import { readUsageDaily, recordUsage } from '../../src/usage/record-usage.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type FakeServer, fakeVector, startFakeEmbeddings } from '../support/inventory/fake-services.js'
 import { runScoped } from '../support/inventory/run-jobs.js'
 
@@ -14,7 +14,7 @@ const A = ['11111111-1111-4111-8111-111111111111']
 const B = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'].sort()
 const MD = Buffer.from(`# Notes\n\nFirst paragraph about queues.\n\n## Details\n\n${'More detail about the queue. '.repeat(20)}\n\n\`\`\`sql\nselect 1;\n\`\`\`\n`)
 
-const db = testDatabase()
+const db = await fileDatabase()
 let settings: Settings
 let embeddings: FakeServer & { batches: number[] }
 

@@ -10,11 +10,11 @@ import { ChunkRecoveryJob } from '../../src/jobs/inventory/index.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
 import { waitFor } from '../support/wait-for.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let worker: WorkerProcess | undefined
 
 db.beforeDrop(async () => {

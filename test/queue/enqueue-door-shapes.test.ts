@@ -8,10 +8,10 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import '../../src/jobs/inventory/index.js'
 import { jobRegistry } from '../../src/jobs/registry.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { payloadShape } from '../support/payload-shape.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001'
 const refusal = async (entrypoint: string, payload: unknown): Promise<string | null> =>

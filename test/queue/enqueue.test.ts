@@ -5,7 +5,7 @@ import { QueueJob } from '../../src/jobs/queue-job.js'
 import { JobDeclarationError, JobRegistry } from '../../src/jobs/registry.js'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { PayloadError } from '../../src/queue/payload.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
 class ProbeJob extends QueueJob<{ n: number }> {
   static override entrypoint = 'test_probe'
@@ -14,7 +14,7 @@ class ProbeJob extends QueueJob<{ n: number }> {
   async handle() {}
 }
 
-const db = testDatabase()
+const db = await fileDatabase()
 
 describe('enqueue', () => {
   it('stores the payload as JSON bytes with priority, headers and execute-after', async () => {

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { beforeEach, describe, it } from 'node:test'
 import { countPrunable, logSize, type PruneProgress, pruneLog, reclaimLog } from '../../src/queue/prune.js'
 import { ConflictError } from '../../src/errors.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { insertLog } from '../support/commands/queue-rows.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 
 beforeEach(async () => {
   await db.pool.query('TRUNCATE pgqueuer_log')

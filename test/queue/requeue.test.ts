@@ -3,10 +3,10 @@ import { beforeEach, describe, it } from 'node:test'
 import pg from 'pg'
 import { countHeld, idsNotHeld, requeueFailed } from '../../src/queue/requeue.js'
 import { compactCounts, readCounts } from '../../src/queue/counts.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { insertHeld } from '../support/commands/queue-rows.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 
 beforeEach(async () => {
   await db.pool.query('TRUNCATE pgqueuer')

@@ -6,10 +6,10 @@ import { queueStats, type StatsOptions } from '../../src/queue/stats.js'
 import { workerState } from '../../src/queue/stats-workers.js'
 import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { cronPeriodSeconds, toCronParserExpression } from '../../src/queue/stats-schedules.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { insertHeld, insertLog, insertQueued } from '../support/commands/queue-rows.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 const opts: StatsOptions = { heartbeatTimeoutSeconds: 30, heldThreshold: 0 }
 
 beforeEach(async () => {

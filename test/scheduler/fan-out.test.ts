@@ -6,8 +6,8 @@ import { type ScopedContext, ScopedScheduledJob, SystemScheduledJob } from '../.
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { testDatabase } from '../support/db.js'
-import { A, B, C, testAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 
 const seen: { scopes: readonly string[]; titles: string[]; role: string; narrowInsert: string }[] = []
 
@@ -31,8 +31,8 @@ class SweepProbeJob extends SystemScheduledJob {
   async execute() {}
 }
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = identity
 
 before(async () => {

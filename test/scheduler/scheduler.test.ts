@@ -9,7 +9,7 @@ import { Scheduler } from '../../src/scheduler/scheduler.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
 import { WorkerEvents } from '../../src/events.js'
 import { Worker } from '../../src/worker/worker.js'
-import { createTestDatabase, testDatabase } from '../support/db.js'
+import { createTestDatabase, fileDatabase } from '../support/db.js'
 
 class MinutelyProbeJob extends SystemScheduledJob {
   static override defaultCron = '* * * * *'
@@ -29,7 +29,7 @@ class WeeklyProbeJob extends SystemScheduledJob {
   async execute() {}
 }
 
-const db = testDatabase()
+const db = await fileDatabase()
 const registry = new JobRegistry()
 let settings: Settings
 

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { cleanEnv, repoRoot } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
 interface Fired {
   pid: number
@@ -11,7 +11,7 @@ interface Fired {
   scheduledFor: string
 }
 
-const db = testDatabase()
+const db = await fileDatabase()
 const children: ChildProcess[] = []
 
 db.beforeDrop(async () => {

@@ -12,11 +12,11 @@ import { UsageAccountingJob } from '../../src/jobs/inventory/index.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
 import { recordUsage } from '../../src/usage/record-usage.js'
-import { A, B, testAppLogin, identity } from '../support/app-login.js'
-import { testDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const as = (scopes: string[]) => User.system(scopes, identity)
 const chunking = { chunkMaxChars: 400, chunkOverlapChars: 0 }
 const usage = (over: Record<string, unknown> = {}) => ({

@@ -14,11 +14,11 @@ import { enqueue } from '../../src/queue/enqueue.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
 import { runCli } from '../support/cli.js'
-import { adminQuery, testDatabase } from '../support/db.js'
-import { A, B, C, testAppLogin, identity } from '../support/app-login.js'
+import { adminQuery, fileDatabase } from '../support/db.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const as = (scopes: string[]) => User.system(scopes, identity)
 const titles = async (c: pg.PoolClient) => (await c.query('select title from document order by title')).rows.map((r) => r.title)
 

@@ -3,11 +3,11 @@ import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { runIfGrown } from '../../src/scope/growth-gate.js'
 import { User } from '../../src/scope/user.js'
-import { testDatabase } from '../support/db.js'
-import { A, B, testAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 
 
 async function addClaims(scopes: string[], n: number): Promise<void> {

@@ -19,11 +19,11 @@ import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
 import { createWorkerMetrics } from '../../src/worker/metrics.js'
 import { WorkerEvents } from '../../src/events.js'
-import { A, B, testAppLogin, identity } from '../support/app-login.js'
-import { adminQuery, testDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { adminQuery, fileDatabase } from '../support/db.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = { ...parseSettings({}), ...identity }
 const as = (scopes: string[]) => User.system(scopes, identity)
 

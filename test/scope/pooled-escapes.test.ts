@@ -12,11 +12,11 @@ import type pg from 'pg'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
-import { testDatabase } from '../support/db.js'
-import { A, B, testAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 
-const db = testDatabase()
-const app = testAppLogin(db, 'aizk_app', { max: 1 })
+const db = await fileDatabase()
+const app = await fileAppLogin(db, 'aizk_app', { max: 1 })
 const settings = { ...parseSettings({}), ...identity }
 const as = (scopes: string[]) => User.system(scopes, identity)
 const pid = async (c: pg.PoolClient) => (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid

@@ -15,11 +15,11 @@ import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { A, B, testAppLogin, identity } from '../support/app-login.js'
-import { testDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = { ...parseSettings({}), ...identity }
 const inSet = <T>(scopes: string[], fn: (c: pg.PoolClient) => Promise<T>) => User.system(scopes, identity).transaction(app.scoped, fn)
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex')

@@ -3,11 +3,11 @@ import { describe, it } from 'node:test'
 import { OwnerAccessError } from '../../src/errors.js'
 import { scopeRoster } from '../../src/scope/roster.js'
 import { User } from '../../src/scope/user.js'
-import { testDatabase } from '../support/db.js'
-import { A, B, C, testAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 
 
 describe('scopeRoster', () => {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { OwnerAccessError } from '../../src/errors.js'
 import { User } from '../../src/scope/user.js'
-import { testDatabase } from '../support/db.js'
-import { A, B, C, createAppLogin, testAppLogin, identity, SYSTEM } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, C, createAppLogin, fileAppLogin, identity, SYSTEM } from '../support/app-login.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const as = (scopes: string[]) => User.system(scopes, identity)
 
 async function insertDocument(user: User, scopes: string[], title: string): Promise<void> {

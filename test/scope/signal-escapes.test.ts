@@ -11,13 +11,13 @@ import { describe, it } from 'node:test'
 import type { PoolClient } from 'pg'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
-import { A, identity, testAppLogin } from '../support/app-login.js'
+import { A, identity, fileAppLogin } from '../support/app-login.js'
 import { workerFixture } from '../support/commands/worker-fixture.js'
 import { cliEnv } from '../support/commands/env.js'
 import { waitFor } from '../support/wait-for.js'
 
-const fx = workerFixture({ env: (url) => cliEnv(url) })
-const app = testAppLogin(fx.db)
+const fx = await workerFixture({ env: (url) => cliEnv(url) })
+const app = await fileAppLogin(fx.db)
 async function asA<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
   return User.system([A], identity).transaction(app.scoped, fn)
 }

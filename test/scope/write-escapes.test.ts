@@ -17,11 +17,11 @@ import { readCounts } from '../../src/queue/counts.js'
 import { dropQueuedJobs } from '../../src/queue/remove-jobs.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
-import { testDatabase } from '../support/db.js'
-import { A, B, testAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 
-const db = testDatabase()
-const app = testAppLogin(db)
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = { ...parseSettings({}), ...identity }
 const chunking = { chunkMaxChars: 400, chunkOverlapChars: 0 }
 const as = (scopes: string[]) => User.system(scopes, identity)

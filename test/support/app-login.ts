@@ -59,6 +59,13 @@ export function testAppLogin(db: TestDatabaseHandle, appRole = 'aizk_app', opts:
   return handle
 }
 
+/** testAppLogin() for a file's top level (see fileDatabase()): the login is made while the module loads. */
+export async function fileAppLogin(db: TestDatabaseHandle, appRole = 'aizk_app', opts: { max?: number } = {}): Promise<AppLogin> {
+  const login = await createAppLogin(db, appRole, opts)
+  db.beforeDrop(() => login.drop())
+  return login
+}
+
 /** Fixed scope ids for readable tests: A < B < C as PostgreSQL sorts them. */
 export const A = 'aaaaaaaa-0000-4000-8000-000000000001'
 export const B = 'bbbbbbbb-0000-4000-8000-000000000002'

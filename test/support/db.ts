@@ -103,23 +103,37 @@ export interface TestDatabaseOptions {
 }
 
 /**
- * The one way a test file gets a database: a database of the file's own (or of the describe
- * block's, when called inside one), created before its tests, `emptied` truncated before each,
- * dropped after. The handle is filled in by the `before` hook, so tests use it as they would the
- * result of createTestDatabase(); hooks a file registers after this call see it created.
+ * The one way a test file gets a database, inside a describe block: a database of the block's own,
+ * created in its `before` hook, `emptied` truncated before each test, dropped after. The handle is
+ * filled in by that hook, and hooks the block registers after this call see it created.
+ * At a file's top level use `await fileDatabase()`: there node:test starts `before` hooks as they
+ * are registered, side by side, so a file's own hook would not wait for this one.
  */
 export function testDatabase(opts: TestDatabaseOptions = {}): TestDatabaseHandle {
+  const handle = lifecycle(opts)
+  before(async () => {
+    Object.assign(handle, await make(opts))
+  })
+  return handle
+}
+
+/** testDatabase() for a file's top level: the database is made while the module loads, before any hook runs. */
+export async function fileDatabase(opts: TestDatabaseOptions = {}): Promise<TestDatabaseHandle> {
+  const handle = lifecycle(opts)
+  Object.assign(handle, await make(opts))
+  return handle
+}
+
+const make = (opts: TestDatabaseOptions) => (opts.empty ? createEmptyDatabase() : createTestDatabase())
+
+/** The hooks both share: `emptied` truncated before each test; beforeDrop()'s teardown, then the drop, after. */
+function lifecycle(opts: TestDatabaseOptions): TestDatabaseHandle {
   const teardowns: (() => unknown)[] = []
   const handle = {
     beforeDrop(fn: () => unknown) {
       teardowns.push(fn)
     },
   } as TestDatabaseHandle
-  let db: TestDatabase | undefined
-  before(async () => {
-    db = opts.empty ? await createEmptyDatabase() : await createTestDatabase()
-    Object.assign(handle, db)
-  })
   if (opts.emptied?.length) {
     const tables = opts.emptied.join(', ')
     beforeEach(async () => {
@@ -130,7 +144,7 @@ export function testDatabase(opts: TestDatabaseOptions = {}): TestDatabaseHandle
     try {
       for (const fn of teardowns.reverse()) await fn()
     } finally {
-      await db?.drop()
+      await (handle as Partial<TestDatabase>).drop?.()
     }
   })
   return handle

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_TABLES, fastWorkerEnv, freePort, killAll, spawnWorker, type WorkerProcess } from '../support/worker-process.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 const workers: WorkerProcess[] = []
 before(async () => {
   await db.pool.query(FIXTURE_TABLES)

@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { lastFrameOf, runInPty, stripAnsi } from '../support/pty.js'
 import { waitFor } from '../support/wait-for.js'
 import { workerEnv } from '../support/worker-process.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 
 async function ctrlC(argv: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; text: string }> {
   const run = runInPty(argv, { cwd: repoRoot, env: cleanEnv(workerEnv(db.url, { AIZK_WORKER_ENTRYPOINTS: 'test_noop', ...extraEnv })) })

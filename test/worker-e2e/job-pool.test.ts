@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict'
 import { afterEach, before, beforeEach, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_TABLES, isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 const workers: WorkerProcess[] = []
 
 before(async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { afterEach, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let worker: WorkerProcess | undefined
 
 before(async () => {

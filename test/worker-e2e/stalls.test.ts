@@ -8,7 +8,7 @@ import { afterEach, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { runCli } from '../support/cli.js'
 import { cliEnv } from '../support/commands/env.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_TABLES, fastWorkerEnv, freePort, isEvent, spawnWorker, type WorkerEvent, type WorkerProcess } from '../support/worker-process.js'
@@ -22,7 +22,7 @@ const STALL_ENV = {
   AIZK_JOB_TIMEOUT_SECONDS: '60',
 }
 
-const db = testDatabase()
+const db = await fileDatabase()
 let proxy: StallProxy
 let worker: WorkerProcess | undefined
 

@@ -13,7 +13,7 @@ import { promisify } from 'node:util'
 import { afterEach, before, describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { cleanEnv, repoRoot, runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_JOBS, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
@@ -22,7 +22,7 @@ const run = promisify(execFile)
 const SPAN_KIND = { INTERNAL: 1, SERVER: 2, CLIENT: 3, PRODUCER: 4, CONSUMER: 5 }
 const TRACING_JOBS = './test/fixtures/tracing-jobs.mjs'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let receiver: OtlpReceiver
 const workers: WorkerProcess[] = []
 

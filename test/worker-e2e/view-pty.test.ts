@@ -2,11 +2,11 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { lastFrameOf, runInPty, stripAnsi } from '../support/pty.js'
 import { workerEnv } from '../support/worker-process.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 
 /** Resolves when `test` passes on the output, re-checked as output arrives. */
 function waitForOutput(read: () => string, child: import('node:child_process').ChildProcess, test: (text: string) => boolean, what: string): Promise<string> {

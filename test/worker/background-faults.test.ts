@@ -10,10 +10,10 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { before, describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { FIXTURE_TABLES, fastWorkerEnv, freePort, isEvent, spawnWorker, type WorkerProcess } from '../support/worker-process.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let worker: WorkerProcess | undefined
 
 before(async () => {

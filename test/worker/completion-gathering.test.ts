@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict'
 import { afterEach, describe, it } from 'node:test'
 import { OutcomeBuffer, type OutcomeCounts } from '../../src/worker/outcomes.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 const buffers: OutcomeBuffer[] = []
 
 afterEach(async () => {

@@ -13,9 +13,9 @@ import { WorkerEvents } from '../../src/events.js'
 import { Executor } from '../../src/worker/executor.js'
 import { OutcomeBuffer } from '../../src/worker/outcomes.js'
 import { parseSettings } from '../../src/settings.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let starts = 0
 const gates: (() => void)[] = []
 class GatedJob extends QueueJob<Record<string, never>> {

@@ -15,7 +15,7 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { pauseEntrypoint } from '../../src/queue/pause.js'
 import { parseSettings } from '../../src/settings.js'
 import { Worker } from '../../src/worker/worker.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
 /** Started handlers, by job id, in start order. */
 const started: string[] = []
@@ -45,7 +45,7 @@ class OtherJob extends QueueJob<unknown> {
   }
 }
 
-const db = testDatabase()
+const db = await fileDatabase()
 let worker: Worker | undefined
 let picks = 0
 

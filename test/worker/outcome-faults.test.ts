@@ -9,11 +9,11 @@ import { after, afterEach, before, describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import type { HoldItem, LastError, RetryItem } from '../../src/queue/retry.js'
 import { OutcomeBuffer } from '../../src/worker/outcomes.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../support/worker-process.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let workers: SpawnedWorker[] = []
 const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await db.pool.query(sql, params)).rows as T[]
 

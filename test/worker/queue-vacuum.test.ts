@@ -14,7 +14,7 @@ import { parseSettings } from '../../src/settings.js'
 import { queueVacuumService } from '../../src/worker/queue-vacuum.js'
 import { Worker } from '../../src/worker/worker.js'
 import { createAppLogin } from '../support/app-login.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
 class NoopJob extends QueueJob<unknown> {
   static override entrypoint = 'vacuum_noop'
@@ -22,7 +22,7 @@ class NoopJob extends QueueJob<unknown> {
   async handle() {}
 }
 
-const db = testDatabase()
+const db = await fileDatabase()
 let worker: Worker | undefined
 
 afterEach(async () => {

@@ -11,7 +11,7 @@ import { enqueue } from '../../src/queue/enqueue.js'
 import { parseSettings } from '../../src/settings.js'
 import { WorkerEvents } from '../../src/events.js'
 import { Worker } from '../../src/worker/worker.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
 const seen: string[] = []
 class ApiJob extends QueueJob<{ word: string }> {
@@ -22,7 +22,7 @@ class ApiJob extends QueueJob<{ word: string }> {
   }
 }
 
-const db = testDatabase()
+const db = await fileDatabase()
 
 describe('Worker', () => {
   it('registers, runs services around the loop, emits events, deregisters on stop', async () => {

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict'
 import { afterEach, before, describe, it } from 'node:test'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { readWorkers } from '../../src/queue/stats-workers.js'
-import { testDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../support/worker-process.js'
 import { waitFor } from '../support/wait-for.js'
 
-const db = testDatabase()
+const db = await fileDatabase()
 let workers: SpawnedWorker[] = []
 const start = (args: string[] = [], env: Record<string, string> = {}) => {
   const w = spawnWorker(fastWorkerEnv(db.url, env), args)

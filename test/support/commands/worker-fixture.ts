@@ -1,10 +1,10 @@
 /**
  * The setup of command tests that run real workers: a database of the file's own with the test
  * jobs' tables, the queue emptied before each test, and every worker a test spawned killed after
- * it. Call at the top of a test file; `db` and `env` are set once its `before` hook has run.
+ * it. `await` it at the top of a test file.
  */
 import { afterEach, before } from 'node:test'
-import { type TestDatabaseHandle, testDatabase } from '../db.js'
+import { fileDatabase, type TestDatabaseHandle } from '../db.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../worker-process.js'
 
 export interface WorkerFixture {
@@ -15,9 +15,9 @@ export interface WorkerFixture {
   spawnWorker(args: string[]): SpawnedWorker
 }
 
-export function workerFixture(opts: { env: (url: string) => Record<string, string>; truncate?: string[] }): WorkerFixture {
+export async function workerFixture(opts: { env: (url: string) => Record<string, string>; truncate?: string[] }): Promise<WorkerFixture> {
   let workers: SpawnedWorker[] = []
-  const db = testDatabase({ emptied: ['pgqueuer', 'pgqueuer_log', 'test_runs', 'aizk_worker', ...(opts.truncate ?? [])] })
+  const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log', 'test_runs', 'aizk_worker', ...(opts.truncate ?? [])] })
   const fixture = {
     db,
     env: {},
@@ -27,10 +27,8 @@ export function workerFixture(opts: { env: (url: string) => Record<string, strin
       return worker
     },
   } as WorkerFixture
-  before(async () => {
-    await db.pool.query(FIXTURE_TABLES)
-    fixture.env = opts.env(db.url)
-  })
+  await db.pool.query(FIXTURE_TABLES)
+  fixture.env = opts.env(db.url)
   afterEach(async () => {
     await killAll(workers)
     workers = []
