@@ -3,7 +3,7 @@
  * jobs' tables, the queue emptied before each test, and every worker a test spawned killed after
  * it. `await` it at the top of a test file.
  */
-import { afterEach, before } from 'node:test'
+import { afterEach } from 'node:test'
 import { fileDatabase, type TestDatabaseHandle } from '../db.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../worker-process.js'
 
