@@ -84,7 +84,7 @@ async function create(template: string | null): Promise<TestDatabase> {
   }
 }
 
-/** What testDatabase() returns: a TestDatabase filled in by its `before` hook, dropped by its `after` hook. */
+/** What fileDatabase() and testDatabase() return: a TestDatabase, dropped by their `after` hook. */
 export interface TestDatabaseHandle extends TestDatabase {
   /**
    * The file's teardown: `fn` runs in the `after` hook before the database is dropped, last

@@ -1,6 +1,6 @@
-// Every test file that needs a database gets it from test/support/db.ts's testDatabase() (or
-// freshDatabases(), testAppLogin()), which create it before, empty it between and drop it after
-// the tests: no file hand-writes a before hook that creates one or an after hook that drops one.
+// Every test file that needs a database gets it from test/support/db.ts: fileDatabase() at its top
+// level, testDatabase() in a describe block, freshDatabases() for one per test, and the logins from
+// fileAppLogin()/testAppLogin(); they create it before, empty it between and drop it after the tests: no file hand-writes a before hook that creates one or an after hook that drops one.
 // The allow-list names the setups that are genuinely different, with why.
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
@@ -56,7 +56,7 @@ describe('test database setup', () => {
       if (rel in ALLOWED) continue
       const source = readFileSync(file, 'utf8')
       for (const hook of ['before', 'after'] as const) {
-        if (hookBodies(source, hook).some((body) => HAND_WRITTEN[hook].test(body))) offenders.push(`${rel}: its ${hook} hook (use testDatabase() from test/support/db.ts)`)
+        if (hookBodies(source, hook).some((body) => HAND_WRITTEN[hook].test(body))) offenders.push(`${rel}: its ${hook} hook (use fileDatabase() or testDatabase() from test/support/db.ts)`)
       }
     }
     assert.deepEqual(offenders, [])
