@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { UsageError } from '../../src/errors.js'
@@ -21,22 +21,18 @@ import { isPermanentError } from '../../src/permanent-error.js'
 import { waitForJobs } from '../../src/queue/wait-for-jobs.js'
 import { parseSettings } from '../../src/settings.js'
 import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { freePort } from '../support/worker-process.js'
 
 const SCOPE = 'aaaaaaaa-0000-4000-8000-000000000001'
 const TOKEN = 'a-token-of-32-characters-at-least'
-let db: TestDatabase
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {
-  db = await createTestDatabase()
   env = cliEnv(db.url)
-})
-after(async () => {
-  await db.drop()
 })
 
 function assertExit(res: { code: number; stderr: string }, code: number, message: RegExp): void {

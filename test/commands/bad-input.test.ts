@@ -10,22 +10,18 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertLog, insertQueued } from '../support/commands/queue-rows.js'
 
 const SCOPE = 'aaaaaaaa-0000-4000-8000-000000000001'
-let db: TestDatabase
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {
-  db = await createTestDatabase()
   env = cliEnv(db.url)
-})
-after(async () => {
-  await db.drop()
 })
 
 async function written(): Promise<{ jobs: number; artifacts: number; content: number }> {

@@ -13,7 +13,7 @@ import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { workerFixture } from '../support/commands/worker-fixture.js'
 
-const fx = workerFixture({ env: (url) => cliEnv(url) })
+const fx = await workerFixture({ env: (url) => cliEnv(url) })
 
 /** Every row of both tables, so a test can assert that a refused command changed nothing. */
 async function snapshot(): Promise<string> {

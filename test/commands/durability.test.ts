@@ -1,24 +1,20 @@
 import assert from 'node:assert/strict'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { before, beforeEach, describe, it } from 'node:test'
 import pg from 'pg'
 import { setDurability } from '../../src/queue/durability.js'
 import { createAppLogin } from '../support/app-login.js'
 import { runCli } from '../support/cli.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertLog, insertQueued } from '../support/commands/queue-rows.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { spawnWorker } from '../support/worker-process.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {
-  db = await createTestDatabase()
   env = cliEnv(db.url)
-})
-after(async () => {
-  await db.drop()
 })
 beforeEach(async () => {
   await db.pool.query('ALTER TABLE pgqueuer_log SET LOGGED')

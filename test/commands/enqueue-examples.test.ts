@@ -9,24 +9,22 @@ import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let tmp: string
 let worker: WorkerProcess
 
 before(async () => {
-  db = await createTestDatabase()
   tmp = await mkdtemp(path.join(os.tmpdir(), 'aizk-enqueue-examples-'))
   worker = spawnWorker(workerEnv(db.url, { AIZK_WORKER_JOB_MODULES: '' }))
   await worker.waitFor((e) => e.event === 'worker:started', 'the worker to start')
 })
-after(async () => {
+db.beforeDrop(async () => {
   await worker.kill()
-  await db.drop()
   await rm(tmp, { recursive: true, force: true })
 })
 

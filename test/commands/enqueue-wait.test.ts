@@ -14,7 +14,7 @@ import { waitFor } from '../support/wait-for.js'
 import { TEST_JOBS } from '../support/worker-process.js'
 import { workerFixture } from '../support/commands/worker-fixture.js'
 
-const fx = workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) })
+const fx = await workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) })
 
 describe('aizk enqueue --wait', () => {
   it('no worker: exit 10 after --timeout, the job still queued', async () => {

@@ -2,22 +2,20 @@ import assert from 'node:assert/strict'
 import { writeFile, mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let env: Record<string, string>
 let tmp: string
 
 before(async () => {
-  db = await createTestDatabase()
   env = cliEnv(db.url)
   tmp = await mkdtemp(path.join(os.tmpdir(), 'aizk-enqueue-'))
 })
-after(async () => {
-  await db.drop()
+db.beforeDrop(async () => {
   await rm(tmp, { recursive: true, force: true })
 })
 

@@ -5,19 +5,13 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { repoRoot } from '../support/cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-let db: TestDatabase
+const db = await fileDatabase({ empty: true })
 
-before(async () => {
-  db = await createEmptyDatabase()
-})
 
-after(async () => {
-  await db.drop()
-})
 
 function runScript(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

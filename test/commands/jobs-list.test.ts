@@ -4,13 +4,13 @@
  * scheduled rows soonest due first, and bad input refused with exit 2.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let env: Record<string, string>
 
 interface Listed {
@@ -40,7 +40,6 @@ async function walk(...args: string[]): Promise<Listed[]> {
 }
 
 before(async () => {
-  db = await createTestDatabase()
   env = cliEnv(db.url)
   await insertQueued(db.pool, 'ep_a', 4, { priority: 0 })
   await insertQueued(db.pool, 'ep_a', 3, { priority: 5 })
@@ -50,9 +49,6 @@ before(async () => {
   await insertHeld(db.pool, 'ep_a', 2)
   await insertHeld(db.pool, 'ep_c', 1, { priority: 9 })
   await db.pool.query(`UPDATE pgqueuer SET status = 'picked', updated = now() - interval '2 hours' WHERE id = (SELECT min(id) FROM pgqueuer WHERE entrypoint = 'ep_b')`)
-})
-after(async () => {
-  await db.drop()
 })
 
 describe('aizk jobs', () => {

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let env: Record<string, string>
 const A = '0a000000-0000-4000-8000-00000000000a'
 const B = '0b000000-0000-4000-8000-00000000000b'
 
 before(async () => {
-  db = await createTestDatabase()
   env = cliEnv(db.url)
-})
-after(async () => {
-  await db.drop()
 })
 
 describe('aizk jobs types', () => {

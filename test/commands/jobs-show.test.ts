@@ -10,7 +10,7 @@ import { runCli } from '../support/cli.js'
 import { TEST_JOBS } from '../support/worker-process.js'
 import { workerFixture } from '../support/commands/worker-fixture.js'
 
-const fx = workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) })
+const fx = await workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) })
 
 async function show(id: string, ...flags: string[]) {
   const res = await runCli(['jobs', 'show', id, '--json', ...flags], { env: fx.env })

@@ -4,31 +4,27 @@
  * keep their rows but show neither. Without --scope the server is an operator's and shows all.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-let db: TestDatabase
-let login: AppLogin
+const db = await fileDatabase()
+const login = await fileAppLogin(db)
 const clients: Client[] = []
 const jobs: Record<'a' | 'b' | 'none', string> = { a: '', b: '', none: '' }
 
 before(async () => {
-  db = await createTestDatabase()
-  login = await createAppLogin(db)
   const job = async (payload: unknown, dedupeKey: string) => String(await enqueue(db.pool, { entrypoint: 'aizk_usage_event', priority: 0, dedupeKey, payload }))
   jobs.a = await job({ scopes: [A], note: 'a-payload-visible' }, 'a-key-visible')
   jobs.b = await job({ scopes: [B], note: 'b-payload-secret' }, 'b-key-secret')
   jobs.none = await job({ note: 'unscoped-payload-secret' }, 'unscoped-key-secret')
 })
-after(async () => {
+db.beforeDrop(async () => {
   for (const c of clients) await c.close().catch(() => {})
-  await login.drop()
-  await db.drop()
 })
 
 async function connect(args: string[]): Promise<Client> {

@@ -8,14 +8,14 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { TEST_JOBS } from '../support/worker-process.js'
-import { type AppLogin, createAppLogin } from '../support/app-login.js'
+import { fileAppLogin } from '../support/app-login.js'
 import { insertHeld, insertLog } from '../support/commands/queue-rows.js'
 
 const READ_TOOLS = [
@@ -39,16 +39,14 @@ const ACTION_TOOLS = ['cancel_jobs', 'pause_entrypoint', 'requeue_jobs', 'resume
 const SECRET = 'tenant-secret-7f3a'
 const A = '0b6f3c1e-8d2a-4f5b-9c7e-1a2b3c4d5e6f'
 
-let db: TestDatabase
-let login: AppLogin
+const db = await fileDatabase()
+const login = await fileAppLogin(db)
 let held: string[]
 let queued: string[]
 const foreignWorker = randomUUID()
 const clients: Client[] = []
 
 before(async () => {
-  db = await createTestDatabase()
-  login = await createAppLogin(db)
   queued = [String(await enqueue(db.pool, { entrypoint: 'test_noop', payload: { n: 1 }, priority: 5 })), String(await enqueue(db.pool, { entrypoint: 'test_noop', payload: { n: 2 }, priority: 9 }))]
   held = await insertHeld(db.pool, 'test_fail', 2, { lastError: { type: 'TypeError', message: 'boom' } })
   await db.pool.query(
@@ -64,10 +62,8 @@ before(async () => {
   await db.pool.query(`INSERT INTO document (scopes, title) VALUES ($1, $2)`, [[A], `${SECRET} title`])
   await db.pool.query(`INSERT INTO session_item (scopes, content) VALUES ($1, $2)`, [[A], `${SECRET} content`])
 })
-after(async () => {
+db.beforeDrop(async () => {
   for (const c of clients) await c.close().catch(() => {})
-  await login.drop()
-  await db.drop()
 })
 
 async function connect(args: string[] = []): Promise<Client> {

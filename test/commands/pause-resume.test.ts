@@ -12,7 +12,7 @@ import { waitFor } from '../support/wait-for.js'
 import { TEST_JOBS } from '../support/worker-process.js'
 import { workerFixture } from '../support/commands/worker-fixture.js'
 
-const fx = workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }), truncate: ['aizk_entrypoint_pause'] })
+const fx = await workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }), truncate: ['aizk_entrypoint_pause'] })
 const start = () => fx.spawnWorker(['--entrypoint', 'test_record', '--entrypoint', 'test_sleep', '--concurrency', '1', '--batch-size', '1'])
 
 const statusOf = async (id: string) => (await fx.db.pool.query('SELECT status::text FROM pgqueuer WHERE id = $1', [id])).rows[0]?.status ?? 'gone'

@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { before, beforeEach, describe, it } from 'node:test'
 import { binPath, cleanEnv, runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertLog } from '../support/commands/queue-rows.js'
 import { waitFor } from '../support/wait-for.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {
-  db = await createTestDatabase()
   env = cliEnv(db.url)
-})
-after(async () => {
-  await db.drop()
 })
 beforeEach(async () => {
   await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log')

@@ -8,26 +8,24 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { repoRoot, runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { startWorker, type WorkerWithLines } from '../support/worker-process.js'
 
 let readme: string
-let db: TestDatabase
+const db = await fileDatabase()
 let dir: string
 const workers: WorkerWithLines[] = []
 
 before(async () => {
   readme = await readFile(path.join(repoRoot, 'README.md'), 'utf8')
-  db = await createTestDatabase()
   // Inside the checkout, so the module's `import ... from 'aizk'` finds the package itself.
   dir = await mkdtemp(path.join(repoRoot, '.readme-example-'))
 })
-after(async () => {
+db.beforeDrop(async () => {
   for (const w of workers) await w.kill()
-  await db.drop()
   await rm(dir, { recursive: true, force: true })
 })
 

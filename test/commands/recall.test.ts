@@ -5,18 +5,18 @@
  * scoped reads on a login that is neither owner nor superuser (AIZK_APP_DATABASE_URL).
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
-import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
 import { cliEnv } from '../support/commands/env.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { addDocument, projectAs } from '../support/graph/graph.js'
 
-let db: TestDatabase
-let login: AppLogin
+const db = await fileDatabase()
+const login = await fileAppLogin(db)
 let env: Record<string, string>
 
 async function ingest(scopes: string[], title: string, body: string) {
@@ -24,16 +24,12 @@ async function ingest(scopes: string[], title: string, body: string) {
 }
 
 before(async () => {
-  db = await createTestDatabase()
-  login = await createAppLogin(db)
   env = cliEnv(db.url, { AIZK_APP_DATABASE_URL: login.url })
   await ingest([A], 'Debian history', 'Ian Murdock founded Debian in 1993. Debian is a free operating system. Bruce Perens led Debian after Ian Murdock.')
   await ingest([B], 'Zebra history', 'Ian Murdock founded Zebra Linux in 1997. Zebra Linux is a commercial operating system.')
 })
-after(async () => {
+db.beforeDrop(async () => {
   await closeExtractionPool()
-  await login.drop()
-  await db.drop()
 })
 
 describe('aizk recall', () => {

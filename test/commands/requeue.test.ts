@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { before, beforeEach, describe, it } from 'node:test'
 import { binPath, cleanEnv, runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { runInPty, stripAnsi } from '../support/pty.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld } from '../support/commands/queue-rows.js'
 import { waitFor } from '../support/wait-for.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {
-  db = await createTestDatabase()
   env = cliEnv(db.url, { AIZK_REQUEUE_DEFAULT_LIMIT: '5' })
-})
-after(async () => {
-  await db.drop()
 })
 beforeEach(async () => {
   await db.pool.query('TRUNCATE pgqueuer')

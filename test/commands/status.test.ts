@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { before, beforeEach, describe, it } from 'node:test'
 import { binPath, cleanEnv, runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { lastFrameOf, runInPty, stripAnsi } from '../support/pty.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { waitFor } from '../support/wait-for.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let env: Record<string, string>
 
 before(async () => {
-  db = await createTestDatabase()
   env = cliEnv(db.url)
-})
-after(async () => {
-  await db.drop()
 })
 beforeEach(async () => {
   await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_worker, pgqueuer_schedules, aizk_throughput')

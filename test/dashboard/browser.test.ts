@@ -12,10 +12,10 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { repoRoot } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS } from '../support/worker-process.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
@@ -26,7 +26,7 @@ const skip = found.status === 0 ? false : `chromium is not available: ${found.st
 
 export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
-let db: TestDatabase
+const db = await fileDatabase()
 let dash: DashboardProcess
 let browser: BrowserContext
 let profile: string
@@ -43,7 +43,6 @@ async function open(p: string): Promise<Page> {
 describe('the dashboard in chromium', { skip }, () => {
   let held: string[]
   before(async () => {
-    db = await createTestDatabase()
     await db.pool.query(FIXTURE_TABLES)
     held = await insertHeld(db.pool, 'test_noop', 2, { lastError: { type: 'Error', message: 'upstream said 503' } })
     await insertQueued(db.pool, 'test_record', 2, { executeAfter: new Date(Date.now() + 3600_000).toISOString() })
@@ -53,12 +52,11 @@ describe('the dashboard in chromium', { skip }, () => {
     browser.on('page', (p) => p.on('console', (m) => m.type() === 'error' && consoleErrors.push(`${p.url()}: ${m.text()}`)))
     for (const p of browser.pages()) p.on('console', (m) => m.type() === 'error' && consoleErrors.push(`${p.url()}: ${m.text()}`))
   })
-  after(async () => {
+  db.beforeDrop(async () => {
     await browser?.close()
     if (profile) rmSync(profile, { recursive: true, force: true })
     await killAll(workers)
     await dash?.stop()
-    await db?.drop()
   })
 
   it('loads every page with its title, labelled controls and no console error', async () => {

@@ -13,11 +13,11 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { repoRoot, runCli } from '../support/cli.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
 import { FIXTURE_TABLES, TEST_JOBS } from '../support/worker-process.js'
 
@@ -27,7 +27,7 @@ const skip = found.status === 0 ? false : `chromium is not available: ${found.st
 const SHOTS = process.env.AIZK_SCREENSHOT_DIR
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
 
-let db: TestDatabase
+const db = await fileDatabase()
 let dash: DashboardProcess
 let browser: BrowserContext
 let profile: string
@@ -55,7 +55,6 @@ describe('held jobs at scale in chromium', { skip }, () => {
   let upstream: string[]
   let badPayload: string[]
   before(async () => {
-    db = await createTestDatabase()
     await db.pool.query(FIXTURE_TABLES)
     upstream = [
       ...(await insertHeld(db.pool, 'test_noop', 12, { lastError: { type: 'HttpError', message: 'upstream said 503 Service Unavailable' } })),
@@ -78,11 +77,10 @@ describe('held jobs at scale in chromium', { skip }, () => {
     browser.on('page', (p) => p.on('console', (m) => m.type() === 'error' && consoleErrors.push(`${p.url()}: ${m.text()}`)))
     for (const p of browser.pages()) p.on('console', (m) => m.type() === 'error' && consoleErrors.push(`${p.url()}: ${m.text()}`))
   })
-  after(async () => {
+  db.beforeDrop(async () => {
     await browser?.close()
     if (profile) rmSync(profile, { recursive: true, force: true })
     await dash?.stop()
-    await db?.drop()
   })
 
   it('filters held jobs by error text, groups the errors, and requeues every matching job after confirming the count', async () => {

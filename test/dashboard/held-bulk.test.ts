@@ -8,8 +8,8 @@
  * entrypoints each worker runs.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { before, describe, it } from 'node:test'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
@@ -17,7 +17,7 @@ import { csrfOf, firstEvent, post, request } from '../support/dashboard/http.js'
 
 const TIMEOUT = { type: 'TimeoutError', message: 'upstream timed out after 30s' }
 
-let db: TestDatabase
+const db = await fileDatabase()
 let d: DashboardProcess
 let timedOutA: string[]
 let badPayload: string[]
@@ -45,7 +45,6 @@ function matchCount(body: string): number | null {
 }
 
 before(async () => {
-  db = await createTestDatabase()
   timedOutA = await insertHeld(db.pool, 'bulk_a', 30, { lastError: TIMEOUT })
   badPayload = await insertHeld(db.pool, 'bulk_a', 5, { lastError: 'ValueError: bad payload\n  at parse (job.ts:3)' })
   timedOutB = await insertHeld(db.pool, 'bulk_b', 4, { lastError: TIMEOUT })
@@ -63,9 +62,8 @@ before(async () => {
   )
   d = await spawnDashboard(cliEnv(db.url, { AIZK_DASHBOARD_INTERVAL_SECONDS: '0.3' }))
 })
-after(async () => {
+db.beforeDrop(async () => {
   await d?.stop()
-  await db?.drop()
 })
 
 describe('held jobs at scale in the dashboard', () => {

@@ -5,15 +5,15 @@
  * (exit 2), and token and basic authentication are enforced, on the event stream too.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
 import { csrfOf, firstEvent, post, request } from '../support/dashboard/http.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let env: Record<string, string>
 const running: DashboardProcess[] = []
 
@@ -29,13 +29,11 @@ async function statusOf(id: string): Promise<string | null> {
 }
 
 before(async () => {
-  db = await createTestDatabase()
   env = cliEnv(db.url, { AIZK_DASHBOARD_INTERVAL_SECONDS: '0.3' })
   await insertQueued(db.pool, 'dash_ready', 3)
 })
-after(async () => {
+db.beforeDrop(async () => {
   for (const d of running) await d.stop()
-  await db.drop()
 })
 
 describe('aizk dashboard over HTTP', () => {

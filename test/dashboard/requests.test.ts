@@ -5,24 +5,22 @@
  * an action only ever sends the browser back to a path of the dashboard itself.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { before, describe, it } from 'node:test'
+import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
 import { csrfOf, post, request } from '../support/dashboard/http.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let d: DashboardProcess
 
 before(async () => {
-  db = await createTestDatabase()
   await insertQueued(db.pool, 'dash_ready', 1)
   d = await spawnDashboard(cliEnv(db.url, { AIZK_DASHBOARD_INTERVAL_SECONDS: '0.3' }), [])
 })
-after(async () => {
+db.beforeDrop(async () => {
   await d?.stop()
-  await db.drop()
 })
 
 describe('the dashboard and malformed or hostile requests', () => {

@@ -4,32 +4,28 @@
  * login, and parity log rows only when asked.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import pg from 'pg'
 import { type Database, openDatabase } from '../../src/db/database.js'
 import { OwnerAccessError } from '../../src/errors.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
-import { A, type AppLogin, createAppLogin } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, fileAppLogin } from '../support/app-login.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let opened: Database
 let plain: pg.Pool
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   opened = await openDatabase(parseSettings({ AIZK_DATABASE_URL: db.url, AIZK_APP_DATABASE_URL: app.url, AIZK_QUEUE_LOG_PARITY: 'true' }))
   plain = new pg.Pool({ connectionString: db.url, max: 2 })
 })
-after(async () => {
+db.beforeDrop(async () => {
   await plain?.end()
   await opened?.close()
-  await app?.drop()
-  await db?.drop()
 })
 
 const queuedLogRows = async (entrypoint: string) =>

@@ -4,26 +4,20 @@
  * handed out again, the pool works once the path is back, and closing a pool ends in time.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, describe, it } from 'node:test'
+import { afterEach, describe, it } from 'node:test'
 import { closePool, createPool, isConnectionError } from '../../src/db/connect.js'
 import { CallTracker, DEADLINE_CODE } from '../../src/db/deadline-client.js'
 import { DatabasePool } from '../../src/db/database-pool.js'
 import { withStatementDeadline } from '../../src/db/statement-deadline.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
 import { waitFor } from '../support/wait-for.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let proxy: StallProxy
 
-before(async () => {
-  db = await createTestDatabase()
-})
 afterEach(async () => {
   await proxy?.close()
-})
-after(async () => {
-  await db.drop()
 })
 
 describe('a deadline on each round trip', () => {

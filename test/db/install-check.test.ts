@@ -4,20 +4,16 @@
  * installed is run on by this build's commands, and this build's install refuses to undo it.
  */
 import assert from 'node:assert/strict'
-import { after, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { loadMigrations, migrate } from '../../src/db/migrate.js'
 import { runCli } from '../support/cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../support/db.js'
+import { type TestDatabase, freshDatabases } from '../support/db.js'
 
 const opts = { appRole: 'aizk_app' }
-const dbs: TestDatabase[] = []
-after(async () => {
-  for (const db of dbs) await db.drop()
-})
+const freshDatabase = freshDatabases({ empty: true })
 
 async function installedDb(): Promise<TestDatabase> {
-  const db = await createEmptyDatabase()
-  dbs.push(db)
+  const db = await freshDatabase()
   const client = await db.pool.connect()
   await migrate(client, opts).finally(() => client.release())
   return db
@@ -29,8 +25,7 @@ const records = async (db: TestDatabase) =>
 
 describe('aizk install --check', () => {
   it('exits 4 on a database without the schema, and creates nothing', async () => {
-    const db = await createEmptyDatabase()
-    dbs.push(db)
+    const db = await freshDatabase()
     const r = await check(db)
     assert.equal(r.code, 4, r.stderr)
     const { error } = JSON.parse(r.stdout)

@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { after, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import pg from 'pg'
 import { loadMigrations, migrate, schemaState } from '../../src/db/migrate.js'
 import { runCli, repoRoot } from '../support/cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../support/db.js'
+import { freshDatabases } from '../support/db.js'
 import { loadPgQueuerSchema } from '../support/pgqueuer-fixture.js'
 import { schemaSnapshot } from '../support/schema-snapshot.js'
 
 const opts = { appRole: 'aizk_app' }
-const dbs: TestDatabase[] = []
-after(async () => {
-  for (const db of dbs) await db.drop()
-})
-async function emptyDb() {
-  const db = await createEmptyDatabase()
-  dbs.push(db)
-  return db
-}
+const emptyDb = freshDatabases({ empty: true })
 
 describe('aizk install', () => {
   it('installs every migration once; a second run has nothing to do', async () => {

@@ -6,25 +6,21 @@
  * startup option (`options=-c default_transaction_read_only=on`), so the shared server is untouched.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { checkConnection, closePool, connectionError, createPool, isConnectionError } from '../../src/db/connect.js'
 import { withTransaction } from '../../src/db/sql/transaction.js'
 import { isWriteRefused } from '../../src/db/read-only.js'
 import { DatabaseReadOnlyError, ExitCode } from '../../src/errors.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let readOnlyUrl: string
 
 before(async () => {
-  db = await createTestDatabase()
   await db.pool.query('create table ro_probe (n int)')
   const u = new URL(db.url)
   u.searchParams.set('options', '-c default_transaction_read_only=on')
   readOnlyUrl = u.toString()
-})
-after(async () => {
-  await db.drop()
 })
 
 describe('read-only servers as connection faults', () => {

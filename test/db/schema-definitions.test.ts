@@ -6,24 +6,16 @@
 import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
-import { after, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { type Definition, DEFINITIONS_DIR, inDependencyOrder, loadDefinitions } from '../../src/db/definitions.js'
 import { migrate, schemaState } from '../../src/db/migrate.js'
 import { BASELINE_VERSION, loadMigrations, MIGRATIONS_DIR } from '../../src/db/migrations.js'
 import { readDirectives } from '../../src/db/schema-files.js'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { freshDatabases } from '../support/db.js'
 
 const appRole = 'aizk_app'
-const dbs: TestDatabase[] = []
-after(async () => {
-  for (const db of dbs) await db.drop()
-})
-async function migratedDb() {
-  const db = await createTestDatabase()
-  dbs.push(db)
-  return db
-}
+const migratedDb = freshDatabases()
 const def = (name: string, requires: string[] = []): Definition => ({ name, sql: '', checksum: '', rawChecksum: '', requires })
 
 describe('definition files', () => {

@@ -8,20 +8,17 @@ import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { after, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { loadDefinitions } from '../../src/db/definitions.js'
 import { migrate, schemaState } from '../../src/db/migrate.js'
 import { repoRoot } from '../support/cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../support/db.js'
+import { freshDatabases } from '../support/db.js'
 import { schemaSnapshot } from '../support/schema-snapshot.js'
 
 const appRole = 'aizk_app'
 const OLD_DIR = path.join(repoRoot, 'test', 'fixtures', 'migrations-0.1-pre-squash')
-const dbs: TestDatabase[] = []
-after(async () => {
-  for (const db of dbs) await db.drop()
-})
+const freshDatabase = freshDatabases({ empty: true })
 
 async function installPreSquash(client: pg.ClientBase): Promise<void> {
   await client.query(`create table aizk_schema_version (version int primary key, name text not null, checksum text not null,
@@ -90,10 +87,8 @@ async function contents(client: pg.ClientBase, only?: Record<string, string[]>):
 
 describe('upgrading a database installed before the baseline', () => {
   it('recognises it at the baseline, keeps every row, and ends with the schema of a fresh install', async () => {
-    const old = await createEmptyDatabase()
-    dbs.push(old)
-    const fresh = await createEmptyDatabase()
-    dbs.push(fresh)
+    const old = await freshDatabase()
+    const fresh = await freshDatabase()
     const client = await old.pool.connect()
     const freshClient = await fresh.pool.connect()
     try {
@@ -143,8 +138,7 @@ describe('upgrading a database installed before the baseline', () => {
   })
 
   it('refuses a database from before the baseline that stopped short of it', async () => {
-    const db = await createEmptyDatabase()
-    dbs.push(db)
+    const db = await freshDatabase()
     await db.pool.query('create table aizk_schema_version (version int primary key, name text not null, checksum text not null)')
     await db.pool.query("insert into aizk_schema_version values (20, '0020_tenant_boundary', 'x')")
     const client = await db.pool.connect()

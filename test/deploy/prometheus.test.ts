@@ -12,11 +12,11 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { parse } from 'yaml'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { repoRoot } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { testDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
@@ -134,12 +134,11 @@ describe('the Grafana dashboard', () => {
 })
 
 describe('a real scrape of a spawned worker', () => {
-  let db: TestDatabase
+  const db = testDatabase()
   let worker: WorkerProcess
   let scrape = ''
 
   before(async () => {
-    db = await createTestDatabase()
     worker = spawnWorker(workerEnv(db.url, { AIZK_WORKER_HEALTH_PORT: '0', AIZK_WORKER_NO_SCHEDULER: 'false' }))
     const port = await waitFor('the health port line', () => worker.stderr().match(/health on port (\d+)/)?.[1], { timeoutMs: 60_000, detail: () => worker.stderr() })
     const id = await enqueue(db.pool, { entrypoint: 'test_noop', payload: {} })
@@ -149,9 +148,8 @@ describe('a real scrape of a spawned worker', () => {
       return /aizk_schedule_period_seconds\{entrypoint="aizk_cron_/.test(text) && /aizk_worker_last_heartbeat_timestamp_seconds \d/.test(text) ? text : undefined
     })
   })
-  after(async () => {
+  db.beforeDrop(async () => {
     await worker?.stop()
-    await db?.drop()
   })
 
   it("passes promtool check metrics: aizk's families clean, the rest only prom-client's known three", { skip: promtool.skip }, () => {

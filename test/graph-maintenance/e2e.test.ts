@@ -11,14 +11,14 @@ import assert from 'node:assert/strict'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet, countVisible, graphSettings } from '../support/graph/graph.js'
 import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
-import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { type StandIn, startStandIn } from '../support/graph/stand-in.js'
 import { waitFor } from '../support/wait-for.js'
 
@@ -32,23 +32,19 @@ const TABLES = ['community', 'community_member', 'raptor_node', 'insight', 'insi
 const literal = (set: string[]) => `{${set.join(',')}}`
 const flags = (set: string[]) => set.flatMap((s) => ['--scope', s])
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let api: StandIn
 let dir: string
 let worker: WorkerProcess | undefined
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   api = await startStandIn()
   dir = await mkdtemp(path.join(os.tmpdir(), 'aizk-maint-e2e-'))
 })
-after(async () => {
+db.beforeDrop(async () => {
   await worker?.stop()
   await api.close()
-  await app.drop()
-  await db.drop()
   await rm(dir, { recursive: true, force: true })
 })
 

@@ -6,16 +6,16 @@
  * one set readable by, or written for, another.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import { CommunitiesJob, InsightJob, ProfileRefreshJob } from '../../src/jobs/inventory/index.js'
 import type { ScopedScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { rosterCounts } from '../../src/scope/roster-counts.js'
 import { memoryBacklog } from '../../src/scope/memory-backlog.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { addDocument, asSet, countVisible, graphSettings, jobContext, projectAs } from '../support/graph/graph.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 
 const AB = [A, B]
 const SETS = [[A], [B], AB]
@@ -26,8 +26,8 @@ Tim Peters wrote Timsort. Tim Peters knows Guido van Rossum. Barry Warsaw knows 
 Ada Lovelace knew Charles Babbage. Charles Babbage designed the Analytical Engine. Ada Lovelace described the Analytical Engine.
 Mary Somerville taught Ada Lovelace. Mary Somerville knew Charles Babbage.`
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 /** What the passes' handlers get as the worker's settings. */
 const settings = graphSettings({ AIZK_COMMUNITIES_GROWTH_THRESHOLD: '3', AIZK_INSIGHT_TREND_RATIO: '1.5' })
 
@@ -47,8 +47,6 @@ async function rows<T = Record<string, unknown>>(scopes: string[], sql: string, 
 }
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   for (const [i, set] of SETS.entries()) {
     await write(set, PROSE[i], corpusText(PROSE[i]).slice(0, 6000))
     await write(set, 'people', PEOPLE)
@@ -60,10 +58,8 @@ before(async () => {
   await write([A], 'git one', 'Git is a tool.')
   await write([A], 'git two', 'Git is a version control system.')
 })
-after(async () => {
+db.beforeDrop(async () => {
   await closeExtractionPool()
-  await app.drop()
-  await db.drop()
 })
 
 describe('weekly graph passes per scope set', () => {

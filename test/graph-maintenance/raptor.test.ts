@@ -5,7 +5,7 @@
  * its set under row security. Enabling RAPTOR without an embeddings endpoint is exit 3.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { buildRaptor } from '../../src/graph/maintain/raptor/build-raptor.js'
 import { embedChunkTexts } from '../../src/embedding/embed-chunks.js'
@@ -13,14 +13,14 @@ import { RaptorJob } from '../../src/jobs/inventory/index.js'
 import { jobRegistry } from '../../src/jobs/registry.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet, countVisible, jobContext } from '../support/graph/graph.js'
-import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { DIMENSIONS, type StandIn, startStandIn } from '../support/graph/stand-in.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let api: StandIn
 let settings: Settings
 const CLUSTER = 4
@@ -62,8 +62,6 @@ async function seed(scopes: string[], file: string): Promise<string[]> {
 }
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   api = await startStandIn()
   const env = {
     AIZK_RAPTOR_ENABLED: 'true',
@@ -75,10 +73,8 @@ before(async () => {
   // The job reads the worker's settings from its context (RAPTOR's own pair from the registry).
   settings = parseSettings(env, { registry: jobRegistry })
 })
-after(async () => {
+db.beforeDrop(async () => {
   await api.close()
-  await app.drop()
-  await db.drop()
 })
 
 describe('RAPTOR', () => {

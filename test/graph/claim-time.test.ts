@@ -10,23 +10,23 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { htmlToMarkdown } from '../../src/convert/html.js'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import { recall } from '../../src/graph/read/recall.js'
 import { timeSpan } from '../../src/graph/time-span.js'
 import { CommunitiesJob, InsightJob, ProfileProjectionJob } from '../../src/jobs/inventory/index.js'
 import type { ScopedScheduledJob } from '../../src/jobs/scheduled-job.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 import { debianPackageDir } from '../support/graph/debian-docs.js'
 import { addDocument, asSet, graphSettings, jobContext, projectAs } from '../support/graph/graph.js'
 
 const history = debianPackageDir('debian-history')
 const LEADERS = 'leaders.en.html'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 
 async function write(scopes: string[], title: string, body: string): Promise<void> {
   for (const chunk of await addDocument(app.scoped, scopes, title, body)) await projectAs(app.scoped, chunk, scopes)
@@ -71,8 +71,6 @@ async function leadersAsOf(scopes: string[], asOf: string | Date): Promise<strin
 
 describe('time on every fact: the leaders of Debian', { skip: 'missing' in history ? history.missing : false }, () => {
   before(async () => {
-    db = await createTestDatabase()
-    app = await createAppLogin(db)
     if ('missing' in history) return
     const chapter = (file: string) => htmlToMarkdown(readFileSync(path.join(history.dir, 'usr/share/doc/debian-history/docs', file), 'utf8'))
     await write([A], 'A Brief History of Debian: Introduction', chapter('intro.en.html'))
@@ -82,10 +80,8 @@ describe('time on every fact: the leaders of Debian', { skip: 'missing' in histo
     // {C}: a role that a "replaced by" sentence ends.
     await write([C], 'Zebra history', 'Grace Hopper led Zebra Linux from 1990. In April 1995, Grace Hopper was replaced by Alan Turing.')
   })
-  after(async () => {
+  db.beforeDrop(async () => {
     await closeExtractionPool()
-    await app?.drop()
-    await db?.drop()
   })
 
   it('keeps when each term began and ended, as the text dates it', async () => {

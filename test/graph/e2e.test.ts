@@ -10,12 +10,12 @@ import assert from 'node:assert/strict'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { writeDocument, writeSessionItem } from '../../src/graph/project/write-memory.js'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
-import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet, countVisible, graphSettings } from '../support/graph/graph.js'
 import { waitFor } from '../support/wait-for.js'
@@ -25,20 +25,16 @@ const GRAPH_TABLES = ['entity', 'claim', 'claim_source', 'mention', 'profile']
 const FILES = ['tutorial/appetite.rst.txt', 'faq/general.rst.txt', 'whatsnew/2.0.rst.txt']
 const EVERY_2S = '*/2 * * * * *'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let dir: string
 let worker: WorkerProcess | undefined
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   dir = await mkdtemp(path.join(os.tmpdir(), 'aizk-graph-e2e-'))
 })
-after(async () => {
+db.beforeDrop(async () => {
   await worker?.stop()
-  await app.drop()
-  await db.drop()
   await rm(dir, { recursive: true, force: true })
 })
 

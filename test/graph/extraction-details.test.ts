@@ -7,27 +7,19 @@
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { extractBuiltin } from '../../src/graph/extract/builtin-extractor.js'
 import { cleanExtraction, type Extractor } from '../../src/graph/extract/extraction.js'
 import { findContradictions } from '../../src/graph/maintain/insights/contradictions.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
-import { A, type AppLogin, B, createAppLogin } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 
-before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
-})
 
 const builtin: Extractor = { name: 'builtin', extract: async (text) => extractBuiltin(text) }
 const labeled = JSON.parse(readFileSync(new URL('../fixtures/graph-eval/passages.json', import.meta.url), 'utf8')) as { passages: { id: string; text: string }[] }

@@ -5,19 +5,19 @@
  * travel with the chunk.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LlmExtractor } from '../../src/graph/extract/llm-extractor.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type FakeServer, startFakeServer } from '../support/inventory/fake-services.js'
-import { A, type AppLogin, createAppLogin } from '../support/app-login.js'
+import { A, fileAppLogin } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { chatBody } from '../support/graph/fake-llm.js'
 import { addDocument, graphSettings } from '../support/graph/graph.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let llm: FakeServer
 
 const ANSWER_MS = 1500
@@ -32,8 +32,6 @@ const answer = JSON.stringify({
 })
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   llm = await startFakeServer(async () => {
     inFlight++
     mostInFlight = Math.max(mostInFlight, inFlight)
@@ -42,10 +40,8 @@ before(async () => {
     return { status: 200, body: chatBody(answer) }
   })
 })
-after(async () => {
+db.beforeDrop(async () => {
   await llm.close()
-  await app.drop()
-  await db.drop()
 })
 
 describe('LLM extraction, concurrency and transactions', () => {

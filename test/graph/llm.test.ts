@@ -5,31 +5,25 @@
  * an ordinary error the queue retries; profile summaries come from the model when configured.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { LlmExtractor, MalformedAnswerError } from '../../src/graph/extract/llm-extractor.js'
 import { refreshDirtyProfiles } from '../../src/graph/maintain/profiles.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
 import { isPermanentError } from '../../src/permanent-error.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import type { FakeServer } from '../support/inventory/fake-services.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { startFakeLlm } from '../support/graph/fake-llm.js'
 import { addDocument, asSet, countVisible, graphSettings } from '../support/graph/graph.js'
 import { User } from '../../src/scope/user.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let llm: FakeServer | undefined
 
-before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
-})
-after(async () => {
+db.beforeDrop(async () => {
   await llm?.close()
-  await app.drop()
-  await db.drop()
 })
 
 const good = JSON.stringify({

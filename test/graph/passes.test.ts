@@ -6,28 +6,20 @@
  * touches a row of another set.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { writeSessionItem } from '../../src/graph/project/write-memory.js'
 import { DecayJob, DedupJob, ProfileProjectionJob, SessionPromoteJob } from '../../src/jobs/inventory/index.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { runScoped } from '../support/inventory/run-jobs.js'
-import { A, type AppLogin, B, C, createAppLogin } from '../support/app-login.js'
+import { A, B, C, fileAppLogin } from '../support/app-login.js'
 import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
 const AB = [A, B]
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = graphSettings({ AIZK_SESSION_IDLE_MINUTES: '30' })
 
-before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
-})
 
 async function project(scopes: string[], chunk: string, x: Extraction) {
   await projectExtraction(app.scoped, scopes, chunk, x)

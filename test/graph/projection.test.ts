@@ -5,29 +5,23 @@
  * that a pass for {A,B} neither writes a row {A} alone can read nor reads one of {A}'s.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { addDocument, asSet, countVisible, graphSettings, projectAs, projectExtraction } from '../support/graph/graph.js'
 
 const AB = [A, B]
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 // The opening of "What's New in Python 2.0" (A.M. Kuchling, Moshe Zadka): people, organisations, events.
 const prose = () => corpusText('whatsnew/2.0.rst.txt').slice(0, 7000)
 
-before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
-})
-after(async () => {
+db.beforeDrop(async () => {
   await closeExtractionPool()
-  await app.drop()
-  await db.drop()
 })
 
 async function snapshot(scopes: string[]) {

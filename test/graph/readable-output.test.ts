@@ -6,28 +6,22 @@
  * (and, for communities, the rebuild itself).
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { CommunitiesJob, ProfileProjectionJob } from '../../src/jobs/inventory/index.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type FakeServer, startFakeServer } from '../support/inventory/fake-services.js'
 import { runScoped } from '../support/inventory/run-jobs.js'
-import { type AppLogin, B, C, createAppLogin } from '../support/app-login.js'
+import { B, C, fileAppLogin } from '../support/app-login.js'
 import { chatBody } from '../support/graph/fake-llm.js'
 import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 let llm: FakeServer | undefined
 
-before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
-})
-after(async () => {
+db.beforeDrop(async () => {
   await llm?.close()
-  await app.drop()
-  await db.drop()
 })
 
 const people = ['Ian Murdock', 'Bruce Perens', 'Ian Jackson', 'Wichert Akkerman', 'Ben Collins', 'Bdale Garbee']

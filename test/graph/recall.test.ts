@@ -6,17 +6,17 @@
  * was superseded before it; the candidate function answers nothing without the owner's proof.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import { cleanExtraction } from '../../src/graph/extract/extraction.js'
 import { recall } from '../../src/graph/read/recall.js'
 import type { RecallResult } from '../../src/graph/read/recall-types.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 import { addDocument, projectAs, projectExtraction } from '../support/graph/graph.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 
 const inSet = (scopes: string[], read: string[]) => scopes.every((s) => read.includes(s))
 
@@ -30,17 +30,13 @@ async function ingest(scopes: string[], title: string, body: string) {
 }
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   await ingest([A], 'Debian history', 'Ian Murdock founded Debian in 1993. Debian is a free operating system. The Debian Project elects a Debian Project Leader every year.')
   await ingest([B], 'Zebra history', 'Ian Murdock founded Zebra Linux in 1997. Zebra Linux is a commercial operating system sold by Zebra Corporation.')
   await ingest([A, B], 'Shared notes', 'Debian adopted systemd in 2015. Lennart Poettering wrote systemd.')
   await ingest([A, C], 'Other notes', 'Debian moved its bug tracker to Gitlab in 2019. Gitlab hosts the Salsa service.')
 })
-after(async () => {
+db.beforeDrop(async () => {
   await closeExtractionPool()
-  await app.drop()
-  await db.drop()
 })
 
 describe('recall', () => {

@@ -5,29 +5,21 @@
  * undone pair is never merged again, and another set can neither see nor undo the records.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { readMerges, undoMerge } from '../../src/graph/resolve/merge-history.js'
 import { DedupJob } from '../../src/jobs/inventory/index.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { startFakeServer } from '../support/inventory/fake-services.js'
 import { runScoped } from '../support/inventory/run-jobs.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
 const AB = [A, B]
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = graphSettings()
 
-before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
-})
 
 const first: Extraction = {
   entities: [

@@ -5,18 +5,18 @@
  * short names, and accented and CJK names (whose trigrams pg_trgm hashes), at several thresholds.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { normalizeName } from '../../src/graph/extract/normalize.js'
 import { similarNamePairs } from '../../src/graph/resolve/similar-names.js'
 import { confirmSimilar, nameTrigrams } from '../../src/graph/resolve/sql/dedup-sql.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
-import { A, type AppLogin, C, createAppLogin } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, C, fileAppLogin } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet } from '../support/graph/graph.js'
 
 const S = [A, C]
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 /** Every same-kind pair with similarity above the lowest threshold, and that similarity (float4, exactly, as float8). */
 let pairs: { key: string; similarity: number }[] = []
 
@@ -43,8 +43,6 @@ function names(): { name: string; kind: string }[] {
 }
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   const rows = names()
   await asSet(app.scoped, S, (q) =>
     q.query(
@@ -61,10 +59,6 @@ before(async () => {
     ),
   )
   pairs = all.rows.map((r) => ({ key: key([r.a, r.b]), similarity: r.s }))
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
 })
 
 function key([a, b]: [string, string]): string {

@@ -8,14 +8,14 @@ import assert from 'node:assert/strict'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { ingestOriginal } from '../../src/ingest/index.js'
 import { ArtifactDispatchJob, ArtifactIntegrityJob, ChunkDispatchJob } from '../../src/jobs/inventory/index.js'
 import type { ScheduledJobClass } from '../../src/jobs/scheduled-job.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
 import { waitFor } from '../support/wait-for.js'
 
@@ -23,7 +23,7 @@ const S1 = '55555555-5555-4555-8555-555555555555'
 const S2 = '66666666-6666-4666-8666-666666666666'
 const SETS = [[S1], [S1, S2]]
 
-let db: TestDatabase
+const db = await fileDatabase()
 let dir: string
 let worker: WorkerProcess | undefined
 // Ticks are fired by the test (the scheduler's own fan-out), so each one is counted and awaited.
@@ -46,12 +46,10 @@ async function tick(job: ScheduledJobClass): Promise<void> {
 }
 
 before(async () => {
-  db = await createTestDatabase()
   dir = await mkdtemp(path.join(os.tmpdir(), 'aizk-e2e-'))
 })
-after(async () => {
+db.beforeDrop(async () => {
   await worker?.stop()
-  await db.drop()
   await rm(dir, { recursive: true, force: true })
 })
 

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
 import { checkDumpVersion, runBackup } from '../../src/backup/index.js'
 import { countIntegrity } from '../../src/content/integrity.js'
@@ -12,25 +12,23 @@ import { ingestOriginal } from '../../src/ingest/index.js'
 import { ArtifactIntegrityJob, ChunkRecoveryJob, CleanupJob } from '../../src/jobs/inventory/index.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
-import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/db.js'
+import { createEmptyDatabase, fileDatabase } from '../support/db.js'
 import { runSystem } from '../support/inventory/run-jobs.js'
 
 const run = promisify(execFile)
 const A = ['33333333-3333-4333-8333-333333333333']
 const B = ['44444444-4444-4444-8444-444444444444']
 
-let db: TestDatabase
+const db = await fileDatabase()
 let dir: string
 let settings: Settings
 const ctxOf = (s: Settings) => ({ pool: db.pool, settings: s, signal: new AbortController().signal })
 
 before(async () => {
-  db = await createTestDatabase()
   dir = await mkdtemp(path.join(os.tmpdir(), 'aizk-maint-'))
   settings = parseSettings({ AIZK_CONTENT_STORE_DIR: path.join(dir, 'store') })
 })
-after(async () => {
-  await db.drop()
+db.beforeDrop(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 

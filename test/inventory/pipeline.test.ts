@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { ConverterMissingError } from '../../src/convert/errors.js'
 import { convertArtifact, ingestOriginal, reindexArtifact } from '../../src/ingest/index.js'
 import { ArtifactDispatchJob, ChunkDispatchJob, MarkdownReindexJob, UsageAccountingJob } from '../../src/jobs/inventory/index.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
 import { readUsageDaily, recordUsage } from '../../src/usage/record-usage.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type FakeServer, fakeVector, startFakeEmbeddings } from '../support/inventory/fake-services.js'
 import { runScoped } from '../support/inventory/run-jobs.js'
 
@@ -14,18 +14,16 @@ const A = ['11111111-1111-4111-8111-111111111111']
 const B = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'].sort()
 const MD = Buffer.from(`# Notes\n\nFirst paragraph about queues.\n\n## Details\n\n${'More detail about the queue. '.repeat(20)}\n\n\`\`\`sql\nselect 1;\n\`\`\`\n`)
 
-let db: TestDatabase
+const db = await fileDatabase()
 let settings: Settings
 let embeddings: FakeServer & { batches: number[] }
 
 before(async () => {
-  db = await createTestDatabase()
   embeddings = await startFakeEmbeddings()
   settings = parseSettings({ AIZK_CHUNK_MAX_CHARS: '300', AIZK_CHUNK_OVERLAP_CHARS: '50' })
 })
-after(async () => {
+db.beforeDrop(async () => {
   await embeddings.close()
-  await db.drop()
 })
 
 async function q<T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {

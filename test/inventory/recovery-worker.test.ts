@@ -5,24 +5,20 @@
  * then left held for an operator.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { ChunkRecoveryJob } from '../../src/jobs/inventory/index.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
 import { waitFor } from '../support/wait-for.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let worker: WorkerProcess | undefined
 
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
+db.beforeDrop(async () => {
   await worker?.stop()
-  await db.drop()
 })
 
 type Row = { dedupe_key: string; status: string; cycles: number | null }

@@ -5,19 +5,13 @@
  * stores the new one. And the door never accepts what the handler's zod schema refuses.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import '../../src/jobs/inventory/index.js'
 import { jobRegistry } from '../../src/jobs/registry.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { payloadShape } from '../support/payload-shape.js'
 
-let db: TestDatabase
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
-})
+const db = await fileDatabase()
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001'
 const refusal = async (entrypoint: string, payload: unknown): Promise<string | null> =>

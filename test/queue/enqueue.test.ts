@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { z } from 'zod'
 import { QueueJob } from '../../src/jobs/queue-job.js'
 import { JobDeclarationError, JobRegistry } from '../../src/jobs/registry.js'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { PayloadError } from '../../src/queue/payload.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
 class ProbeJob extends QueueJob<{ n: number }> {
   static override entrypoint = 'test_probe'
@@ -14,13 +14,7 @@ class ProbeJob extends QueueJob<{ n: number }> {
   async handle() {}
 }
 
-let db: TestDatabase
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
-})
+const db = await fileDatabase()
 
 describe('enqueue', () => {
   it('stores the payload as JSON bytes with priority, headers and execute-after', async () => {

@@ -11,9 +11,9 @@ import { describe, it } from 'node:test'
 import { deregisterWorker, heartbeat, registerWorker, removeDeadWorkers } from '../../src/db/sql/aizk-worker.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { describeWorker } from '../../src/worker/registration.js'
-import { queueTestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = queueTestDatabase(['aizk_worker', 'aizk_entrypoint_limit'])
+const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log', 'aizk_worker', 'aizk_entrypoint_limit'] })
 
 /** Register a worker bound to `ep` at `limit` (0 = none); returns its queue manager id. */
 async function register(ep: string, limit: number, timeoutSeconds = 30): Promise<string> {

@@ -10,9 +10,9 @@ import { readRecentFailures, readRecentLog } from '../../src/queue/log-read.js'
 import { readOutcomes } from '../../src/queue/recent-outcomes.js'
 import { READ_RECENT_FAILURES, READ_RECENT_LOG } from '../../src/queue/sql/log-read.js'
 import { READ_OUTCOMES_AFTER, READ_OUTCOMES_SINCE } from '../../src/queue/sql/recent-outcomes.js'
-import { queueTestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = queueTestDatabase()
+const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log'] })
 
 /** `n` terminal log rows written in one statement (one `created`, as a batch of completions has), ids from 990; every tenth a hold. */
 async function logFrom990(n: number, jobId?: number): Promise<string[]> {

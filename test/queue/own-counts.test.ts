@@ -10,10 +10,10 @@ import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { withTransaction } from '../../src/db/sql/transaction.js'
 import { readCounts } from '../../src/queue/counts.js'
-import { queueTestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { insertQueued } from '../support/commands/queue-rows.js'
 
-const db = queueTestDatabase(['aizk_worker', 'aizk_queue_count', 'aizk_queue_count_delta', 'aizk_throughput'])
+const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log', 'aizk_worker', 'aizk_queue_count', 'aizk_queue_count_delta', 'aizk_throughput'] })
 
 async function registerWorker(q: pg.Pool | pg.ClientBase): Promise<string> {
   const id = randomUUID()

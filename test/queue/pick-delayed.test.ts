@@ -12,9 +12,9 @@ import type pg from 'pg'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { type PickedJob, pickJobs, planPick } from '../../src/queue/pick.js'
 import { retryJobs } from '../../src/queue/retry.js'
-import { queueTestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = queueTestDatabase()
+const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log'] })
 
 const plan = (eps: [string, number][]) => planPick(randomUUID(), eps.map(([entrypoint, concurrencyLimit]) => ({ entrypoint, concurrencyLimit })))
 

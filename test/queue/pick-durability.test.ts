@@ -9,9 +9,9 @@ import { describe, it } from 'node:test'
 import { completeJobs } from '../../src/queue/complete.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
-import { queueTestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = queueTestDatabase()
+const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log'] })
 
 const ENTRYPOINT = 'durability'
 const planFor = (qm: string) => planPick(qm, [{ entrypoint: ENTRYPOINT, concurrencyLimit: 0 }])

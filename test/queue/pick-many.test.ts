@@ -11,9 +11,9 @@ import pg from 'pg'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { listPaused, pauseEntrypoint, resumeEntrypoint } from '../../src/queue/pause.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
-import { queueTestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = queueTestDatabase()
+const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log'] })
 
 const eps = Array.from({ length: 20 }, (_, i) => `many_${String(i).padStart(2, '0')}`)
 const plan = (limits: Record<string, number> = {}) =>

@@ -17,9 +17,9 @@ import { completeJobs } from '../../src/queue/complete.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
 import { holdJobIds, releaseJobs, retryJobIds } from '../../src/queue/retry.js'
-import { queueTestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = queueTestDatabase()
+const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log'] })
 
 /**
  * The queue analysed while empty, its statistics kept so while the test churns it: on a server

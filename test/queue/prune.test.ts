@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { beforeEach, describe, it } from 'node:test'
 import { countPrunable, logSize, type PruneProgress, pruneLog, reclaimLog } from '../../src/queue/prune.js'
 import { ConflictError } from '../../src/errors.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { insertLog } from '../support/commands/queue-rows.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
-})
 beforeEach(async () => {
   await db.pool.query('TRUNCATE pgqueuer_log')
 })

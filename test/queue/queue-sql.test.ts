@@ -13,9 +13,9 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
 import { hasSlotColumn, holdJobs, releaseJobs, retryJobs } from '../../src/queue/retry.js'
-import { queueTestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-const db = queueTestDatabase()
+const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log'] })
 
 const qm = () => randomUUID()
 const plan = (id: string, eps: [string, number][]) => planPick(id, eps.map(([entrypoint, concurrencyLimit]) => ({ entrypoint, concurrencyLimit })))

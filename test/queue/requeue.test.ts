@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { beforeEach, describe, it } from 'node:test'
 import pg from 'pg'
 import { countHeld, idsNotHeld, requeueFailed } from '../../src/queue/requeue.js'
 import { compactCounts, readCounts } from '../../src/queue/counts.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { insertHeld } from '../support/commands/queue-rows.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
-})
 beforeEach(async () => {
   await db.pool.query('TRUNCATE pgqueuer')
 })

@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict'
-import { after, before, beforeEach, describe, it } from 'node:test'
+import { beforeEach, describe, it } from 'node:test'
 import pg from 'pg'
 import { compactCounts, compactThroughput, readCounts } from '../../src/queue/counts.js'
 import { queueStats, type StatsOptions } from '../../src/queue/stats.js'
 import { workerState } from '../../src/queue/stats-workers.js'
 import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { cronPeriodSeconds, toCronParserExpression } from '../../src/queue/stats-schedules.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { insertHeld, insertLog, insertQueued } from '../support/commands/queue-rows.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 const opts: StatsOptions = { heartbeatTimeoutSeconds: 30, heldThreshold: 0 }
 
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
-})
 beforeEach(async () => {
   await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_worker, pgqueuer_schedules, aizk_throughput')
 })

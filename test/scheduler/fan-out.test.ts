@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import type { JobContext } from '../../src/jobs/queue-job.js'
 import { JobRegistry } from '../../src/jobs/registry.js'
 import { type ScopedContext, ScopedScheduledJob, SystemScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 
 const seen: { scopes: readonly string[]; titles: string[]; role: string; narrowInsert: string }[] = []
 
@@ -31,14 +31,12 @@ class SweepProbeJob extends SystemScheduledJob {
   async execute() {}
 }
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = identity
 
 before(async () => {
   new JobRegistry().registerModule({ FanProbeJob, SweepProbeJob })
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   const write = (scopes: string[], title: string) =>
     User.system(scopes, identity).transaction(app.scoped, (c) =>
       c.query('insert into document (scopes, title) values ($1::uuid[], $2)', [scopes, title]),
@@ -47,10 +45,6 @@ before(async () => {
   await write([A, B], 'ab')
   await write([C], 'c')
   await write([A, B], 'ab2')
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
 })
 
 async function queued(entrypoint: string): Promise<{ dedupe_key: string; priority: number; payload: string }[]> {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { buildServices } from '../../src/app/run-worker.js'
 import type { Database } from '../../src/db/database.js'
@@ -9,7 +9,7 @@ import { Scheduler } from '../../src/scheduler/scheduler.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
 import { WorkerEvents } from '../../src/events.js'
 import { Worker } from '../../src/worker/worker.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { createTestDatabase, fileDatabase } from '../support/db.js'
 
 class MinutelyProbeJob extends SystemScheduledJob {
   static override defaultCron = '* * * * *'
@@ -29,17 +29,13 @@ class WeeklyProbeJob extends SystemScheduledJob {
   async execute() {}
 }
 
-let db: TestDatabase
+const db = await fileDatabase()
 const registry = new JobRegistry()
 let settings: Settings
 
 before(async () => {
   registry.registerModule({ MinutelyProbeJob, SecondlyProbeJob, DormantProbeJob, WeeklyProbeJob })
   settings = parseSettings({})
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
 })
 
 function scheduler(overrides: Partial<Settings> = {}, events = new WorkerEvents()) {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { cleanEnv, repoRoot } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
 interface Fired {
   pid: number
@@ -11,15 +11,11 @@ interface Fired {
   scheduledFor: string
 }
 
-let db: TestDatabase
+const db = await fileDatabase()
 const children: ChildProcess[] = []
 
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
+db.beforeDrop(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL')
-  await db.drop()
 })
 
 function startScheduler(onLine: (line: Record<string, unknown>) => void): ChildProcess {

@@ -5,18 +5,18 @@
  * keys are B's own. A is the attacker (the app login inside its scoped transaction), B the victim.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { CHUNK_PROJECTION_ENTRYPOINT } from '../../src/ingest/projection.js'
 import { UsageAccountingJob } from '../../src/jobs/inventory/index.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
 import { recordUsage } from '../../src/usage/record-usage.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const as = (scopes: string[]) => User.system(scopes, identity)
 const chunking = { chunkMaxChars: 400, chunkOverlapChars: 0 }
 const usage = (over: Record<string, unknown> = {}) => ({
@@ -33,14 +33,6 @@ const refusedAsA = (item: ReturnType<typeof usage>) => as([A]).transaction(app.s
 const live = async (key: string) =>
   (await db.pool.query<{ entrypoint: string }>(`select entrypoint from pgqueuer where dedupe_key = $1 order by id`, [key])).rows.map((r) => r.entrypoint)
 
-before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
-})
 
 describe('dedupe keys belong to sets', () => {
   it("A's usage events keyed insight:<B>, raptor:<B>, communities:<B> or B's chunk id are refused; B's own jobs still enqueue", async () => {

@@ -5,7 +5,7 @@
  * tenant that reads other tenants' queue payloads. Each must get nowhere.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import pg from 'pg'
 import { checkAppLogin } from '../../src/db/app-login.js'
 import { ConfigError, TransactionEscapeError } from '../../src/errors.js'
@@ -14,24 +14,18 @@ import { enqueue } from '../../src/queue/enqueue.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
 import { runCli } from '../support/cli.js'
-import { adminQuery, createTestDatabase, type TestDatabase } from '../support/db.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
+import { adminQuery, fileDatabase } from '../support/db.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const as = (scopes: string[]) => User.system(scopes, identity)
 const titles = async (c: pg.PoolClient) => (await c.query('select title from document order by title')).rows.map((r) => r.title)
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   for (const set of [[A], [B], [C], [A, B]]) {
     await as(set).transaction(app.scoped, (c) => c.query('insert into document (scopes, title) values ($1::uuid[], $2)', [set, set.map((s) => s[0]).join('')]))
   }
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
 })
 
 describe('a scoped transaction cannot widen itself', () => {

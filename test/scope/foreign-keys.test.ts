@@ -7,17 +7,17 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import type pg from 'pg'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = { ...parseSettings({}), ...identity }
 const inSet = <T>(scopes: string[], fn: (c: pg.PoolClient) => Promise<T>) => User.system(scopes, identity).transaction(app.scoped, fn)
 
@@ -72,8 +72,6 @@ let rowsA: Record<string, string>
 let rowsB: Record<string, string>
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   rowsA = await seed([A], 'tenant-a')
   rowsB = await seed([B], 'tenant-b')
   const { rows } = await db.pool.query<ScopedKey & { columns: number }>(
@@ -90,10 +88,6 @@ before(async () => {
   )
   for (const k of rows) assert.equal(k.columns, 1, `${k.name}: a foreign key over several columns needs its own check here`)
   keys = rows
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
 })
 
 describe('every foreign key between scoped tables refuses rows outside the set', () => {

@@ -7,7 +7,7 @@
  * out is an authentication that does not read it.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { checkAppLogin } from '../../src/db/app-login.js'
 import { boundaryRefusals } from '../../src/db/boundary-refusals.js'
@@ -19,11 +19,11 @@ import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
 import { createWorkerMetrics } from '../../src/worker/metrics.js'
 import { WorkerEvents } from '../../src/events.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
-import { adminQuery, createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { adminQuery, fileDatabase } from '../support/db.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = { ...parseSettings({}), ...identity }
 const as = (scopes: string[]) => User.system(scopes, identity)
 
@@ -44,14 +44,8 @@ function bIngests(note: string) {
   return freshly((scoped) => ingestOriginal(scoped, settings, { scopes: [B], bytes: Buffer.from(`# B\n\n${note}\n`), filename: 'b.md', mediaType: 'text/markdown' }))
 }
 
-before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
-})
-after(async () => {
+db.beforeDrop(async () => {
   await adminQuery(`alter role ${app.role} reset all`).catch(() => {})
-  await app.drop()
-  await db.drop()
 })
 
 describe("a tenant cannot change what another tenant's next connection gets", () => {

@@ -8,15 +8,15 @@
  * server connection keeps anything. Skipped, with the reason, when PgBouncer cannot be obtained.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import type pg from 'pg'
 import { boundaryRefusals } from '../../src/db/boundary-refusals.js'
 import { createPool } from '../../src/db/connect.js'
 import type { DatabasePool } from '../../src/db/database-pool.js'
 import { AppLoginSettingsError, TransactionEscapeError } from '../../src/errors.js'
 import { User } from '../../src/scope/user.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
-import { adminQuery, baseUrl, createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, B, testAppLogin, identity } from '../support/app-login.js'
+import { adminQuery, baseUrl, testDatabase } from '../support/db.js'
 import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../support/pgbouncer.js'
 import { waitFor } from '../support/wait-for.js'
 
@@ -27,15 +27,13 @@ const LOCK = 424242
 
 for (const roundRobin of [false, true]) {
   describe(`scoped work through PgBouncer (transaction pooling, server_round_robin = ${roundRobin ? 1 : 0})`, { skip: 'skip' in binary ? binary.skip : false }, () => {
-    let db: TestDatabase
-    let login: AppLogin
+    const db = testDatabase()
+    const login = testAppLogin(db, 'aizk_app')
     let bouncer: PgBouncer
     let appPool: DatabasePool
     let scoped: DatabasePool
 
     before(async () => {
-      db = await createTestDatabase()
-      login = await createAppLogin(db, 'aizk_app')
       const direct = new URL(login.url)
       bouncer = await startPgBouncer((binary as { path: string }).path, {
         server: baseUrl(),
@@ -49,12 +47,10 @@ for (const roundRobin of [false, true]) {
       appPool = createPool(pooled.toString(), { max: POOL + 1, namedStatements: false })
       scoped = createPool(db.url, { max: 2, appLogin: appPool })
     })
-    after(async () => {
+    db.beforeDrop(async () => {
       await scoped?.end().catch(() => {})
       await appPool?.end().catch(() => {})
       await bouncer?.stop()
-      await login?.drop()
-      await db?.drop()
     })
 
     /** B's inserts, `n` of them, `parallel` at a time: the errors they met. */

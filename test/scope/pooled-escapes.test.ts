@@ -7,28 +7,20 @@
  * programs or into row-secured tables, objects of its own in the public schema.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db, 'aizk_app', { max: 1 })
 const settings = { ...parseSettings({}), ...identity }
 const as = (scopes: string[]) => User.system(scopes, identity)
 const pid = async (c: pg.PoolClient) => (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid
 
-before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db, 'aizk_app', { max: 1 })
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
-})
 
 describe('a pooled connection carries nothing into the next tenant', () => {
   it("temporary tables and views named like artifact, chunk and document do not catch B's ingest, and A reads none of it", async () => {

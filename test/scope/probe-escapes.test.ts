@@ -9,17 +9,17 @@
  */
 import assert from 'node:assert/strict'
 import { createHash, randomUUID } from 'node:crypto'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import type pg from 'pg'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = { ...parseSettings({}), ...identity }
 const inSet = <T>(scopes: string[], fn: (c: pg.PoolClient) => Promise<T>) => User.system(scopes, identity).transaction(app.scoped, fn)
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex')
@@ -64,8 +64,6 @@ async function counted(table: string, fn: (c: pg.PoolClient) => Promise<unknown>
 }
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   await ingestOriginal(app.scoped, settings, { scopes: [B], bytes: bSecret, filename: 'payroll.md', mediaType: 'text/markdown' })
   await inSet([B], async (c) => {
     await writeDocument(c, [B], { title: 'B notes', body: 'Tenant B keeps its notes here.' }, { chunkMaxChars: 400, chunkOverlapChars: 0 })
@@ -76,10 +74,6 @@ before(async () => {
   await inSet([A, B], (c) => writeDocument(c, [A, B], { title: 'AB', body: 'The merger codename is zeppelin.' }, { chunkMaxChars: 400, chunkOverlapChars: 0 }))
   bChunk = (await db.pool.query(`select id::text from chunk where scopes = $1::uuid[] limit 1`, [[B]])).rows[0].id
   await db.pool.query('analyze')
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
 })
 
 describe('the content hash: whether anyone stored given bytes', () => {

@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { OwnerAccessError } from '../../src/errors.js'
 import { scopeRoster } from '../../src/scope/roster.js'
 import { User } from '../../src/scope/user.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
-import { A, type AppLogin, B, C, createAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 
-before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
-})
 
 describe('scopeRoster', () => {
   it('an empty database has an empty roster', async () => {

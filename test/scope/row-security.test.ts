@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { OwnerAccessError } from '../../src/errors.js'
 import { User } from '../../src/scope/user.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
-import { A, type AppLogin, B, C, createAppLogin, identity, SYSTEM } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, C, createAppLogin, fileAppLogin, identity, SYSTEM } from '../support/app-login.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const as = (scopes: string[]) => User.system(scopes, identity)
 
 async function insertDocument(user: User, scopes: string[], title: string): Promise<void> {
@@ -14,16 +14,10 @@ async function insertDocument(user: User, scopes: string[], title: string): Prom
 }
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   // Each set's rows are written by a pass for exactly that set, through the app role.
   for (const set of [[A], [B], [A, B], [A, C], [C]]) {
     await insertDocument(as(set), set, set.map((s) => s[0]).join(''))
   }
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
 })
 
 const refused = (err: unknown) => /row-level security/.test((err as Error).message)

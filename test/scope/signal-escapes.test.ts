@@ -7,25 +7,20 @@
  * still cancels, whoever sends the notification.
  */
 import assert from 'node:assert/strict'
-import { after, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type { PoolClient } from 'pg'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
-import { A, type AppLogin, createAppLogin, identity } from '../support/app-login.js'
+import { A, identity, fileAppLogin } from '../support/app-login.js'
 import { workerFixture } from '../support/commands/worker-fixture.js'
 import { cliEnv } from '../support/commands/env.js'
 import { waitFor } from '../support/wait-for.js'
 
-const fx = workerFixture({ env: (url) => cliEnv(url) })
-let app: AppLogin | undefined
+const fx = await workerFixture({ env: (url) => cliEnv(url) })
+const app = await fileAppLogin(fx.db)
 async function asA<T>(fn: (c: PoolClient) => Promise<T>): Promise<T> {
-  app ??= await createAppLogin(fx.db)
   return User.system([A], identity).transaction(app.scoped, fn)
 }
-
-after(async () => {
-  await app?.drop()
-})
 
 const cancelEvent = (ids: string) =>
   `select pg_notify('ch_pgqueuer', json_build_object('channel', 'ch_pgqueuer', 'type', 'cancellation_event', 'sent_at', now(), 'ids', ${ids})::text)`

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import type pg from 'pg'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
@@ -17,11 +17,11 @@ import { readCounts } from '../../src/queue/counts.js'
 import { dropQueuedJobs } from '../../src/queue/remove-jobs.js'
 import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
-import { A, type AppLogin, B, createAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 
-let db: TestDatabase
-let app: AppLogin
+const db = await fileDatabase()
+const app = await fileAppLogin(db)
 const settings = { ...parseSettings({}), ...identity }
 const chunking = { chunkMaxChars: 400, chunkOverlapChars: 0 }
 const as = (scopes: string[]) => User.system(scopes, identity)
@@ -33,17 +33,11 @@ const queued = async (entrypoint: string, key: string) =>
   (await db.pool.query(`select count(*)::int as n from pgqueuer where entrypoint = $1 and dedupe_key = $2 and status = 'queued'`, [entrypoint, key])).rows[0].n
 
 before(async () => {
-  db = await createTestDatabase()
-  app = await createAppLogin(db)
   await ingestOriginal(app.scoped, settings, { scopes: [B], bytes: secret, filename: 'b.md', mediaType: 'text/markdown' })
   await as([B]).transaction(app.scoped, (c) => writeDocument(c, [B], { title: 'B notes', body: 'Tenant B keeps its notes here.' }, chunking))
   bChunk = (await db.pool.query(`select id::text from chunk where scopes = $1::uuid[] limit 1`, [[B]])).rows[0].id
   // B's scheduled pass, enqueued by the scheduler as the owner.
   await enqueue(db.pool, { entrypoint: 'aizk_task_communities', priority: 10, dedupeKey: `communities:${B}`, payload: { scopes: [B] } })
-})
-after(async () => {
-  await app.drop()
-  await db.drop()
 })
 
 describe("aizk_drop_queued_jobs drops only the caller's own set's queued jobs", () => {

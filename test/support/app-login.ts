@@ -3,9 +3,10 @@
  * role and nothing else, as the application would. Row security then decides, not privilege.
  * Roles are cluster-wide, so each test file makes its own and drops it afterwards.
  */
+import { before } from 'node:test'
 import type pg from 'pg'
 import { createPool } from '../../src/db/connect.js'
-import { adminQuery, type TestDatabase } from './db.js'
+import { adminQuery, type TestDatabase, type TestDatabaseHandle } from './db.js'
 
 export interface AppLogin {
   role: string
@@ -43,6 +44,26 @@ export async function createAppLogin(db: TestDatabase, appRole = 'aizk_app', opt
       await adminQuery(`drop role if exists ${role}`)
     },
   }
+}
+
+/**
+ * testDatabase()'s companion: a login of the file's own on `db`, made in a `before` hook
+ * (after the database's) and dropped before the database is.
+ */
+export function testAppLogin(db: TestDatabaseHandle, appRole = 'aizk_app', opts: { max?: number } = {}): AppLogin {
+  const handle = {} as AppLogin
+  before(async () => {
+    Object.assign(handle, await createAppLogin(db, appRole, opts))
+  })
+  db.beforeDrop(() => handle.drop?.())
+  return handle
+}
+
+/** testAppLogin() for a file's top level (see fileDatabase()): the login is made while the module loads. */
+export async function fileAppLogin(db: TestDatabaseHandle, appRole = 'aizk_app', opts: { max?: number } = {}): Promise<AppLogin> {
+  const login = await createAppLogin(db, appRole, opts)
+  db.beforeDrop(() => login.drop())
+  return login
 }
 
 /** Fixed scope ids for readable tests: A < B < C as PostgreSQL sorts them. */

@@ -9,7 +9,6 @@ export interface TestDatabase {
   name: string
   url: string
   pool: pg.Pool
-  /** The same database, connected as a role that is neither owner nor superuser. */
   drop(): Promise<void>
 }
 
@@ -85,21 +84,96 @@ async function create(template: string | null): Promise<TestDatabase> {
   }
 }
 
+/** What fileDatabase() and testDatabase() return: a TestDatabase, dropped by their `after` hook. */
+export interface TestDatabaseHandle extends TestDatabase {
+  /**
+   * The file's teardown: `fn` runs in the `after` hook before the database is dropped, last
+   * registered first, so stop there what still uses it. (node:test runs `after` hooks in
+   * registration order: a file's own `after`, registered after testDatabase(), would run once
+   * the database is gone.)
+   */
+  beforeDrop(fn: () => unknown): void
+}
+
+export interface TestDatabaseOptions {
+  /** No schema at all (install and adoption tests); by default the migrated template's clone. */
+  empty?: boolean
+  /** Tables truncated before each test (queue tests: ['pgqueuer', 'pgqueuer_log']). */
+  emptied?: readonly string[]
+}
+
 /**
- * The lifecycle most queue test files share: a migrated database of the file's own, created
- * before its tests, the queue tables (and `alsoEmptied`) emptied before each, dropped after. The handle is filled in
- * by the `before` hook, so tests use it as they would the result of createTestDatabase().
+ * The one way a test file gets a database, inside a describe block: a database of the block's own,
+ * created in its `before` hook, `emptied` truncated before each test, dropped after. The handle is
+ * filled in by that hook, and hooks the block registers after this call see it created.
+ * At a file's top level use `await fileDatabase()`: there node:test starts `before` hooks as they
+ * are registered, side by side, so a file's own hook would not wait for this one.
  */
-export function queueTestDatabase(alsoEmptied: readonly string[] = []): TestDatabase {
-  const handle = {} as TestDatabase
+export function testDatabase(opts: TestDatabaseOptions = {}): TestDatabaseHandle {
+  const handle = lifecycle(opts)
   before(async () => {
-    Object.assign(handle, await createTestDatabase())
-  })
-  beforeEach(async () => {
-    await handle.pool.query(`TRUNCATE ${['pgqueuer', 'pgqueuer_log', ...alsoEmptied].join(', ')}`)
-  })
-  after(async () => {
-    await handle.drop()
+    Object.assign(handle, await make(opts))
   })
   return handle
+}
+
+/** testDatabase() for a file's top level: the database is made while the module loads, before any hook runs. */
+export async function fileDatabase(opts: TestDatabaseOptions = {}): Promise<TestDatabaseHandle> {
+  const handle = lifecycle(opts)
+  Object.assign(handle, await make(opts))
+  return handle
+}
+
+const make = (opts: TestDatabaseOptions) => (opts.empty ? createEmptyDatabase() : createTestDatabase())
+
+/** The hooks both share: `emptied` truncated before each test; beforeDrop()'s teardown, then the drop, after. */
+function lifecycle(opts: TestDatabaseOptions): TestDatabaseHandle {
+  const teardowns: (() => unknown)[] = []
+  const handle = {
+    beforeDrop(fn: () => unknown) {
+      teardowns.push(fn)
+    },
+  } as TestDatabaseHandle
+  if (opts.emptied?.length) {
+    const tables = opts.emptied.join(', ')
+    beforeEach(async () => {
+      await handle.pool.query(`TRUNCATE ${tables}`)
+    })
+  }
+  after(async () => {
+    try {
+      for (const fn of teardowns.reverse()) await fn()
+    } finally {
+      await (handle as Partial<TestDatabase>).drop?.()
+    }
+  })
+  return handle
+}
+
+/** What freshDatabases() returns: call it for a new database; beforeDrop() as testDatabase()'s. */
+export interface FreshDatabases {
+  (): Promise<TestDatabase>
+  beforeDrop(fn: () => unknown): void
+}
+
+/**
+ * For files whose tests each need a database of their own (install, upgrade): the function
+ * returned makes one per call, and every one made is dropped after the file (or describe block).
+ */
+export function freshDatabases(opts: { empty?: boolean } = {}): FreshDatabases {
+  const made: TestDatabase[] = []
+  const teardowns: (() => unknown)[] = []
+  after(async () => {
+    try {
+      for (const fn of teardowns.reverse()) await fn()
+    } finally {
+      for (const db of made) await db.drop()
+    }
+  })
+  const fresh = async () => {
+    const db = opts.empty ? await createEmptyDatabase() : await createTestDatabase()
+    made.push(db)
+    return db
+  }
+  return Object.assign(fresh, { beforeDrop: (fn: () => unknown) => void teardowns.push(fn) })
 }

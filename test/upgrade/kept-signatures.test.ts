@@ -8,18 +8,15 @@
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { after, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { migrate } from '../../src/db/migrate.js'
 import { runCli } from '../support/cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../support/db.js'
+import { freshDatabases } from '../support/db.js'
 import { previousRelease } from '../support/previous-release.js'
 
 const release = previousRelease()
-const dbs: TestDatabase[] = []
-after(async () => {
-  for (const db of dbs) await db.drop()
-})
+const freshDatabase = freshDatabases({ empty: true })
 
 /** `name(argument types)` -> result type, for every function in the database's schema but triggers' and extensions'. */
 async function signatures(pool: pg.Pool): Promise<Map<string, string>> {
@@ -51,8 +48,7 @@ function calledIn(srcDir: string, names: Set<string>): Set<string> {
 describe('functions the previous release calls', { skip: 'skip' in release ? release.skip : false }, () => {
   it('keep their signatures and result types on the schema this build upgrades', async () => {
     if ('skip' in release) return
-    const db = await createEmptyDatabase()
-    dbs.push(db)
+    const db = await freshDatabase()
     const install = await runCli(['install'], { bin: release.bin, env: { AIZK_DATABASE_URL: db.url }, timeoutMs: 120_000 })
     assert.equal(install.code, 0, `aizk ${release.version} install: ${install.stderr}`)
     const old = await signatures(db.pool)

@@ -4,24 +4,22 @@
  * of) starts, is ready, and runs jobs (docs/schema.md#a-newer-schema-under-an-older-aizk).
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_TABLES, fastWorkerEnv, freePort, killAll, spawnWorker, type WorkerProcess } from '../support/worker-process.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 const workers: WorkerProcess[] = []
 before(async () => {
-  db = await createTestDatabase()
   await db.pool.query(FIXTURE_TABLES)
   await db.pool.query("insert into aizk_schema_version (version, name, checksum) values (9001, '9001_from_a_newer_release', 'newer')")
   await db.pool.query("insert into aizk_schema_definition (name, checksum) values ('functions/aizk_from_a_newer_release', 'newer')")
   await db.pool.query("update aizk_schema_definition set checksum = 'newer' where name = 'functions/aizk_complete'")
 })
-after(async () => {
+db.beforeDrop(async () => {
   await killAll(workers)
-  await db.drop()
 })
 
 describe('this build on a schema a newer aizk installed', () => {

@@ -8,11 +8,11 @@
  */
 import assert from 'node:assert/strict'
 import path from 'node:path'
-import { after, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { schemaState } from '../../src/db/migrate.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { runCli } from '../support/cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../support/db.js'
+import { type TestDatabase, freshDatabases } from '../support/db.js'
 import { previousRelease } from '../support/previous-release.js'
 import { type EnqueueMany, samplePicked, startSteadyLoad } from '../support/steady-load.js'
 import { waitFor } from '../support/wait-for.js'
@@ -20,18 +20,16 @@ import { FIXTURE_TABLES, fastWorkerEnv, killAll, spawnWorker, type WorkerProcess
 
 const release = previousRelease()
 const skip = 'skip' in release ? release.skip : false
-const dbs: TestDatabase[] = []
+const freshDatabase = freshDatabases({ empty: true })
 const workers: WorkerProcess[] = []
-after(async () => {
+freshDatabase.beforeDrop(async () => {
   await killAll(workers)
-  for (const db of dbs) await db.drop()
 })
 
 /** A database the previous release's `aizk install` made, with the fixture jobs' tables. */
 async function oldInstalledDb(): Promise<TestDatabase> {
   if ('skip' in release) throw new Error(release.skip)
-  const db = await createEmptyDatabase()
-  dbs.push(db)
+  const db = await freshDatabase()
   const install = await runCli(['install'], { bin: release.bin, env: { AIZK_DATABASE_URL: db.url }, timeoutMs: 120_000 })
   assert.equal(install.code, 0, `aizk ${release.version} install: ${install.stderr}`)
   await db.pool.query(FIXTURE_TABLES)

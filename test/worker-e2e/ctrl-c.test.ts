@@ -5,20 +5,14 @@
  * the worker (exit 130) when a repeated signal counted as a second press.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { lastFrameOf, runInPty, stripAnsi } from '../support/pty.js'
 import { waitFor } from '../support/wait-for.js'
 import { workerEnv } from '../support/worker-process.js'
 
-let db: TestDatabase
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
-})
+const db = await fileDatabase()
 
 async function ctrlC(argv: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; text: string }> {
   const run = runInPty(argv, { cwd: repoRoot, env: cleanEnv(workerEnv(db.url, { AIZK_WORKER_ENTRYPOINTS: 'test_noop', ...extraEnv })) })

@@ -6,17 +6,16 @@
  */
 import assert from 'node:assert/strict'
 import net from 'node:net'
-import { after, afterEach, before, describe, it } from 'node:test'
+import { afterEach, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { freePort, isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let worker: WorkerProcess | undefined
 let proxy: net.Server | undefined
 
 before(async () => {
-  db = await createTestDatabase()
   await db.pool.query(`create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())`)
 })
 afterEach(async () => {
@@ -24,9 +23,6 @@ afterEach(async () => {
   worker = undefined
   await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()))
   proxy = undefined
-})
-after(async () => {
-  await db.drop()
 })
 
 /** The test database's server behind a port that opens only when the test says so. */

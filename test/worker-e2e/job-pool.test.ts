@@ -5,17 +5,16 @@
  * the round-trip deadline, unless the job says they run long (docs/job-lifecycle.md#network-stalls).
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
+import { afterEach, before, beforeEach, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_TABLES, isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 const workers: WorkerProcess[] = []
 
 before(async () => {
-  db = await createTestDatabase()
   await db.pool.query(FIXTURE_TABLES)
 })
 beforeEach(async () => {
@@ -23,9 +22,6 @@ beforeEach(async () => {
 })
 afterEach(async () => {
   for (const w of workers.splice(0)) await w.kill()
-})
-after(async () => {
-  await db.drop()
 })
 
 /** Runs `jobs` handlers that each hold a connection for 0.4 s; returns the most seen in pg_sleep at once. */

@@ -6,17 +6,16 @@
  * ends with exactly one successful log row.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
+import { afterEach, before, beforeEach, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 const workers: WorkerProcess[] = []
 
 before(async () => {
-  db = await createTestDatabase()
   await db.pool.query('create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())')
 })
 beforeEach(async () => {
@@ -24,9 +23,6 @@ beforeEach(async () => {
 })
 afterEach(async () => {
   for (const w of workers.splice(0)) await w.kill()
-})
-after(async () => {
-  await db.drop()
 })
 
 /** One handler at a time, a batch of 8: the first job runs, the others wait in the local queue. */

@@ -7,7 +7,7 @@
  * be obtained (scripts/fetch-pgbouncer.sh); .ci/run requires it.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, describe, it } from 'node:test'
+import { afterEach, before, describe, it } from 'node:test'
 import pg from 'pg'
 import { createPool } from '../../src/db/connect.js'
 import { openDatabase } from '../../src/db/database.js'
@@ -15,7 +15,7 @@ import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
 import { runCli } from '../support/cli.js'
-import { baseUrl, createTestDatabase, type TestDatabase } from '../support/db.js'
+import { baseUrl, testDatabase } from '../support/db.js'
 import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../support/pgbouncer.js'
 import { waitFor } from '../support/wait-for.js'
 import { A, B, identity } from '../support/app-login.js'
@@ -25,14 +25,13 @@ const POOL = 3
 const binary = pgbouncerBinary()
 
 describe('aizk through PgBouncer (transaction pooling)', { skip: 'skip' in binary ? binary.skip : false }, () => {
-  let db: TestDatabase
+  const db = testDatabase()
   let bouncer: PgBouncer
   let pooledUrl: string
   const workers: WorkerProcess[] = []
   const pooledEnv = (extra: Record<string, string> = {}) => ({ AIZK_DATABASE_URL: pooledUrl, AIZK_DATABASE_POOL_MODE: 'transaction', ...extra })
 
   before(async () => {
-    db = await createTestDatabase()
     await db.pool.query('create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())')
     bouncer = await startPgBouncer((binary as { path: string }).path, { server: baseUrl(), poolSize: POOL })
     pooledUrl = bouncer.url(db.name)
@@ -40,9 +39,8 @@ describe('aizk through PgBouncer (transaction pooling)', { skip: 'skip' in binar
   afterEach(async () => {
     for (const w of workers.splice(0)) await w.kill()
   })
-  after(async () => {
+  db.beforeDrop(async () => {
     await bouncer?.stop()
-    await db?.drop()
   })
 
   it('loses a named statement between transactions on plain node-pg, and never with the names dropped', async () => {

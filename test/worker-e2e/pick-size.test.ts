@@ -4,26 +4,20 @@
  * size; without a local queue they never grow. Every job still ends with one successful log row.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
+import { afterEach, beforeEach, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 const workers: WorkerProcess[] = []
 
-before(async () => {
-  db = await createTestDatabase()
-})
 beforeEach(async () => {
   await db.pool.query('truncate pgqueuer, pgqueuer_log, aizk_worker')
 })
 afterEach(async () => {
   for (const w of workers.splice(0)) await w.kill()
-})
-after(async () => {
-  await db.drop()
 })
 
 const BATCH = 8

@@ -1,22 +1,18 @@
 import assert from 'node:assert/strict'
-import { after, afterEach, before, describe, it } from 'node:test'
+import { afterEach, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let worker: WorkerProcess | undefined
 
 before(async () => {
-  db = await createTestDatabase()
   await db.pool.query(`create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())`)
 })
 afterEach(async () => {
   await worker?.kill()
   worker = undefined
-})
-after(async () => {
-  await db.drop()
 })
 
 describe('aizk worker end to end: order and shutdown', () => {

@@ -4,11 +4,11 @@
  * deadlines (AIZK_DB_DEADLINE_SECONDS) keep the file around a minute.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, describe, it } from 'node:test'
+import { afterEach, before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { runCli } from '../support/cli.js'
 import { cliEnv } from '../support/commands/env.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_TABLES, fastWorkerEnv, freePort, isEvent, spawnWorker, type WorkerEvent, type WorkerProcess } from '../support/worker-process.js'
@@ -22,21 +22,17 @@ const STALL_ENV = {
   AIZK_JOB_TIMEOUT_SECONDS: '60',
 }
 
-let db: TestDatabase
+const db = await fileDatabase()
 let proxy: StallProxy
 let worker: WorkerProcess | undefined
 
 before(async () => {
-  db = await createTestDatabase()
   await db.pool.query(FIXTURE_TABLES)
 })
 afterEach(async () => {
   await worker?.kill()
   worker = undefined
   await proxy?.close()
-})
-after(async () => {
-  await db.drop()
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -12,7 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { freshDatabases } from '../support/db.js'
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js'
 import { waitFor } from '../support/wait-for.js'
 import { startWorker, type WorkerWithLines } from '../support/worker-process.js'
@@ -39,7 +39,7 @@ interface FlowResult {
 
 let dir: string
 let receiver: OtlpReceiver
-const dbs: TestDatabase[] = []
+const freshDatabase = freshDatabases()
 const workers: WorkerWithLines[] = []
 
 before(async () => {
@@ -47,17 +47,17 @@ before(async () => {
   await writeFile(path.join(dir, 'note.md'), NOTE)
   receiver = await startOtlpReceiver()
 })
-after(async () => {
+freshDatabase.beforeDrop(async () => {
   for (const w of workers) await w.kill()
   await receiver.close()
-  for (const db of dbs) await db.drop()
+})
+after(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
 /** Ingest the note and run the worker until the flow is done; what it left in the database. */
 async function runFlow(tracing: Record<string, string>): Promise<FlowResult> {
-  const db = await createTestDatabase()
-  dbs.push(db)
+  const db = await freshDatabase()
   const q = async <T>(sql: string) => (await db.pool.query(sql)).rows as T[]
   const ingest = await runCli(['ingest', path.join(dir, 'note.md'), '--scope', SCOPE, '--json'], { env: { AIZK_DATABASE_URL: db.url, ...tracing } })
   assert.equal(ingest.code, 0, ingest.stderr)

@@ -10,10 +10,10 @@ import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { after, afterEach, before, describe, it } from 'node:test'
+import { afterEach, before, describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { cleanEnv, repoRoot, runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_JOBS, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
@@ -22,20 +22,18 @@ const run = promisify(execFile)
 const SPAN_KIND = { INTERNAL: 1, SERVER: 2, CLIENT: 3, PRODUCER: 4, CONSUMER: 5 }
 const TRACING_JOBS = './test/fixtures/tracing-jobs.mjs'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let receiver: OtlpReceiver
 const workers: WorkerProcess[] = []
 
 before(async () => {
-  db = await createTestDatabase()
   receiver = await startOtlpReceiver()
 })
 afterEach(async () => {
   for (const w of workers.splice(0)) await w.kill()
 })
-after(async () => {
+db.beforeDrop(async () => {
   await receiver.close()
-  await db.drop()
 })
 
 function otelEnv(): Record<string, string> {

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { lastFrameOf, runInPty, stripAnsi } from '../support/pty.js'
 import { workerEnv } from '../support/worker-process.js'
 
-let db: TestDatabase
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
-})
+const db = await fileDatabase()
 
 /** Resolves when `test` passes on the output, re-checked as output arrives. */
 function waitForOutput(read: () => string, child: import('node:child_process').ChildProcess, test: (text: string) => boolean, what: string): Promise<string> {

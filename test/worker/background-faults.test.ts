@@ -8,21 +8,19 @@
  */
 import assert from 'node:assert/strict'
 import net from 'node:net'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { FIXTURE_TABLES, fastWorkerEnv, freePort, isEvent, spawnWorker, type WorkerProcess } from '../support/worker-process.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let worker: WorkerProcess | undefined
 
 before(async () => {
-  db = await createTestDatabase()
   await db.pool.query(FIXTURE_TABLES)
 })
-after(async () => {
+db.beforeDrop(async () => {
   await worker?.kill()
-  await db.drop()
 })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

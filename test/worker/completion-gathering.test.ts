@@ -5,23 +5,17 @@
  * Real PostgreSQL; the buffer is driven directly, as the worker drives it.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, describe, it } from 'node:test'
+import { afterEach, describe, it } from 'node:test'
 import { OutcomeBuffer, type OutcomeCounts } from '../../src/worker/outcomes.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 const buffers: OutcomeBuffer[] = []
 
-before(async () => {
-  db = await createTestDatabase()
-})
 afterEach(async () => {
   for (const b of buffers.splice(0)) b.close()
   await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log')
-})
-after(async () => {
-  await db.drop()
 })
 
 /** `n` rows picked by worker `me`, as a pick leaves them. */

@@ -5,7 +5,7 @@
  * stopped worker alive. Real PostgreSQL.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { z } from 'zod'
 import { QueueJob } from '../../src/jobs/queue-job.js'
 import type { PickedJob } from '../../src/queue/pick.js'
@@ -13,9 +13,9 @@ import { WorkerEvents } from '../../src/events.js'
 import { Executor } from '../../src/worker/executor.js'
 import { OutcomeBuffer } from '../../src/worker/outcomes.js'
 import { parseSettings } from '../../src/settings.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let starts = 0
 const gates: (() => void)[] = []
 class GatedJob extends QueueJob<Record<string, never>> {
@@ -27,12 +27,6 @@ class GatedJob extends QueueJob<Record<string, never>> {
   }
 }
 
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
-})
 
 const picked = (id: string): PickedJob => ({
   id,

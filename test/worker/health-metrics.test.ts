@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { before, describe, it } from 'node:test'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { CallTracker } from '../../src/db/deadline-client.js'
 import { closePool, createPool } from '../../src/db/connect.js'
 import { WorkerEvents } from '../../src/events.js'
 import { createHealthService, type HealthService } from '../../src/worker/health.js'
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/worker/metrics.js'
-import { createEmptyDatabase, createTestDatabase, type TestDatabase } from '../support/db.js'
+import { createEmptyDatabase, testDatabase } from '../support/db.js'
 
 const settings = { appRole: 'aizk_app', heartbeatTimeoutSeconds: 30 }
 
@@ -28,23 +28,21 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe('health and metrics', () => {
-  let db: TestDatabase
+  const db = testDatabase()
   let events: WorkerEvents
   let metrics: WorkerMetrics
   let health: HealthService
   const probe = { draining: false, lastTurnAt: Date.now(), databaseDown: '' }
 
   before(async () => {
-    db = await createTestDatabase()
     events = new WorkerEvents()
     metrics = createWorkerMetrics({ events, db: db.pool, depthCacheMs: 0 })
     health = createHealthService({ port: 0, host: '127.0.0.1', pool: db.pool, settings, events, probe, metrics, loopStaleMs: 60_000 })
     await health.start()
   })
-  after(async () => {
+  db.beforeDrop(async () => {
     await health.stop()
     metrics.detach()
-    await db.drop()
   })
 
   it('serves queue depth by entrypoint and status from the live counts', async () => {

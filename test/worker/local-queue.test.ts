@@ -4,7 +4,7 @@
  * timeouts and priority order; an idle worker makes no empty pick per finished job.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
+import { afterEach, beforeEach, describe, it } from 'node:test'
 import type pg from 'pg'
 import { z } from 'zod'
 import { WorkerEvents } from '../../src/events.js'
@@ -15,7 +15,7 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { pauseEntrypoint } from '../../src/queue/pause.js'
 import { parseSettings } from '../../src/settings.js'
 import { Worker } from '../../src/worker/worker.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
 /** Started handlers, by job id, in start order. */
 const started: string[] = []
@@ -45,13 +45,10 @@ class OtherJob extends QueueJob<unknown> {
   }
 }
 
-let db: TestDatabase
+const db = await fileDatabase()
 let worker: Worker | undefined
 let picks = 0
 
-before(async () => {
-  db = await createTestDatabase()
-})
 beforeEach(async () => {
   started.length = 0
   picks = 0
@@ -62,9 +59,6 @@ afterEach(async () => {
   openGate()
   await worker?.stop({ timeoutMs: 2000 })
   worker = undefined
-})
-after(async () => {
-  await db.drop()
 })
 
 /** A query's prepared-statement name, else its text. */

@@ -9,25 +9,21 @@ import { after, afterEach, before, describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import type { HoldItem, LastError, RetryItem } from '../../src/queue/retry.js'
 import { OutcomeBuffer } from '../../src/worker/outcomes.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../support/worker-process.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let workers: SpawnedWorker[] = []
 const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await db.pool.query(sql, params)).rows as T[]
 
 before(async () => {
-  db = await createTestDatabase()
   await db.pool.query(FIXTURE_TABLES)
 })
 afterEach(async () => {
   await killAll(workers)
   workers = []
   await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log, test_runs, aizk_worker')
-})
-after(async () => {
-  await db.drop()
 })
 
 type Row = { id: string; status: string; queue_manager_id: string | null; headers: { aizk?: { lastError?: { message: string } } } | null }

@@ -4,7 +4,7 @@
  * that may not vacuum the table says so and leaves it alone.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, describe, it } from 'node:test'
+import { afterEach, describe, it } from 'node:test'
 import { z } from 'zod'
 import { WorkerEvents } from '../../src/events.js'
 import { QueueJob } from '../../src/jobs/queue-job.js'
@@ -14,7 +14,7 @@ import { parseSettings } from '../../src/settings.js'
 import { queueVacuumService } from '../../src/worker/queue-vacuum.js'
 import { Worker } from '../../src/worker/worker.js'
 import { createAppLogin } from '../support/app-login.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
 class NoopJob extends QueueJob<unknown> {
   static override entrypoint = 'vacuum_noop'
@@ -22,18 +22,12 @@ class NoopJob extends QueueJob<unknown> {
   async handle() {}
 }
 
-let db: TestDatabase
+const db = await fileDatabase()
 let worker: Worker | undefined
 
-before(async () => {
-  db = await createTestDatabase()
-})
 afterEach(async () => {
   await worker?.stop({ timeoutMs: 2000 })
   worker = undefined
-})
-after(async () => {
-  await db.drop()
 })
 
 async function vacuumsOfQueue(): Promise<number> {

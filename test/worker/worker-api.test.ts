@@ -3,7 +3,7 @@
  * drains, events, and deregistration on a clean stop. Real PostgreSQL.
  */
 import assert from 'node:assert/strict'
-import { after, before, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { z } from 'zod'
 import { QueueJob } from '../../src/jobs/queue-job.js'
 import { JobRegistry } from '../../src/jobs/registry.js'
@@ -11,7 +11,7 @@ import { enqueue } from '../../src/queue/enqueue.js'
 import { parseSettings } from '../../src/settings.js'
 import { WorkerEvents } from '../../src/events.js'
 import { Worker } from '../../src/worker/worker.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 
 const seen: string[] = []
 class ApiJob extends QueueJob<{ word: string }> {
@@ -22,13 +22,7 @@ class ApiJob extends QueueJob<{ word: string }> {
   }
 }
 
-let db: TestDatabase
-before(async () => {
-  db = await createTestDatabase()
-})
-after(async () => {
-  await db.drop()
-})
+const db = await fileDatabase()
 
 describe('Worker', () => {
   it('registers, runs services around the loop, emits events, deregisters on stop', async () => {

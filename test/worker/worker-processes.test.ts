@@ -3,14 +3,14 @@
  * real PostgreSQL database of this file's own, bound to the jobs of test/fixtures/test-jobs.mjs.
  */
 import assert from 'node:assert/strict'
-import { after, afterEach, before, describe, it } from 'node:test'
+import { afterEach, before, describe, it } from 'node:test'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { readWorkers } from '../../src/queue/stats-workers.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { fileDatabase } from '../support/db.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../support/worker-process.js'
 import { waitFor } from '../support/wait-for.js'
 
-let db: TestDatabase
+const db = await fileDatabase()
 let workers: SpawnedWorker[] = []
 const start = (args: string[] = [], env: Record<string, string> = {}) => {
   const w = spawnWorker(fastWorkerEnv(db.url, env), args)
@@ -21,16 +21,12 @@ const q = async <T = Record<string, unknown>>(sql: string, params: unknown[] = [
 const one = async <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => (await q<T>(sql, params))[0]
 
 before(async () => {
-  db = await createTestDatabase()
   await db.pool.query(FIXTURE_TABLES)
 })
 afterEach(async () => {
   await killAll(workers)
   workers = []
   await db.pool.query('TRUNCATE pgqueuer, pgqueuer_log, test_runs, test_counter, aizk_worker')
-})
-after(async () => {
-  await db.drop()
 })
 
 describe('aizk worker processes', () => {

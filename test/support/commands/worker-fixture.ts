@@ -1,44 +1,37 @@
 /**
  * The setup of command tests that run real workers: a database of the file's own with the test
  * jobs' tables, the queue emptied before each test, and every worker a test spawned killed after
- * it. Call at the top of a test file; `db` and `env` are set once its `before` hook has run.
+ * it. `await` it at the top of a test file.
  */
-import { after, afterEach, before, beforeEach } from 'node:test'
-import { createTestDatabase, type TestDatabase } from '../db.js'
+import { afterEach } from 'node:test'
+import { fileDatabase, type TestDatabaseHandle } from '../db.js'
 import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../worker-process.js'
 
 export interface WorkerFixture {
-  db: TestDatabase
+  db: TestDatabaseHandle
   /** The environment the file's CLI runs get. */
   env: Record<string, string>
   /** `aizk worker ARGS` on this database, killed after the test. */
   spawnWorker(args: string[]): SpawnedWorker
 }
 
-export function workerFixture(opts: { env: (url: string) => Record<string, string>; truncate?: string[] }): WorkerFixture {
+export async function workerFixture(opts: { env: (url: string) => Record<string, string>; truncate?: string[] }): Promise<WorkerFixture> {
   let workers: SpawnedWorker[] = []
+  const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log', 'test_runs', 'aizk_worker', ...(opts.truncate ?? [])] })
   const fixture = {
+    db,
+    env: {},
     spawnWorker(args: string[]) {
       const worker = spawnWorker(fastWorkerEnv(fixture.db.url), args)
       workers.push(worker)
       return worker
     },
   } as WorkerFixture
-  before(async () => {
-    fixture.db = await createTestDatabase()
-    await fixture.db.pool.query(FIXTURE_TABLES)
-    fixture.env = opts.env(fixture.db.url)
-  })
-  beforeEach(async () => {
-    const tables = ['pgqueuer', 'pgqueuer_log', 'test_runs', 'aizk_worker', ...(opts.truncate ?? [])]
-    await fixture.db.pool.query(`TRUNCATE ${tables.join(', ')}`)
-  })
+  await db.pool.query(FIXTURE_TABLES)
+  fixture.env = opts.env(db.url)
   afterEach(async () => {
     await killAll(workers)
     workers = []
-  })
-  after(async () => {
-    await fixture.db.drop()
   })
   return fixture
 }

@@ -4,11 +4,11 @@
  * would. Also the aizk worker process bound to the interop jobs, and the run records.
  */
 import path from 'node:path'
-import { after, before, it as nodeIt, type TestContext } from 'node:test'
+import { before, it as nodeIt, type TestContext } from 'node:test'
 import type pg from 'pg'
 import { migrate } from '../../../src/db/migrate.js'
 import { repoRoot } from '../cli.js'
-import { createEmptyDatabase, type TestDatabase } from '../db.js'
+import { createEmptyDatabase, type TestDatabase, freshDatabases } from '../db.js'
 import { fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../worker-process.js'
 import { pgq, type PgqWorker, type PgqWorkerOptions, pgqueuerAbsent, requirePgQueuer, startPgqWorker } from './pgqueuer.js'
 
@@ -20,8 +20,8 @@ const RUNS_TABLE = `CREATE TABLE interop_runs (
   started timestamptz NOT NULL DEFAULT clock_timestamp(), finished timestamptz)`
 
 /** A database PgQueuer installed; `adopt` (default true) then runs aizk's migrations on it. */
-export async function pgqueuerDatabase(opts: { adopt?: boolean } = {}): Promise<TestDatabase> {
-  const db = await createEmptyDatabase()
+export async function pgqueuerDatabase(opts: { adopt?: boolean } = {}, emptyDatabase = createEmptyDatabase): Promise<TestDatabase> {
+  const db = await emptyDatabase()
   await pgq(db.url, ['install'])
   if (opts.adopt !== false) await adopt(db)
   await db.pool.query(RUNS_TABLE)
@@ -81,22 +81,19 @@ export function it(name: string, fn: (t: TestContext) => Promise<void> | void): 
  * process a test starts is stopped and dropped when the file ends, however it ended.
  */
 export function interopFile() {
-  const dbs: TestDatabase[] = []
+  const freshDatabase = freshDatabases({ empty: true })
   const aizkWorkers: SpawnedWorker[] = []
   const pgqWorkers: PgqWorker[] = []
   before(() => {
     if (!pgqueuerAbsent) requirePgQueuer()
   })
-  after(async () => {
+  freshDatabase.beforeDrop(async () => {
     await killAll(aizkWorkers)
     await Promise.all(pgqWorkers.map((w) => w.stop('SIGKILL')))
-    for (const db of dbs) await db.drop()
   })
   return {
     async scenario(opts: { adopt?: boolean } = {}) {
-      const db = await pgqueuerDatabase(opts)
-      dbs.push(db)
-      return db
+      return pgqueuerDatabase(opts, freshDatabase)
     },
     aizkWorker(db: TestDatabase, entrypoints: string[], env: Record<string, string> = {}) {
       const w = startAizkWorker(db, entrypoints, env)
