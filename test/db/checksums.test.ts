@@ -4,24 +4,16 @@
  * install before 0.2.0 matches this build without a re-install.
  */
 import assert from 'node:assert/strict'
-import { after, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import { loadDefinitions } from '../../src/db/definitions.js'
 import { migrate, schemaState } from '../../src/db/migrate.js'
 import { loadMigrations } from '../../src/db/migrations.js'
 import { compareSchema } from '../../src/db/schema-check.js'
 import { checksum, rawChecksum, whatRuns } from '../../src/db/schema-files.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { freshDatabases } from '../support/db.js'
 
 const appRole = 'aizk_app'
-const dbs: TestDatabase[] = []
-after(async () => {
-  for (const db of dbs) await db.drop()
-})
-async function installedDb(): Promise<TestDatabase> {
-  const db = await createTestDatabase()
-  dbs.push(db)
-  return db
-}
+const installedDb = freshDatabases()
 
 describe('what a checksum covers', () => {
   it('drops comments and whitespace, keeps quoted text as written', () => {

@@ -6,16 +6,13 @@
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { after, describe, it } from 'node:test'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { describe, it } from 'node:test'
+import { freshDatabases } from '../support/db.js'
 
 const appRole = 'aizk_app'
 const srcDir = path.join(import.meta.dirname, '..', '..', 'src')
 const definitionsDir = path.join(srcDir, 'db', 'definitions')
-const dbs: TestDatabase[] = []
-after(async () => {
-  for (const db of dbs) await db.drop()
-})
+const installedDb = freshDatabases()
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]))
@@ -28,8 +25,7 @@ const callers = files(srcDir)
 
 describe('functions granted to the app role', () => {
   it('are each called by a statement in src/ or by another definition', async () => {
-    const db = await createTestDatabase()
-    dbs.push(db)
+    const db = await installedDb()
     const { rows } = await db.pool.query<{ name: string }>(
       `select distinct p.proname as name from pg_proc p, aclexplode(p.proacl) a
         where p.pronamespace = 'public'::regnamespace and a.privilege_type = 'EXECUTE' and a.grantee = $1::regrole order by 1`,

@@ -7,23 +7,15 @@
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { after, describe, it } from 'node:test'
+import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { DEFINITIONS_DIR } from '../../src/db/definitions.js'
 import { SCOPED_TABLES } from '../../src/db/scoped-tables.js'
 import { isGeneratedName, scopedDefinitions } from '../../src/db/sql/scoped-definitions.js'
-import { createTestDatabase, type TestDatabase } from '../support/db.js'
+import { freshDatabases } from '../support/db.js'
 
 const appRole = 'aizk_app'
-const dbs: TestDatabase[] = []
-after(async () => {
-  for (const db of dbs) await db.drop()
-})
-async function installedDb(): Promise<TestDatabase> {
-  const db = await createTestDatabase()
-  dbs.push(db)
-  return db
-}
+const installedDb = freshDatabases()
 
 describe('definitions generated from the scoped tables', () => {
   it('are committed as `npm run definitions` writes them, and no generated name is left over', () => {
