@@ -2,7 +2,7 @@
 // AIZK_WORKER_JOB_MODULES. Each run writes one row to chaos_runs before it sleeps, so a run cut
 // short by a SIGKILL or a server restart still shows, and a job run twice shows as two rows.
 import { z } from 'zod'
-import { QueueJob, jobRegistry } from '../dist/index.js'
+import { jobRegistry, QueueJob } from '../dist/index.js'
 
 const sleep = (ms, signal) =>
   new Promise((resolve) => {

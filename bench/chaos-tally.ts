@@ -72,8 +72,14 @@ export async function evidence(db: pg.Pool, ids: string[]): Promise<string[]> {
     'SELECT job_id::text, id AS log_id, status::text, entrypoint, created, traceback IS NOT NULL AS has_traceback FROM pgqueuer_log WHERE job_id = ANY ($1::bigint[]) ORDER BY job_id, id',
     [some],
   )
-  const runs = await db.query('SELECT job_id::text, seq, entrypoint, attempts, pid, at FROM chaos_runs WHERE job_id = ANY ($1::bigint[]) ORDER BY job_id, seq', [some])
-  const left = await db.query('SELECT id::text AS job_id, status::text, attempts, queue_manager_id::text, heartbeat FROM pgqueuer WHERE id = ANY ($1::bigint[]) ORDER BY id', [some])
+  const runs = await db.query(
+    'SELECT job_id::text, seq, entrypoint, attempts, pid, at FROM chaos_runs WHERE job_id = ANY ($1::bigint[]) ORDER BY job_id, seq',
+    [some],
+  )
+  const left = await db.query(
+    'SELECT id::text AS job_id, status::text, attempts, queue_manager_id::text, heartbeat FROM pgqueuer WHERE id = ANY ($1::bigint[]) ORDER BY id',
+    [some],
+  )
   const lines = [`${ids.length} job(s)${ids.length > some.length ? `, the first ${some.length}` : ''}: ${some.join(', ')}`]
   for (const r of log.rows) lines.push(`  pgqueuer_log ${JSON.stringify(r)}`)
   for (const r of runs.rows) lines.push(`  chaos_runs   ${JSON.stringify(r)}`)

@@ -334,7 +334,8 @@ async function main(): Promise<number> {
   for (const c of crashes) console.log(`\nUNEXPECTED EXIT: ${c}`)
   if (broken) console.log('\nchaos: FAILED (see above)')
   else if (timedOut) console.log('\nchaos: INCOMPLETE (timed out): no rule broken in what ran')
-  else if (incomplete) console.log('\nchaos: INCOMPLETE (the queue drained before the chaos was done: raise CHAOS_JOBS or CHAOS_JOB_MS): no rule broken in what ran')
+  else if (incomplete)
+    console.log('\nchaos: INCOMPLETE (the queue drained before the chaos was done: raise CHAOS_JOBS or CHAOS_JOB_MS): no rule broken in what ran')
   else console.log('\nchaos: passed: 0 lost, 0 completed twice, the limit held')
   return broken ? 1 : incomplete ? 2 : 0
 }
@@ -364,9 +365,12 @@ function printTable(t: Tally, r: RunFigures): void {
     ['still queued or picked', fmt(t.unfinished)],
     ['runs recorded', fmt(t.runs)],
     ['jobs run more than once', fmt(t.ranAgain)],
-    ['extra runs (beyond each job\'s first)', fmt(t.extraRuns)],
+    ["extra runs (beyond each job's first)", fmt(t.extraRuns)],
     ['failed attempts logged (exception rows)', fmt(t.exceptionRows)],
-    [`most ${LIMITED} picked at once`, `${r.sampling.max} (limit ${LIMIT}), ${fmt(r.sampling.samples)} samples every ${SAMPLE_MS} ms, ${fmt(r.sampling.failed)} failed (server down)`],
+    [
+      `most ${LIMITED} picked at once`,
+      `${r.sampling.max} (limit ${LIMIT}), ${fmt(r.sampling.samples)} samples every ${SAMPLE_MS} ms, ${fmt(r.sampling.failed)} failed (server down)`,
+    ],
     ['worker SIGKILLs', `${r.done.kills} of ${KILLS}`],
     ['server restarts', `${r.done.restarts} of ${RESTARTS}, ${DOWN_MS / 1000} s down each`],
     ['worker processes started', `${r.workerStarts} (${WORKERS} at once, concurrency ${CONCURRENCY}); ${crashes.length} exited by themselves`],
@@ -401,7 +405,10 @@ function cleanup(): Promise<void> {
   return cleaning
 }
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     say(`${signal}: cleaning up`)
     void cleanup().finally(() => process.exit(code))

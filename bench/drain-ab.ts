@@ -47,7 +47,11 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 const COUNT_TRIGGERS = ['aizk_count_insert', 'aizk_count_update', 'aizk_count_delete']
 
 /** One drain of `o.jobs` pre-enqueued no-op jobs by a forked worker, spread round-robin over `spread` entrypoints. */
-export async function measureDrain(pool: pg.Pool, o: Pick<AbOptions, 'url' | 'jobs' | 'batch' | 'concurrency'> & { localQueueSize?: number }, spread = 1): Promise<Sample> {
+export async function measureDrain(
+  pool: pg.Pool,
+  o: Pick<AbOptions, 'url' | 'jobs' | 'batch' | 'concurrency'> & { localQueueSize?: number },
+  spread = 1,
+): Promise<Sample> {
   await pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
   const eps = spreadEntrypoints(spread)
   for (let b = 0; b < o.jobs; b += 1000) {
@@ -56,7 +60,12 @@ export async function measureDrain(pool: pg.Pool, o: Pick<AbOptions, 'url' | 'jo
   }
   await pool.query('VACUUM ANALYZE')
   await pool.query('CHECKPOINT')
-  const w = await forkBenchWorker({ url: o.url, batch: o.batch, concurrency: o.concurrency, env: { BENCH_SPREAD_ENTRYPOINTS: String(spread), ...(o.localQueueSize === undefined ? {} : { BENCH_LOCAL_QUEUE: String(o.localQueueSize) }) } })
+  const w = await forkBenchWorker({
+    url: o.url,
+    batch: o.batch,
+    concurrency: o.concurrency,
+    env: { BENCH_SPREAD_ENTRYPOINTS: String(spread), ...(o.localQueueSize === undefined ? {} : { BENCH_LOCAL_QUEUE: String(o.localQueueSize) }) },
+  })
   const cpu0 = cpuBusyMs()
   const back0 = await backendCpuMs(pool)
   const { tStart, cpuMs: w0 } = await w.request<{ tStart: number; cpuMs: number }>('start', 'started')
@@ -106,7 +115,13 @@ export async function spreadSection(pool: pg.Pool, o: AbOptions & { spread: numb
     () => measureDrain(pool, o, 1),
     () => measureDrain(pool, o, o.spread),
   )
-  return abRow('h', `drain ${fmt(o.jobs)} no-op jobs: 1 entrypoint vs spread over ${o.spread}, worker bound to all`, ['1 ep', `${o.spread} eps`], runs, o.rounds)
+  return abRow(
+    'h',
+    `drain ${fmt(o.jobs)} no-op jobs: 1 entrypoint vs spread over ${o.spread}, worker bound to all`,
+    ['1 ep', `${o.spread} eps`],
+    runs,
+    o.rounds,
+  )
 }
 
 export async function countTriggerSection(pool: pg.Pool, o: AbOptions): Promise<AbRow> {

@@ -34,7 +34,10 @@ export function evenSample(chunks: string[], size: number): { sample: string[]; 
 /** The sample, and a warm-up of `warmup` chunks spread over the ones outside it (cycled when fewer). */
 export function baselineSets(chunks: string[], size: number, warmup: number): { sample: string[]; warm: string[]; step: number } {
   const { sample, step } = evenSample(chunks, size)
-  const { sample: others } = evenSample(chunks.filter((_, i) => i % step !== 0), warmup)
+  const { sample: others } = evenSample(
+    chunks.filter((_, i) => i % step !== 0),
+    warmup,
+  )
   const warm = Array.from({ length: others.length ? warmup : 0 }, (_, i) => others[i % others.length])
   return { sample, warm, step }
 }

@@ -35,7 +35,9 @@ export function pythonDocFiles(): string[] {
 /** The benchmark corpus, as absolute paths: python3.11-doc's sources, then perl-doc's prose pages. */
 export function benchCorpusFiles(): string[] {
   const pods = perlPodDir()
-  const pages = readdirSync(pods).filter((n) => n.endsWith('.pod') && !NOT_PROSE.has(n)).sort()
+  const pages = readdirSync(pods)
+    .filter((n) => n.endsWith('.pod') && !NOT_PROSE.has(n))
+    .sort()
   return [...pythonDocFiles(), ...pages.map((n) => path.join(pods, n))]
 }
 
@@ -46,7 +48,11 @@ export function corpusChunks(files: string[], maxChars: number): string[] {
 /** Distinct lower-case words of four letters or more, in corpus order. */
 export function corpusWords(files: string[]): string[] {
   const words = new Set<string>()
-  for (const f of files) for (const w of readFileSync(f, 'utf8').toLowerCase().match(/\b[a-z]{4,}\b/g) ?? []) words.add(w)
+  for (const f of files)
+    for (const w of readFileSync(f, 'utf8')
+      .toLowerCase()
+      .match(/\b[a-z]{4,}\b/g) ?? [])
+      words.add(w)
   return [...words]
 }
 

@@ -53,7 +53,16 @@ async function evaluate(title: string, extract: (p: Passage) => Promise<Extracti
     }
     const merges = await scoreMerges(passages, extracted, pkg.merges, zeroMerges())
     const comm = scoreCommunities(passages, graph, RESOLUTION)
-    rows.push({ name: pkg.name, tuned: pkg.tuned, label: `${pkg.name} (${pkg.genre}; ${pkg.generator})`, counts, merges, big: comm.big, coherent: comm.coherent, entityNames: names.size })
+    rows.push({
+      name: pkg.name,
+      tuned: pkg.tuned,
+      label: `${pkg.name} (${pkg.genre}; ${pkg.generator})`,
+      counts,
+      merges,
+      big: comm.big,
+      coherent: comm.coherent,
+      entityNames: names.size,
+    })
   }
   let oldSet: Functional | undefined
   for (const scope of evaluation.scopes) {
@@ -67,13 +76,19 @@ async function evaluate(title: string, extract: (p: Passage) => Promise<Extracti
   printReport(`${title}${skipped ? ` (${skipped} passages without a recorded answer skipped; conflicts labeled on them count as missed)` : ''}`, rows, oldSet)
 }
 
-console.log('Leave-one-package-out: the built-in extractor is hand-written; it was tuned on the five packages of the old set (tuned: yes) and on none of the others, so each never-tuned row is that package\'s figure with nothing of it used to tune. The harness calibrates no threshold (the product defaults are used), so no fold fits anything on its own package.')
+console.log(
+  "Leave-one-package-out: the built-in extractor is hand-written; it was tuned on the five packages of the old set (tuned: yes) and on none of the others, so each never-tuned row is that package's figure with nothing of it used to tune. The harness calibrates no threshold (the product defaults are used), so no fold fits anything on its own package.",
+)
 await evaluate('built-in extractor', async (p) => extractBuiltin(p.text))
 const llm = await startRecordedLlm(new Map(evaluation.packages.flatMap((pkg) => pkg.passages).map((p) => [p.text, recorded[p.id]])))
 try {
   const extractor = new LlmExtractor({ llmUrl: llm.url, llmModel: 'recorded', llmTimeoutSeconds: 30, llmMaxAttempts: 1 })
   // Passages labeled after the answers were recorded have none: the stand-in would answer 404.
-  await evaluate('chat-model extractor (recorded answers)', (p) => extractor.extract(p.text), (p) => recorded[p.id] !== undefined)
+  await evaluate(
+    'chat-model extractor (recorded answers)',
+    (p) => extractor.extract(p.text),
+    (p) => recorded[p.id] !== undefined,
+  )
 } finally {
   llm.server.close()
 }

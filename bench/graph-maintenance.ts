@@ -89,14 +89,19 @@ async function seedClaims(pool: pg.Pool): Promise<void> {
 }
 
 async function seedChunks(pool: pg.Pool): Promise<void> {
-  const words = 'python module function class object list string dictionary loop error exception import package value type method file stream thread process queue memory graph claim entity scope worker job'.split(' ')
+  const words =
+    'python module function class object list string dictionary loop error exception import package value type method file stream thread process queue memory graph claim entity scope worker job'.split(
+      ' ',
+    )
   for (let i = 0; i < CHUNKS; i += 1000) {
     const n = Math.min(1000, CHUNKS - i)
     const texts: string[] = []
     const vectors: number[][] = []
     for (let k = 0; k < n; k++) {
       const topic = (i + k) % 200
-      texts.push(`Chunk ${i + k} on topic ${topic}: the ${words[topic % words.length]} and the ${words[(topic * 7) % words.length]} work together. More prose follows here about ${words[(i + k) % words.length]}.`)
+      texts.push(
+        `Chunk ${i + k} on topic ${topic}: the ${words[topic % words.length]} and the ${words[(topic * 7) % words.length]} work together. More prose follows here about ${words[(i + k) % words.length]}.`,
+      )
       vectors.push(Array.from({ length: DIMS }, (_, d) => (d % 200 === topic ? 5 : 0) + Math.sin((i + k) * (d + 1)) * 0.5))
     }
     await pool.query(
@@ -150,11 +155,19 @@ async function main(): Promise<void> {
   const embeddings = await startEmbeddings()
   try {
     const t = performance.now()
-    console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs`)
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${availableParallelism()} CPUs`,
+    )
     await seedClaims(pool)
     await seedChunks(pool)
     await pool.query('VACUUM ANALYZE')
-    const [counts] = (await pool.query('SELECT (SELECT count(*) FROM claim)::int AS claims, (SELECT count(*) FROM entity)::int AS entities, (SELECT count(*) FROM chunk)::int AS chunks')).rows
+    const [counts] = (
+      await pool.query(
+        'SELECT (SELECT count(*) FROM claim)::int AS claims, (SELECT count(*) FROM entity)::int AS entities, (SELECT count(*) FROM chunk)::int AS chunks',
+      )
+    ).rows
     console.log(`seeded ${JSON.stringify(counts)} (${DIMS}-wide vectors) in ${((performance.now() - t) / 1000).toFixed(1)} s`)
     const base = { AIZK_DATABASE_URL: url, AIZK_LLM_URL: '', AIZK_APP_ROLE: appRole }
     if (SECTIONS.includes('communities')) {

@@ -1,8 +1,8 @@
 /** The decay and dedup passes at size: data made in SQL (decay) or from corpus words (dedup), then timed. */
 import type pg from 'pg'
+import { normalizeName } from '../src/graph/extract/normalize.js'
 import { decayClaims } from '../src/graph/maintain/decay.js'
 import { dedupEntities } from '../src/graph/resolve/dedup.js'
-import { normalizeName } from '../src/graph/extract/normalize.js'
 import { User } from '../src/scope/user.js'
 import { parseSettings } from '../src/settings.js'
 import { fmt, type Row } from './graph-rows.js'

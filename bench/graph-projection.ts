@@ -16,9 +16,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { promisify } from 'node:util'
 import type pg from 'pg'
 import { parseSettings } from '../src/settings.js'
+import { backendCpuMs, backendCpuSpent, mainThreadCpuMs } from './cpu.js'
 import { baselineSets, type ExtractRate, measureExtractor } from './extract-rate.js'
 import { benchCorpusFiles, corpusChunks, insertChunks } from './graph-data.js'
-import { backendCpuMs, backendCpuSpent, mainThreadCpuMs } from './cpu.js'
 import { fmt, type Row } from './graph-rows.js'
 import { median } from './process-stats.js'
 
@@ -58,7 +58,12 @@ async function pending(pool: pg.Pool): Promise<number> {
 }
 
 /** The extractor alone: on this process's one thread, then on the worker's pool with no database. */
-async function extractorAlone(record: (...r: Row[]) => void, sample: string[], warm: string[], step: number): Promise<{ single: ExtractRate; threads: number; pooledCpuMs: number }> {
+async function extractorAlone(
+  record: (...r: Row[]) => void,
+  sample: string[],
+  warm: string[],
+  step: number,
+): Promise<{ single: ExtractRate; threads: number; pooledCpuMs: number }> {
   const single = measureExtractor(sample, warm)
   record({
     section: 'projection',
@@ -71,9 +76,11 @@ async function extractorAlone(record: (...r: Row[]) => void, sample: string[], w
   const extractor = new BuiltinExtractor(threads)
   const drain = async (texts: string[]) => {
     let next = 0
-    await Promise.all(Array.from({ length: threads * 2 }, async () => {
-      while (next < texts.length) await extractor.extract(texts[next++])
-    }))
+    await Promise.all(
+      Array.from({ length: threads * 2 }, async () => {
+        while (next < texts.length) await extractor.extract(texts[next++])
+      }),
+    )
   }
   // Each thread warms as long as the baseline does; the pool stays open, so the worker below
   // projects on these warm threads, as a long-running worker would.
@@ -138,13 +145,21 @@ export async function benchProjection(url: string, pool: pg.Pool, set: string[],
     }
     histogram.disable()
     const delay = (ns: number) => ns / 1e6
-    rounds.push({ seconds: (performance.now() - t0) / 1000, chunks: part.length, p50: delay(histogram.percentile(50)), p99: delay(histogram.percentile(99)), max: delay(histogram.max) })
+    rounds.push({
+      seconds: (performance.now() - t0) / 1000,
+      chunks: part.length,
+      p50: delay(histogram.percentile(50)),
+      p99: delay(histogram.percentile(99)),
+      max: delay(histogram.max),
+    })
     workerCpuMs += cpuMs(process.cpuUsage(cpu0))
     loopCpuMs += mainThreadCpuMs() - loop0
     databaseCpuMs += backendCpuSpent(backends0, await backendCpuMs(pool))
     // The worker stays up but idle (nothing left to pick) while the next baseline runs.
     pinned.push(await oneCoreRate(cfg, chunks.length))
-    process.stderr.write(`bench: round ${r + 1}: ${part.length} chunks in ${fmt(rounds[r].seconds, 1)} s; one core after it ${pinned[r + 1] ? fmt(pinned[r + 1]!.rate, 1) : 'n/a'} chunks/s\n`)
+    process.stderr.write(
+      `bench: round ${r + 1}: ${part.length} chunks in ${fmt(rounds[r].seconds, 1)} s; one core after it ${pinned[r + 1] ? fmt(pinned[r + 1]!.rate, 1) : 'n/a'} chunks/s\n`,
+    )
   }
   await worker.stop()
   const seconds = rounds.reduce((a, x) => a + x.seconds, 0)

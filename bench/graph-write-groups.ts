@@ -49,7 +49,9 @@ async function writeInGroups(group: number): Promise<void> {
     const wallMs = performance.now() - started
     const cpuMs = backendCpuSpent(cpuBefore, await backendCpuMs(pool))
     const { rows: done } = await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM chunk WHERE projection_status = 'projected'")
-    console.log(`${group} a transaction: server CPU ${(cpuMs / rows.length).toFixed(2)} ms a chunk, wall ${(wallMs / rows.length).toFixed(2)} ms a chunk (${done[0].n} of ${rows.length} projected)`)
+    console.log(
+      `${group} a transaction: server CPU ${(cpuMs / rows.length).toFixed(2)} ms a chunk, wall ${(wallMs / rows.length).toFixed(2)} ms a chunk (${done[0].n} of ${rows.length} projected)`,
+    )
   } finally {
     await pool.end()
     await db.drop()

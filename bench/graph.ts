@@ -62,7 +62,10 @@ export async function runGraphBench(): Promise<void> {
     await scratch.drop()
   }
   process.stdout.write(
-    `\naizk memory graph benchmark (node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; corpus: Debian python3.11-doc and perl-doc)\n\n`,
+    `\naizk memory graph benchmark (node ${process.version}, ${os.cpus().length} cpus, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}; corpus: Debian python3.11-doc and perl-doc)\n\n`,
   )
   process.stdout.write('| | measurement | result | notes |\n|---|---|---|---|\n')
   for (const r of rows) process.stdout.write(`| ${r.section} | ${r.what} | ${r.value} | ${r.note ?? ''} |\n`)

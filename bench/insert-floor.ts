@@ -22,7 +22,10 @@ type Row = { section: string; what: string; value: string; note?: string }
 const STEPS: { what: string; sql: string }[] = [
   { what: "aizk's pgqueuer as migrated (PgQueuer's indexes and trigger, aizk's indexes and count trigger)", sql: '' },
   { what: 'the same, triggers off', sql: 'ALTER TABLE pgqueuer DISABLE TRIGGER USER' },
-  { what: "and PgQueuer's own indexes only (aizk_ready_ep_prio_id_idx, aizk_delayed_ep_ea_idx dropped)", sql: 'DROP INDEX aizk_ready_ep_prio_id_idx, aizk_delayed_ep_ea_idx' },
+  {
+    what: "and PgQueuer's own indexes only (aizk_ready_ep_prio_id_idx, aizk_delayed_ep_ea_idx dropped)",
+    sql: 'DROP INDEX aizk_ready_ep_prio_id_idx, aizk_delayed_ep_ea_idx',
+  },
   {
     what: "and only the harness table's two indexes (primary key, pgqueuer_priority_id_id1_idx)",
     sql: 'DROP INDEX pgqueuer_ep_prio_id_idx, pgqueuer_ep_ea_idx',
@@ -45,7 +48,12 @@ export async function insertFloorSection(o: InsertFloorOptions): Promise<Row[]> 
       await db.query('CHECKPOINT')
       const value = await aizkEnqueueFloor({ url: scratch.url, seconds: o.seconds, clients: o.clients, entrypoint: BENCH_ENTRYPOINT }, 'a64')
       first ||= value
-      rows.push({ section: 'k', what: `a64 by pgbench, ${o.clients} clients: ${step.what}`, value: `${fmt(value)} rows/s`, note: `${(value / first).toFixed(2)} of the first` })
+      rows.push({
+        section: 'k',
+        what: `a64 by pgbench, ${o.clients} clients: ${step.what}`,
+        value: `${fmt(value)} rows/s`,
+        note: `${(value / first).toFixed(2)} of the first`,
+      })
     }
   } finally {
     await db.end()

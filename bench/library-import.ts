@@ -17,7 +17,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const samples = new Map<string, { ms: number; heapMB: number }[]>(ENTRIES.map((e) => [e, []]))
 for (let round = 0; round < rounds; round++) {
   for (const entry of ENTRIES) {
-    const out = execFileSync(process.execPath, ['--expose-gc', path.join(here, 'library-import-child.mjs'), entry], { cwd: path.join(here, '..'), encoding: 'utf8' })
+    const out = execFileSync(process.execPath, ['--expose-gc', path.join(here, 'library-import-child.mjs'), entry], {
+      cwd: path.join(here, '..'),
+      encoding: 'utf8',
+    })
     samples.get(entry)?.push(JSON.parse(out))
   }
 }

@@ -59,7 +59,11 @@ async function loadGraphile() {
 }
 
 async function aizkWorker() {
-  const { pg, zod: { z }, aizk: { JobRegistry, QueueJob, Worker, parseSettings } } = modules
+  const {
+    pg,
+    zod: { z },
+    aizk: { JobRegistry, QueueJob, Worker, parseSettings },
+  } = modules
   class BenchJob extends QueueJob {
     static entrypoint = 'bench_noop'
     static payload = z.any()
@@ -143,7 +147,8 @@ process.on('message', async (m) => {
       process.send({ type: 'report', handled, latencies: latencies.splice(0) })
     } else if (m.cmd === 'stop') {
       await stop?.()
-      for (const [name, e] of statements) console.error(`statements ${name}: ${e.n} calls, ${(e.rows / e.n).toFixed(1)} rows avg, ${(e.n / Math.max(1, handled)).toFixed(4)} per job`)
+      for (const [name, e] of statements)
+        console.error(`statements ${name}: ${e.n} calls, ${(e.rows / e.n).toFixed(1)} rows avg, ${(e.n / Math.max(1, handled)).toFixed(4)} per job`)
       process.send({ type: 'stopped', handled }, () => process.exit(0))
     }
   } catch (err) {

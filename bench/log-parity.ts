@@ -87,7 +87,10 @@ export async function abSide(pool: pg.Pool, o: SideOptions, side: { logQueued?: 
   return { single, bulk, drain, logPerJob: rows[0].n / o.jobs }
 }
 
-export async function logParitySection(pool: pg.Pool, o: { url: string; batch: number; concurrency: number; jobs: number; inflight: number; rounds: number }): Promise<ParityRow[]> {
+export async function logParitySection(
+  pool: pg.Pool,
+  o: { url: string; batch: number; concurrency: number; jobs: number; inflight: number; rounds: number },
+): Promise<ParityRow[]> {
   const off: Sample[] = []
   const on: Sample[] = []
   for (let r = 0; r < o.rounds; r++) {
@@ -98,7 +101,12 @@ export async function logParitySection(pool: pg.Pool, o: { url: string; batch: n
   const add = (what: string, key: keyof Sample) => {
     const a = median(off.map((s) => s[key]))
     const b = median(on.map((s) => s[key]))
-    rows.push({ section: 'g', what, value: `off ${fmt(a)} / on ${fmt(b)} jobs/s`, note: `on/off ${(b / a).toFixed(2)} (median of ${o.rounds} alternating rounds)` })
+    rows.push({
+      section: 'g',
+      what,
+      value: `off ${fmt(a)} / on ${fmt(b)} jobs/s`,
+      note: `on/off ${(b / a).toFixed(2)} (median of ${o.rounds} alternating rounds)`,
+    })
   }
   add('log parity: enqueue, 1 per call, 16 in flight', 'single')
   add('log parity: enqueue, 1,000 per call', 'bulk')

@@ -10,7 +10,7 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { z } from 'zod'
-import { JobRegistry, QueueJob, Worker, enqueue, enqueueMany, migrate, parseSettings } from '../dist/index.js'
+import { enqueue, enqueueMany, JobRegistry, migrate, parseSettings, QueueJob, Worker } from '../dist/index.js'
 import { readCounts } from '../dist/queue/counts.js'
 
 const ENTRYPOINT = 'bench_noop'
@@ -72,7 +72,11 @@ export default {
     const pool = new pg.Pool({ connectionString: ctx.connectionString, max: ctx.concurrency + 1 })
     return {
       enqueue: (payload) => enqueue(pool, { entrypoint: ENTRYPOINT, payload }),
-      enqueueBulk: (payloads) => enqueueMany(pool, payloads.map((payload) => ({ entrypoint: ENTRYPOINT, payload }))),
+      enqueueBulk: (payloads) =>
+        enqueueMany(
+          pool,
+          payloads.map((payload) => ({ entrypoint: ENTRYPOINT, payload })),
+        ),
       close: () => pool.end(),
     }
   },

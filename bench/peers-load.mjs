@@ -18,16 +18,19 @@
 // system's handler pool; see load-child.mjs), BENCH_POOLS (aizk handler pool sizes to try in
 // drain-db, e.g. "8 17 24"), BENCH_MAX_RATE (100,000). A before/after in one run: SYSTEMS="aizk aizk-before
 // graphile-worker" with AIZK_BEFORE_DIR (a built checkout) and ADAPTER_AIZK_BEFORE (its peers-adapter.mjs).
+
+import { fork } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { fork } from 'node:child_process'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const env = process.env
 const peersDir = path.resolve(env.BENCH_PEERS ?? path.join(here, '..', '..', 'shared', 'bench-peers'))
 env.ADAPTER_AIZK ??= path.join(here, 'peers-adapter.mjs')
-const { loadAdapter, makeCtx, recreateDb, dropDb, settleDb, withClient, percentile, sleep } = await import(pathToFileURL(path.join(peersDir, 'lib', 'common.mjs')).href)
+const { loadAdapter, makeCtx, recreateDb, dropDb, settleDb, withClient, percentile, sleep } = await import(
+  pathToFileURL(path.join(peersDir, 'lib', 'common.mjs')).href
+)
 
 const num = (name, d) => (env[name] ? Number(env[name]) : d)
 const cfg = {
@@ -59,7 +62,9 @@ function procCpuMs(pid) {
 }
 /** CPU ms of the database's client backends so far, by pid (autovacuum left out). */
 async function backendsCpu(client, db) {
-  const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()", [db])
+  const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()", [
+    db,
+  ])
   return new Map(rows.map((r) => [r.pid, procCpuMs(r.pid)]))
 }
 const spent = (a, b) => [...b].reduce((s, [pid, v]) => s + v - (a.get(pid) ?? 0), 0)
@@ -197,7 +202,9 @@ async function sustained(system) {
   for (let rate = cfg.rateStart; rate <= cfg.maxRate; rate = Math.round(rate * cfg.rateStep)) {
     const r = await hold(system, rate)
     steps.push(r)
-    console.log(`  ${system} ${fmt(rate)}/s: ${r.held ? 'held' : 'not held'}; p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, depth (last third) max ${fmt(r.maxDepth)} (bound ${fmt(r.depthBound)}), producer behind ${fmt(r.behind)}, handled ${fmt(r.handled)} of ${fmt(r.sent)}`)
+    console.log(
+      `  ${system} ${fmt(rate)}/s: ${r.held ? 'held' : 'not held'}; p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, depth (last third) max ${fmt(r.maxDepth)} (bound ${fmt(r.depthBound)}), producer behind ${fmt(r.behind)}, handled ${fmt(r.handled)} of ${fmt(r.sent)}`,
+    )
     if (!r.held) break
     best = r
   }
@@ -216,7 +223,9 @@ if (cfg.workloads.includes('drain-db')) {
         for (const pool of pools) {
           const d = await drain(system, mode, pool)
           const label = `${system}${pool ? ` (handler pool ${pool})` : ''}`
-          console.log(`  drain ${mode} ${label}, round ${r + 1}: ${fmt(d.rate)} jobs/s, own CPU ${d.cpuPer1k.toFixed(1)} ms / 1,000 jobs (worker process ${d.workerPer1k.toFixed(1)}, backends ${(d.cpuPer1k - d.workerPer1k).toFixed(1)})${d.side === undefined ? '' : `, side rows ${fmt(d.side)}`}`)
+          console.log(
+            `  drain ${mode} ${label}, round ${r + 1}: ${fmt(d.rate)} jobs/s, own CPU ${d.cpuPer1k.toFixed(1)} ms / 1,000 jobs (worker process ${d.workerPer1k.toFixed(1)}, backends ${(d.cpuPer1k - d.workerPer1k).toFixed(1)})${d.side === undefined ? '' : `, side rows ${fmt(d.side)}`}`,
+          )
           runs.push({ mode, label, system, ...d })
         }
       }
@@ -236,7 +245,9 @@ if (cfg.workloads.includes('drain-db')) {
       const mine = runs.filter((x) => x.mode === mode && x.label === label)
       const rate = med(mine.map((x) => x.rate))
       const cpu = med(mine.map((x) => x.cpuPer1k))
-      lines.push(`| drain ${fmt(cfg.jobs)}, ${mode} | ${label} | ${fmt(rate)} jobs/s | ${(rate / peerRate).toFixed(2)} | ${cpu.toFixed(1)} | ${(cpu / peerCpu).toFixed(2)} |`)
+      lines.push(
+        `| drain ${fmt(cfg.jobs)}, ${mode} | ${label} | ${fmt(rate)} jobs/s | ${(rate / peerRate).toFixed(2)} | ${cpu.toFixed(1)} | ${(cpu / peerCpu).toFixed(2)} |`,
+      )
     }
   }
 }
@@ -247,7 +258,9 @@ if (cfg.workloads.includes('sustained')) {
   for (const system of cfg.systems) {
     const b = found[system].best
     const ratio = b && peer && found[peer].best ? (b.rate / found[peer].best.rate).toFixed(2) : '—'
-    lines.push(`| sustained, held ${cfg.holdSeconds} s, p99 < ${cfg.p99Ms} ms | ${system} | ${b ? `${fmt(b.rate)} jobs/s (p99 ${b.p99.toFixed(1)} ms)` : 'none held'} | ${ratio} | | |`)
+    lines.push(
+      `| sustained, held ${cfg.holdSeconds} s, p99 < ${cfg.p99Ms} ms | ${system} | ${b ? `${fmt(b.rate)} jobs/s (p99 ${b.p99.toFixed(1)} ms)` : 'none held'} | ${ratio} | | |`,
+    )
   }
 }
 console.log('')

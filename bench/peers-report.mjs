@@ -18,7 +18,10 @@ const PEERS = (process.env.REPORT_PEERS ?? 'graphile-worker:batched graphile-wor
 /** Every measurement, tagged with the concurrency of the run that made it. */
 const records = []
 for (const file of files) {
-  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
   const concurrency = lines.find((l) => l.kind === 'env')?.concurrency ?? 16
   for (const r of lines) if (r.workload && r.valid !== false && !r.timedOut) records.push({ ...r, concurrency })
 }
@@ -32,7 +35,11 @@ const median = (xs) => {
 /** Median of `field` over the runs of workload/system(/profile) at a concurrency (any profile when unset). */
 function med(workload, system, profile, field = 'value', concurrency = undefined) {
   const rs = records.filter(
-    (r) => r.workload === workload && r.system === system && (profile === undefined || r.profile === profile) && (concurrency === undefined || r.concurrency === concurrency),
+    (r) =>
+      r.workload === workload &&
+      r.system === system &&
+      (profile === undefined || r.profile === profile) &&
+      (concurrency === undefined || r.concurrency === concurrency),
   )
   return { value: median(rs.map((r) => r[field])), runs: rs.length }
 }
@@ -47,7 +54,9 @@ const verdict = (r, ok) => (!Number.isFinite(r) ? 'not measured' : ok(r) ? 'met'
 
 const rows = []
 function row(target, what, mine, before, against, againstLabel, r, goal, ok) {
-  rows.push(`| ${target} | ${what} | ${fmt(mine)} | ${fmt(before)} | ${fmt(against)} ${againstLabel} | ${Number.isFinite(r) ? r.toFixed(2) : '—'} | ${goal} | ${verdict(r, ok)} |`)
+  rows.push(
+    `| ${target} | ${what} | ${fmt(mine)} | ${fmt(before)} | ${fmt(against)} ${againstLabel} | ${Number.isFinite(r) ? r.toFixed(2) : '—'} | ${goal} | ${verdict(r, ok)} |`,
+  )
 }
 
 const concurrencies = [...new Set(records.filter((r) => r.workload === 'W2').map((r) => r.concurrency))].sort((a, b) => a - b)
@@ -59,7 +68,17 @@ for (const c of concurrencies) {
     const mine = med('W2', AIZK, profile, 'value', c).value
     const peer = med('W2', drainPeer.system, drainPeer.profile, 'value', c).value
     const r = ratio(mine, peer)
-    row(1, `drain, ${c} in flight, profile ${profile} (jobs/s)`, mine, med('W2', BEFORE, profile, 'value', c).value, peer, drainPeer.system, r, '≥ 1.15', (x) => x >= 1.15)
+    row(
+      1,
+      `drain, ${c} in flight, profile ${profile} (jobs/s)`,
+      mine,
+      med('W2', BEFORE, profile, 'value', c).value,
+      peer,
+      drainPeer.system,
+      r,
+      '≥ 1.15',
+      (x) => x >= 1.15,
+    )
   }
 }
 const single = med('W1-single', AIZK).value
@@ -68,15 +87,37 @@ row(3, 'enqueue, 1 per call (jobs/s)', single, med('W1-single', BEFORE).value, f
 row(3, 'enqueue, 1,000 per call (jobs/s)', bulk, med('W1-bulk', BEFORE).value, floor('a64'), 'floor a64', ratio(bulk, floor('a64')), '≥ 0.8', (x) => x >= 0.8)
 for (const field of ['p50', 'p99']) {
   const mine = med('W3', AIZK, undefined, field).value
-  const peers = PEERS.map(peerOf).map((p) => ({ ...p, v: med('W3', p.system, p.profile, field).value })).filter((p) => Number.isFinite(p.v))
+  const peers = PEERS.map(peerOf)
+    .map((p) => ({ ...p, v: med('W3', p.system, p.profile, field).value }))
+    .filter((p) => Number.isFinite(p.v))
   const best = peers.sort((a, b) => a.v - b.v)[0]
-  row(5, `latency ${field} (ms)`, mine, med('W3', BEFORE, undefined, field).value, best?.v, best ? `${best.system}/${best.profile}` : '', ratio(mine, best?.v), '≤ 0.8', (x) => x <= 0.8)
+  row(
+    5,
+    `latency ${field} (ms)`,
+    mine,
+    med('W3', BEFORE, undefined, field).value,
+    best?.v,
+    best ? `${best.system}/${best.profile}` : '',
+    ratio(mine, best?.v),
+    '≤ 0.8',
+    (x) => x <= 0.8,
+  )
 }
 for (const c of concurrencies) {
   for (const profile of drainProfiles) {
     const mine = med('W2', AIZK, profile, 'cpuMsPer1k', c).value
     const peer = med('W2', drainPeer.system, drainPeer.profile, 'cpuMsPer1k', c).value
-    row(6, `drain CPU ms / 1,000 jobs, ${c} in flight, profile ${profile}`, mine, med('W2', BEFORE, profile, 'cpuMsPer1k', c).value, peer, drainPeer.system, ratio(mine, peer), '≤ 0.8', (x) => x <= 0.8)
+    row(
+      6,
+      `drain CPU ms / 1,000 jobs, ${c} in flight, profile ${profile}`,
+      mine,
+      med('W2', BEFORE, profile, 'cpuMsPer1k', c).value,
+      peer,
+      drainPeer.system,
+      ratio(mine, peer),
+      '≤ 0.8',
+      (x) => x <= 0.8,
+    )
   }
 }
 for (const [workload, label] of [

@@ -15,9 +15,9 @@ import type pg from 'pg'
 import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../test/support/pgbouncer.js'
 import { spawnWorker, type WorkerProcess } from '../test/support/worker-process.js'
 import { monotonicMs } from './bench-jobs.js'
-import { cpuSeconds } from './process-stats.js'
 import type { Row } from './graph-rows.js'
 import { benchServer, num, words } from './knobs.js'
+import { cpuSeconds } from './process-stats.js'
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US')
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -97,7 +97,18 @@ async function drain(pool: pg.Pool, jobs: number, workers: WorkerProcess[], boun
               (SELECT count(DISTINCT job_id) FROM pgqueuer_log WHERE status = 'successful')::int AS logged`,
     )
     const r = rows[0]
-    return { rate: jobs / seconds, seconds, lost: jobs - Math.min(r.ran, r.logged), twice: r.twice, maxPoolServers, maxBackends, half, most, workerCpu, bouncerCpu }
+    return {
+      rate: jobs / seconds,
+      seconds,
+      lost: jobs - Math.min(r.ran, r.logged),
+      twice: r.twice,
+      maxPoolServers,
+      maxBackends,
+      half,
+      most,
+      workerCpu,
+      bouncerCpu,
+    }
   } finally {
     sampling = false
     await sampler
@@ -125,7 +136,9 @@ export async function pgbouncerSection(pool: pg.Pool, database: string, directUr
   process.setMaxListeners(Math.max(...counts) + 20)
   const binary = pgbouncerBinary()
   if ('skip' in binary) return [{ section: 'pgbouncer', what: 'many replicas through PgBouncer', value: 'not run', note: binary.skip }]
-  await pool.query('CREATE TABLE IF NOT EXISTS test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())')
+  await pool.query(
+    'CREATE TABLE IF NOT EXISTS test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())',
+  )
   const rows: Row[] = []
   const show = (what: string, d: DrainResult, note = '') => {
     const cpu = `workers' CPU ${fmt(d.workerCpu)} ms/1k jobs${d.bouncerCpu ? `, PgBouncer's ${fmt(d.bouncerCpu)}` : ''}`

@@ -17,7 +17,10 @@ import { DEFAULT_SYSTEM_USER_ID } from '../src/settings.js'
 import { createScratchDb } from './scratch-db.js'
 
 const env = process.env
-const SIZES = (env.BENCH_RECALL_SIZES ?? '10000 100000 1000000').split(/[\s,]+/).filter(Boolean).map(Number)
+const SIZES = (env.BENCH_RECALL_SIZES ?? '10000 100000 1000000')
+  .split(/[\s,]+/)
+  .filter(Boolean)
+  .map(Number)
 const SETS = Number(env.BENCH_RECALL_SETS ?? 1000)
 const QUERIES = Number(env.BENCH_RECALL_QUERIES ?? 200)
 const VOCABULARY = 5000
@@ -96,7 +99,10 @@ export async function runRecallBench(): Promise<{ what: string; value: string; n
       const questions: { set: number; q: string }[] = []
       for (let i = 0; i < QUERIES; i++) {
         const set = (i * 7919) % SETS
-        const { rows: e } = await db.query<{ name: string }>('SELECT name FROM entity WHERE scopes = $1::uuid[] ORDER BY id LIMIT 1 OFFSET $2', [[scopeOf(set)], i % 5])
+        const { rows: e } = await db.query<{ name: string }>('SELECT name FROM entity WHERE scopes = $1::uuid[] ORDER BY id LIMIT 1 OFFSET $2', [
+          [scopeOf(set)],
+          i % 5,
+        ])
         questions.push({ set, q: `What does ${e[0]?.name ?? 'nobody'} ${i % 2 ? 'develop' : 'use'} with ${await word(db, i * 31)}?` })
       }
       for (const { set, q } of questions.slice(0, 10)) await recall(db, { readScopes: [scopeOf(set)], query: q, limit: 10 }, identity)
@@ -113,7 +119,10 @@ export async function runRecallBench(): Promise<{ what: string; value: string; n
       }
       await new Promise((r) => setTimeout(r, 1200))
       const after = await indexScans(db)
-      const used = [...after].map(([name, n]) => [name, n - (before.get(name) ?? 0)] as const).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1])
+      const used = [...after]
+        .map(([name, n]) => [name, n - (before.get(name) ?? 0)] as const)
+        .filter(([, n]) => n > 0)
+        .sort((a, b) => b[1] - a[1])
       times.sort((a, b) => a - b)
       const c = counts[0]
       rows.push({
@@ -126,7 +135,10 @@ export async function runRecallBench(): Promise<{ what: string; value: string; n
     if (rows.length > 1) {
       const ms = (r: { value: string }) => Number(r.value.split(' / ')[0])
       const claims = (r: { what: string }) => r.what.split(' claims')[0].replace('recall p50 / p95, ', '')
-      rows.push({ what: `recall p50 at ${claims(rows[rows.length - 1])} claims over the one at ${claims(rows[0])}`, value: `${(ms(rows[rows.length - 1]) / ms(rows[0])).toFixed(2)}x` })
+      rows.push({
+        what: `recall p50 at ${claims(rows[rows.length - 1])} claims over the one at ${claims(rows[0])}`,
+        value: `${(ms(rows[rows.length - 1]) / ms(rows[0])).toFixed(2)}x`,
+      })
     }
   } finally {
     await db.end()

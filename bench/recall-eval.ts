@@ -14,10 +14,10 @@ import pg from 'pg'
 import { closeExtractionPool } from '../src/graph/extract/extract-pool.js'
 import { buildCommunities } from '../src/graph/maintain/communities/build-communities.js'
 import { refreshDirtyProfiles } from '../src/graph/maintain/profiles.js'
+import { writeDocument } from '../src/graph/project/write-memory.js'
 import { recall } from '../src/graph/read/recall.js'
 import { RECALL_FLOOR } from '../src/graph/read/recall-floor.js'
 import type { RecallItem } from '../src/graph/read/recall-types.js'
-import { writeDocument } from '../src/graph/project/write-memory.js'
 import { ChunkProjectionJob } from '../src/jobs/inventory/index.js'
 import { User } from '../src/scope/user.js'
 import { DEFAULT_SYSTEM_USER_ID, parseSettings } from '../src/settings.js'
@@ -72,7 +72,10 @@ async function ask(pool: pg.Pool, probe: Probe): Promise<{ outcome: Outcome; lea
   const support = Math.max(0, ...r.items.map((i) => i.support))
   const at = probe.facts.length ? completedAt(r.items, probe.facts) : null
   const graphItems = r.items.slice(0, 5).filter((i) => i.kind !== 'chunk')
-  const top = r.items.slice(0, 3).map((i) => `${i.kind}(${i.support.toFixed(2)}): ${i.text.slice(0, 50).replace(/\s+/g, ' ')}`).join(' | ')
+  const top = r.items
+    .slice(0, 3)
+    .map((i) => `${i.kind}(${i.support.toFixed(2)}): ${i.text.slice(0, 50).replace(/\s+/g, ' ')}`)
+    .join(' | ')
   const outcome: Outcome = {
     probe,
     package: probe.package,
@@ -124,22 +127,51 @@ try {
   }
   const floors = floorsLeavingOneOut(outcomes)
   const packages = [...floors.keys()].sort()
-  console.log(`\nrecall: ${passages.length} passages of ${sets.size} packages in two sets (A: ${[...sets].filter(([, s]) => s === 'A').map(([p]) => p).join(', ')}; B: the rest)`)
-  console.log(`${outcomes.filter((o) => o.answerable).length} answerable questions, ${outcomes.filter((o) => !o.answerable).length} whose right answer is nothing`)
+  console.log(
+    `\nrecall: ${passages.length} passages of ${sets.size} packages in two sets (A: ${[...sets]
+      .filter(([, s]) => s === 'A')
+      .map(([p]) => p)
+      .join(', ')}; B: the rest)`,
+  )
+  console.log(
+    `${outcomes.filter((o) => o.answerable).length} answerable questions, ${outcomes.filter((o) => !o.answerable).length} whose right answer is nothing`,
+  )
   console.log('\nper package, its floor chosen on the other packages (leave one package out):')
-  for (const p of packages) console.log(report(`${p} (floor ${floors.get(p)?.toFixed(3)})`, outcomes.filter((o) => o.package === p), () => floors.get(p) ?? 0))
+  for (const p of packages)
+    console.log(
+      report(
+        `${p} (floor ${floors.get(p)?.toFixed(3)})`,
+        outcomes.filter((o) => o.package === p),
+        () => floors.get(p) ?? 0,
+      ),
+    )
   console.log(report('\npooled, leave-one-package-out', outcomes, (o) => floors.get(o.package) ?? 0))
   console.log(report('pooled, no floor', outcomes, () => 0))
   console.log(report(`pooled, shipped floor ${RECALL_FLOOR}`, outcomes, () => RECALL_FLOOR))
   const kinds = (o: Outcome) => o.answerable || o.package === 'nowhere'
-  console.log(report('  of which: nowhere', outcomes.filter((o) => o.package === 'nowhere'), (o) => floors.get(o.package) ?? 0))
-  console.log(report('  of which: in the other set', outcomes.filter((o) => !kinds(o)), (o) => floors.get(o.package) ?? 0))
+  console.log(
+    report(
+      '  of which: nowhere',
+      outcomes.filter((o) => o.package === 'nowhere'),
+      (o) => floors.get(o.package) ?? 0,
+    ),
+  )
+  console.log(
+    report(
+      '  of which: in the other set',
+      outcomes.filter((o) => !kinds(o)),
+      (o) => floors.get(o.package) ?? 0,
+    ),
+  )
   console.log(`floor chosen on every question (to ship): ${bestFloor(outcomes).toFixed(3)}`)
   console.log('targets: hit@5 >= 0.90, unanswerable answered with nothing (abstention recall) >= 0.90')
   if (process.env.EVAL_VERBOSE) {
     for (const o of outcomes) {
       const floor = floors.get(o.package) ?? 0
-      if (!right(o, floor)) console.log(`  wrong (${o.answerable ? 'answerable' : 'nothing'}, ${o.probe.set}, floor ${floor}): ${o.probe.question} support ${o.support.toFixed(2)} -> ${o.top}`)
+      if (!right(o, floor))
+        console.log(
+          `  wrong (${o.answerable ? 'answerable' : 'nothing'}, ${o.probe.set}, floor ${floor}): ${o.probe.question} support ${o.support.toFixed(2)} -> ${o.top}`,
+        )
     }
   }
   console.log(`\nitems from outside the read set (decoys {D} and {A,D}, {B,D} hold the same passages, numbers changed): ${leaks}`)

@@ -33,7 +33,6 @@ async function main(): Promise<void> {
   const pool = new pg.Pool({ connectionString: scratch.url, max: 4 })
   pool.on('error', () => {})
   try {
-
     // Distinct sets of one to three random members, each stored on ROWS_PER_SET rows spread over
     // the three roster tables.
     const sets = Array.from({ length: SETS }, (_, i) => Array.from({ length: 1 + (i % 3) }, () => randomUUID()).sort())
@@ -56,7 +55,7 @@ async function main(): Promise<void> {
     if (first.enqueued !== SETS) throw new Error(`first tick enqueued ${first.enqueued}`)
     const [second, secondMs] = await timed(() => fanOut(BenchPassJob, pool, identity))
     if (second.enqueued !== 0 || second.alreadyQueued !== SETS) throw new Error(`second tick enqueued ${second.enqueued}`)
-    await pool.query("delete from pgqueuer where entrypoint = $1", [BenchPassJob.entrypoint])
+    await pool.query('delete from pgqueuer where entrypoint = $1', [BenchPassJob.entrypoint])
     const [, enqueueMs] = await timed(() => fanOut(BenchPassJob, pool, identity, roster))
 
     const rows = [

@@ -136,7 +136,12 @@ async function sectionA(pool: pg.Pool): Promise<void> {
   const single = cfg.jobs / ((monotonicMs() - t0) / 1000)
   const singleCpu = cpuMsPer1k(cpu0, cfg.jobs)
   const singleFloors = [await harnessEnqueueFloor('an'), await ownEnqueueFloor(pool, 'an', cfg.floorClients)]
-  rows.push({ section: 'a', what: `enqueue, 1 per call, ${cfg.inflight} in flight`, value: `${fmt(single)} jobs/s`, note: floorNote(single, singleCpu, singleFloors) })
+  rows.push({
+    section: 'a',
+    what: `enqueue, 1 per call, ${cfg.inflight} in flight`,
+    value: `${fmt(single)} jobs/s`,
+    note: floorNote(single, singleCpu, singleFloors),
+  })
   await reset(pool)
   await settle(pool)
   const cpu1 = cpuBusyMs()
@@ -289,7 +294,12 @@ async function sectionC(pool: pg.Pool): Promise<void> {
     const durable = got.true
     const ratio = (q: number) => (percentile(lease, q) / percentile(durable, q)).toFixed(2)
     const load = os.loadavg()[0].toFixed(1)
-    rows.push({ section: 'c', what: what(`, round ${r + 1}: lease pick`), value: latencyFigure(lease), note: `load ${load}; ÷ durable pick: p50 ${ratio(50)}, p99 ${ratio(99)}` })
+    rows.push({
+      section: 'c',
+      what: what(`, round ${r + 1}: lease pick`),
+      value: latencyFigure(lease),
+      note: `load ${load}; ÷ durable pick: p50 ${ratio(50)}, p99 ${ratio(99)}`,
+    })
     rows.push({ section: 'c', what: what(`, round ${r + 1}: durable pick`), value: latencyFigure(durable), note: `load ${load}` })
   }
 }
@@ -308,8 +318,18 @@ async function sectionL(pool: pg.Pool): Promise<void> {
   for (const s of Object.values(all)) s.sort((a, b) => a - b)
   const ratio = (q: number) => (percentile(all.aizk, q) / percentile(all.floor, q)).toFixed(2)
   const what = `latency at ${cfg.latRate} jobs/s, ${rounds} alternating rounds of ${fmt(cfg.latJobs)} jobs`
-  rows.push({ section: 'l', what: `${what}: aizk's worker (as c)`, value: latencyFigure(all.aizk), note: `÷ the floor: p50 ${ratio(50)}, p95 ${ratio(95)}, p99 ${ratio(99)}` })
-  rows.push({ section: 'l', what: `${what}: the floor (LISTEN + one bare pick statement, lease commit)`, value: latencyFigure(all.floor), note: `${all.floor.length} samples` })
+  rows.push({
+    section: 'l',
+    what: `${what}: aizk's worker (as c)`,
+    value: latencyFigure(all.aizk),
+    note: `÷ the floor: p50 ${ratio(50)}, p95 ${ratio(95)}, p99 ${ratio(99)}`,
+  })
+  rows.push({
+    section: 'l',
+    what: `${what}: the floor (LISTEN + one bare pick statement, lease commit)`,
+    value: latencyFigure(all.floor),
+    note: `${all.floor.length} samples`,
+  })
 }
 
 async function insertNotReady(pool: pg.Pool): Promise<void> {
@@ -394,15 +414,27 @@ async function main(): Promise<void> {
       else if (s === 'd') await sectionD(pool, b)
       else if (s === 'e') await sectionE(pool)
       else if (s === 'f') await sectionF(pool, b)
-      else if (s === 'g') rows.push(...(await logParitySection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: cfg.rounds })))
+      else if (s === 'g')
+        rows.push(
+          ...(await logParitySection(pool, {
+            url,
+            batch: cfg.batch,
+            concurrency: cfg.concurrency,
+            jobs: cfg.jobs,
+            inflight: cfg.inflight,
+            rounds: cfg.rounds,
+          })),
+        )
       else if (s === 'h') rows.push(await spreadSection(pool, { ...ab(), spread: num('BENCH_SPREAD', 20) }))
       else if (s === 'i') rows.push(await countTriggerSection(pool, ab()))
       else if (s === 'u') rows.push(await logPersistenceSection(pool, ab()))
       else if (s === 'j') {
         const concurrencies = words('BENCH_LOCAL_CONCURRENCY', '16 64').map(Number)
         rows.push(...(await localQueueSection(pool, { url, jobs: cfg.jobs, rounds: cfg.rounds, batch: cfg.batch, concurrencies })))
-      }
-      else if (s === 't') rows.push(...(await tracingSection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: cfg.rounds })))
+      } else if (s === 't')
+        rows.push(
+          ...(await tracingSection(pool, { url, batch: cfg.batch, concurrency: cfg.concurrency, jobs: cfg.jobs, inflight: cfg.inflight, rounds: cfg.rounds })),
+        )
       else if (s === 'l') await sectionL(pool)
       else if (s === 'k') rows.push(...(await insertFloorSection({ seconds: cfg.floorSeconds, clients: cfg.floorClients })))
       else if (s === 'pgbouncer') rows.push(...(await pgbouncerSection(pool, scratch.name, url)))
@@ -416,7 +448,12 @@ async function main(): Promise<void> {
     await scratch.drop()
   }
   const { rows: v } = await new pg.Pool({ connectionString: cfg.server, max: 1 }).query('SHOW server_version')
-  process.stdout.write(`\naizk queue benchmark (node ${process.version}, PostgreSQL ${v[0].server_version}, ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')})\n\n`)
+  process.stdout.write(
+    `\naizk queue benchmark (node ${process.version}, PostgreSQL ${v[0].server_version}, ${os.cpus().length} cpus, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')})\n\n`,
+  )
   process.stdout.write('| | measurement | result | notes |\n|---|---|---|---|\n')
   for (const r of rows) process.stdout.write(`| ${r.section} | ${r.what} | ${r.value} | ${r.note ?? ''} |\n`)
 }

@@ -31,7 +31,10 @@ const forkWorker = () => forkBenchWorker({ url, batch: cfg.batch, concurrency: c
 async function drainWith(pool: pg.Pool, processes: number): Promise<{ rate: number; seconds: number; shares: number[]; rssMb: number }> {
   await pool.query('TRUNCATE pgqueuer, pgqueuer_log, aizk_queue_count, aizk_queue_count_delta, aizk_throughput')
   for (let b = 0; b < cfg.jobs; b += 1000) {
-    await enqueueMany(pool, Array.from({ length: Math.min(1000, cfg.jobs - b) }, (_, k) => ({ entrypoint: BENCH_ENTRYPOINT, payload: { i: b + k } })))
+    await enqueueMany(
+      pool,
+      Array.from({ length: Math.min(1000, cfg.jobs - b) }, (_, k) => ({ entrypoint: BENCH_ENTRYPOINT, payload: { i: b + k } })),
+    )
   }
   await pool.query('VACUUM ANALYZE')
   await pool.query('CHECKPOINT')
@@ -59,7 +62,9 @@ async function main(): Promise<void> {
   url = scratch.url
   const pool = new pg.Pool({ connectionString: url, max: 4 })
   try {
-    console.log(`scale-workers: ${fmt(cfg.jobs)} no-op jobs, batch ${cfg.batch}, ${cfg.concurrency} running per process, ${os.cpus().length} CPUs, server ${new URL(cfg.server).host}`)
+    console.log(
+      `scale-workers: ${fmt(cfg.jobs)} no-op jobs, batch ${cfg.batch}, ${cfg.concurrency} running per process, ${os.cpus().length} CPUs, server ${new URL(cfg.server).host}`,
+    )
     const table: string[][] = [['processes', 'drain s', 'jobs/s', 'vs 1 process', 'jobs per process', 'max RSS MB']]
     let base = 0
     for (const n of cfg.processes) {

@@ -31,7 +31,8 @@ const VARIANTS = {
   'without the limit trigger (0021)': 'ALTER TABLE pgqueuer DISABLE TRIGGER aizk_limit_foreign_pick',
   // Dropped, not disabled: the picks and completions write their own counts and the triggers
   // skip them, so what they still cost is the capture of their transition tables.
-  'without the live-count and throughput triggers': 'DROP TRIGGER aizk_count_update ON pgqueuer; DROP TRIGGER aizk_count_delete ON pgqueuer; DROP TRIGGER aizk_throughput_insert ON pgqueuer_log',
+  'without the live-count and throughput triggers':
+    'DROP TRIGGER aizk_count_update ON pgqueuer; DROP TRIGGER aizk_count_delete ON pgqueuer; DROP TRIGGER aizk_throughput_insert ON pgqueuer_log',
   'without the NOTIFY trigger': 'ALTER TABLE pgqueuer DISABLE TRIGGER tg_pgqueuer_changed',
   'without aizk_picked_heartbeat_idx': 'DROP INDEX aizk_picked_heartbeat_idx',
   'without the successful log row': `CREATE OR REPLACE FUNCTION aizk_complete(p_ids bigint[], p_queue_manager_id uuid) RETURNS bigint LANGUAGE plpgsql AS $f$
@@ -70,7 +71,11 @@ function instructions(dataDir, work, sql, label) {
   const file = path.join(work, `${label}.sql`)
   fs.writeFileSync(file, sql)
   const out = path.join(work, `${label}.callgrind`)
-  const r = run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, path.join(bindir, 'postgres'), '--single', '-j', '-D', dataDir, 'bench'], { input: sql, encoding: 'utf8', cwd: work })
+  const r = run('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, path.join(bindir, 'postgres'), '--single', '-j', '-D', dataDir, 'bench'], {
+    input: sql,
+    encoding: 'utf8',
+    cwd: work,
+  })
   const collected = /Collected : (\d+)/.exec(r.stderr ?? '')
   const logged = /logged = "(\d+)"/.exec(r.stdout ?? '')
   if (!collected || !logged) throw new Error(`callgrind run ${label} failed: ${(r.stderr ?? '').slice(-400)}`)
@@ -84,7 +89,11 @@ try {
   const init = run(path.join(bindir, 'initdb'), ['-D', base, '-A', 'trust', '-U', 'postgres'], { encoding: 'utf8' })
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`)
   const port = 20000 + (process.pid % 20000)
-  const start = run(path.join(bindir, 'pg_ctl'), ['-D', base, '-o', `-p ${port} -k ${work} -c listen_addresses=''`, '-w', 'start', '-l', path.join(work, 'log')], { encoding: 'utf8' })
+  const start = run(
+    path.join(bindir, 'pg_ctl'),
+    ['-D', base, '-o', `-p ${port} -k ${work} -c listen_addresses=''`, '-w', 'start', '-l', path.join(work, 'log')],
+    { encoding: 'utf8' },
+  )
   if (start.status !== 0) throw new Error(`pg_ctl start failed: ${start.stderr}`)
   try {
     const admin = new pg.Client({ host: work, port, user: 'postgres', database: 'postgres' })
@@ -110,13 +119,18 @@ try {
     const jobs = (K2 - K1) * B
     const perJob = (b.ir - a.ir) / jobs
     rows.push({ name, perJob })
-    console.log(`  ${name}: ${Math.round(perJob).toLocaleString('en-US')} instructions per job (${jobs} jobs between the runs; logged ${a.logged} / ${b.logged})`)
+    console.log(
+      `  ${name}: ${Math.round(perJob).toLocaleString('en-US')} instructions per job (${jobs} jobs between the runs; logged ${a.logged} / ${b.logged})`,
+    )
   }
   const whole = rows[0]?.perJob
   console.log('')
   console.log(`| server instructions per job, picks of ${B}, each after the completion of the last pick's jobs | per job | ÷ as migrated | the part's cost |`)
   console.log('|---|---:|---:|---:|')
-  for (const r of rows) console.log(`| ${r.name} | ${Math.round(r.perJob).toLocaleString('en-US')} | ${(r.perJob / whole).toFixed(3)} | ${Math.round(whole - r.perJob).toLocaleString('en-US')} (${(((whole - r.perJob) / whole) * 100).toFixed(1)}%) |`)
+  for (const r of rows)
+    console.log(
+      `| ${r.name} | ${Math.round(r.perJob).toLocaleString('en-US')} | ${(r.perJob / whole).toFixed(3)} | ${Math.round(whole - r.perJob).toLocaleString('en-US')} (${(((whole - r.perJob) / whole) * 100).toFixed(1)}%) |`,
+    )
 } finally {
   fs.rmSync(work, { recursive: true, force: true })
 }

@@ -11,8 +11,8 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { endedChildrenCpuSeconds, median } from './process-stats.js'
 import { num, text } from './knobs.js'
+import { endedChildrenCpuSeconds, median } from './process-stats.js'
 import { createScratchDb } from './scratch-db.js'
 
 const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
@@ -69,7 +69,10 @@ const fmt = (n: number) => `${Math.round(n)} ms`
 const plus = (n: number) => `${n < 0 ? '-' : '+'}${fmt(Math.abs(n))}`
 const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 console.log(`\nstart-up of whole processes, median of ${runs} (node ${process.version}; load average at the end ${load})\n`)
-for (const [field, title] of [['wallMs', 'wall time'], ['cpuMs', 'CPU time (user + system)']] as const) {
+for (const [field, title] of [
+  ['wallMs', 'wall time'],
+  ['cpuMs', 'CPU time (user + system)'],
+] as const) {
   const node = medianOf('node -e 0', field)
   console.log(`${title}; plain \`node -e 0\`: ${fmt(node)}\n`)
   console.log(`| command | ${checkouts.map(([l]) => l).join(' | ')} | ${checkouts.map(([l]) => `${l} - node`).join(' | ')} |`)

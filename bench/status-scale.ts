@@ -38,7 +38,9 @@ async function fill(pool: pg.Pool, n: number): Promise<void> {
      SELECT now() - (g % 86400) * interval '1 second', g, 'successful', 0, 'aizk_usage_event' FROM generate_series(1, $1::int) g`,
     [n],
   )
-  await pool.query(`INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints) VALUES ('44444444-4444-4444-8444-444444444444', 'bench', 1, '0', '{}')`)
+  await pool.query(
+    `INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints) VALUES ('44444444-4444-4444-8444-444444444444', 'bench', 1, '0', '{}')`,
+  )
   await pool.query('VACUUM ANALYZE pgqueuer')
   await pool.query('VACUUM ANALYZE pgqueuer_log')
 }
@@ -68,7 +70,10 @@ async function measure(n: number): Promise<{ n: number; cliMs: number; statsMs: 
     const cli: number[] = []
     for (let i = 0; i < RUNS_CLI; i++) {
       const s = performance.now()
-      const r = spawnSync(process.execPath, [path.join(root, 'bin', 'run.js'), 'status', '--json'], { env: { ...process.env, AIZK_DATABASE_URL: url }, encoding: 'utf8' })
+      const r = spawnSync(process.execPath, [path.join(root, 'bin', 'run.js'), 'status', '--json'], {
+        env: { ...process.env, AIZK_DATABASE_URL: url },
+        encoding: 'utf8',
+      })
       cli.push(performance.now() - s)
       if (r.status !== 0) throw new Error(`status --json failed: ${r.stderr}`)
     }
@@ -84,7 +89,10 @@ for (const n of sizes) results.push(await measure(n))
 const [small, large] = results
 console.log('status --json: cost against queue size (medians)')
 console.log(`${'jobs'.padStart(10)}  ${'CLI ms'.padStart(8)}  ${'stats ms'.padStart(9)}  fill s`)
-for (const r of results) console.log(`${r.n.toLocaleString('en-US').padStart(10)}  ${r.cliMs.toFixed(0).padStart(8)}  ${r.statsMs.toFixed(1).padStart(9)}  ${r.fillS.toFixed(1)}`)
+for (const r of results)
+  console.log(`${r.n.toLocaleString('en-US').padStart(10)}  ${r.cliMs.toFixed(0).padStart(8)}  ${r.statsMs.toFixed(1).padStart(9)}  ${r.fillS.toFixed(1)}`)
 const cliRatio = large.cliMs / small.cliMs
 const statsRatio = large.statsMs / small.statsMs
-console.log(`ratio ${large.n.toLocaleString('en-US')} / ${small.n.toLocaleString('en-US')}: CLI ${cliRatio.toFixed(2)}x, stats ${statsRatio.toFixed(2)}x (target <= 2x)`)
+console.log(
+  `ratio ${large.n.toLocaleString('en-US')} / ${small.n.toLocaleString('en-US')}: CLI ${cliRatio.toFixed(2)}x, stats ${statsRatio.toFixed(2)}x (target <= 2x)`,
+)

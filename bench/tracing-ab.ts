@@ -9,8 +9,8 @@
  */
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type pg from 'pg'
 import { trace } from '@opentelemetry/api'
+import type pg from 'pg'
 import { runTraced, traceReceived } from '../src/tracing/job-spans.js'
 import { startTracingSdk } from '../src/tracing/sdk.js'
 import { installedTracer } from '../src/tracing/tracer.js'
@@ -103,7 +103,12 @@ export async function tracingSection(pool: pg.Pool, o: TracingAbOptions): Promis
   const add = (what: string, key: keyof Sample) => {
     const a = median(off.map((s) => s[key]))
     const b = median(on.map((s) => s[key]))
-    rows.push({ section: 't', what, value: `off ${fmt(a)} / on ${fmt(b)} jobs/s`, note: `on/off ${(b / a).toFixed(2)} (median of ${o.rounds} alternating rounds; rounds off ${off.map((s) => fmt(s[key])).join(', ')}, on ${on.map((s) => fmt(s[key])).join(', ')})` })
+    rows.push({
+      section: 't',
+      what,
+      value: `off ${fmt(a)} / on ${fmt(b)} jobs/s`,
+      note: `on/off ${(b / a).toFixed(2)} (median of ${o.rounds} alternating rounds; rounds off ${off.map((s) => fmt(s[key])).join(', ')}, on ${on.map((s) => fmt(s[key])).join(', ')})`,
+    })
   }
   add('tracing: enqueue, 1 per call, 16 in flight', 'single')
   add('tracing: enqueue, 1,000 per call', 'bulk')

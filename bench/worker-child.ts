@@ -6,8 +6,8 @@ import pg from 'pg'
 import { JobRegistry } from '../src/jobs/registry.js'
 import { PICK_LEASE } from '../src/queue/pick.js'
 import { parseSettings } from '../src/settings.js'
-import { Worker } from '../src/worker/worker.js'
 import { startTracingSdk, type TracingSdk } from '../src/tracing/sdk.js'
+import { Worker } from '../src/worker/worker.js'
 import { benchStats, monotonicMs, spreadJobs } from './bench-jobs.js'
 
 const [url, batch, concurrency] = process.argv.slice(2)
@@ -59,7 +59,15 @@ process.on('message', async (m: { cmd: string }) => {
     // BENCH_OTEL=1 (section t's traced side): the SDK `aizk worker` starts from OTEL_*.
     tracing = process.env.BENCH_OTEL ? await startTracingSdk(process.env) : undefined
     const tStart = monotonicMs()
-    worker = new Worker({ pool, registry, settings, batchSize: Number(batch), concurrency: Number(concurrency), localQueueSize: localQueueSize(), listen: { connectionString: url, application_name: 'aizk-bench-worker' } })
+    worker = new Worker({
+      pool,
+      registry,
+      settings,
+      batchSize: Number(batch),
+      concurrency: Number(concurrency),
+      localQueueSize: localQueueSize(),
+      listen: { connectionString: url, application_name: 'aizk-bench-worker' },
+    })
     await worker.start()
     send({ type: 'started', tStart, tReady: monotonicMs(), cpuMs: cpuMs() })
   } else if (m.cmd === 'status') {
@@ -74,7 +82,9 @@ process.on('message', async (m: { cmd: string }) => {
       process.stderr.write(`profile worker cpu: user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms\n`)
     }
     for (const [name, e] of profile) {
-      process.stderr.write(`profile ${name}: ${e.n} calls, ${(e.ms / e.n).toFixed(2)} ms avg, ${(e.rows / e.n).toFixed(1)} rows avg, ${e.ms.toFixed(0)} ms total\n`)
+      process.stderr.write(
+        `profile ${name}: ${e.n} calls, ${(e.ms / e.n).toFixed(2)} ms avg, ${(e.rows / e.n).toFixed(1)} rows avg, ${e.ms.toFixed(0)} ms total\n`,
+      )
     }
     await pool.end()
     send({ type: 'stopped', handled: benchStats.handled })

@@ -17,8 +17,8 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import { childPid, cpuSeconds, median, rssMb } from './process-stats.js'
 import { num, text, words } from './knobs.js'
+import { childPid, cpuSeconds, median, rssMb } from './process-stats.js'
 import { createScratchDb } from './scratch-db.js'
 
 const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
@@ -60,7 +60,11 @@ async function startWorker(v: Variant, url: string): Promise<RunningWorker> {
   let child: ChildProcess
   let pid: number | undefined
   if (v.output === 'view') {
-    child = spawn('script', ['-qfec', `stty cols 120 rows 50; exec ${process.execPath} ${nodeArgs.join(' ')} ${bin} worker`, '/dev/null'], { cwd: v.dir, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    child = spawn('script', ['-qfec', `stty cols 120 rows 50; exec ${process.execPath} ${nodeArgs.join(' ')} ${bin} worker`, '/dev/null'], {
+      cwd: v.dir,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     for (let i = 0; i < 100 && !pid; i++) {
       await sleep(50)
       pid = childPid(child.pid ?? -1, bin)
@@ -140,7 +144,9 @@ try {
   for (let round = 0; round < (parts.includes('drain') ? 2 : 0); round++) {
     for (const v of variants) drains.set(name(v), [...(drains.get(name(v)) ?? []), await drainOnce(v, db.url, pool)])
   }
-  console.log(`\nidle worker for ${idleSeconds} s (after ${warmSeconds} s warm-up), all variants at once; drain of ${drainJobs.toLocaleString('en-US')} no-op jobs, one variant at a time, 2 rounds\n`)
+  console.log(
+    `\nidle worker for ${idleSeconds} s (after ${warmSeconds} s warm-up), all variants at once; drain of ${drainJobs.toLocaleString('en-US')} no-op jobs, one variant at a time, 2 rounds\n`,
+  )
   console.log('| variant | idle CPU (% of a core) | idle RSS mean / max | drain jobs/s (rounds) | drain vs JSON lines |')
   console.log('|---|---|---|---|---|')
   for (const v of variants) {
@@ -148,7 +154,9 @@ try {
     const d = drains.get(name(v)) ?? []
     const json = median(drains.get(name({ ...v, output: 'json' })) ?? [1])
     const ratio = `${((100 * median(d)) / json).toFixed(0)}%`
-    console.log(`| ${name(v)} | ${i?.cpu.toFixed(2)}% | ${i?.rssMean.toFixed(0)} / ${i?.rssMax.toFixed(0)} MB | ${d.map((x) => Math.round(x).toLocaleString('en-US')).join(', ')} | ${ratio} |`)
+    console.log(
+      `| ${name(v)} | ${i?.cpu.toFixed(2)}% | ${i?.rssMean.toFixed(0)} / ${i?.rssMax.toFixed(0)} MB | ${d.map((x) => Math.round(x).toLocaleString('en-US')).join(', ')} | ${ratio} |`,
+    )
   }
 } finally {
   await pool.end()

@@ -46,11 +46,7 @@ export class ConfigError extends AizkError {
   override readonly exitCode = ExitCode.config
   override readonly code = 'config'
   constructor(readonly problems: string[]) {
-    super(
-      `invalid settings:\n${problems.map((p) => `  ${p}`).join('\n')}`,
-      'fix the variables above (see `aizk settings` and docs/settings.md)',
-      problems,
-    )
+    super(`invalid settings:\n${problems.map((p) => `  ${p}`).join('\n')}`, 'fix the variables above (see `aizk settings` and docs/settings.md)', problems)
   }
 }
 

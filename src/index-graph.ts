@@ -3,19 +3,20 @@
  * loads the NLP library (compromise) on import, which is why this is an entry of its own and not
  * part of `aizk` (writing and recalling memory are there). api/aizk-graph.api.md pins this list.
  */
+
+export type { LlmExtractorSettings } from './graph/extract/llm-extractor.js'
 export {
-  readGraph,
-  projectChunk,
-  extractBuiltin,
   BuiltinExtractor,
-  LlmExtractor,
-  MalformedAnswerError,
-  closeExtractionPool,
   type ChunkRef,
-  type ProjectionOutcome,
+  closeExtractionPool,
   type Extraction,
   type Extractor,
+  extractBuiltin,
   type GraphView,
+  LlmExtractor,
+  MalformedAnswerError,
+  type ProjectionOutcome,
+  projectChunk,
+  readGraph,
 } from './graph/index.js'
-export type { GraphEntity, GraphClaim, GraphProfile, GraphPage } from './graph/read/read-graph.js'
-export type { LlmExtractorSettings } from './graph/extract/llm-extractor.js'
+export type { GraphClaim, GraphEntity, GraphPage, GraphProfile } from './graph/read/read-graph.js'

@@ -6,48 +6,65 @@
  * is internal: the CLI's modules import it by path. api/aizk.api.md pins this list (`npm run api`).
  */
 // Declaring jobs
-export { QueueJob, bytesPayload, type JobContext, type JobClass, type JobKind, type PayloadFormat, type StatementDeadline } from './jobs/queue-job.js'
-export { ScheduledJob, ScopedScheduledJob, SystemScheduledJob, type ScheduledJobClass, type ScheduledContext, type ScopedContext } from './jobs/scheduled-job.js'
-export { JobRegistry, jobRegistry, JobDeclarationError, type DeclaredSettings } from './jobs/registry.js'
-export { JobPriority } from './queue/priority.js'
-export { withStatementDeadline } from './db/statement-deadline.js'
-export { runIfGrown, type GrowthGateOptions, type GrowthGateResult } from './scope/index.js'
-export { PermanentJobError } from './permanent-error.js'
-export { JobCanceledError } from './worker/executor.js'
-// Enqueueing and waiting
-export { enqueue, enqueueMany, type EnqueueItem, type EnqueueOptions, type EnqueueLogOption } from './queue/enqueue.js'
-export type { Queryable } from './db/queryable.js'
-export { PayloadError } from './queue/payload.js'
-export { waitForJobs, type WaitOptions, type JobOutcome } from './queue/wait-for-jobs.js'
-export type { FinalStatus, CurrentStatus } from './queue/job-status.js'
-// Settings, the database, the worker
-export { parseSettings, type ParseOptions, type Settings, type SettingsSource } from './settings.js'
-export { openDatabase, type Database, type OpenOptions } from './db/database.js'
+
+export { type RunningWorker, startWorker, type WorkerRunOptions } from './app/run-worker.js'
 export type { DatabaseTarget, PoolOptions } from './db/connect.js'
-export { migrate, type MigrationOptions, type MigrateResult } from './db/migrate.js'
-export { Worker } from './worker/worker.js'
-export type { WorkerOptions, WorkerService, WorkerSettings } from './worker/worker-options.js'
-export { WorkerEvents, type WorkerEventMap, type WorkerEventName, type JobEventName, type AnyListener } from './events.js'
-export { startWorker, type RunningWorker, type WorkerRunOptions } from './app/run-worker.js'
-// Memory: scoped access, writing, reading
-export { User, type ScopeSet } from './scope/index.js'
-export { ingestOriginal, type IngestInput, type IngestResult } from './ingest/index.js'
-export { writeDocument, writeSessionItem, type NewSessionItem, type WrittenDocument } from './graph/project/write-memory.js'
-export type { NewDocument } from './graph/project/sql/document-sql.js'
-export { recall } from './graph/read/recall.js'
-export type { RecallOptions, RecallResult, RecallItem, RecallKind, RecalledClaim, RecalledEntity, RecalledCommunity, RecalledChunk, RecallSource } from './graph/read/recall-types.js'
+export { type Database, type OpenOptions, openDatabase } from './db/database.js'
+export { type MigrateResult, type MigrationOptions, migrate } from './db/migrate.js'
+export type { Queryable } from './db/queryable.js'
+export { withStatementDeadline } from './db/statement-deadline.js'
 // Errors
 export {
-  ExitCode,
-  type ExitCodeValue,
   AizkError,
-  UsageError,
+  AppLoginSettingsError,
   ConfigError,
-  NoDatabaseError,
   DatabaseError,
   DatabaseReadOnlyError,
-  SchemaChangedError,
+  ExitCode,
+  type ExitCodeValue,
+  NoDatabaseError,
   OwnerAccessError,
+  SchemaChangedError,
   TransactionEscapeError,
-  AppLoginSettingsError,
+  UsageError,
 } from './errors.js'
+export { type AnyListener, type JobEventName, type WorkerEventMap, type WorkerEventName, WorkerEvents } from './events.js'
+export type { NewDocument } from './graph/project/sql/document-sql.js'
+export { type NewSessionItem, type WrittenDocument, writeDocument, writeSessionItem } from './graph/project/write-memory.js'
+export { recall } from './graph/read/recall.js'
+export type {
+  RecalledChunk,
+  RecalledClaim,
+  RecalledCommunity,
+  RecalledEntity,
+  RecallItem,
+  RecallKind,
+  RecallOptions,
+  RecallResult,
+  RecallSource,
+} from './graph/read/recall-types.js'
+export { type IngestInput, type IngestResult, ingestOriginal } from './ingest/index.js'
+export { bytesPayload, type JobClass, type JobContext, type JobKind, type PayloadFormat, QueueJob, type StatementDeadline } from './jobs/queue-job.js'
+export { type DeclaredSettings, JobDeclarationError, JobRegistry, jobRegistry } from './jobs/registry.js'
+export {
+  type ScheduledContext,
+  ScheduledJob,
+  type ScheduledJobClass,
+  type ScopedContext,
+  ScopedScheduledJob,
+  SystemScheduledJob,
+} from './jobs/scheduled-job.js'
+export { PermanentJobError } from './permanent-error.js'
+// Enqueueing and waiting
+export { type EnqueueItem, type EnqueueLogOption, type EnqueueOptions, enqueue, enqueueMany } from './queue/enqueue.js'
+export type { CurrentStatus, FinalStatus } from './queue/job-status.js'
+export { PayloadError } from './queue/payload.js'
+export { JobPriority } from './queue/priority.js'
+export { type JobOutcome, type WaitOptions, waitForJobs } from './queue/wait-for-jobs.js'
+// Memory: scoped access, writing, reading
+export { type GrowthGateOptions, type GrowthGateResult, runIfGrown, type ScopeSet, User } from './scope/index.js'
+// Settings, the database, the worker
+export { type ParseOptions, parseSettings, type Settings, type SettingsSource } from './settings.js'
+export { JobCanceledError } from './worker/executor.js'
+export { Worker } from './worker/worker.js'
+export type { WorkerOptions, WorkerService, WorkerSettings } from './worker/worker-options.js'

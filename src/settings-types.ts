@@ -87,7 +87,10 @@ export function folderSetting() {
       try {
         const stat = statSync(value)
         if (!stat.isDirectory()) {
-          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `expected a folder, but ${value} is ${stat.isFile() ? 'a file' : 'not a folder (a device, pipe or socket)'}` })
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            message: `expected a folder, but ${value} is ${stat.isFile() ? 'a file' : 'not a folder (a device, pipe or socket)'}`,
+          })
           return z.NEVER
         }
       } catch (err) {
@@ -105,15 +108,14 @@ export function listSetting() {
   return z
     .union([z.array(z.string()), z.string()])
     .default([])
-    .transform((value) =>
-      (Array.isArray(value) ? value : value.split(','))
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0),
-    )
+    .transform((value) => (Array.isArray(value) ? value : value.split(',')).map((s) => s.trim()).filter((s) => s.length > 0))
 }
 
 export const uuidSetting = (defaultValue: string) =>
-  z.string().default(defaultValue).pipe(z.string().uuid({ message: 'expected a UUID' }))
+  z
+    .string()
+    .default(defaultValue)
+    .pipe(z.string().uuid({ message: 'expected a UUID' }))
 
 export function urlSetting(protocols: string[]) {
   return z

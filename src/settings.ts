@@ -24,8 +24,8 @@ import { scopeSettings } from './scope/settings.js'
 import type { SettingDeclaration, SettingsGroup } from './settings-types.js'
 import { defaultLocalQueueSize, workerSettings } from './worker/settings.js'
 
-export { DEFAULT_SYSTEM_USER_ID } from './scope/settings.js'
 export { FOREIGN_HEARTBEAT_TIMEOUT_SECONDS } from './queue/settings.js'
+export { DEFAULT_SYSTEM_USER_ID } from './scope/settings.js'
 export { defaultLocalQueueSize, pickCeiling } from './worker/settings.js'
 
 /** Every feature's settings, in the order operators read them (`aizk settings`, docs/settings.md). */
@@ -108,11 +108,23 @@ export function envName(key: string): string {
 }
 
 /** Variables oclif reads itself under the bin's prefix; allowed, never reported as unknown. */
-const OCLIF_RESERVED = new Set(['DEBUG', 'DATA_DIR', 'CONFIG_DIR', 'CACHE_DIR', 'SHELL', 'REDIRECTED', 'CLI_ASCII', 'CONTENT_TYPE', 'DISABLE_THEME', 'TEST_DATABASE_URL'])
+const OCLIF_RESERVED = new Set([
+  'DEBUG',
+  'DATA_DIR',
+  'CONFIG_DIR',
+  'CACHE_DIR',
+  'SHELL',
+  'REDIRECTED',
+  'CLI_ASCII',
+  'CONTENT_TYPE',
+  'DISABLE_THEME',
+  'TEST_DATABASE_URL',
+])
 
 function fullShape(registry?: SettingsSource): Record<string, z.ZodTypeAny> {
   const extra = registry?.settingsShape() ?? {}
-  for (const key of Object.keys(extra)) if (key in coreShape || key === 'env') throw new ConfigError([`${envName(key)}: declared by a job but is a core setting`])
+  for (const key of Object.keys(extra))
+    if (key in coreShape || key === 'env') throw new ConfigError([`${envName(key)}: declared by a job but is a core setting`])
   return { ...coreShape, ...extra }
 }
 

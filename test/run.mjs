@@ -50,8 +50,22 @@ const args = process.argv.slice(2)
 const files = args.length ? args : findTests(path.join(root, 'test'))
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--import', './test/support/no-colour.mjs', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.AIZK_TEST_CONCURRENCY ?? 3}`, '--test-timeout=900000', ...files],
-  { stdio: 'inherit', cwd: root, env: { ...withoutCiVariables(process.env), AIZK_TEST_BASE_URL: baseUrl, AIZK_TEST_TEMPLATE: template, AIZK_TEST_DATABASE_PREFIX: prefix } },
+  [
+    '--import',
+    'tsx',
+    '--import',
+    './test/support/no-colour.mjs',
+    '--test',
+    '--test-reporter=spec',
+    `--test-concurrency=${process.env.AIZK_TEST_CONCURRENCY ?? 3}`,
+    '--test-timeout=900000',
+    ...files,
+  ],
+  {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...withoutCiVariables(process.env), AIZK_TEST_BASE_URL: baseUrl, AIZK_TEST_TEMPLATE: template, AIZK_TEST_DATABASE_PREFIX: prefix },
+  },
 )
 // Ctrl-C reaches the test runner too (one process group): wait for it to end, then clean up.
 process.on('SIGINT', () => {})
@@ -61,7 +75,11 @@ await admin.query(`drop database if exists ${template} with (force)`)
 await admin.end()
 if (testServer) {
   const stopped = await testServer.release()
-  console.error(stopped ? 'stopped the embedded test server (no other test run of this user uses it)' : 'left the embedded test server running: another test run of this user uses it')
+  console.error(
+    stopped
+      ? 'stopped the embedded test server (no other test run of this user uses it)'
+      : 'left the embedded test server running: another test run of this user uses it',
+  )
 }
 process.exit(code)
 

@@ -54,7 +54,8 @@ export function checkPassages(path: string, passages: readonly Passage[], seen =
     const names = referenceIndex(p.entities)
     for (const c of p.claims) {
       if (!names.has(normalizeName(c.subject))) problems.push(`${p.id}: claim subject "${c.subject}" is not a labeled entity of the passage`)
-      if (c.objectIsEntity && !names.has(normalizeName(c.object))) problems.push(`${p.id}: claim object "${c.object}" is marked an entity but is not labeled as one`)
+      if (c.objectIsEntity && !names.has(normalizeName(c.object)))
+        problems.push(`${p.id}: claim object "${c.object}" is marked an entity but is not labeled as one`)
     }
   }
   if (problems.length) throw new Error(`${path}:\n  ${problems.slice(0, 10).join('\n  ')}`)

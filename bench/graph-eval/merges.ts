@@ -70,12 +70,24 @@ type FindPairs = (entities: { id: string; name: string; kind: string; trigrams: 
 const resolverPairs: FindPairs = (entities) => findMerges(entities, { similarity: SIMILARITY })
 
 /** `pairs` is the resolver's rules unless a test gives its own. */
-export async function scoreMerges(passages: readonly Passage[], extracted: readonly CleanExtraction['entities'][], labels: readonly MergeLabel[], into: MergeScore, pairs: FindPairs = resolverPairs): Promise<MergeScore> {
+export async function scoreMerges(
+  passages: readonly Passage[],
+  extracted: readonly CleanExtraction['entities'][],
+  labels: readonly MergeLabel[],
+  into: MergeScore,
+  pairs: FindPairs = resolverPairs,
+): Promise<MergeScore> {
   const entities = new Map<string, { id: string; name: string; kind: string; trigrams: string[]; shown: Map<string, number> }>()
   for (const list of extracted) {
     for (const e of list) {
       const key = `${e.kind}\u0000${e.normalizedName}`
-      const entity = entities.get(key) ?? { id: String(entities.size), name: e.normalizedName, kind: e.kind, trigrams: trigrams(e.normalizedName), shown: new Map() }
+      const entity = entities.get(key) ?? {
+        id: String(entities.size),
+        name: e.normalizedName,
+        kind: e.kind,
+        trigrams: trigrams(e.normalizedName),
+        shown: new Map(),
+      }
       entity.shown.set(e.name, (entity.shown.get(e.name) ?? 0) + e.mentions)
       entities.set(key, entity)
     }

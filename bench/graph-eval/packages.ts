@@ -37,7 +37,14 @@ function oldPackages(old: LabeledSet): EvalPackage[] {
   const byName = new Map<string, EvalPackage>()
   for (const p of old.passages) {
     const name = p.source.package
-    const pkg = byName.get(name) ?? { name, tuned: true, genre: p.genre, generator: p.source.converted?.startsWith('HTML') ? 'HTML' : 'text', passages: [], merges: [] }
+    const pkg = byName.get(name) ?? {
+      name,
+      tuned: true,
+      genre: p.genre,
+      generator: p.source.converted?.startsWith('HTML') ? 'HTML' : 'text',
+      passages: [],
+      merges: [],
+    }
     if (!pkg.genre.split(', ').includes(p.genre)) pkg.genre += `, ${p.genre}`
     pkg.passages.push(p)
     byName.set(name, pkg)
@@ -53,7 +60,9 @@ export function loadEvaluation(fixtures: string): Evaluation {
   const dir = join(fixtures, 'packages')
   let files: string[] = []
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
   } catch {
     // No package files yet: the old set alone.
   }
@@ -61,8 +70,16 @@ export function loadEvaluation(fixtures: string): Evaluation {
     const path = join(dir, file)
     const labels = parseLabels(path, packageFileSchema)
     checkPassages(path, labels.passages, ids)
-    if (packages.some((p) => p.name === labels.package)) throw new Error(`${path}: package ${labels.package} is already labeled elsewhere; one file per package`)
-    packages.push({ name: labels.package, tuned: false, genre: labels.genre, generator: labels.generator, passages: labels.passages, merges: labels.merges ?? [] })
+    if (packages.some((p) => p.name === labels.package))
+      throw new Error(`${path}: package ${labels.package} is already labeled elsewhere; one file per package`)
+    packages.push({
+      name: labels.package,
+      tuned: false,
+      genre: labels.genre,
+      generator: labels.generator,
+      passages: labels.passages,
+      merges: labels.merges ?? [],
+    })
     scopes.push({ name: labels.package, tuned: false, passages: labels.passages, functional: labels.functional ?? [] })
   }
   return { old, packages, scopes }

@@ -20,7 +20,43 @@ export interface ScoredClaim {
 }
 
 /** Objects that say nothing on their own ("Git -do-> everything"). */
-const VACUOUS = new Set(['it', 'its', 'this', 'that', 'these', 'those', 'them', 'they', 'he', 'she', 'one', 'ones', 'all', 'everything', 'something', 'anything', 'nothing', 'some', 'any', 'more', 'most', 'much', 'many', 'other', 'others', 'same', 'such', 'thing', 'things', 'way', 'lot', 'part', 'use', 'last', 'first'])
+const VACUOUS = new Set([
+  'it',
+  'its',
+  'this',
+  'that',
+  'these',
+  'those',
+  'them',
+  'they',
+  'he',
+  'she',
+  'one',
+  'ones',
+  'all',
+  'everything',
+  'something',
+  'anything',
+  'nothing',
+  'some',
+  'any',
+  'more',
+  'most',
+  'much',
+  'many',
+  'other',
+  'others',
+  'same',
+  'such',
+  'thing',
+  'things',
+  'way',
+  'lot',
+  'part',
+  'use',
+  'last',
+  'first',
+])
 
 /** Word classes a whole noun phrase does not end with ("infrastructure for", "the last two"). */
 const CUT_TAGS = ['Determiner', 'Preposition', 'Conjunction', 'Adjective', 'Adverb', 'Value', 'Pronoun']
@@ -28,7 +64,10 @@ const CUT_TAGS = ['Determiner', 'Preposition', 'Conjunction', 'Adjective', 'Adve
 /** Words that end the head noun phrase of a labeled object ("acronym for Still In Development"). */
 const PHRASE_END = new Set(['of', 'for', 'in', 'on', 'to', 'from', 'with', 'by', 'at', 'as', 'that', 'which', 'who', 'and', 'or', 'when', 'if', 'into', 'than'])
 
-const words = (s: string) => normalizeName(s).split(/[^\p{L}\p{N}+]+/u).filter(Boolean)
+const words = (s: string) =>
+  normalizeName(s)
+    .split(/[^\p{L}\p{N}+]+/u)
+    .filter(Boolean)
 const stem = (word: string) => word.toLowerCase().replace(/(ing|ed|es|s|e)$/, '')
 
 /** The labeled object's head: the last word of its first noun phrase. */
@@ -47,7 +86,17 @@ export function objectCutOff(object: string): boolean {
   return !last.includes('Noun') && !last.includes('Acronym') && CUT_TAGS.some((t) => last.includes(t))
 }
 
-const MODAL_FORMS: Record<string, string[]> = { can: ['can', 'could'], may: ['may', 'might'], might: ['might', 'may'], must: ['must'], should: ['should'], will: ['will', 'would'], would: ['would'], could: ['could'], shall: ['shall'] }
+const MODAL_FORMS: Record<string, string[]> = {
+  can: ['can', 'could'],
+  may: ['may', 'might'],
+  might: ['might', 'may'],
+  must: ['must'],
+  should: ['should'],
+  will: ['will', 'would'],
+  would: ['would'],
+  could: ['could'],
+  shall: ['shall'],
+}
 
 const keepsModality = (c: ScoredClaim, m: string) => {
   const forms = MODAL_FORMS[m] ?? [m]

@@ -20,7 +20,13 @@ export async function startRecordedLlm(answers: Map<string, unknown>): Promise<{
         return
       }
       const content = JSON.stringify(answer)
-      res.end(JSON.stringify({ object: 'chat.completion', model: request.model, choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }))
+      res.end(
+        JSON.stringify({
+          object: 'chat.completion',
+          model: request.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        }),
+      )
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

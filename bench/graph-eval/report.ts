@@ -49,7 +49,23 @@ function pool(name: string, rows: readonly Row[], contradictions: readonly Funct
   return { name, tuned: false, label: name, counts, merges, big: sum('big'), coherent: sum('coherent'), entityNames: sum('entityNames'), contradictions: c }
 }
 
-const HEADER = ['package (genre; generator)', 'tuned', 'passages', 'entities P', 'R', 'kind acc.', 'claims true', 'informative', 'link 2 entities', 'entities in a claim', 'claims / passage', 'merges P', 'contradictions P / R', 'communities 3+ coherent', '3+ per 50 entities']
+const HEADER = [
+  'package (genre; generator)',
+  'tuned',
+  'passages',
+  'entities P',
+  'R',
+  'kind acc.',
+  'claims true',
+  'informative',
+  'link 2 entities',
+  'entities in a claim',
+  'claims / passage',
+  'merges P',
+  'contradictions P / R',
+  'communities 3+ coherent',
+  '3+ per 50 entities',
+]
 
 function cells(r: Row, full: boolean): string[] {
   const f = full ? withCounts : ratio
@@ -80,7 +96,8 @@ const line = (cs: string[]) => `| ${cs.join(' | ')} |`
 function targets(r: Row): string[] {
   const k = r.counts
   const c = r.contradictions ?? { reported: 0, right: 0, labeled: 0 }
-  const check = (name: string, a: number, b: number, target: number) => `${name} ${withCounts(a, b)} target >= ${target}: ${b > 0 && a / b >= target ? 'met' : 'NOT met'}`
+  const check = (name: string, a: number, b: number, target: number) =>
+    `${name} ${withCounts(a, b)} target >= ${target}: ${b > 0 && a / b >= target ? 'met' : 'NOT met'}`
   return [
     check('entity precision', k.entitiesRight, k.entitiesOut, 0.85),
     check('kind accuracy', k.kindsRight, k.kindsJudged, 0.85),
@@ -103,7 +120,11 @@ export function printReport(title: string, rows: readonly Row[], oldSet: Functio
   const fresh = rows.filter((r) => !r.tuned)
   const tuned = rows.filter((r) => r.tuned)
   const pooled = [
-    pool('**pooled, never tuned**', fresh, fresh.flatMap((r) => (r.contradictions ? [r.contradictions] : []))),
+    pool(
+      '**pooled, never tuned**',
+      fresh,
+      fresh.flatMap((r) => (r.contradictions ? [r.contradictions] : [])),
+    ),
     pool('pooled, tuned (old set)', tuned, oldSet ? [oldSet] : []),
     pool('pooled, all', rows, [...fresh.flatMap((r) => (r.contradictions ? [r.contradictions] : [])), ...(oldSet ? [oldSet] : [])]),
   ]
@@ -117,7 +138,9 @@ export function printReport(title: string, rows: readonly Row[], oldSet: Functio
     if (r.counts.passages === 0) continue
     console.log(`\n  ${r.name.replaceAll('*', '')} against the targets (issue 48):`)
     for (const t of targets(r)) console.log(`    ${t}`)
-    console.log(`    (claims per passage ${ratio(r.counts.claimsOut, r.counts.passages)}; entity recall ${withCounts(r.counts.entitiesFound, r.counts.entitiesLabeled)}; merges not judged, between unlabeled names: ${r.merges.unjudged})`)
+    console.log(
+      `    (claims per passage ${ratio(r.counts.claimsOut, r.counts.passages)}; entity recall ${withCounts(r.counts.entitiesFound, r.counts.entitiesLabeled)}; merges not judged, between unlabeled names: ${r.merges.unjudged})`,
+    )
     if (r.merges.examples.length) console.log(`    wrong merges: ${r.merges.examples.slice(0, 8).join('; ')}`)
   }
 }

@@ -29,7 +29,10 @@ const SIMILARITY = 0.8 // AIZK_DEDUP_SIMILARITY's default
 /** pg_trgm's trigrams: words of letters and digits, lower-cased, padded with two spaces before and one after. */
 export function trigrams(name: string): string[] {
   const out = new Set<string>()
-  for (const word of name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) {
+  for (const word of name
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)) {
     const padded = `  ${word} `
     for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3))
   }
@@ -40,7 +43,9 @@ function passageSets(labels: LabeledSet): NameSet[] {
   return labels.passages.map((p) => ({
     id: p.id,
     split: p.split,
-    names: p.entities.filter((e) => e.kind !== 'optional').flatMap((e) => [e.name, ...e.aliases].map((name, i) => ({ name, kind: e.kind, entity: e.name, kept: i === 0 }))),
+    names: p.entities
+      .filter((e) => e.kind !== 'optional')
+      .flatMap((e) => [e.name, ...e.aliases].map((name, i) => ({ name, kind: e.kind, entity: e.name, kept: i === 0 }))),
   }))
 }
 
@@ -102,10 +107,15 @@ export async function printResolution(labels: LabeledSet, nameSetsPath: string):
       const chosen = sets.filter((s) => s.split === split)
       const line: string[] = []
       let wrong: string[] = []
-      for (const [name, keep] of [['before', before], ['after', () => true]] as const) {
+      for (const [name, keep] of [
+        ['before', before],
+        ['after', () => true],
+      ] as const) {
         const s: Score = { tp: 0, fp: 0, fn: 0, keptRight: 0, keptGroups: 0, wrong: [] }
         for (const set of chosen) await scoreSet(set, keep, s)
-        line.push(`${name}: precision ${ratio(s.tp, s.tp + s.fp)} recall ${ratio(s.tp, s.tp + s.fn)} (${s.tp} right, ${s.fp} wrong, ${s.fn} missed)${name === 'after' ? `; better name kept ${s.keptRight}/${s.keptGroups}` : ''}`)
+        line.push(
+          `${name}: precision ${ratio(s.tp, s.tp + s.fp)} recall ${ratio(s.tp, s.tp + s.fn)} (${s.tp} right, ${s.fp} wrong, ${s.fn} missed)${name === 'after' ? `; better name kept ${s.keptRight}/${s.keptGroups}` : ''}`,
+        )
         if (name === 'after') wrong = s.wrong
       }
       console.log(`\nresolution, ${label}, ${split} split (${chosen.length} sets)`)

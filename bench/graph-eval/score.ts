@@ -34,9 +34,22 @@ export interface Counts {
 }
 
 export const zeroCounts = (): Counts => ({
-  entitiesOut: 0, entitiesRight: 0, entitiesLabeled: 0, entitiesFound: 0,
-  claimsOut: 0, claimsRight: 0, claimsLabeled: 0, claimsFound: 0, claimsLinking: 0, datedLabeled: 0, datedKept: 0,
-  kindsJudged: 0, kindsRight: 0, claimsInformative: 0, entitiesInClaims: 0, passages: 0,
+  entitiesOut: 0,
+  entitiesRight: 0,
+  entitiesLabeled: 0,
+  entitiesFound: 0,
+  claimsOut: 0,
+  claimsRight: 0,
+  claimsLabeled: 0,
+  claimsFound: 0,
+  claimsLinking: 0,
+  datedLabeled: 0,
+  datedKept: 0,
+  kindsJudged: 0,
+  kindsRight: 0,
+  claimsInformative: 0,
+  entitiesInClaims: 0,
+  passages: 0,
 })
 
 export function addCounts(into: Counts, from: Counts): Counts {
@@ -47,7 +60,10 @@ export function addCounts(into: Counts, from: Counts): Counts {
 /** The extractor's kind spelled as the labels spell it. */
 const labeledKind = (kind: string) => (kind === 'organization' ? 'organisation' : kind)
 
-const words = (s: string) => normalizeName(s).split(/[^\p{L}\p{N}+.-]+/u).filter(Boolean)
+const words = (s: string) =>
+  normalizeName(s)
+    .split(/[^\p{L}\p{N}+.-]+/u)
+    .filter(Boolean)
 
 /** A word without its inflection ("created", "creates" and "create" are one), crudely. */
 export const stem = (word: string) => word.toLowerCase().replace(/(ing|ed|es|s|e)$/, '')
@@ -136,7 +152,11 @@ export interface SplitGraph {
  * supersession is right when the labels name that fact with that kind.
  */
 export function scoreFunctional(set: LabeledSet, split: Passage['split'], g: SplitGraph, maxObjects: number) {
-  return scoreFunctionalLabels((set.functional ?? []).filter((f) => f.split === split), g, maxObjects)
+  return scoreFunctionalLabels(
+    (set.functional ?? []).filter((f) => f.split === split),
+    g,
+    maxObjects,
+  )
 }
 
 /** The same against a given list of labeled facts (one package's, whatever their split). */
@@ -206,5 +226,12 @@ export function scoreCommunities(passages: readonly Passage[], g: SplitGraph, re
   })
   const inGraph = new Set(level.flat().filter((m) => topicsOf.has(m)))
   const placed = new Set(coherent.flat().filter((m) => topicsOf.has(m)))
-  return { communities: level.length, big: big.length, coherent: coherent.length, labeledInGraph: inGraph.size, labeledPlaced: placed.size, largest: big.slice(0, 3).map((m) => m.slice(0, 6).join(', ')) }
+  return {
+    communities: level.length,
+    big: big.length,
+    coherent: coherent.length,
+    labeledInGraph: inGraph.size,
+    labeledPlaced: placed.size,
+    largest: big.slice(0, 3).map((m) => m.slice(0, 6).join(', ')),
+  }
 }

@@ -5,16 +5,16 @@
  */
 import { connectionLimits } from '../db/connect.js'
 import type { Database } from '../db/database.js'
-import { loadJobModules } from './load-job-modules.js'
-import { type JobRegistry, jobRegistry } from '../jobs/registry.js'
-import type { Settings } from '../settings.js'
 import { WorkerEvents } from '../events.js'
+import { type JobRegistry, jobRegistry } from '../jobs/registry.js'
 import { Scheduler } from '../scheduler/scheduler.js'
+import type { Settings } from '../settings.js'
 import { countMaintenanceService } from '../worker/count-maintenance.js'
 import { healthServices } from '../worker/health-services.js'
 import { openDatabaseWhenReady } from '../worker/startup-wait.js'
 import { Worker } from '../worker/worker.js'
 import type { WorkerService } from '../worker/worker-options.js'
+import { loadJobModules } from './load-job-modules.js'
 
 /** Connections of the queue's own pool: up to two pickers, two outcome writes, heartbeat, pauses, health, scheduler, counts. */
 const QUEUE_POOL_SIZE = 10
@@ -121,7 +121,12 @@ export async function startWorker(opts: WorkerRunOptions): Promise<RunningWorker
       // light; in a worker the job modules have loaded it already.
       stopping ??= worker
         .stop({ timeoutMs, reason })
-        .finally(() => Promise.all([db.close(POOL_GOODBYE_MS).catch(() => 0), import('../graph/extract/extract-pool.js').then((m) => m.closeExtractionPool()).catch(() => {})]).then(() => {}))
+        .finally(() =>
+          Promise.all([
+            db.close(POOL_GOODBYE_MS).catch(() => 0),
+            import('../graph/extract/extract-pool.js').then((m) => m.closeExtractionPool()).catch(() => {}),
+          ]).then(() => {}),
+        )
       return stopping
     },
   }

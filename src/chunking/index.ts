@@ -1,2 +1,2 @@
-export { type Chunk, type ChunkOptions, chunkMarkdown } from './chunk-markdown.js'
 export { type Block, type BlockKind, parseBlocks } from './blocks.js'
+export { type Chunk, type ChunkOptions, chunkMarkdown } from './chunk-markdown.js'

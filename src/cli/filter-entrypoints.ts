@@ -7,11 +7,11 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { jobRegistry } from '../jobs/registry.js'
+import { unknownEntrypointError } from '../operator/entrypoints.js'
 import { readCounts } from '../queue/counts.js'
 import { entrypointsInUse } from '../queue/job-filter.js'
-import { unknownEntrypointError } from '../operator/entrypoints.js'
 
-const FOREIGN_HINT = 'an entrypoint no job here registers is taken only while it has jobs in the queue (`aizk status` lists them, PgQueuer\'s included)'
+const FOREIGN_HINT = "an entrypoint no job here registers is taken only while it has jobs in the queue (`aizk status` lists them, PgQueuer's included)"
 
 export async function checkFilterEntrypoints(db: Queryable, names: readonly string[] | undefined): Promise<void> {
   const registered = new Set(jobRegistry.entrypoints())

@@ -6,10 +6,10 @@
  */
 import type { Database } from '../db/database.js'
 import { NotFoundError } from '../errors.js'
+import { type JobFilterFlagValues, readJobFilter } from '../operator/job-filter-input.js'
 import { ACTION_WINDOW, idsNotIn, inWindows, type JobFilter, type LiveStatus, statusWord } from '../queue/job-filter.js'
 import { AizkCommand } from './base-command.js'
 import { checkFilterEntrypoints } from './filter-entrypoints.js'
-import { type JobFilterFlagValues, readJobFilter } from '../operator/job-filter-input.js'
 import { createProgress } from './progress.js'
 
 export type MissingJob = { id: string; status: string | null }
@@ -39,11 +39,9 @@ export abstract class JobActionCommand extends AizkCommand {
     await checkFilterEntrypoints(db.pool, flags.entrypoint)
     const missing = await idsNotIn(db.pool, ids, refusal.statuses)
     if (missing.length) {
-      throw new NotFoundError(
-        `not ${refusal.not}: ${missing.map((m) => `job ${m.id} (${statusWord(m.status)})`).join(', ')}`,
-        refusal.hint(missing),
-        { [refusal.detailsKey]: missing },
-      )
+      throw new NotFoundError(`not ${refusal.not}: ${missing.map((m) => `job ${m.id} (${statusWord(m.status)})`).join(', ')}`, refusal.hint(missing), {
+        [refusal.detailsKey]: missing,
+      })
     }
     return { db, filter, ids, limit }
   }
@@ -52,7 +50,11 @@ export abstract class JobActionCommand extends AizkCommand {
    * Takes `target` rows, ACTION_WINDOW per statement, each window after the last id of the one
    * before; a progress bar named `label` shows on stderr when there is more than one window.
    */
-  protected async takeInWindows<T extends { id: string }>(label: string | null, target: number, take: (limit: number, afterId: string | undefined) => Promise<T[]>): Promise<T[]> {
+  protected async takeInWindows<T extends { id: string }>(
+    label: string | null,
+    target: number,
+    take: (limit: number, afterId: string | undefined) => Promise<T[]>,
+  ): Promise<T[]> {
     const progress = label !== null && target > ACTION_WINDOW && !this.jsonEnabled() ? createProgress(label) : null
     const rows = await inWindows(target, ACTION_WINDOW, take, (done) => progress?.update(done, target))
     progress?.done()

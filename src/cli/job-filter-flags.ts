@@ -12,7 +12,7 @@ export function jobFilterFlags(rows: string, limitDefault: string) {
     entrypoint: Flags.string({
       char: 'e',
       description:
-        'Only this entrypoint (repeatable): one this installation registers (`aizk jobs types`), or one with jobs in the queue (`aizk status`, where a PgQueuer worker\'s appear); any other is refused (exit 2).',
+        "Only this entrypoint (repeatable): one this installation registers (`aizk jobs types`), or one with jobs in the queue (`aizk status`, where a PgQueuer worker's appear); any other is refused (exit 2).",
       multiple: true,
     }),
     id: Flags.string({ description: `Only this ${rows} job id (repeatable).`, multiple: true }),

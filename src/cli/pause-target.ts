@@ -1,6 +1,7 @@
 /** The entrypoint `aizk pause` / `aizk resume` name: a registered one, or any well-formed name with --force. */
-import { checkEntrypointName, resolveJob } from '../operator/entrypoints.js'
+
 import { jobRegistry } from '../jobs/registry.js'
+import { checkEntrypointName, resolveJob } from '../operator/entrypoints.js'
 
 export function pauseTarget(name: string, force: boolean): string {
   checkEntrypointName(name)

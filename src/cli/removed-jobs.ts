@@ -5,7 +5,11 @@
  */
 import { renderTable } from '../operator/table.js'
 
-export function renderJobList(rows: { id: string; entrypoint: string; attempts?: number; cycles?: number }[], summary: string, o: { attempts?: boolean; cycleHeader?: string } = {}): string {
+export function renderJobList(
+  rows: { id: string; entrypoint: string; attempts?: number; cycles?: number }[],
+  summary: string,
+  o: { attempts?: boolean; cycleHeader?: string } = {},
+): string {
   const shown = rows.slice(0, 50)
   const out = [
     renderTable(shown, [

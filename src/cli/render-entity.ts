@@ -28,7 +28,8 @@ export function renderEntity(p: EntityPage): string {
   ]
   if (e.description) lines.push(e.description)
   if (p.aliases.length) lines.push(`aliases (merged into it): ${p.aliases.map((a) => `${a.name} (${a.kind})`).join(', ')}`)
-  if (p.sameName.length) lines.push(`same name elsewhere in the read set: ${p.sameName.map((o) => `${o.name} (${o.kind}) ${o.id} {${o.scopes.join(',')}}`).join('; ')}`)
+  if (p.sameName.length)
+    lines.push(`same name elsewhere in the read set: ${p.sameName.map((o) => `${o.name} (${o.kind}) ${o.id} {${o.scopes.join(',')}}`).join('; ')}`)
   lines.push('', 'claims out', claimTable(p.claimsOut, p, '(none)'), '', 'claims in', claimTable(p.claimsIn, p, '(none)'), '')
   lines.push(
     renderTable(

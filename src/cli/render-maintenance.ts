@@ -28,7 +28,14 @@ export function renderMaintenance(view: MaintenanceView): string {
     [
       { header: 'INSIGHT', get: (i) => i.kind },
       { header: 'FINDING', get: (i) => i.title.slice(0, 80) },
-      { header: 'EVIDENCE', get: (i) => i.evidence.map((e) => e.claim).join('; ').slice(0, 90) },
+      {
+        header: 'EVIDENCE',
+        get: (i) =>
+          i.evidence
+            .map((e) => e.claim)
+            .join('; ')
+            .slice(0, 90),
+      },
     ],
     { empty: '(no insights)' },
   )
@@ -37,10 +44,12 @@ export function renderMaintenance(view: MaintenanceView): string {
 
 /** The biggest communities' summaries as paragraphs, with the model's findings when it reported. */
 function summaries(view: MaintenanceView, count = 5): string[] {
-  return view.communities.slice(0, count).flatMap((c) => [
-    `${c.title} (level ${c.level}, ${c.size} entities${c.reportedAt ? ', model report' : ''})`,
-    `  ${c.summary}`,
-    ...c.findings.map((f) => `  - ${f.summary}: ${f.explanation}`),
-    '',
-  ])
+  return view.communities
+    .slice(0, count)
+    .flatMap((c) => [
+      `${c.title} (level ${c.level}, ${c.size} entities${c.reportedAt ? ', model report' : ''})`,
+      `  ${c.summary}`,
+      ...c.findings.map((f) => `  - ${f.summary}: ${f.explanation}`),
+      '',
+    ])
 }

@@ -10,7 +10,9 @@ export const scopeFlag = () =>
 export function checkScopes(scopes: string[]): string[] {
   const bad = scopes.filter((s) => !isUuid(s.trim().toLowerCase()))
   if (bad.length) {
-    throw new UsageError(`not a uuid: ${bad.map((b) => `"${b}"`).join(', ')}`, 'pass each scope of the set as --scope UUID (see `aizk roster`)', { invalid: bad })
+    throw new UsageError(`not a uuid: ${bad.map((b) => `"${b}"`).join(', ')}`, 'pass each scope of the set as --scope UUID (see `aizk roster`)', {
+      invalid: bad,
+    })
   }
   return scopes
 }

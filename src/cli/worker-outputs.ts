@@ -4,12 +4,13 @@
  * has resolved until `close()`, which the command calls after the worker has stopped, so the drain and
  * 'worker:stopped' are shown too. Lives with the CLI, not in src/worker: it imports ink.
  */
-import { canDrawLive } from './terminal.js'
+
+import type { WorkerEvents } from '../events.js'
 import { concurrencyLimitOf } from '../jobs/queue-job.js'
 import { jobRegistry } from '../jobs/registry.js'
 import type { NumberSettingKey, Settings } from '../settings.js'
-import type { WorkerEvents } from '../events.js'
 import { attachJsonLines } from '../worker/log-lines.js'
+import { canDrawLive } from './terminal.js'
 
 export interface WorkerOutputsOptions {
   events: WorkerEvents
@@ -40,10 +41,12 @@ export async function attachWorkerOutputs(opts: WorkerOutputsOptions): Promise<W
   const tty = opts.isTTY ?? canDrawLive(stdout)
   const mode = settings.workerOutput === 'auto' || settings.workerOutput === undefined ? (tty ? 'view' : 'json') : settings.workerOutput
   if (mode === 'view') {
-    const limitOf = opts.limitOf ?? ((ep: string) => {
-      const job = jobRegistry.get(ep)
-      return job ? concurrencyLimitOf(job, settings) : 0
-    })
+    const limitOf =
+      opts.limitOf ??
+      ((ep: string) => {
+        const job = jobRegistry.get(ep)
+        return job ? concurrencyLimitOf(job, settings) : 0
+      })
     // ink and react load only when the view is drawn: JSON lines never pay for them. React's
     // development build costs several times the production one per frame: use the latter
     // unless NODE_ENV asks otherwise (it is read once, when react first loads).

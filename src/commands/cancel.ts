@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { confirmOrRequireYes, operatorName } from '../cli/confirm.js'
-import { jobFilterFlags } from '../cli/job-filter-flags.js'
 import { JobActionCommand } from '../cli/job-action-command.js'
+import { jobFilterFlags } from '../cli/job-filter-flags.js'
 import { renderJobList } from '../cli/removed-jobs.js'
 import { type CancelRequestedJob, requestCancel } from '../queue/cancel-request.js'
 import { ACTION_WINDOW, countMatching } from '../queue/job-filter.js'
@@ -15,8 +15,14 @@ export default class Cancel extends JobActionCommand {
     { command: '<%= config.bin %> cancel --entrypoint aizk_usage_event --dry-run', description: 'List the queued jobs a cancel would remove; change nothing.' },
     { command: '<%= config.bin %> cancel --entrypoint aizk_usage_event --yes', description: 'Cancel every queued job of one entrypoint without asking.' },
     { command: '<%= config.bin %> cancel --id 1234 --running --yes', description: 'Cancel this job whether queued or running (exit 5 if it is neither).' },
-    { command: '<%= config.bin %> cancel -e aizk_convert_artifact --running --older-than 1h --yes', description: 'Also stop the conversions running for an hour or more.' },
-    { command: '<%= config.bin %> cancel -e aizk_usage_event --limit 100 --yes --json', description: 'Print {"canceled": [...], "cancelRequested": [...], ...} as JSON.' },
+    {
+      command: '<%= config.bin %> cancel -e aizk_convert_artifact --running --older-than 1h --yes',
+      description: 'Also stop the conversions running for an hour or more.',
+    },
+    {
+      command: '<%= config.bin %> cancel -e aizk_usage_event --limit 100 --yes --json',
+      description: 'Print {"canceled": [...], "cancelRequested": [...], ...} as JSON.',
+    },
   ]
   static override flags = {
     ...jobFilterFlags('queued', 'every match'),
@@ -59,7 +65,13 @@ export default class Cancel extends JobActionCommand {
     if (this.jsonEnabled()) return result
     const verb = flags['dry-run'] ? 'would cancel' : 'canceled'
     if (canceled.length + requested.length === 0) {
-      this.log(matchingQueued + matchingRunning === 0 ? `no ${flags.running ? 'queued or running' : 'queued'} jobs match` : confirmed ? 'nothing canceled' : 'not confirmed: nothing canceled')
+      this.log(
+        matchingQueued + matchingRunning === 0
+          ? `no ${flags.running ? 'queued or running' : 'queued'} jobs match`
+          : confirmed
+            ? 'nothing canceled'
+            : 'not confirmed: nothing canceled',
+      )
     }
     if (canceled.length) this.log(renderJobList(canceled, verb))
     if (requested.length) {

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { wholeFlag } from '../cli/flags.js'
-import { newCsrfToken } from '../dashboard/security.js'
 import { listenHost } from '../dashboard/listen.js'
+import { newCsrfToken } from '../dashboard/security.js'
 import { checkBind, startDashboard } from '../dashboard/server.js'
 
 export default class Dashboard extends AizkCommand {
@@ -13,7 +13,10 @@ export default class Dashboard extends AizkCommand {
     { command: '<%= config.bin %> dashboard', description: 'Serve on http://127.0.0.1:8474/ (AIZK_DASHBOARD_PORT).' },
     { command: '<%= config.bin %> dashboard --port 0 --read-only', description: 'Any free port, no actions.' },
     { command: '<%= config.bin %> dashboard --json', description: 'Event lines as JSON (listening, each action, stopped) for a log collector.' },
-    { command: 'AIZK_DASHBOARD_TOKEN=$(openssl rand -hex 24) <%= config.bin %> dashboard --host 0.0.0.0', description: 'Beyond loopback: open the printed address with ?token=... once.' },
+    {
+      command: 'AIZK_DASHBOARD_TOKEN=$(openssl rand -hex 24) <%= config.bin %> dashboard --host 0.0.0.0',
+      description: 'Beyond loopback: open the printed address with ?token=... once.',
+    },
   ]
   static override flags = {
     host: Flags.string({ description: 'Address to listen on (another than loopback needs authentication).', default: '127.0.0.1' }),
@@ -49,6 +52,8 @@ export default class Dashboard extends AizkCommand {
 /** One event line: JSON, or `ts event key=value ...` for a person reading the terminal. */
 export function eventLine(at: Date, event: string, fields: Record<string, unknown>, json: boolean): string {
   if (json) return JSON.stringify({ ts: at.toISOString(), event, ...fields })
-  const parts = Object.entries(fields).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : String(v)}`)
+  const parts = Object.entries(fields).map(
+    ([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : typeof v === 'string' && /\s/.test(v) ? JSON.stringify(v) : String(v)}`,
+  )
   return [at.toISOString(), event, ...parts].join(' ')
 }

@@ -9,7 +9,7 @@ import { MAX_TIMER_SECONDS } from '../settings-types.js'
 
 const CONSEQUENCES: Record<SettableLevel, string> = {
   balanced:
-    'an unlogged table is emptied when the server crashes or fails over and is not sent to replicas: the job history (`aizk jobs show`, held jobs\' reasons, `enqueue --wait` on a job that had already finished) would be lost; queued, running and held jobs are not',
+    "an unlogged table is emptied when the server crashes or fails over and is not sent to replicas: the job history (`aizk jobs show`, held jobs' reasons, `enqueue --wait` on a job that had already finished) would be lost; queued, running and held jobs are not",
   durable: 'each table is written whole to the WAL once',
 }
 
@@ -21,7 +21,10 @@ export default class Durability extends AizkCommand {
     { command: '<%= config.bin %> durability', description: 'Show each table and the level.' },
     { command: '<%= config.bin %> durability balanced', description: 'Unlog the log and the statistics (asks first on a terminal).' },
     { command: '<%= config.bin %> durability balanced --dry-run', description: 'Print the statements the switch would run; change nothing.' },
-    { command: '<%= config.bin %> durability durable --yes --lock-timeout 30', description: 'Back to every table logged, from a script: wait at most 30 s for the lock.' },
+    {
+      command: '<%= config.bin %> durability durable --yes --lock-timeout 30',
+      description: 'Back to every table logged, from a script: wait at most 30 s for the lock.',
+    },
     { command: '<%= config.bin %> durability --json', description: 'Print {"level", "tables": [...]} as JSON.' },
   ]
   static override args = {
@@ -30,7 +33,13 @@ export default class Durability extends AizkCommand {
   static override flags = {
     'dry-run': Flags.boolean({ description: 'Print the statements the switch would run; change nothing.', default: false }),
     yes: Flags.boolean({ char: 'y', description: 'Do not ask before the switch (needed without a terminal).', default: false }),
-    'lock-timeout': wholeFlag({ description: 'Seconds the switch waits for its lock before giving up with exit 6 (default 10).', example: '--lock-timeout 30', min: 0, max: MAX_TIMER_SECONDS, default: 10 }),
+    'lock-timeout': wholeFlag({
+      description: 'Seconds the switch waits for its lock before giving up with exit 6 (default 10).',
+      example: '--lock-timeout 30',
+      min: 0,
+      max: MAX_TIMER_SECONDS,
+      default: 10,
+    }),
   }
 
   async run() {
@@ -57,7 +66,10 @@ export default class Durability extends AizkCommand {
     if (json) return doc
     if (change.statements.length === 0) this.log(`the queue is already ${level}: nothing to do`)
     else if (flags['dry-run']) for (const s of change.statements) this.log(`${s};`)
-    else this.log(`durability ${change.before.level} -> ${change.after.level} in ${(change.ms / 1000).toFixed(1)}s (${change.statements.length} table(s) rewritten)`)
+    else
+      this.log(
+        `durability ${change.before.level} -> ${change.after.level} in ${(change.ms / 1000).toFixed(1)}s (${change.statements.length} table(s) rewritten)`,
+      )
     return doc
   }
 

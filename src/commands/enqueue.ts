@@ -1,17 +1,17 @@
 import { Args, Flags } from '@oclif/core'
-import { withCommandTracing } from '../cli/tracing.js'
 import { AizkCommand } from '../cli/base-command.js'
-import { MAX_TIMER_MS, parseDuration, parseWhen } from '../operator/duration.js'
-import { checkEntrypointName, resolveJob } from '../operator/entrypoints.js'
 import { readPayload } from '../cli/payload-input.js'
+import { withCommandTracing } from '../cli/tracing.js'
 import { outcomeError } from '../cli/wait-outcome.js'
 import { UsageError } from '../errors.js'
 import { type JobClass, validatePayload } from '../jobs/queue-job.js'
-import { PayloadError } from '../queue/payload.js'
-import { payloadShape } from '../operator/payload-fields.js'
 import { jobRegistry } from '../jobs/registry.js'
+import { MAX_TIMER_MS, parseDuration, parseWhen } from '../operator/duration.js'
+import { checkEntrypointName, resolveJob } from '../operator/entrypoints.js'
+import { payloadShape } from '../operator/payload-fields.js'
 import { findLiveByKey } from '../queue/dedupe-lookup.js'
 import { enqueue, MAX_DEDUPE_KEY_BYTES } from '../queue/enqueue.js'
+import { PayloadError } from '../queue/payload.js'
 import { type JobOutcome, waitForJobs } from '../queue/wait-for-jobs.js'
 
 export default class Enqueue extends AizkCommand {
@@ -22,19 +22,36 @@ export default class Enqueue extends AizkCommand {
   // usage.json as the description shows it). Each JSON token stays short: --help wraps lines
   // only between words, so a copied example keeps working at 80 columns.
   static override examples = [
-    { command: `<%= config.bin %> enqueue aizk_task_decay --payload '{"scopes":["5f1c8a2e-4b7d-4c3a-9e21-7d3b6a0c9f14"]}'`, description: "Run one scope set's decay pass now, the payload inline (`aizk jobs types` lists each job's payload fields)." },
+    {
+      command: `<%= config.bin %> enqueue aizk_task_decay --payload '{"scopes":["5f1c8a2e-4b7d-4c3a-9e21-7d3b6a0c9f14"]}'`,
+      description: "Run one scope set's decay pass now, the payload inline (`aizk jobs types` lists each job's payload fields).",
+    },
     {
       command: '<%= config.bin %> enqueue aizk_usage_event --payload-file usage.json',
-      description: 'Read the payload from a file; usage.json: {"captureKey": "abc", "scopes": ["5f1c8a2e-4b7d-4c3a-9e21-7d3b6a0c9f14"], "kind": "tokens", "quantity": 120, "occurredAt": "2026-12-01T09:00:00Z"}.',
+      description:
+        'Read the payload from a file; usage.json: {"captureKey": "abc", "scopes": ["5f1c8a2e-4b7d-4c3a-9e21-7d3b6a0c9f14"], "kind": "tokens", "quantity": 120, "occurredAt": "2026-12-01T09:00:00Z"}.',
     },
-    { command: `echo '{"scopes":["5f1c8a2e-4b7d-4c3a-9e21-7d3b6a0c9f14"]}' | <%= config.bin %> enqueue aizk_task_dedup`, description: 'Read the payload from stdin.' },
-    { command: '<%= config.bin %> enqueue aizk_task_cleanup --dedupe-key cleanup:manual', description: 'Skip the job if one with this key is queued, picked or held (a job without payload fields needs no --payload).' },
+    {
+      command: `echo '{"scopes":["5f1c8a2e-4b7d-4c3a-9e21-7d3b6a0c9f14"]}' | <%= config.bin %> enqueue aizk_task_dedup`,
+      description: 'Read the payload from stdin.',
+    },
+    {
+      command: '<%= config.bin %> enqueue aizk_task_cleanup --dedupe-key cleanup:manual',
+      description: 'Skip the job if one with this key is queued, picked or held (a job without payload fields needs no --payload).',
+    },
     { command: '<%= config.bin %> enqueue aizk_task_cleanup --priority 80', description: "Override the job's priority (larger runs first)." },
-    { command: '<%= config.bin %> enqueue aizk_task_cleanup --execute-after 5m', description: 'Run no earlier than five minutes from now (30s, 2h, 1d, or an ISO timestamp).' },
-    { command: `<%= config.bin %> enqueue py_send_mail --payload '{"to":"a@b"}' --force`, description: 'Enqueue for an entrypoint only another worker (e.g. Python PgQueuer) knows: no schema check.' },
+    {
+      command: '<%= config.bin %> enqueue aizk_task_cleanup --execute-after 5m',
+      description: 'Run no earlier than five minutes from now (30s, 2h, 1d, or an ISO timestamp).',
+    },
+    {
+      command: `<%= config.bin %> enqueue py_send_mail --payload '{"to":"a@b"}' --force`,
+      description: 'Enqueue for an entrypoint only another worker (e.g. Python PgQueuer) knows: no schema check.',
+    },
     {
       command: '<%= config.bin %> enqueue aizk_usage_event --payload-file usage.json --wait --timeout 2m',
-      description: 'Wait until the job finishes: exit 0 when it succeeds, 8 when it is held (failed), 9 canceled or discarded, 10 still running after the timeout.',
+      description:
+        'Wait until the job finishes: exit 0 when it succeeds, 8 when it is held (failed), 9 canceled or discarded, 10 still running after the timeout.',
     },
     { command: '<%= config.bin %> enqueue aizk_task_cleanup --json', description: 'Print {"enqueued", "id", ...} as JSON (with --wait, also "outcome").' },
   ]
@@ -64,7 +81,7 @@ export default class Enqueue extends AizkCommand {
       if (!flags.force) {
         resolveJob(
           entrypoint,
-          "to register a job of your own, name its module in AIZK_WORKER_JOB_MODULES for this command and the worker alike (README, \"Your first job\"); --force enqueues for an entrypoint only another worker (e.g. Python PgQueuer) knows, with no payload check",
+          'to register a job of your own, name its module in AIZK_WORKER_JOB_MODULES for this command and the worker alike (README, "Your first job"); --force enqueues for an entrypoint only another worker (e.g. Python PgQueuer) knows, with no payload check',
         )
       }
       checkEntrypointName(entrypoint)
@@ -88,7 +105,11 @@ export default class Enqueue extends AizkCommand {
     const payload = job ? checkedPayload(job, raw ?? {}) : raw
     const priority = flags.priority ?? job?.priority ?? 0
     const db = await this.database()
-    const id = await withCommandTracing('aizk-cli', (line) => this.note(line), () => enqueue(db.pool, { entrypoint, payload, priority, dedupeKey: flags['dedupe-key'] ?? null, executeAfter }))
+    const id = await withCommandTracing(
+      'aizk-cli',
+      (line) => this.note(line),
+      () => enqueue(db.pool, { entrypoint, payload, priority, dedupeKey: flags['dedupe-key'] ?? null, executeAfter }),
+    )
     const live = id === false && flags['dedupe-key'] ? await findLiveByKey(db.pool, flags['dedupe-key']) : null
     const doc: EnqueueResult = {
       enqueued: id !== false,
@@ -146,7 +167,10 @@ function parseTimeout(text: string): number {
   const ms = parseDuration(text)
   if (ms === null || ms <= 0) throw new UsageError(`--timeout "${text}" is not a duration`, 'use a duration such as 30s, 5m or 1h')
   if (ms > MAX_TIMER_MS) {
-    throw new UsageError(`--timeout "${text}" is longer than a timer can wait: at most ${MAX_TIMER_MS / 1000} seconds (about 24.8 days)`, 'use a shorter --timeout such as 1h or 7d, or leave it out to wait for ever')
+    throw new UsageError(
+      `--timeout "${text}" is longer than a timer can wait: at most ${MAX_TIMER_MS / 1000} seconds (about 24.8 days)`,
+      'use a shorter --timeout such as 1h or 7d, or leave it out to wait for ever',
+    )
   }
   return ms
 }

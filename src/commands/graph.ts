@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
-import { renderTable } from '../operator/table.js'
+import { renderMaintenance } from '../cli/render-maintenance.js'
 import { checkScopes, scopeFlag } from '../cli/scope-flag.js'
 import { readGraph } from '../graph/read/read-graph.js'
 import { readMaintenance } from '../graph/read/read-maintenance.js'
-import { renderMaintenance } from '../cli/render-maintenance.js'
+import { renderTable } from '../operator/table.js'
 
 export default class Graph extends AizkCommand {
   static override summary =
@@ -17,14 +17,22 @@ export default class Graph extends AizkCommand {
       command: '<%= config.bin %> graph --scope aaaaaaaa-0000-4000-8000-000000000001 --scope bbbbbbbb-0000-4000-8000-000000000002 --limit 20',
       description: 'The graph the set {A, B} sees, 20 rows of each kind.',
     },
-    { command: '<%= config.bin %> graph --scope aaaaaaaa-0000-4000-8000-000000000001 --kind person --limit 10 --page 2', description: 'People of the set, the second ten.' },
-    { command: '<%= config.bin %> graph --scope aaaaaaaa-0000-4000-8000-000000000001 --json', description: 'Print entities, claims, profiles, communities, RAPTOR levels, insights and totals as JSON.' },
+    {
+      command: '<%= config.bin %> graph --scope aaaaaaaa-0000-4000-8000-000000000001 --kind person --limit 10 --page 2',
+      description: 'People of the set, the second ten.',
+    },
+    {
+      command: '<%= config.bin %> graph --scope aaaaaaaa-0000-4000-8000-000000000001 --json',
+      description: 'Print entities, claims, profiles, communities, RAPTOR levels, insights and totals as JSON.',
+    },
   ]
   static override flags = {
     scope: scopeFlag(),
     limit: Flags.integer({ description: 'Rows of each kind to show (strongest first).', default: 25, min: 1, max: 10000 }),
     page: Flags.integer({ description: 'Which page of --limit rows of entities, claims and profiles to show (1 is the strongest).', default: 1, min: 1 }),
-    kind: Flags.string({ description: 'Only entities of this kind (person, organisation, place, product, concept, event ...), the claims about them and their profiles.' }),
+    kind: Flags.string({
+      description: 'Only entities of this kind (person, organisation, place, product, concept, event ...), the claims about them and their profiles.',
+    }),
   }
 
   async run() {
@@ -32,7 +40,10 @@ export default class Graph extends AizkCommand {
     checkScopes(flags.scope)
     const settings = await this.settings()
     const db = await this.database({ deadline: false })
-    const view = await readGraph(db.pool, flags.scope, settings, flags.limit, { offset: (flags.page - 1) * flags.limit, kind: flags.kind?.trim().toLowerCase() })
+    const view = await readGraph(db.pool, flags.scope, settings, flags.limit, {
+      offset: (flags.page - 1) * flags.limit,
+      kind: flags.kind?.trim().toLowerCase(),
+    })
     // Rows of several sets are read when the set has more than one scope: say whose each row is.
     const several = view.scopes.length > 1
     const scopeColumn = <T extends { scopes: string[] }>() => (several ? [{ header: 'SCOPE', get: (r: T) => r.scopes.join(',') }] : [])
@@ -61,7 +72,10 @@ export default class Graph extends AizkCommand {
         view.claims,
         [
           { header: 'WEIGHT', get: (c) => c.weight.toFixed(2), align: 'right' },
-          { header: 'CLAIM', get: (c) => `${c.subject} ${c.predicate} ${c.object}${c.faded ? ' (faded)' : ''}${c.supersededBy ? ' (superseded)' : ''}`.slice(0, 100) },
+          {
+            header: 'CLAIM',
+            get: (c) => `${c.subject} ${c.predicate} ${c.object}${c.faded ? ' (faded)' : ''}${c.supersededBy ? ' (superseded)' : ''}`.slice(0, 100),
+          },
           ...scopeColumn<(typeof view.claims)[number]>(),
           { header: 'SOURCES', get: (c) => [...new Set(c.sources.map((s) => s.from ?? s.chunkId))].join(', ').slice(0, 60) },
         ],

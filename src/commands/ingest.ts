@@ -15,8 +15,14 @@ export default class Ingest extends AizkCommand {
       command: '<%= config.bin %> ingest notes.md --scope 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11 --scope 9b2d7c61-4e3a-4f7b-8c2d-1a5e6f7b8c9d',
       description: 'Ingest into the scope set {A, B} (readable by members of both).',
     },
-    { command: '<%= config.bin %> ingest page.html --scope 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11 --json', description: 'Print the artifact id, content id and job id as JSON.' },
-    { command: '<%= config.bin %> ingest upload.bin --media-type application/pdf --scope 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11', description: 'Say what the file is when its name does not.' },
+    {
+      command: '<%= config.bin %> ingest page.html --scope 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11 --json',
+      description: 'Print the artifact id, content id and job id as JSON.',
+    },
+    {
+      command: '<%= config.bin %> ingest upload.bin --media-type application/pdf --scope 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11',
+      description: 'Say what the file is when its name does not.',
+    },
   ]
   static override args = {
     file: Args.string({ description: 'The file to ingest: a regular file of at most AIZK_INGEST_MAX_BYTES (256 MiB by default).', required: true }),
@@ -29,7 +35,8 @@ export default class Ingest extends AizkCommand {
   async run() {
     const { args, flags } = await this.parse(Ingest)
     const bad = flags.scope.filter((s) => !isUuid(s.trim().toLowerCase()))
-    if (bad.length) throw new UsageError(`--scope ${bad.map((b) => `"${b}"`).join(', ')} is not a UUID`, 'scopes are UUIDs such as 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11')
+    if (bad.length)
+      throw new UsageError(`--scope ${bad.map((b) => `"${b}"`).join(', ')} is not a UUID`, 'scopes are UUIDs such as 3f0c0a4e-8d1b-4d6e-9a57-0b4c1f2a9e11')
     const settings = await this.settings()
     const bytes = await readOriginal(args.file, settings.ingestMaxBytes)
     const db = await this.database({ deadline: false })
@@ -41,7 +48,9 @@ export default class Ingest extends AizkCommand {
       : result.created
         ? 'conversion waits for the same bytes converting for another scope set (dispatch sends it)'
         : `conversion ${result.conversionStatus}`
-    this.log(`${what} ${args.file} as artifact ${result.artifactId} {${result.scopes.join(',')}}: content ${result.contentId.slice(0, 12)}…, ${result.byteSize} bytes, ${result.mediaType}; ${job}`)
+    this.log(
+      `${what} ${args.file} as artifact ${result.artifactId} {${result.scopes.join(',')}}: content ${result.contentId.slice(0, 12)}…, ${result.byteSize} bytes, ${result.mediaType}; ${job}`,
+    )
     return result
   }
 }

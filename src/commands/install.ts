@@ -14,10 +14,14 @@ export default class Install extends AizkCommand {
     { command: '<%= config.bin %> install', description: 'Install on the embedded server (or AIZK_DATABASE_URL).' },
     { command: '<%= config.bin %> install --dry-run', description: 'Print the migrations and definitions that would run; change nothing.' },
     { command: '<%= config.bin %> install --json', description: 'Report what was applied as JSON.' },
-    { command: '<%= config.bin %> install --check', description: "Exit 0 when the database matches this version's schema, 4 with what differs (a deploy pipeline's gate); change nothing." },
+    {
+      command: '<%= config.bin %> install --check',
+      description: "Exit 0 when the database matches this version's schema, 4 with what differs (a deploy pipeline's gate); change nothing.",
+    },
     {
       command: '<%= config.bin %> install --resolve-duplicate-keys',
-      description: 'Adopt a PgQueuer database whose dedupe keys are held twice: keep the live (else newest held) job of each key, rename the key of the others.',
+      description:
+        'Adopt a PgQueuer database whose dedupe keys are held twice: keep the live (else newest held) job of each key, rename the key of the others.',
     },
   ]
   static override flags = {

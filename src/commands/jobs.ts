@@ -1,12 +1,12 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
 import { wholeFlag } from '../cli/flags.js'
+import { UsageError } from '../errors.js'
+import { formatAge, oneLine } from '../operator/format.js'
 import { readJobFilter, readPriority } from '../operator/job-filter-input.js'
 import { jobId } from '../operator/numbers.js'
-import { UsageError } from '../errors.js'
-import { JOB_STATES, type JobState, type ListedJob, listJobs } from '../queue/list-jobs.js'
-import { formatAge, oneLine } from '../operator/format.js'
 import { type Column, renderTable } from '../operator/table.js'
+import { JOB_STATES, type JobState, type ListedJob, listJobs } from '../queue/list-jobs.js'
 
 export const JOBS_MAX_LIMIT = 1000
 
@@ -18,18 +18,27 @@ const ERROR_MIN_WIDTH = 12
  * columns (the whole first line when the output is not a terminal).
  */
 function errorColumn(jobs: ListedJob[], others: Column<ListedJob>[]): Column<ListedJob> {
-  const used = Math.max(...renderTable(jobs, others).split('\n').map((l) => l.length)) + 2
+  const used =
+    Math.max(
+      ...renderTable(jobs, others)
+        .split('\n')
+        .map((l) => l.length),
+    ) + 2
   const width = process.stdout.isTTY && process.stdout.columns ? Math.max(ERROR_MIN_WIDTH, process.stdout.columns - used) : Number.POSITIVE_INFINITY
   return { header: 'ERROR', get: (j) => (j.lastError ? oneLine(j.lastError, width) : j.state === 'held' ? '-' : '') }
 }
 
 export default class Jobs extends AizkCommand {
   static override summary = 'List the jobs themselves by state (queued, scheduled, picked, held), entrypoint, priority and age, a page at a time.'
-  static override description = `Live jobs (their rows in pgqueuer), oldest id first; scheduled ones (queued but not yet due) soonest due first. AGE is how long a row has been in its state; held jobs show the first line of their last error (ERROR, cut to the terminal's width). Pages are keyset: pass the last id printed (or "nextAfter" of --json) to --after for the next page. A page costs the same on a thousand rows as on a million (docs/jobs-by-state.md). Finished jobs are in \`aizk jobs show ID\` while their log rows are kept; the job types are \`aizk jobs types\`.`
+  static override description =
+    `Live jobs (their rows in pgqueuer), oldest id first; scheduled ones (queued but not yet due) soonest due first. AGE is how long a row has been in its state; held jobs show the first line of their last error (ERROR, cut to the terminal's width). Pages are keyset: pass the last id printed (or "nextAfter" of --json) to --after for the next page. A page costs the same on a thousand rows as on a million (docs/jobs-by-state.md). Finished jobs are in \`aizk jobs show ID\` while their log rows are kept; the job types are \`aizk jobs types\`.`
   static override examples = [
     { command: '<%= config.bin %> jobs', description: 'The first 50 live jobs, every state.' },
     { command: '<%= config.bin %> jobs --state held --entrypoint aizk_convert_artifact', description: 'Held jobs of one entrypoint (-e, repeatable).' },
-    { command: '<%= config.bin %> jobs --priority 75 -e aizk_convert_artifact -e aizk_reindex_artifact', description: 'Jobs of priority 75 of two entrypoints.' },
+    {
+      command: '<%= config.bin %> jobs --priority 75 -e aizk_convert_artifact -e aizk_reindex_artifact',
+      description: 'Jobs of priority 75 of two entrypoints.',
+    },
     { command: '<%= config.bin %> jobs --state queued --older-than 1h', description: 'Jobs ready to run that have waited an hour or more.' },
     { command: '<%= config.bin %> jobs --state scheduled --limit 20', description: 'The next 20 jobs to come due.' },
     { command: '<%= config.bin %> jobs --after 1234', description: 'The page after job 1234.' },

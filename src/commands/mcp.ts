@@ -10,11 +10,21 @@ export default class Mcp extends AizkCommand {
   static override examples = [
     { command: '<%= config.bin %> mcp', description: 'Serve the read tools on stdio (an MCP client starts this command itself).' },
     { command: '<%= config.bin %> mcp --allow-actions', description: 'Also let the assistant requeue, cancel, pause and resume.' },
-    { command: '<%= config.bin %> mcp --scope aaaaaaaa-0000-4000-8000-000000000001', description: 'Also serve recall over the memory of scope set {aaaaaaaa-...}.' },
+    {
+      command: '<%= config.bin %> mcp --scope aaaaaaaa-0000-4000-8000-000000000001',
+      description: 'Also serve recall over the memory of scope set {aaaaaaaa-...}.',
+    },
   ]
   static override flags = {
-    'allow-actions': Flags.boolean({ description: 'Also register the tools that change the queue: requeue_jobs, cancel_jobs, pause_entrypoint, resume_entrypoint.', default: false }),
-    scope: Flags.string({ char: 's', description: 'A scope uuid of the set recall reads under (repeatable; the set is all of them). Without it there is no recall tool.', multiple: true }),
+    'allow-actions': Flags.boolean({
+      description: 'Also register the tools that change the queue: requeue_jobs, cancel_jobs, pause_entrypoint, resume_entrypoint.',
+      default: false,
+    }),
+    scope: Flags.string({
+      char: 's',
+      description: 'A scope uuid of the set recall reads under (repeatable; the set is all of them). Without it there is no recall tool.',
+      multiple: true,
+    }),
   }
   // The protocol owns stdout: no --json flag and no document (errors go to stderr).
   static override enableJsonFlag = false
@@ -28,7 +38,10 @@ export default class Mcp extends AizkCommand {
     const { createMcpServer } = await import('../mcp/server.js')
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
     const { trackPendingRequests } = await import('../mcp/pending-requests.js')
-    const server = createMcpServer({ pool: db.pool, settings, actor: `${operatorName()} (mcp)` }, { version: this.config.version, allowActions: flags['allow-actions'], readScopes })
+    const server = createMcpServer(
+      { pool: db.pool, settings, actor: `${operatorName()} (mcp)` },
+      { version: this.config.version, allowActions: flags['allow-actions'], readScopes },
+    )
     const transport = new StdioServerTransport()
     const closed = new Promise<void>((resolve) => {
       transport.onclose = () => resolve()
@@ -36,7 +49,9 @@ export default class Mcp extends AizkCommand {
     })
     await server.connect(transport)
     const requests = trackPendingRequests(transport)
-    this.note(`aizk mcp: serving ${flags['allow-actions'] ? 'read and action' : 'read'} tools on stdio${readScopes ? `, recall under {${readScopes.join(',')}}` : ''}`)
+    this.note(
+      `aizk mcp: serving ${flags['allow-actions'] ? 'read and action' : 'read'} tools on stdio${readScopes ? `, recall under {${readScopes.join(',')}}` : ''}`,
+    )
     await closed
     // A client that wrote its last request and hung up still gets the answer.
     await requests.idle()

@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core'
 import { AizkCommand } from '../cli/base-command.js'
+import { UsageError } from '../errors.js'
 import { formatCount } from '../operator/format.js'
 import { renderTable } from '../operator/table.js'
-import { UsageError } from '../errors.js'
-import { isUuid } from '../scope/scope-set.js'
 import { rosterCounts } from '../scope/roster-counts.js'
+import { isUuid } from '../scope/scope-set.js'
 
 export default class Roster extends AizkCommand {
   static override summary =
@@ -13,7 +13,10 @@ export default class Roster extends AizkCommand {
     'The roster is every distinct scope set that a document, session item or artifact stores: one scoped pass runs per set. It runs as the system user (a read past row security that returns scope arrays only); each set is then counted inside User.system(set), as its own passes would see it.'
   static override examples = [
     { command: '<%= config.bin %> roster', description: 'Every scope set with its counts.' },
-    { command: '<%= config.bin %> roster --scope 00000000-0000-4000-a000-000000000001', description: 'Only sets that contain this scope (repeatable: all must be in the set).' },
+    {
+      command: '<%= config.bin %> roster --scope 00000000-0000-4000-a000-000000000001',
+      description: 'Only sets that contain this scope (repeatable: all must be in the set).',
+    },
     { command: '<%= config.bin %> roster --json', description: 'Print {"sets": [...]} as JSON.' },
   ]
   static override flags = {

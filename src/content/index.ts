@@ -1,5 +1,5 @@
 export { contentIdOf, isContentId } from './content-id.js'
 export { folderLocation, putFile, readFileAt } from './folder-store.js'
+export { countIntegrity, type IntegrityCounts, type IntegrityStatus, integrityCandidates, verifyOriginal } from './integrity.js'
 export { putContent, readContent } from './postgres-store.js'
 export { type ContentSettings, planOriginal, readOriginal, type StorageKind, type StoredOriginal, storeOriginal } from './store.js'
-export { countIntegrity, type IntegrityCounts, type IntegrityStatus, integrityCandidates, verifyOriginal } from './integrity.js'

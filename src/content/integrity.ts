@@ -5,8 +5,8 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { contentIdOf } from './content-id.js'
-import { type ContentSettings, readOriginal } from './store.js'
 import { COUNT_INTEGRITY, COUNT_INTEGRITY_FAILURES, INTEGRITY_CANDIDATES, SET_INTEGRITY_STATUS } from './sql/integrity.js'
+import { type ContentSettings, readOriginal } from './store.js'
 
 export type IntegrityStatus = 'ok' | 'mismatch' | 'missing'
 
@@ -21,11 +21,20 @@ export interface IntegrityCandidate {
 }
 
 /** Originals of exactly this scope set older than `minAgeDays`, least recently verified first. */
-export async function integrityCandidates(db: Queryable, scopes: readonly string[], opts: { limit: number; minAgeDays: number }): Promise<IntegrityCandidate[]> {
-  const { rows } = await db.query<{ id: string; scopes: string[]; content_id: string; storage: string; location: string | null; verified_at: Date | null; created: Date }>(
-    INTEGRITY_CANDIDATES,
-    [scopes, opts.minAgeDays, opts.limit],
-  )
+export async function integrityCandidates(
+  db: Queryable,
+  scopes: readonly string[],
+  opts: { limit: number; minAgeDays: number },
+): Promise<IntegrityCandidate[]> {
+  const { rows } = await db.query<{
+    id: string
+    scopes: string[]
+    content_id: string
+    storage: string
+    location: string | null
+    verified_at: Date | null
+    created: Date
+  }>(INTEGRITY_CANDIDATES, [scopes, opts.minAgeDays, opts.limit])
   return rows.map((r) => ({
     id: r.id,
     scopes: r.scopes,
@@ -60,9 +69,7 @@ export interface IntegrityCounts {
 
 /** Artifacts by integrity status (as the caller sees them): what `aizk status` and metrics show. */
 export async function countIntegrity(db: Queryable): Promise<IntegrityCounts> {
-  const { rows } = await db.query<{ integrity_status: keyof IntegrityCounts; n: string }>(
-    COUNT_INTEGRITY,
-  )
+  const { rows } = await db.query<{ integrity_status: keyof IntegrityCounts; n: string }>(COUNT_INTEGRITY)
   const out: IntegrityCounts = { unverified: 0, ok: 0, mismatch: 0, missing: 0 }
   for (const r of rows) out[r.integrity_status] = Number(r.n)
   return out
@@ -79,9 +86,7 @@ export interface IntegrityFailures {
  * all is well, whatever the number of artifacts.
  */
 export async function countIntegrityFailures(db: Queryable): Promise<IntegrityFailures> {
-  const { rows } = await db.query<{ integrity_status: keyof IntegrityFailures; n: string }>(
-    COUNT_INTEGRITY_FAILURES,
-  )
+  const { rows } = await db.query<{ integrity_status: keyof IntegrityFailures; n: string }>(COUNT_INTEGRITY_FAILURES)
   const out: IntegrityFailures = { mismatch: 0, missing: 0 }
   for (const r of rows) out[r.integrity_status] = Number(r.n)
   return out

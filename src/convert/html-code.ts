@@ -91,7 +91,19 @@ function inManSynopsis(node: DomElement): boolean {
   return node.nodeName === 'P' && headingBefore(node) === 'SYNOPSIS'
 }
 
-const CODE_SPAN_CLASSES = ['keycap', 'keycombo', 'command', 'guimenu', 'guisubmenu', 'guimenuitem', 'guibutton', 'guilabel', 'menuchoice', 'userinput', 'prompt']
+const CODE_SPAN_CLASSES = [
+  'keycap',
+  'keycombo',
+  'command',
+  'guimenu',
+  'guisubmenu',
+  'guimenuitem',
+  'guibutton',
+  'guilabel',
+  'menuchoice',
+  'userinput',
+  'prompt',
+]
 
 export function addCodeRules(service: TurndownService): void {
   service.addRule('preformatted', {
@@ -119,10 +131,13 @@ export function addCodeRules(service: TurndownService): void {
     filter: (node) => {
       const n = asElement(node)
       // mandoc renders man(7)'s bold, which man pages keep for what is typed literally, as <b>.
-      if (n.nodeName === 'B' && closest(n, (p) => hasClass(p, 'manual-text'))) return !closest(n.parentNode, (p) => p.nodeName === 'PRE' || p.nodeName === 'CODE' || p.nodeName === 'B')
+      if (n.nodeName === 'B' && closest(n, (p) => hasClass(p, 'manual-text')))
+        return !closest(n.parentNode, (p) => p.nodeName === 'PRE' || p.nodeName === 'CODE' || p.nodeName === 'B')
       if (['KBD', 'SAMP', 'TT', 'VAR'].includes(n.nodeName)) return !closest(n.parentNode, (p) => p.nodeName === 'PRE' || p.nodeName === 'CODE')
       // DocBook's keycap, command and GUI labels (spans around <strong>), never nested in another.
-      return n.nodeName === 'SPAN' && CODE_SPAN_CLASSES.some((c) => hasClass(n, c)) && !closest(n.parentNode, (p) => CODE_SPAN_CLASSES.some((c) => hasClass(p, c)))
+      return (
+        n.nodeName === 'SPAN' && CODE_SPAN_CLASSES.some((c) => hasClass(n, c)) && !closest(n.parentNode, (p) => CODE_SPAN_CLASSES.some((c) => hasClass(p, c)))
+      )
     },
     replacement: (_content, node) => codeSpan(visibleText(asElement(node))),
   })

@@ -20,7 +20,11 @@ function ownRows(table: DomElement): DomElement[] {
 
 function tableToMarkdown(table: DomElement): string {
   const rows = ownRows(table)
-    .map((tr) => Array.from(tr.querySelectorAll('th,td')).filter((c) => closest(c.parentNode, (n) => n.nodeName === 'TR') === tr).map(cellText))
+    .map((tr) =>
+      Array.from(tr.querySelectorAll('th,td'))
+        .filter((c) => closest(c.parentNode, (n) => n.nodeName === 'TR') === tr)
+        .map(cellText),
+    )
     .filter((cells) => cells.some(Boolean))
   if (rows.length === 0) return ''
   const width = Math.max(...rows.map((r) => r.length))
@@ -30,7 +34,11 @@ function tableToMarkdown(table: DomElement): string {
 }
 
 function isNavigation(table: DomElement): boolean {
-  return /^navigation/i.test(table.getAttribute('summary') ?? '') || hasClass(table, 'head', 'foot') || !!closest(table, (n) => hasClass(n, 'navheader', 'navfooter'))
+  return (
+    /^navigation/i.test(table.getAttribute('summary') ?? '') ||
+    hasClass(table, 'head', 'foot') ||
+    !!closest(table, (n) => hasClass(n, 'navheader', 'navfooter'))
+  )
 }
 
 function isLayout(table: DomElement): boolean {

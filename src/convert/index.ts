@@ -1,4 +1,4 @@
-export { convertToMarkdown, type ConvertSettings, type Original } from './convert.js'
+export { type ConvertSettings, convertToMarkdown, type Original } from './convert.js'
 export { convertWithDocling, doclingEndpoint } from './docling-client.js'
 export { ConverterMissingError, DoclingError, PermanentJobError } from './errors.js'
 export { htmlToMarkdown } from './html.js'

@@ -26,7 +26,7 @@ const BY_EXTENSION: Record<string, string> = {
   adoc: 'text/asciidoc',
 }
 
-const NAME = "[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}"
+const NAME = '[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}'
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+"
 const QUOTED = '"(?:[^"\\\\]|\\\\.)*"'
 const MEDIA_TYPE = new RegExp(`^${NAME}/${NAME}(?:\\s*;\\s*${TOKEN}=(?:${TOKEN}|${QUOTED}))*$`)

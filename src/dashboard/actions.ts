@@ -4,17 +4,18 @@
  * an entrypoint. Every action is logged as one event line naming who asked, and answers with the
  * message the page shows after it.
  */
+
+import { AizkError } from '../errors.js'
 import { checkEntrypointName } from '../operator/entrypoints.js'
 import { jobId } from '../operator/numbers.js'
-import { AizkError } from '../errors.js'
+import { actOnHeldMatching, countHeldMatching } from '../queue/held-search.js'
 import { idsNotIn, statusWord } from '../queue/job-filter.js'
 import { pauseEntrypoint, resumeEntrypoint } from '../queue/pause.js'
 import { discardHeld } from '../queue/remove-jobs.js'
 import { requeueFailed } from '../queue/requeue.js'
 import type { DashboardContext } from './context.js'
-import { actOnHeldMatching, countHeldMatching } from '../queue/held-search.js'
-import { describeFilter, matchingPhrase } from './held-page.js'
 import { readHeldFilter } from './held-filter.js'
+import { describeFilter, matchingPhrase } from './held-page.js'
 
 /** Ids one action may name: a page holds at most this many. */
 export const MAX_ACTION_IDS = 1000
@@ -46,15 +47,19 @@ export async function runAction(ctx: DashboardContext, name: string, form: URLSe
 async function heldAction(ctx: DashboardContext, form: URLSearchParams, by: string): Promise<ActionResult> {
   const action = form.get('action')
   if (action !== 'requeue' && action !== 'discard') return fail('choose requeue or discard')
-  const ids = [...new Set(form.getAll('ids').flatMap((v) => v.split(',')).filter((v) => v.trim() !== ''))].map((v) => jobId(v, 'job id'))
+  const ids = [
+    ...new Set(
+      form
+        .getAll('ids')
+        .flatMap((v) => v.split(','))
+        .filter((v) => v.trim() !== ''),
+    ),
+  ].map((v) => jobId(v, 'job id'))
   if (ids.length === 0) return fail(`select at least one held job to ${action}`)
   if (ids.length > MAX_ACTION_IDS) return fail(`at most ${MAX_ACTION_IDS} jobs at once`)
   const notHeld = await idsNotIn(ctx.pool, ids, ['failed'])
   if (notHeld.length) return fail(`not held, nothing done: ${notHeld.map((m) => `job ${m.id} (${statusWord(m.status)})`).join(', ')}`)
-  const done =
-    action === 'requeue'
-      ? await requeueFailed(ctx.pool, { ids, limit: ids.length })
-      : await discardHeld(ctx.pool, { ids, limit: ids.length, by })
+  const done = action === 'requeue' ? await requeueFailed(ctx.pool, { ids, limit: ids.length }) : await discardHeld(ctx.pool, { ids, limit: ids.length, by })
   ctx.log('dashboard:action', { action, by, ids: done.map((j) => j.id), count: done.length })
   const verb = action === 'requeue' ? 'requeued' : 'discarded'
   return { ok: true, message: `${verb} ${done.length} job(s): ${done.map((j) => j.id).join(', ')}` }

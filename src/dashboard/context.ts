@@ -1,10 +1,10 @@
 /** What every part of the dashboard shares: the pool, settings, mode, CSRF token and event log. */
 import type pg from 'pg'
-import type { Settings } from '../settings.js'
-import { statsJobHooks } from '../operator/job-inventory.js'
 import { countIntegrityFailures } from '../content/integrity.js'
-import { queueStats, type QueueStats } from '../queue/stats.js'
+import { statsJobHooks } from '../operator/job-inventory.js'
+import { type QueueStats, queueStats } from '../queue/stats.js'
 import { type MemoryBacklog, memoryBacklog } from '../scope/memory-backlog.js'
+import type { Settings } from '../settings.js'
 
 export interface DashboardContext {
   pool: pg.Pool

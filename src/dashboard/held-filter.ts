@@ -2,10 +2,11 @@
  * The held page's filter read from a query string or a posted form: entrypoint, priority, age,
  * error text, page size and cursor. Bad values are usage errors naming the field and the fix.
  */
-import { readAge, readPriority } from '../operator/job-filter-input.js'
-import { checkEntrypointName } from '../operator/entrypoints.js'
-import { jobId } from '../operator/numbers.js'
+
 import { UsageError } from '../errors.js'
+import { checkEntrypointName } from '../operator/entrypoints.js'
+import { readAge, readPriority } from '../operator/job-filter-input.js'
+import { jobId } from '../operator/numbers.js'
 import type { HeldSearch } from '../queue/held-search.js'
 import type { HeldFilter } from './held-page.js'
 
@@ -25,10 +26,12 @@ export function readHeldFilter(params: URLSearchParams): { filter: HeldFilter; s
   const older = q('older')
   const olderThanSeconds = older ? readAge(older, 'age') : undefined
   const error = q('error')
-  if (error && error.length > ERROR_TEXT_MAX) throw new UsageError(`the error text is ${error.length} characters long`, `search for at most ${ERROR_TEXT_MAX}, such as the error's first words`)
+  if (error && error.length > ERROR_TEXT_MAX)
+    throw new UsageError(`the error text is ${error.length} characters long`, `search for at most ${ERROR_TEXT_MAX}, such as the error's first words`)
   const limitText = q('limit') ?? '50'
   const limit = Number(limitText)
-  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX) throw new UsageError(`per page "${limitText}" is out of range`, `use 1 to ${PAGE_LIMIT_MAX}`)
+  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX)
+    throw new UsageError(`per page "${limitText}" is out of range`, `use 1 to ${PAGE_LIMIT_MAX}`)
   const afterText = q('after')
   return {
     filter: { state: 'held', entrypoint, priority, olderThan: older, error, limit },

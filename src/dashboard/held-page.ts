@@ -4,8 +4,9 @@
  * error as readable text, and "requeue / discard every job matching this filter" through a
  * confirmation page that shows the count. Pure functions of their data, like pages.ts.
  */
-import type { ErrorGroup, FoundHeld } from '../queue/held-search.js'
+
 import { formatAge, formatCount } from '../operator/format.js'
+import type { ErrorGroup, FoundHeld } from '../queue/held-search.js'
 import { Html, html, table } from './html.js'
 import type { JobsFilter } from './pages.js'
 import type { StateCounts } from './state-counts.js'
@@ -78,7 +79,10 @@ function groupsTable(groups: ErrorGroup[], f: HeldFilter, now: number): Html {
     [
       {
         header: 'Error (first line)',
-        cell: (g) => (g.firstLine ? html`<a class="error-line" href="/held?${heldQuery({ ...f, error: g.firstLine })}">${g.firstLine}</a>` : html`<span class="empty">no error kept</span>`),
+        cell: (g) =>
+          g.firstLine
+            ? html`<a class="error-line" href="/held?${heldQuery({ ...f, error: g.firstLine })}">${g.firstLine}</a>`
+            : html`<span class="empty">no error kept</span>`,
       },
       { header: 'Jobs', cell: (g) => formatCount(g.count), numeric: true },
       { header: 'Latest held', cell: (g) => `${formatAge((now - Date.parse(g.latest)) / 1000)} ago`, numeric: true },
@@ -112,16 +116,30 @@ export function heldPageBody(v: HeldView, f: HeldFilter, entrypoints: string[], 
       : html`<div class="bar bulk" data-live-region="held-bulk"><span><strong>${formatCount(v.matching)}</strong> held job(s)${matchingPhrase(f) || ' in all'}${v.matching > bound ? ` (one action takes the oldest ${formatCount(bound)})` : ''}.</span>
 <a class="button" href="/held/confirm?${heldQuery(f, { action: 'requeue' })}">Requeue every matching job…</a>
 <a class="button danger" href="/held/confirm?${heldQuery(f, { action: 'discard' })}">Discard every matching job…</a></div>`
-  const rows = table('Held jobs', v.jobs, [
-    ...(readOnly ? [] : [{ header: 'Select', cell: (j: FoundHeld) => html`<input type="checkbox" name="ids" value="${j.id}" form="held-actions" aria-label="Select job ${j.id}">` }]),
-    { header: 'ID', cell: (j) => html`<a href="/jobs/${j.id}">${j.id}</a>`, numeric: true },
-    { header: 'Entrypoint', cell: (j) => j.entrypoint },
-    { header: 'Priority', cell: (j) => j.priority, numeric: true },
-    { header: 'Cycles', cell: (j) => j.cycles, numeric: true },
-    { header: 'Held for', cell: (j) => formatAge(j.ageSeconds), numeric: true },
-    { header: 'Last error', cell: (j) => (j.error ? html`<span class="error-line">${j.error.split('\n')[0]}</span>` : '-') },
-  ], 'no held job matches')
-  const pager = v.nextAfter ? html`<p class="pager"><a href="/held?${heldQuery(f, { after: v.nextAfter })}" rel="next">Next page (after job ${v.nextAfter})</a></p>` : ''
+  const rows = table(
+    'Held jobs',
+    v.jobs,
+    [
+      ...(readOnly
+        ? []
+        : [
+            {
+              header: 'Select',
+              cell: (j: FoundHeld) => html`<input type="checkbox" name="ids" value="${j.id}" form="held-actions" aria-label="Select job ${j.id}">`,
+            },
+          ]),
+      { header: 'ID', cell: (j) => html`<a href="/jobs/${j.id}">${j.id}</a>`, numeric: true },
+      { header: 'Entrypoint', cell: (j) => j.entrypoint },
+      { header: 'Priority', cell: (j) => j.priority, numeric: true },
+      { header: 'Cycles', cell: (j) => j.cycles, numeric: true },
+      { header: 'Held for', cell: (j) => formatAge(j.ageSeconds), numeric: true },
+      { header: 'Last error', cell: (j) => (j.error ? html`<span class="error-line">${j.error.split('\n')[0]}</span>` : '-') },
+    ],
+    'no held job matches',
+  )
+  const pager = v.nextAfter
+    ? html`<p class="pager"><a href="/held?${heldQuery(f, { after: v.nextAfter })}" rel="next">Next page (after job ${v.nextAfter})</a></p>`
+    : ''
   return html`${stateTabs(v.counts, 'held')}${heldFilterForm(f, entrypoints)}${every}${groupsTable(v.groups, f, v.now)}
 <section aria-labelledby="h-held-list"><h2 id="h-held-list">The jobs</h2>${v.jobs.length ? selected : ''}<div data-live-region="held-list">${rows}</div>${pager}</section>`
 }

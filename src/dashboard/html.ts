@@ -53,16 +53,16 @@ export interface PageFrame {
 }
 
 export function page(frame: PageFrame, body: Html): string {
-  const nav = PAGES.map(
-    (p) => html`<li><a href="${p.path}"${p.path === frame.path ? new Html(' aria-current="page"') : ''}>${p.title}</a></li>`,
-  )
-  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  const nav = PAGES.map((p) => html`<li><a href="${p.path}"${p.path === frame.path ? new Html(' aria-current="page"') : ''}>${p.title}</a></li>`)
+  return `<!doctype html>${
+    html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title} · aizk dashboard</title><link rel="stylesheet" href="/assets/app.css"><link rel="icon" href="data:,"><meta name="csrf-token" content="${frame.csrf}"></head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header><span class="brand">aizk</span><nav aria-label="Pages"><ul>${nav}</ul></nav>
 <span class="live" id="live-status" role="status" aria-live="polite">connecting…</span>${frame.readOnly ? html`<span class="badge">read-only</span>` : ''}</header>
 <main id="main" tabindex="-1"><h1>${frame.title}</h1>${frame.flash ? html`<p class="flash" role="status">${frame.flash}</p>` : ''}${body}</main>
-<script src="/assets/app.js" defer></script></body></html>`.text}`
+<script src="/assets/app.js" defer></script></body></html>`.text
+  }`
 }
 
 export interface Column<T> {
@@ -81,10 +81,18 @@ export function table<T>(caption: string, rows: T[], columns: Column<T>[], empty
 }
 
 /** A POST form for one action: CSRF token, hidden fields, one button. */
-export function actionForm(action: string, csrf: string, fields: Record<string, string>, label: string, opts: { danger?: boolean; confirm?: string; ariaLabel?: string } = {}): Html {
+export function actionForm(
+  action: string,
+  csrf: string,
+  fields: Record<string, string>,
+  label: string,
+  opts: { danger?: boolean; confirm?: string; ariaLabel?: string } = {},
+): Html {
   return html`<form method="post" action="${action}" class="inline"${opts.confirm ? html` data-confirm="${opts.confirm}"` : ''}><input type="hidden" name="_csrf" value="${csrf}">${Object.entries(
     fields,
-  ).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}<button type="submit"${opts.danger ? new Html(' class="danger"') : ''}${opts.ariaLabel ? html` aria-label="${opts.ariaLabel}"` : ''}>${label}</button></form>`
+  ).map(
+    ([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`,
+  )}<button type="submit"${opts.danger ? new Html(' class="danger"') : ''}${opts.ariaLabel ? html` aria-label="${opts.ariaLabel}"` : ''}>${label}</button></form>`
 }
 
 export function stateBadge(state: string): Html {

@@ -14,7 +14,10 @@ export function listenHost(host: string): string {
   const h = host.trim().replace(/^\[(.*)\]$/, '$1')
   const name = h.endsWith('.') ? h.slice(0, -1) : h
   if (isIP(h) || (name.length > 0 && name.length <= 253 && name.split('.').every((label) => LABEL.test(label)))) return h
-  throw new UsageError(`--host "${host}" is not an IP address or a host name`, 'give an address of this machine, such as 127.0.0.1 (the default), ::1 or 0.0.0.0')
+  throw new UsageError(
+    `--host "${host}" is not an IP address or a host name`,
+    'give an address of this machine, such as 127.0.0.1 (the default), ::1 or 0.0.0.0',
+  )
 }
 
 /** Why the server could not listen on host:port, as an error with its exit code; others pass through. */
@@ -25,7 +28,10 @@ export function listenError(err: unknown, host: string, port: number): unknown {
     return new ConflictError(`dashboard port ${port} on ${host} is in use`, 'pick another --port (or AIZK_DASHBOARD_PORT), or 0 for any free port')
   }
   if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAFNOSUPPORT') {
-    return new UsageError(`--host ${host} cannot be listened on: it is not an address of this machine (${code})`, 'give an address of this machine, such as 127.0.0.1 (the default), or 0.0.0.0 for every interface')
+    return new UsageError(
+      `--host ${host} cannot be listened on: it is not an address of this machine (${code})`,
+      'give an address of this machine, such as 127.0.0.1 (the default), or 0.0.0.0 for every interface',
+    )
   }
   if (code === 'EACCES') {
     return new UsageError(`--port ${port} needs privileges this process does not have (EACCES)`, 'use a port of 1024 or above, such as the default 8474')

@@ -4,8 +4,8 @@
  * finished since the last pulse). With nobody listening there is no timer and no query.
  */
 import type { ServerResponse } from 'node:http'
-import { latestLogId, type Outcome, readOutcomes } from '../queue/recent-outcomes.js'
 import { formatAge } from '../operator/format.js'
+import { latestLogId, type Outcome, readOutcomes } from '../queue/recent-outcomes.js'
 import { barChart, clock, tickIndexes } from './charts.js'
 import { type DashboardContext, type DashboardStats, loadStats } from './context.js'
 import { readStateCounts, type StateCounts } from './state-counts.js'

@@ -5,26 +5,26 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { readAge, readPriority } from '../operator/job-filter-input.js'
+import { AizkError, NotFoundError, UsageError } from '../errors.js'
 import { checkEntrypointName } from '../operator/entrypoints.js'
+import { readAge, readPriority } from '../operator/job-filter-input.js'
 import { jobInventory } from '../operator/job-inventory.js'
 import { jobStoryJson } from '../operator/job-story-view.js'
 import { jobId } from '../operator/numbers.js'
-import { AizkError, NotFoundError, UsageError } from '../errors.js'
-import { JOB_STATES, type JobState, listJobs } from '../queue/list-jobs.js'
 import { readJobStory } from '../queue/job-story.js'
+import { JOB_STATES, type JobState, listJobs } from '../queue/list-jobs.js'
 import { readOutcomes } from '../queue/recent-outcomes.js'
 import { rosterCounts } from '../scope/roster-counts.js'
 import { runAction } from './actions.js'
 import { CSS, JS } from './assets.js'
 import { type DashboardContext, loadStats } from './context.js'
-import { type Html, page, type PageFrame } from './html.js'
+import { renderHeld } from './held-route.js'
+import { type Html, type PageFrame, page } from './html.js'
 import { listenError, listenHost } from './listen.js'
 import { LiveHub, oldestWait, throughputChart } from './live.js'
-import { renderHeld } from './held-route.js'
-import { readStateCounts } from './state-counts.js'
 import { type EntrypointRow, entrypointsBody, errorBody, type JobsFilter, jobsBody, overviewBody, schedulesBody, scopesBody, storyBody } from './pages.js'
 import { authenticate, csrfMatches, type DashboardAuth, hasAuth, isLoopback, sameOrigin, TOKEN_COOKIE, tokenFromQuery } from './security.js'
+import { readStateCounts } from './state-counts.js'
 
 export interface DashboardOptions {
   host: string
@@ -43,7 +43,8 @@ const MAX_BODY = 256 * 1024
 const PAGE_LIMIT_MAX = 200
 
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
@@ -65,7 +66,8 @@ export async function startDashboard(ctx: DashboardContext, opts: DashboardOptio
   let allowedHosts = new Set<string>()
   const server = createServer((req, res) => {
     handle(ctx, hub, opts, allowedHosts, req, res).catch((err) => {
-      if (!res.headersSent) send(res, 500, 'text/html; charset=utf-8', page(frame(ctx, 'Error', ''), errorBody(`the dashboard failed: ${(err as Error).message}`)))
+      if (!res.headersSent)
+        send(res, 500, 'text/html; charset=utf-8', page(frame(ctx, 'Error', ''), errorBody(`the dashboard failed: ${(err as Error).message}`)))
       else res.end()
     })
   })
@@ -129,7 +131,14 @@ function withFlash(back: string | null, message: string, ok: boolean): string {
   return `${u.pathname}${u.search}`
 }
 
-async function handle(ctx: DashboardContext, hub: LiveHub, opts: DashboardOptions, allowedHosts: Set<string>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  ctx: DashboardContext,
+  hub: LiveHub,
+  opts: DashboardOptions,
+  allowedHosts: Set<string>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? '/', OWN_ORIGIN)
   if (!hasAuth(opts.auth) && !allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
     return send(res, 421, 'text/plain; charset=utf-8', 'unknown Host: open the dashboard by the address it printed\n')
@@ -164,17 +173,23 @@ async function handle(ctx: DashboardContext, hub: LiveHub, opts: DashboardOption
   } catch (err) {
     if (!(err instanceof AizkError)) throw err
     const status = err.exitCode === 5 ? 404 : 400
-    return send(res, status, 'text/html; charset=utf-8', page(frame(ctx, 'Cannot show that', ''), errorBody(`${err.message}${err.hint ? `: ${err.hint}` : ''}`)))
+    return send(
+      res,
+      status,
+      'text/html; charset=utf-8',
+      page(frame(ctx, 'Cannot show that', ''), errorBody(`${err.message}${err.hint ? `: ${err.hint}` : ''}`)),
+    )
   }
 }
 
 async function action(ctx: DashboardContext, req: IncomingMessage, res: ServerResponse, url: URL, who: string): Promise<void> {
   if (ctx.readOnly) return send(res, 403, 'text/plain; charset=utf-8', 'read-only dashboard: actions are off\n')
-  if (!sameOrigin(req)) return send(res, 403, 'text/plain; charset=utf-8', 'cross-origin request refused: actions come only from the dashboard\'s own pages\n')
+  if (!sameOrigin(req)) return send(res, 403, 'text/plain; charset=utf-8', "cross-origin request refused: actions come only from the dashboard's own pages\n")
   const body = await readBody(req)
   if (body === null) return send(res, 413, 'text/plain; charset=utf-8', `request body too large: at most ${MAX_BODY} bytes\n`, { connection: 'close' })
   const form = new URLSearchParams(body)
-  if (!csrfMatches(form.get('_csrf') ?? undefined, ctx.csrf)) return send(res, 403, 'text/plain; charset=utf-8', 'missing or wrong CSRF token: reload the page and try again\n')
+  if (!csrfMatches(form.get('_csrf') ?? undefined, ctx.csrf))
+    return send(res, 403, 'text/plain; charset=utf-8', 'missing or wrong CSRF token: reload the page and try again\n')
   const name = url.pathname.startsWith('/actions/') ? url.pathname.slice('/actions/'.length) : ''
   const by = `dashboard ${who} from ${req.socket.remoteAddress ?? '?'}`
   const result = await runAction(ctx, name, form, by)
@@ -197,7 +212,8 @@ function jobsFilter(url: URL): { filter: JobsFilter; after?: string; olderThanSe
   const olderThanSeconds = older ? readAge(older, 'age') : undefined
   const limitText = q('limit') ?? '50'
   const limit = /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN
-  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX) throw new UsageError(`per page "${limitText}" is out of range`, `use 1 to ${PAGE_LIMIT_MAX}`)
+  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_LIMIT_MAX)
+    throw new UsageError(`per page "${limitText}" is out of range`, `use 1 to ${PAGE_LIMIT_MAX}`)
   const afterText = q('after')
   return {
     filter: { state, entrypoint, priority, olderThan: older, limit },
@@ -226,7 +242,17 @@ async function render(ctx: DashboardContext, hub: LiveHub, url: URL): Promise<{ 
     const stats = await loadStats(ctx)
     if (hub.listeners === 0) hub.sample(stats)
     const recent = await readOutcomes(ctx.pool, null, 15)
-    return { title: 'Overview', nav: '/', html: overviewBody(stats, await readStateCounts(ctx.pool), { throughput: throughputChart(stats), latency: hub.latencyChart() }, recent, oldestWait(stats)) }
+    return {
+      title: 'Overview',
+      nav: '/',
+      html: overviewBody(
+        stats,
+        await readStateCounts(ctx.pool),
+        { throughput: throughputChart(stats), latency: hub.latencyChart() },
+        recent,
+        oldestWait(stats),
+      ),
+    }
   }
   if (p === '/entrypoints') {
     const stats = await loadStats(ctx)
@@ -247,7 +273,14 @@ async function render(ctx: DashboardContext, hub: LiveHub, url: URL): Promise<{ 
   if (p === '/jobs') {
     const { filter, after, olderThanSeconds, priorities } = jobsFilter(url)
     const state = filter.state as JobState | undefined
-    const jobsPage = await listJobs(ctx.pool, { state, entrypoints: filter.entrypoint ? [filter.entrypoint] : undefined, priorities, olderThanSeconds, afterId: after, limit: filter.limit })
+    const jobsPage = await listJobs(ctx.pool, {
+      state,
+      entrypoints: filter.entrypoint ? [filter.entrypoint] : undefined,
+      priorities,
+      olderThanSeconds,
+      afterId: after,
+      limit: filter.limit,
+    })
     return { title: 'Jobs', nav: '/jobs', html: jobsBody(jobsPage, filter, knownEntrypoints(ctx, []), await readStateCounts(ctx.pool)) }
   }
   const story = /^\/jobs\/([^/]+)$/.exec(p)

@@ -4,7 +4,7 @@
  * (wrapped, never escaped JSON) and the context as key: value lines; any other shape is shown as
  * indented JSON, and a plain string as it is.
  */
-import { html, type Html } from './html.js'
+import { type Html, html } from './html.js'
 
 export function tracebackText(value: unknown): Html {
   if (value === null || value === undefined) return html`-`
@@ -14,7 +14,10 @@ export function tracebackText(value: unknown): Html {
   const type = v.exception_type ?? v.type ?? v.name
   const message = v.exception_message ?? v.message ?? v.error
   if (type === undefined && message === undefined) return html`<pre class="wrap">${JSON.stringify(value, null, 2)}</pre>`
-  const head = [type, message].filter((x) => x !== undefined && x !== null && x !== '').map(String).join(': ')
+  const head = [type, message]
+    .filter((x) => x !== undefined && x !== null && x !== '')
+    .map(String)
+    .join(': ')
   const trace = typeof v.traceback === 'string' ? v.traceback.trimEnd() : v.traceback ? JSON.stringify(v.traceback, null, 2) : ''
   const context = v.additional_context && typeof v.additional_context === 'object' ? Object.entries(v.additional_context as Record<string, unknown>) : []
   return html`<div class="traceback"><p class="error-line"><strong>${head}</strong></p>${trace ? html`<pre class="wrap">${trace}</pre>` : ''}${

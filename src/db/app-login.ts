@@ -45,10 +45,7 @@ interface LoginFacts {
  * transaction checks the settings again (src/scope/user.ts).
  */
 export async function checkAppLogin(app: pg.Pool, appRole: string): Promise<void> {
-  const { rows } = await app.query<LoginFacts>(
-    APP_LOGIN_FACTS,
-    [appRole],
-  )
+  const { rows } = await app.query<LoginFacts>(APP_LOGIN_FACTS, [appRole])
   const f = rows[0]
   const problem = !f
     ? 'its login role was not found'

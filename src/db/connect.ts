@@ -72,9 +72,7 @@ export function connectionError(err: unknown, url: string): DatabaseError | Data
   const reachable = isConnectionError(err)
   return new DatabaseError(
     `cannot reach PostgreSQL at ${where}: ${errorMessage(err)}`,
-    reachable
-      ? 'is the server running and AIZK_DATABASE_URL right? Unset AIZK_DATABASE_URL to use the embedded server'
-      : 'check AIZK_DATABASE_URL',
+    reachable ? 'is the server running and AIZK_DATABASE_URL right? Unset AIZK_DATABASE_URL to use the embedded server' : 'check AIZK_DATABASE_URL',
     // A server that refuses connections or is still starting may answer soon: worth waiting for.
     { code: code || null, transient: reachable },
   )
@@ -98,7 +96,9 @@ export interface PoolOptions {
 }
 
 /** The pool options the settings give: the round-trip deadline and the keepalive. */
-export function connectionLimits(settings: Pick<Settings, 'dbDeadlineSeconds' | 'dbKeepaliveSeconds'>): Required<Pick<PoolOptions, 'deadlineMs' | 'keepAliveMs'>> {
+export function connectionLimits(
+  settings: Pick<Settings, 'dbDeadlineSeconds' | 'dbKeepaliveSeconds'>,
+): Required<Pick<PoolOptions, 'deadlineMs' | 'keepAliveMs'>> {
   // Settings built by hand (tests, embedding applications) may lack them: the schema's defaults.
   return { deadlineMs: Math.round((settings.dbDeadlineSeconds ?? 15) * 1000), keepAliveMs: Math.round((settings.dbKeepaliveSeconds ?? 10) * 1000) }
 }

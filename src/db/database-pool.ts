@@ -61,7 +61,9 @@ export class DatabasePool extends pg.Pool {
    */
   override connect(): Promise<pg.PoolClient>
   override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void
-  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | undefined {
+  override connect(
+    callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): Promise<pg.PoolClient> | undefined {
     if (!callback) return super.connect().then(discardWhenReadOnly)
     super.connect((err, client, done) => {
       if (!client) return callback(err, client, done)

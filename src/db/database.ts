@@ -7,7 +7,17 @@ import type pg from 'pg'
 import { ConfigError, DatabaseError } from '../errors.js'
 import type { Settings } from '../settings.js'
 import { checkAppLogin } from './app-login.js'
-import { checkConnection, closePool, connectionError, connectionLimits, createPool, type DatabaseTarget, isConnectionError, type PoolOptions, resolveDatabase } from './connect.js'
+import {
+  checkConnection,
+  closePool,
+  connectionError,
+  connectionLimits,
+  createPool,
+  type DatabaseTarget,
+  isConnectionError,
+  type PoolOptions,
+  resolveDatabase,
+} from './connect.js'
 import type { DatabasePool } from './database-pool.js'
 import { describeAhead, isAhead, migrate, schemaState } from './migrate.js'
 

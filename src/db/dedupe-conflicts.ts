@@ -24,26 +24,19 @@ export interface ResolvedDuplicate {
 
 /** True when aizk's held-aware dedupe index is still to be built on an existing pgqueuer table. */
 export async function dedupeIndexPending(client: pg.ClientBase): Promise<boolean> {
-  const { rows } = await client.query<{ pending: boolean }>(
-    DEDUPE_INDEX_PENDING,
-  )
+  const { rows } = await client.query<{ pending: boolean }>(DEDUPE_INDEX_PENDING)
   return rows[0].pending
 }
 
 /** Compares status as text: an older PgQueuer enum has no 'failed' until install adds it. */
 export async function findDedupeConflicts(client: pg.ClientBase, limit = 1000): Promise<DedupeConflict[]> {
-  const { rows } = await client.query<{ dedupe_key: string; ids: string[]; statuses: string[] }>(
-    FIND_DEDUPE_CONFLICTS,
-    [limit],
-  )
+  const { rows } = await client.query<{ dedupe_key: string; ids: string[]; statuses: string[] }>(FIND_DEDUPE_CONFLICTS, [limit])
   return rows.map((r) => ({ dedupeKey: r.dedupe_key, jobs: r.ids.map((id, i) => ({ id, status: r.statuses[i] })) }))
 }
 
 /** Run inside the transaction that builds the index, after locking pgqueuer against writers. */
 export async function resolveDedupeConflicts(client: pg.ClientBase): Promise<ResolvedDuplicate[]> {
-  const { rows } = await client.query<{ id: string; old_key: string; new_key: string; kept: string }>(
-    RESOLVE_DEDUPE_CONFLICTS,
-  )
+  const { rows } = await client.query<{ id: string; old_key: string; new_key: string; kept: string }>(RESOLVE_DEDUPE_CONFLICTS)
   return rows.map((r) => ({ id: r.id, dedupeKey: r.old_key, newDedupeKey: r.new_key, keptJob: r.kept }))
 }
 

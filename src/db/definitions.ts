@@ -36,7 +36,9 @@ export function loadDefinitions(appRole: string, dir = DEFINITIONS_DIR): Definit
 function readDefinitions(appRole: string, dir: string): Definition[] {
   const defs: Definition[] = []
   for (const kind of DEFINITION_KINDS) {
-    for (const file of readdirSync(path.join(dir, kind)).filter((f) => f.endsWith('.sql')).sort()) {
+    for (const file of readdirSync(path.join(dir, kind))
+      .filter((f) => f.endsWith('.sql'))
+      .sort()) {
       const name = `${kind}/${file.replace(/\.sql$/, '')}`
       const raw = readFileSync(path.join(dir, kind, file), 'utf8')
       const sql = renderAppRole(raw, appRole)
@@ -53,7 +55,8 @@ export function inDependencyOrder(defs: Definition[]): Definition[] {
   const out: Definition[] = []
   const visit = (d: Definition) => {
     if (done.has(d.name)) return
-    if (visiting.has(d.name)) throw new DatabaseError(`definitions require each other in a cycle through ${d.name}`, 'break the cycle: one of them must not require the other')
+    if (visiting.has(d.name))
+      throw new DatabaseError(`definitions require each other in a cycle through ${d.name}`, 'break the cycle: one of them must not require the other')
     visiting.add(d.name)
     for (const r of d.requires) {
       const dep = byName.get(r)
@@ -84,5 +87,8 @@ export function withRequirements(all: Definition[], names: string[]): Definition
 }
 
 function missingDefinition(by: string, name: string): DatabaseError {
-  return new DatabaseError(`${by} requires ${name}, which is not a file under src/db/definitions/`, 'name it as KIND/NAME, e.g. functions/aizk_pick (docs/schema.md#directives)')
+  return new DatabaseError(
+    `${by} requires ${name}, which is not a file under src/db/definitions/`,
+    'name it as KIND/NAME, e.g. functions/aizk_pick (docs/schema.md#directives)',
+  )
 }

@@ -16,7 +16,7 @@ import type { Environment } from '../settings.js'
 import { binaries, EMBEDDED_VERSION, pgCtl, SUPERUSER, spawnAs } from './embedded-binaries.js'
 import { withStartLock } from './embedded-lock.js'
 import { choosePort, portTakenError } from './embedded-port.js'
-import { DATABASE_EXISTS, createDatabaseSql } from './sql/embedded.js'
+import { createDatabaseSql, DATABASE_EXISTS } from './sql/embedded.js'
 
 const DATABASE = 'aizk'
 
@@ -122,7 +122,9 @@ export async function ensureEmbeddedServer(opts: { dataDir: string; port?: numbe
       port = await choosePort({ recorded: undefined, dataDir, avoid: tried })
     }
     await ensureDatabase(state)
-    opts.log?.(`aizk: started embedded PostgreSQL ${state.version} in ${dataDir} on 127.0.0.1:${state.port}; it keeps running for every aizk process until \`aizk server stop\``)
+    opts.log?.(
+      `aizk: started embedded PostgreSQL ${state.version} in ${dataDir} on 127.0.0.1:${state.port}; it keeps running for every aizk process until \`aizk server stop\``,
+    )
     return { dataDir, pgData: p.pgData, port: state.port, url: embeddedUrl(state), started: true }
   })
 }
@@ -200,14 +202,12 @@ async function initialise(dataDir: string, port: number, env: Environment): Prom
     await fs.chown(p.pgData, bin.owner.uid, bin.owner.gid)
     await fs.chown(pwFile, bin.owner.uid, bin.owner.gid)
   }
-  const result = await spawnAs(bin, bin.initdb, [
-    `--pgdata=${p.pgData}`,
-    '--auth=scram-sha-256',
-    `--username=${SUPERUSER}`,
-    `--pwfile=${pwFile}`,
-    '--encoding=UTF8',
-    '--locale=C',
-  ], env)
+  const result = await spawnAs(
+    bin,
+    bin.initdb,
+    [`--pgdata=${p.pgData}`, '--auth=scram-sha-256', `--username=${SUPERUSER}`, `--pwfile=${pwFile}`, '--encoding=UTF8', '--locale=C'],
+    env,
+  )
   await fs.rm(pwFile, { force: true })
   if (result.code !== 0) {
     throw new DatabaseError(`initdb failed for ${p.pgData}: ${result.output.trim().split('\n').slice(-3).join(' ')}`)
@@ -241,7 +241,10 @@ async function startServer(dataDir: string, state: EmbeddedState, env: Environme
 }
 
 async function logSize(file: string): Promise<number> {
-  return fs.stat(file).then((s) => s.size, () => 0)
+  return fs.stat(file).then(
+    (s) => s.size,
+    () => 0,
+  )
 }
 
 /** What the server wrote to its log from byte `from` on (this start attempt only). */

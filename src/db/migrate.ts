@@ -12,6 +12,7 @@ import { type Definition, loadDefinitions, withRequirements } from './definition
 import { BASELINE_VERSION, loadMigrations, type Migration } from './migrations.js'
 
 export { loadMigrations, type Migration } from './migrations.js'
+
 import {
   CREATE_SCHEMA_DEFINITION,
   CREATE_SCHEMA_VERSION,
@@ -52,7 +53,8 @@ const CHECKS = new Set(['dedupe-keys'])
 export async function schemaState(client: pg.ClientBase, opts: MigrationOptions): Promise<SchemaState> {
   const migrations = loadMigrations(opts)
   const definitions = loadDefinitions(opts.appRole)
-  for (const m of migrations) for (const c of m.checks) if (!CHECKS.has(c)) throw new DatabaseError(`${m.name}: unknown check ${c}`, `use one of: ${[...CHECKS].join(', ')}`)
+  for (const m of migrations)
+    for (const c of m.checks) if (!CHECKS.has(c)) throw new DatabaseError(`${m.name}: unknown check ${c}`, `use one of: ${[...CHECKS].join(', ')}`)
   const latest = migrations.at(-1)?.version ?? 0
   const { rows } = await client.query<{ versions: boolean; definitions: boolean }>(SCHEMA_TABLES_EXIST)
   const missing = { installed: false, current: 0, latest, pending: migrations, pendingDefinitions: definitions, unknownMigrations: [], unknownDefinitions: [] }
@@ -108,10 +110,7 @@ export interface MigrateResult {
  * nothing. Adopting a PgQueuer database whose dedupe keys conflict with aizk's index stops before
  * anything is applied, unless `resolveDuplicateKeys` (see dedupe-conflicts.ts).
  */
-export async function migrate(
-  client: pg.ClientBase,
-  opts: MigrationOptions & { dryRun?: boolean; resolveDuplicateKeys?: boolean },
-): Promise<MigrateResult> {
+export async function migrate(client: pg.ClientBase, opts: MigrationOptions & { dryRun?: boolean; resolveDuplicateKeys?: boolean }): Promise<MigrateResult> {
   const adopted = await hasForeignPgQueuer(client)
   const indexPending = await dedupeIndexPending(client)
   if (indexPending && !opts.resolveDuplicateKeys) {
@@ -210,7 +209,7 @@ export function describeAhead(state: SchemaState): string {
 function newerSchema(state: SchemaState): DatabaseError {
   return new DatabaseError(
     `a newer aizk installed this database's schema (${describeAhead(state)}); installing this version's files would put back older definitions that its workers call`,
-    'run `aizk install` with the newer aizk (docs/deployment.md#upgrading); this version\'s workers run on the newer schema for one release',
+    "run `aizk install` with the newer aizk (docs/deployment.md#upgrading); this version's workers run on the newer schema for one release",
   )
 }
 
@@ -230,8 +229,6 @@ function changedMigration(m: Migration, recorded: string): SchemaChangedError {
 
 /** PgQueuer's table exists but aizk never installed here: install adopts it. */
 async function hasForeignPgQueuer(client: pg.ClientBase): Promise<boolean> {
-  const { rows } = await client.query<{ pgq: boolean; aizk: boolean }>(
-    READ_INSTALL_STATE,
-  )
+  const { rows } = await client.query<{ pgq: boolean; aizk: boolean }>(READ_INSTALL_STATE)
   return rows[0].pgq && !rows[0].aizk
 }

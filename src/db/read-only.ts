@@ -31,8 +31,7 @@ export function readOnlyReason(reported: ReadonlyMap<string, string>): string | 
 }
 
 /** Where the operator should point aizk instead. */
-export const PRIMARY_HINT =
-  'point AIZK_DATABASE_URL at the primary (Patroni: HAProxy routing by its /primary check; CloudNativePG: the <cluster>-rw service)'
+export const PRIMARY_HINT = 'point AIZK_DATABASE_URL at the primary (Patroni: HAProxy routing by its /primary check; CloudNativePG: the <cluster>-rw service)'
 
 /** The operator-facing error; `transient`: a new leader may accept writes in a moment (a starting worker waits). */
 export function readOnlyError(where: string, why: string): DatabaseReadOnlyError {
@@ -41,7 +40,6 @@ export function readOnlyError(where: string, why: string): DatabaseReadOnlyError
     transient: true,
   })
 }
-
 
 export function readOnlyReasonFromRow(row: { recovery: boolean; read_only: boolean } | undefined): string | undefined {
   if (row?.recovery) return 'a hot standby (in recovery)'

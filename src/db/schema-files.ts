@@ -46,10 +46,7 @@ export function splitCommitFirst(file: string, sql: string): { first: string; re
 }
 
 function unknownDirective(file: string, name: string): DatabaseError {
-  return new DatabaseError(
-    `${file}: unknown directive -- aizk:${name}`,
-    'use requires, requires-check, drops or commit-first (docs/schema.md#directives)',
-  )
+  return new DatabaseError(`${file}: unknown directive -- aizk:${name}`, 'use requires, requires-check, drops or commit-first (docs/schema.md#directives)')
 }
 
 function quoteIdent(name: string): string {

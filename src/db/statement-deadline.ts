@@ -67,11 +67,17 @@ function deadlineView(pool: DatabasePool, ms: number, seconds: number): Database
       }
     }
     if (!callback) return run()
-    run().then((res) => callback(undefined, res), (err) => callback(err))
+    run().then(
+      (res) => callback(undefined, res),
+      (err) => callback(err),
+    )
   }
   const connect = (callback?: Callback) => {
     if (!callback) return lease()
-    lease().then((client) => callback(undefined, client, client.release), (err) => callback(err, undefined, () => {}))
+    lease().then(
+      (client) => callback(undefined, client, client.release),
+      (err) => callback(err, undefined, () => {}),
+    )
   }
   return new Proxy(pool, {
     get(target, key) {

@@ -107,10 +107,12 @@ export function guardTransaction(client: pg.PoolClient): GuardedClient {
     const cb: Callback | undefined = typeof values === 'function' ? values : callback
     const args = typeof values === 'function' ? undefined : values
     // One after another: the next query is sent only once the last one's status was read.
-    const result = queue.then(() => run(config, args)).then((res) => {
-      if (ended) throw ended
-      return res
-    })
+    const result = queue
+      .then(() => run(config, args))
+      .then((res) => {
+        if (ended) throw ended
+        return res
+      })
     queue = result.catch(() => {})
     if (!cb) return result
     result.then(

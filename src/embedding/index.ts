@@ -1,2 +1,2 @@
 export { type EmbeddingSettings, embedChunkTexts, embeddingsConfigured } from './embed-chunks.js'
-export { EmbeddingsError, embeddingsEndpoint, embedTexts, type EmbeddingsOptions } from './embeddings-client.js'
+export { EmbeddingsError, type EmbeddingsOptions, embeddingsEndpoint, embedTexts } from './embeddings-client.js'

@@ -10,6 +10,15 @@ export { type ChunkRef, type ProjectionOutcome, projectChunk } from './project/p
 export { type PromotionResult, promoteSessions } from './project/promote-sessions.js'
 export { type NewSessionItem, type WrittenDocument, writeDocument, writeSessionItem } from './project/write-memory.js'
 export { type GraphView, readGraph } from './read/read-graph.js'
-export { type DedupResult, dedupEntities } from './resolve/dedup.js'
 export { recall } from './read/recall.js'
-export type { RecallOptions, RecallResult, RecallItem, RecalledClaim, RecalledEntity, RecalledCommunity, RecalledChunk, RecallSource } from './read/recall-types.js'
+export type {
+  RecalledChunk,
+  RecalledClaim,
+  RecalledCommunity,
+  RecalledEntity,
+  RecallItem,
+  RecallOptions,
+  RecallResult,
+  RecallSource,
+} from './read/recall-types.js'
+export { type DedupResult, dedupEntities } from './resolve/dedup.js'

@@ -27,7 +27,8 @@ export const graphSettings = settingsGroup({
     },
     dedupEmbeddingSimilarity: {
       schema: numberSetting(0.92, { min: 0, max: 1 }),
-      description: "Cosine (0-1) of two names' embeddings at which the dedup pass merges them, when AIZK_EMBEDDINGS_URL is set (docs/memory-graph.md, \"Resolution\").",
+      description:
+        'Cosine (0-1) of two names\' embeddings at which the dedup pass merges them, when AIZK_EMBEDDINGS_URL is set (docs/memory-graph.md, "Resolution").',
     },
     sessionIdleMinutes: {
       schema: numberSetting(30, { min: 0, max: MAX_DAYS * 24 * 60 }),

@@ -19,9 +19,7 @@ export interface ArtifactRef {
   scopes: readonly string[]
 }
 
-export type ConversionOutcome =
-  | { outcome: 'converted' | 'reindexed'; chunks: number; projections: number }
-  | { outcome: 'gone' | 'already-converted' }
+export type ConversionOutcome = { outcome: 'converted' | 'reindexed'; chunks: number; projections: number } | { outcome: 'gone' | 'already-converted' }
 
 export async function convertArtifact(pool: pg.Pool, settings: Settings, ref: ArtifactRef, signal?: AbortSignal): Promise<ConversionOutcome> {
   const user = User.system(ref.scopes, settings)
@@ -35,10 +33,15 @@ export async function convertArtifact(pool: pg.Pool, settings: Settings, ref: Ar
   if (artifact.conversionStatus === 'converted') return { outcome: 'already-converted' }
   let markdown: string
   try {
-    if (!bytes) throw new PermanentJobError(`the original of artifact ${artifact.id} (content ${artifact.contentId}) is missing from the ${artifact.storage} store`)
+    if (!bytes)
+      throw new PermanentJobError(`the original of artifact ${artifact.id} (content ${artifact.contentId}) is missing from the ${artifact.storage} store`)
     markdown = await convertToMarkdown({ bytes, filename: artifact.filename, mediaType: artifact.mediaType }, settings, signal)
     // No retry removes a NUL, and PostgreSQL text cannot store one (ingest refuses such text; this is an older artifact, or a converter's output).
-    if (markdown.includes('\0')) throw new PermanentJobError(`the Markdown of artifact ${artifact.id} holds a NUL character, which PostgreSQL text cannot store`, 'remove the NUL bytes from the original and ingest it again')
+    if (markdown.includes('\0'))
+      throw new PermanentJobError(
+        `the Markdown of artifact ${artifact.id} holds a NUL character, which PostgreSQL text cannot store`,
+        'remove the NUL bytes from the original and ingest it again',
+      )
   } catch (err) {
     if (err instanceof PermanentJobError) await user.transaction(pool, (db) => markConversionFailed(db, artifact.id, err.message))
     throw err

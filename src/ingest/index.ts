@@ -1,6 +1,6 @@
-export { type ArtifactRow, artifactsToDispatch, loadArtifact } from './sql/artifact.js'
-export { chunksToDispatch, replaceChunks } from './sql/chunk.js'
 export { type ArtifactRef, convertArtifact, reindexArtifact } from './convert-artifact.js'
 export { type IngestInput, type IngestResult, ingestOriginal } from './ingest.js'
 export { CHUNK_PROJECTION_ENTRYPOINT, enqueueChunkProjections } from './projection.js'
+export { type ArtifactRow, artifactsToDispatch, loadArtifact } from './sql/artifact.js'
+export { chunksToDispatch, replaceChunks } from './sql/chunk.js'
 export { prepareChunks, writeChunks } from './write-chunks.js'

@@ -11,8 +11,8 @@ import { converterFor, mediaTypeFor, normalizeMediaType } from '../convert/media
 import { UsageError } from '../errors.js'
 import { normalizeScopes } from '../scope/scope-set.js'
 import { type IdentitySettings, User } from '../scope/user.js'
-import { insertArtifact } from './sql/artifact.js'
 import { enqueueConversion } from './entrypoints.js'
+import { insertArtifact } from './sql/artifact.js'
 
 export interface IngestInput {
   bytes: Buffer
@@ -74,14 +74,17 @@ function checkTextHasNoNul(bytes: Buffer, filename: string | null, mediaType: st
   if (at < 0) return
   throw new UsageError(
     `${filename ?? 'the original'} holds a NUL byte (at byte ${at}), which text (${mediaType}) cannot: PostgreSQL text has no NUL`,
-    'remove the NUL bytes (tr -d \'\\000\'), convert UTF-16 text to UTF-8 (iconv -f UTF-16 -t UTF-8), or give --media-type of what the file really is',
+    "remove the NUL bytes (tr -d '\\000'), convert UTF-16 text to UTF-8 (iconv -f UTF-16 -t UTF-8), or give --media-type of what the file really is",
   )
 }
 
 function declaredMediaType(value: string): string {
   const normalized = normalizeMediaType(value)
   if (!normalized) {
-    throw new UsageError(`media type "${value}" is not a media type`, 'give type/subtype, such as text/markdown or application/pdf (optionally ; charset=utf-8)')
+    throw new UsageError(
+      `media type "${value}" is not a media type`,
+      'give type/subtype, such as text/markdown or application/pdf (optionally ; charset=utf-8)',
+    )
   }
   return normalized
 }

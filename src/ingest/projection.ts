@@ -5,8 +5,8 @@
  * (docs/memory-graph.md#chunkprojectionjob).
  */
 import type { Queryable } from '../db/queryable.js'
-import { JobPriority } from '../queue/priority.js'
 import { enqueueMany } from '../queue/enqueue.js'
+import { JobPriority } from '../queue/priority.js'
 
 export const CHUNK_PROJECTION_ENTRYPOINT = 'aizk_build_graph_chunk'
 

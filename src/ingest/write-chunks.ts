@@ -3,11 +3,12 @@
  * time), then in the caller's transaction replace the artifact's chunks and enqueue one
  * projection per chunk. A failed embedding throws before anything is written.
  */
-import type { Queryable } from '../db/queryable.js'
+
 import { type Chunk, chunkMarkdown } from '../chunking/index.js'
+import type { Queryable } from '../db/queryable.js'
 import { type EmbeddingSettings, embedChunkTexts } from '../embedding/index.js'
-import { replaceChunks } from './sql/chunk.js'
 import { enqueueChunkProjections } from './projection.js'
+import { replaceChunks } from './sql/chunk.js'
 
 export interface ChunkSettings extends EmbeddingSettings {
   chunkMaxChars: number

@@ -110,7 +110,10 @@ export function validatePayload(job: Pick<JobClass, 'payload' | 'entrypoint'>, p
 }
 
 /** A job's concurrency limit under these settings: its setting's value when it names one. */
-export function concurrencyLimitOf(job: Pick<JobClass, 'concurrencyLimit' | 'concurrencySetting'>, settings: Partial<Pick<Settings, NumberSettingKey>>): number {
+export function concurrencyLimitOf(
+  job: Pick<JobClass, 'concurrencyLimit' | 'concurrencySetting'>,
+  settings: Partial<Pick<Settings, NumberSettingKey>>,
+): number {
   const value = job.concurrencySetting === undefined ? undefined : settings[job.concurrencySetting]
   return typeof value === 'number' ? value : job.concurrencyLimit
 }

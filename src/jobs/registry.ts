@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { MAX_STATEMENT_DEADLINE_SECONDS } from '../db/statement-deadline.js'
 import type { Settings, SettingsSource } from '../settings.js'
-import { QueueJob, type JobClass } from './queue-job.js'
+import { type JobClass, QueueJob } from './queue-job.js'
 
 export class JobDeclarationError extends Error {}
 
@@ -37,8 +37,14 @@ export function checkDeclaration(job: JobClass): void {
     throw new JobDeclarationError(`${where}: payloadFormat must be 'json' or 'bytes', got ${String(job.payloadFormat)}`)
   }
   const deadline = job.statementDeadlineSeconds
-  if (deadline !== undefined && deadline !== 'job-timeout' && !(typeof deadline === 'number' && Number.isFinite(deadline) && deadline >= 0 && deadline <= MAX_STATEMENT_DEADLINE_SECONDS)) {
-    throw new JobDeclarationError(`${where}: statementDeadlineSeconds must be seconds from 0 (none) to ${MAX_STATEMENT_DEADLINE_SECONDS}, or 'job-timeout', got ${String(deadline)}`)
+  if (
+    deadline !== undefined &&
+    deadline !== 'job-timeout' &&
+    !(typeof deadline === 'number' && Number.isFinite(deadline) && deadline >= 0 && deadline <= MAX_STATEMENT_DEADLINE_SECONDS)
+  ) {
+    throw new JobDeclarationError(
+      `${where}: statementDeadlineSeconds must be seconds from 0 (none) to ${MAX_STATEMENT_DEADLINE_SECONDS}, or 'job-timeout', got ${String(deadline)}`,
+    )
   }
   if (typeof job.prototype.handle !== 'function') throw new JobDeclarationError(`${where}: handle() is not implemented`)
 }
@@ -98,7 +104,9 @@ export class JobRegistry implements SettingsSource {
 
   /** Register every concrete job class among a module's exports. */
   registerModule(exports: Record<string, unknown>): JobClass[] {
-    return Object.values(exports).filter(isJobClass).map((job) => this.register(job))
+    return Object.values(exports)
+      .filter(isJobClass)
+      .map((job) => this.register(job))
   }
 
   get(entrypoint: string): JobClass | undefined {

@@ -12,12 +12,12 @@
  */
 import type pg from 'pg'
 import { z } from 'zod'
+import { nextFireAfter, toPgqueuerExpression, validateCron } from '../cron.js'
+import { JobPriority } from '../queue/priority.js'
 import { normalizeScopes } from '../scope/scope-set.js'
 import { User } from '../scope/user.js'
-import { nextFireAfter, toPgqueuerExpression, validateCron } from '../cron.js'
 import type { Settings } from '../settings.js'
 import { boolSetting, cronSetting } from '../settings-types.js'
-import { JobPriority } from '../queue/priority.js'
 import { type JobContext, type JobKind, QueueJob, type StatementDeadline } from './queue-job.js'
 import { type DeclaredSettings, JobDeclarationError } from './registry.js'
 
@@ -179,9 +179,5 @@ export type ScheduledJobClass = typeof ScopedScheduledJob | typeof SystemSchedul
 
 /** A concrete scheduled job class (the abstract bases are not). */
 export function isScheduledJobClass(value: unknown): value is ScheduledJobClass {
-  return (
-    typeof value === 'function' &&
-    value.prototype instanceof ScheduledJob &&
-    typeof (value as typeof ScheduledJob).entrypoint === 'string'
-  )
+  return typeof value === 'function' && value.prototype instanceof ScheduledJob && typeof (value as typeof ScheduledJob).entrypoint === 'string'
 }

@@ -6,9 +6,9 @@
  * an assistant cannot requeue or cancel the whole queue with an empty call.
  */
 import { z } from 'zod'
+import { NotFoundError, UsageError } from '../errors.js'
 import { checkEntrypointName } from '../operator/entrypoints.js'
 import { jobId } from '../operator/numbers.js'
-import { NotFoundError, UsageError } from '../errors.js'
 import { requestCancel } from '../queue/cancel-request.js'
 import { idsNotIn, type JobFilter, statusWord } from '../queue/job-filter.js'
 import { pauseEntrypoint, resumeEntrypoint } from '../queue/pause.js'
@@ -24,7 +24,8 @@ const limit = z.number().int().min(1).max(10_000).default(100).describe('Most jo
 function filterOf(a: { ids?: string[]; entrypoints?: string[] }): JobFilter & { ids: string[] } {
   const idList = (a.ids ?? []).map((id) => jobId(id, 'id'))
   for (const ep of a.entrypoints ?? []) checkEntrypointName(ep)
-  if (idList.length === 0 && (a.entrypoints ?? []).length === 0) throw new UsageError('name the jobs: give ids or entrypoints', 'an empty filter would match the whole queue')
+  if (idList.length === 0 && (a.entrypoints ?? []).length === 0)
+    throw new UsageError('name the jobs: give ids or entrypoints', 'an empty filter would match the whole queue')
   return { ids: idList, entrypoints: a.entrypoints }
 }
 
@@ -41,7 +42,11 @@ export function actionTools(ctx: McpContext) {
         const filter = filterOf(a)
         const notHeld = await idsNotHeld(pool, filter.ids)
         if (notHeld.length) {
-          throw new NotFoundError(`not held: ${notHeld.map((m) => `job ${m.id} (${m.status ?? 'no such job'})`).join(', ')}`, 'only held jobs can be requeued; failed_jobs lists them', { notHeld })
+          throw new NotFoundError(
+            `not held: ${notHeld.map((m) => `job ${m.id} (${m.status ?? 'no such job'})`).join(', ')}`,
+            'only held jobs can be requeued; failed_jobs lists them',
+            { notHeld },
+          )
         }
         const requeued = await requeueHeld(pool, { ...filter, limit: a.limit, maxCycles: a.maxCycles })
         return { count: requeued.length, requeued }
@@ -74,7 +79,10 @@ export function actionTools(ctx: McpContext) {
       action: true,
       description:
         'Pause an entrypoint on every aizk worker at once, as `aizk pause`: its jobs stay queued (enqueueing goes on) until resume_entrypoint; running jobs finish. Python PgQueuer workers do not read the pause.',
-      input: { entrypoint: z.string().describe('The entrypoint to pause.'), reason: z.string().max(500).optional().describe('Why: kept with the pause and shown by `aizk status`.') },
+      input: {
+        entrypoint: z.string().describe('The entrypoint to pause.'),
+        reason: z.string().max(500).optional().describe('Why: kept with the pause and shown by `aizk status`.'),
+      },
       run: async (a) => {
         checkEntrypointName(a.entrypoint)
         const { changed, pause } = await pauseEntrypoint(pool, a.entrypoint, { by: actor, reason: a.reason ?? null })

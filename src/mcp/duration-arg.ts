@@ -2,8 +2,9 @@
  * Look-back windows and thresholds as tools take them: ISO 8601 durations as PgQueuer's MCP
  * tools do (`PT5M`, `PT1H`, `P1D`), or aizk's own (`5m`, `1h30m`).
  */
-import { MAX_AGE_MS, parseDuration } from '../operator/duration.js'
+
 import { UsageError } from '../errors.js'
+import { MAX_AGE_MS, parseDuration } from '../operator/duration.js'
 import { MAX_DAYS } from '../settings-types.js'
 
 const ISO = /^P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/
@@ -24,6 +25,7 @@ export function durationSeconds(text: string | undefined, name: string): number 
   if (seconds === null || seconds <= 0) {
     throw new UsageError(`${name} "${text}" is not a positive duration`, "use ISO 8601 such as 'PT5M', 'PT1H', 'P1D', or '5m', '2h'")
   }
-  if (seconds > MAX_AGE_MS / 1000) throw new UsageError(`${name} "${text}" is longer than ${MAX_DAYS} days (100 years)`, "use a shorter duration, such as 'P7D' or '7d'")
+  if (seconds > MAX_AGE_MS / 1000)
+    throw new UsageError(`${name} "${text}" is longer than ${MAX_DAYS} days (100 years)`, "use a shorter duration, such as 'P7D' or '7d'")
   return seconds
 }

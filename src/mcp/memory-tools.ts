@@ -20,15 +20,23 @@ export function memoryTools(ctx: McpContext & { readScopes: string[] }) {
         asOf: z
           .string()
           .optional()
-          .describe('When the facts were true: a year (1997), a month (2001-04), a day (2010-06-01) or an ISO 8601 moment. Claims dated wholly before or after it are left out.'),
+          .describe(
+            'When the facts were true: a year (1997), a month (2001-04), a day (2010-06-01) or an ISO 8601 moment. Claims dated wholly before or after it are left out.',
+          ),
         knownAt: z.string().datetime({ offset: true }).optional().describe('ISO 8601 moment: answer as the graph stood then (claims recorded later left out).'),
       },
       run: async (a) => {
         checkQuestion(a.question)
         const queryVector = settings.embeddingsUrl
-          ? (await embedTexts([a.question], { url: settings.embeddingsUrl, model: settings.embeddingsModel, apiKey: settings.embeddingsApiKey, batchSize: 1 }))[0]
+          ? (
+              await embedTexts([a.question], { url: settings.embeddingsUrl, model: settings.embeddingsModel, apiKey: settings.embeddingsApiKey, batchSize: 1 })
+            )[0]
           : undefined
-        return recall(pool, { readScopes, query: a.question, limit: a.limit, asOf: a.asOf, knownAt: a.knownAt ? new Date(a.knownAt) : undefined, queryVector }, settings)
+        return recall(
+          pool,
+          { readScopes, query: a.question, limit: a.limit, asOf: a.asOf, knownAt: a.knownAt ? new Date(a.knownAt) : undefined, queryVector },
+          settings,
+        )
       },
     }),
   ]

@@ -7,23 +7,22 @@
  * and roster commands read them.
  */
 import { z } from 'zod'
-import { jobStoryJson } from '../operator/job-story-view.js'
-import { statsJobHooks } from '../operator/job-inventory.js'
-import { jobId } from '../operator/numbers.js'
 import { countIntegrityFailures } from '../content/integrity.js'
 import { schemaState } from '../db/migrate.js'
 import { NotFoundError } from '../errors.js'
-import { readCounts } from '../queue/counts.js'
-import { readThroughput } from '../queue/counts.js'
+import { statsJobHooks } from '../operator/job-inventory.js'
+import { jobStoryJson } from '../operator/job-story-view.js'
+import { jobId } from '../operator/numbers.js'
+import { readCounts, readThroughput } from '../queue/counts.js'
 import { browseJobs } from '../queue/job-browse.js'
 import { readJobStory } from '../queue/job-story.js'
 import { readRecentFailures, readRecentLog } from '../queue/log-read.js'
 import { readQueueTables } from '../queue/schema-info.js'
+import { queueStats, readOldest } from '../queue/stats.js'
 import { readHeld } from '../queue/stats-held.js'
 import { readSchedules } from '../queue/stats-schedules.js'
 import { readForeignWorkers, readStalePicks, readWorkers } from '../queue/stats-workers.js'
-import { queueStats, readOldest } from '../queue/stats.js'
-import { THROUGHPUT_KEEP_SECONDS, readThroughputBuckets, readThroughputTotals } from '../queue/throughput-history.js'
+import { readThroughputBuckets, readThroughputTotals, THROUGHPUT_KEEP_SECONDS } from '../queue/throughput-history.js'
 import { memoryBacklog } from '../scope/memory-backlog.js'
 import { rosterCounts } from '../scope/roster-counts.js'
 import type { McpContext } from './context.js'
@@ -49,7 +48,8 @@ export function readTools(ctx: McpContext, readScopes?: readonly string[]) {
       description:
         "Live queue depth by entrypoint, priority and status: start here. status is as stored (queued, picked, failed); state says the same in aizk's words (failed = held: the job used its attempts and waits for `aizk requeue`). Exact counts from trigger-kept tables, cheap on any queue size. Empty: nothing queued, running or held.",
       input: {},
-      run: async () => (await readCounts(pool)).map((c) => ({ entrypoint: c.entrypoint, priority: c.priority, status: c.status, state: stateOf(c.status), count: c.n })),
+      run: async () =>
+        (await readCounts(pool)).map((c) => ({ entrypoint: c.entrypoint, priority: c.priority, status: c.status, state: stateOf(c.status), count: c.n })),
     }),
     tool({
       name: 'queue_table_info',
@@ -59,7 +59,11 @@ export function readTools(ctx: McpContext, readScopes?: readonly string[]) {
       run: async (a) => {
         const rows = await browseJobs(pool, { limit: a.limit, offset: a.offset })
         if (!readScopes) return rows
-        const shown = await idsWithinSet(pool, rows.map((r) => r.id), readScopes)
+        const shown = await idsWithinSet(
+          pool,
+          rows.map((r) => r.id),
+          readScopes,
+        )
         return rows.map((r) => (shown.has(r.id) ? r : { ...r, payload: null, dedupeKey: null, withheld: WITHHELD }))
       },
     }),
@@ -169,7 +173,16 @@ export function readTools(ctx: McpContext, readScopes?: readonly string[]) {
         const client = await pool.connect()
         try {
           const state = await schemaState(client, { appRole: settings.appRole })
-          return { schema: { installed: state.installed, current: state.current, latest: state.latest, pending: state.pending.map((m) => m.version), pendingDefinitions: state.pendingDefinitions.map((d) => d.name) }, tables: await readQueueTables(client) }
+          return {
+            schema: {
+              installed: state.installed,
+              current: state.current,
+              latest: state.latest,
+              pending: state.pending.map((m) => m.version),
+              pendingDefinitions: state.pendingDefinitions.map((d) => d.name),
+            },
+            tables: await readQueueTables(client),
+          }
         } finally {
           client.release()
         }
@@ -192,7 +205,7 @@ export function readTools(ctx: McpContext, readScopes?: readonly string[]) {
     tool({
       name: 'queue_health',
       description:
-        "The verdict of `aizk status --check`: healthy, and each problem (stale picks, held jobs over AIZK_STATUS_HELD_THRESHOLD, an enabled aizk cron that has not fired in twice its period, artifact originals that failed re-verification), with the totals queued, picked and held.",
+        'The verdict of `aizk status --check`: healthy, and each problem (stale picks, held jobs over AIZK_STATUS_HELD_THRESHOLD, an enabled aizk cron that has not fired in twice its period, artifact originals that failed re-verification), with the totals queued, picked and held.',
       input: {},
       run: async () => {
         const stats = await queueStats(pool, {

@@ -28,7 +28,10 @@ export function parseWhen(text: string, flag: string, now = new Date()): Date {
   if (ms !== null) {
     const when = new Date(now.getTime() + ms)
     if (!Number.isFinite(when.getTime()) || when.getUTCFullYear() > 9999) {
-      throw new UsageError(`${flag} "${text}" is too far ahead: it ends past the year 9999`, 'use a shorter duration (such as 30s, 2h, 7d) or an ISO timestamp before 10000-01-01')
+      throw new UsageError(
+        `${flag} "${text}" is too far ahead: it ends past the year 9999`,
+        'use a shorter duration (such as 30s, 2h, 7d) or an ISO timestamp before 10000-01-01',
+      )
     }
     return when
   }

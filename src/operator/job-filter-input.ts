@@ -3,12 +3,13 @@
  * whether it came as command flags (src/cli/job-filter-flags.ts) or as dashboard form fields:
  * bad input fails before anything is read or written.
  */
+
+import { UsageError } from '../errors.js'
 import type { JobFilter } from '../queue/job-filter.js'
+import { MAX_DAYS } from '../settings-types.js'
 import { MAX_AGE_MS, parseDuration } from './duration.js'
 import { checkEntrypointName } from './entrypoints.js'
 import { jobId } from './numbers.js'
-import { UsageError } from '../errors.js'
-import { MAX_DAYS } from '../settings-types.js'
 
 export interface JobFilterFlagValues {
   entrypoint?: string[]
@@ -30,7 +31,8 @@ export function readJobFilter(flags: JobFilterFlagValues): { filter: JobFilter; 
 export function readAge(text: string, what: string): number {
   const ms = parseDuration(text)
   if (ms === null) throw new UsageError(`${what} "${text}" is not a duration`, 'use a duration such as 30m, 2h or 7d')
-  if (ms > MAX_AGE_MS) throw new UsageError(`${what} "${text}" is longer than ${MAX_DAYS} days (100 years)`, `use a duration of at most ${MAX_DAYS}d, such as 30m, 2h or 7d`)
+  if (ms > MAX_AGE_MS)
+    throw new UsageError(`${what} "${text}" is longer than ${MAX_DAYS} days (100 years)`, `use a duration of at most ${MAX_DAYS}d, such as 30m, 2h or 7d`)
   return ms / 1000
 }
 

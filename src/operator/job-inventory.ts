@@ -4,14 +4,15 @@
  * the cron, so it needs no database), and its rendering as text. Also what `status` needs to
  * know about a job by entrypoint.
  */
-import { jobRegistry } from '../jobs/registry.js'
-import { formatRelative } from './format.js'
-import { renderTable } from './table.js'
-import { type PayloadShape, payloadShape } from './payload-fields.js'
+
 import { concurrencyLimitOf } from '../jobs/queue-job.js'
+import { jobRegistry } from '../jobs/registry.js'
 import { isScheduledJobClass } from '../jobs/scheduled-job.js'
-import type { Settings } from '../settings.js'
 import type { StatsOptions } from '../queue/stats.js'
+import type { Settings } from '../settings.js'
+import { formatRelative } from './format.js'
+import { type PayloadShape, payloadShape } from './payload-fields.js'
+import { renderTable } from './table.js'
 
 export interface InventoryRow {
   entrypoint: string

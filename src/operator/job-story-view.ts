@@ -38,7 +38,13 @@ export function payloadView(bytes: Buffer | null, whole: boolean): PayloadView |
     }
   }
   const truncated = !whole && full.length > PAYLOAD_PREVIEW
-  return { bytes: bytes.length, encoding, text: truncated ? full.slice(0, PAYLOAD_PREVIEW) : full, truncated, ...(value !== undefined && !truncated ? { value } : {}) }
+  return {
+    bytes: bytes.length,
+    encoding,
+    text: truncated ? full.slice(0, PAYLOAD_PREVIEW) : full,
+    truncated,
+    ...(value !== undefined && !truncated ? { value } : {}),
+  }
 }
 
 function headerInfo(headers: unknown): { cycles?: unknown; lastError?: unknown; cancelRequestedAt?: unknown } {
@@ -100,7 +106,8 @@ export function renderJobStory(story: JobStory, whole: boolean, now = Date.now()
     const aizk = headerInfo(r.headers)
     out.push(`  priority ${r.priority} · attempts ${r.attempts} · cycles ${r.cycles}${r.dedupeKey ? ` · dedupe key ${r.dedupeKey}` : ''}`)
     out.push(`  created ${r.created} (${formatRelative(r.created, now)}) · updated ${r.updated} (${formatRelative(r.updated, now)})`)
-    if (r.status === 'queued') out.push(`  ready ${new Date(r.executeAfter).getTime() > now ? `${formatRelative(r.executeAfter, now)} (${r.executeAfter})` : 'now'}`)
+    if (r.status === 'queued')
+      out.push(`  ready ${new Date(r.executeAfter).getTime() > now ? `${formatRelative(r.executeAfter, now)} (${r.executeAfter})` : 'now'}`)
     if (aizk.cancelRequestedAt) out.push(`  cancel requested at ${aizk.cancelRequestedAt}`)
     if (story.holder) {
       const h = story.holder
@@ -124,7 +131,11 @@ export function renderJobStory(story: JobStory, whole: boolean, now = Date.now()
     out.push('  the row is gone (finished jobs keep only their log rows, until `aizk prune`): no payload or headers')
   }
   out.push('')
-  out.push(story.log.length ? `log (${story.log.length} row${story.log.length === 1 ? '' : 's'}):` : 'log: no rows yet (a job writes its log row when it finishes or is held)')
+  out.push(
+    story.log.length
+      ? `log (${story.log.length} row${story.log.length === 1 ? '' : 's'}):`
+      : 'log: no rows yet (a job writes its log row when it finishes or is held)',
+  )
   for (const l of story.log) {
     out.push(`  ${l.created}  ${l.status.padEnd(10)} priority ${l.priority}`)
     const tb = tracebackText(l)

@@ -7,10 +7,12 @@ export interface Column<T> {
 
 export function renderTable<T>(rows: T[], columns: Column<T>[], opts: { empty?: string } = {}): string {
   if (rows.length === 0) return opts.empty ?? '(none)'
-  const cells = rows.map((r) => columns.map((c) => {
-    const v = c.get(r)
-    return v === null || v === undefined ? '-' : String(v)
-  }))
+  const cells = rows.map((r) =>
+    columns.map((c) => {
+      const v = c.get(r)
+      return v === null || v === undefined ? '-' : String(v)
+    }),
+  )
   const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((row) => row[i].length)))
   const fmt = (values: string[]) =>
     values

@@ -8,7 +8,16 @@
 import type pg from 'pg'
 import type { Queryable } from '../db/queryable.js'
 import { withTransaction } from '../db/sql/transaction.js'
-import { DELETE_ZERO_COUNTS, FOLD_COUNT_DELTAS, FOLD_THROUGHPUT, READ_COUNTS, READ_THROUGHPUT, TRIM_THROUGHPUT, TRY_COUNTS_LOCK, TRY_THROUGHPUT_LOCK } from './sql/counts.js'
+import {
+  DELETE_ZERO_COUNTS,
+  FOLD_COUNT_DELTAS,
+  FOLD_THROUGHPUT,
+  READ_COUNTS,
+  READ_THROUGHPUT,
+  TRIM_THROUGHPUT,
+  TRY_COUNTS_LOCK,
+  TRY_THROUGHPUT_LOCK,
+} from './sql/counts.js'
 
 /** Advisory lock keys (arbitrary, stable): one per compaction. */
 const COUNTS_LOCK = 0x61697a6b01
@@ -23,12 +32,9 @@ export interface CountRow {
 
 /** Exact live counts per (entrypoint, priority, status), zero groups left out. */
 export async function readCounts(db: Queryable): Promise<CountRow[]> {
-  const { rows } = await db.query<{ entrypoint: string; priority: number; status: string; n: string }>(
-    READ_COUNTS,
-  )
+  const { rows } = await db.query<{ entrypoint: string; priority: number; status: string; n: string }>(READ_COUNTS)
   return rows.map((r) => ({ entrypoint: r.entrypoint, priority: r.priority, status: r.status, n: Number(r.n) }))
 }
-
 
 /**
  * Fold the deltas into the base table. Returns how many delta rows were folded, or null when
@@ -38,9 +44,7 @@ export async function compactCounts(db: pg.Pool | pg.ClientBase): Promise<number
   return withTransaction(db, async (c) => {
     const { rows } = await c.query<{ ok: boolean }>(TRY_COUNTS_LOCK, [COUNTS_LOCK])
     if (!rows[0].ok) return null
-    const res = await c.query<{ folded: string }>(
-      FOLD_COUNT_DELTAS,
-    )
+    const res = await c.query<{ folded: string }>(FOLD_COUNT_DELTAS)
     await c.query(DELETE_ZERO_COUNTS)
     return Number(res.rows[0]?.folded ?? 0)
   })
@@ -58,9 +62,7 @@ export async function compactThroughput(db: pg.Pool | pg.ClientBase, opts: { kee
     const trimmed = await c.query(TRIM_THROUGHPUT, [keep])
     // Seconds still being written (the last two) are left for the next pass; keys already
     // folded to one row are not rewritten, so a quiet table sees no churn.
-    await c.query(
-      FOLD_THROUGHPUT,
-    )
+    await c.query(FOLD_THROUGHPUT)
     return trimmed.rowCount ?? 0
   })
 }
@@ -84,10 +86,9 @@ export interface ThroughputStats {
  */
 export async function readThroughput(db: Queryable, opts: { minutes?: number } = {}): Promise<ThroughputStats> {
   const minutes = opts.minutes ?? 15
-  const { rows } = await db.query<{ minute_ago: number; entrypoint: string; status: string; n: string; recent: string; last_minute: string }>(
-    READ_THROUGHPUT,
-    [minutes],
-  )
+  const { rows } = await db.query<{ minute_ago: number; entrypoint: string; status: string; n: string; recent: string; last_minute: string }>(READ_THROUGHPUT, [
+    minutes,
+  ])
   const perMinute = new Array<number>(minutes).fill(0)
   const byEntrypoint: Record<string, number> = {}
   let recent = 0

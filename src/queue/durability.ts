@@ -103,10 +103,16 @@ export async function setDurability(pool: pg.Pool, level: SettableLevel, o: { lo
 function explainSwitchError(err: unknown): unknown {
   const code = (err as { code?: string }).code
   if (code === '55P03') {
-    return new ConflictError('could not lock the queue tables for the switch: another session holds them; nothing was changed', 'retry when the queue is quieter, or wait longer with --lock-timeout')
+    return new ConflictError(
+      'could not lock the queue tables for the switch: another session holds them; nothing was changed',
+      'retry when the queue is quieter, or wait longer with --lock-timeout',
+    )
   }
   if (code === '42501') {
-    return new UsageError(`the switch needs the owner of the queue tables: ${(err as Error).message}; nothing was changed`, 'run it with the database URL `aizk install` uses (the owner), not the app role')
+    return new UsageError(
+      `the switch needs the owner of the queue tables: ${(err as Error).message}; nothing was changed`,
+      'run it with the database URL `aizk install` uses (the owner), not the app role',
+    )
   }
   return err
 }

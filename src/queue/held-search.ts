@@ -42,7 +42,11 @@ export interface ErrorGroup {
 }
 
 function params(f: HeldSearch): unknown[] {
-  return [...filterParams({ entrypoints: f.entrypoints, olderThanSeconds: f.olderThanSeconds }), f.errorText?.trim() || null, f.priorities?.length ? f.priorities : null]
+  return [
+    ...filterParams({ entrypoints: f.entrypoints, olderThanSeconds: f.olderThanSeconds }),
+    f.errorText?.trim() || null,
+    f.priorities?.length ? f.priorities : null,
+  ]
 }
 
 export type Db = pg.Pool | pg.ClientBase
@@ -53,7 +57,13 @@ export interface HeldPage {
 }
 
 /** What the held page shows, from one snapshot: a page of matches, how many match in all, the error groups. */
-export function searchHeld(db: Db, f: HeldSearch, afterId: string | undefined, limit: number, groups = 25): Promise<HeldPage & { matching: number; groups: ErrorGroup[] }> {
+export function searchHeld(
+  db: Db,
+  f: HeldSearch,
+  afterId: string | undefined,
+  limit: number,
+  groups = 25,
+): Promise<HeldPage & { matching: number; groups: ErrorGroup[] }> {
   return withTransaction(
     db,
     async (c) => ({ ...(await pageOf(c, f, afterId, limit)), matching: await countOf(c, f), groups: await groupsOf(c, f, groups) }),
@@ -123,8 +133,7 @@ export async function actOnHeldMatching(
     const { jobs } = await findHeld(db, f, afterId, Math.min(ACTION_WINDOW, opts.limit - done.length))
     if (jobs.length === 0) break
     const ids = jobs.map((j) => j.id)
-    const moved =
-      action === 'requeue' ? await requeueFailed(db, { ids, limit: ids.length }) : await discardHeld(db, { ids, limit: ids.length, by: opts.by })
+    const moved = action === 'requeue' ? await requeueFailed(db, { ids, limit: ids.length }) : await discardHeld(db, { ids, limit: ids.length, by: opts.by })
     done.push(...moved.map((m) => ({ id: m.id, entrypoint: m.entrypoint })))
     afterId = ids[ids.length - 1]
   }

@@ -41,10 +41,7 @@ export async function browseJobs(db: Queryable, opts: { limit: number; offset?: 
     bytes: number | null
     payload: Buffer | null
     headers: unknown
-  }>(
-    BROWSE_JOBS,
-    [opts.limit, opts.offset ?? 0, opts.payloadChars ?? 500],
-  )
+  }>(BROWSE_JOBS, [opts.limit, opts.offset ?? 0, opts.payloadChars ?? 500])
   return rows.map((r) => ({
     id: r.id,
     priority: r.priority,

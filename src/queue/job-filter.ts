@@ -5,6 +5,7 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { COUNT_MATCHING, ENTRYPOINTS_IN_USE, IDS_NOT_IN } from './sql/job-filter.js'
+
 export { filterSql } from './sql/job-filter.js'
 
 export interface JobFilter {
@@ -33,20 +34,14 @@ export function filterParams(f: JobFilter): unknown[] {
 
 /** How many rows in `status` match (the whole backlog, not a window). */
 export async function countMatching(db: Queryable, status: LiveStatus, f: JobFilter): Promise<number> {
-  const { rows } = await db.query<{ n: string }>(
-    COUNT_MATCHING,
-    [status, ...filterParams(f)],
-  )
+  const { rows } = await db.query<{ n: string }>(COUNT_MATCHING, [status, ...filterParams(f)])
   return Number(rows[0].n)
 }
 
 /** The ids among `ids` whose row is missing or in none of `statuses`, with the status found. */
 export async function idsNotIn(db: Queryable, ids: string[], statuses: LiveStatus[]): Promise<{ id: string; status: string | null }[]> {
   if (ids.length === 0) return []
-  const { rows } = await db.query<{ id: string; status: string | null }>(
-    IDS_NOT_IN,
-    [ids, statuses],
-  )
+  const { rows } = await db.query<{ id: string; status: string | null }>(IDS_NOT_IN, [ids, statuses])
   return rows
 }
 
@@ -84,9 +79,6 @@ export async function inWindows<T extends { id: string }>(
  */
 export async function entrypointsInUse(db: Queryable, names: readonly string[]): Promise<Set<string>> {
   if (names.length === 0) return new Set()
-  const { rows } = await db.query<{ e: string }>(
-    ENTRYPOINTS_IN_USE,
-    [names],
-  )
+  const { rows } = await db.query<{ e: string }>(ENTRYPOINTS_IN_USE, [names])
   return new Set(rows.map((r) => r.e))
 }

@@ -74,10 +74,7 @@ export async function readJobStory(db: Queryable, id: string, heartbeatTimeoutSe
     queue_manager_id: string | null
     payload: Buffer | null
     headers: unknown
-  }>(
-    READ_STORY_ROW,
-    [id],
-  )
+  }>(READ_STORY_ROW, [id])
   const logResult = await db.query<{ id: string; created: Date; status: string; priority: number; entrypoint: string; traceback: StoryLogRow['traceback'] }>(
     READ_STORY_LOG,
     [id],

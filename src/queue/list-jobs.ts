@@ -12,8 +12,8 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { readCounts } from './counts.js'
+import { HELD, PICKED, queuedSql, SCHEDULED } from './sql/list-jobs.js'
 import { describeError } from './stats-held.js'
-import { HELD, PICKED, SCHEDULED, queuedSql } from './sql/list-jobs.js'
 
 export const JOB_STATES = ['queued', 'scheduled', 'picked', 'held'] as const
 export type JobState = (typeof JOB_STATES)[number]
@@ -73,8 +73,7 @@ interface Row {
 }
 
 function toJob(r: Row): ListedJob {
-  const state: JobState =
-    r.status === 'failed' ? 'held' : r.status === 'picked' ? 'picked' : r.due_in > 0 ? 'scheduled' : 'queued'
+  const state: JobState = r.status === 'failed' ? 'held' : r.status === 'picked' ? 'picked' : r.due_in > 0 ? 'scheduled' : 'queued'
   return {
     id: r.id,
     state,
@@ -103,7 +102,13 @@ export async function listJobs(db: Queryable, q: ListJobsQuery): Promise<JobsPag
   const tail = [q.olderThanSeconds ?? null, q.afterId ?? null, q.limit]
   const run = async (sql: string, a: unknown, b: unknown) => (await db.query<Row>(sql, [a, b, ...tail])).rows
   const queued = (due: 'any' | 'ready') =>
-    queuedGroups.length === 0 ? Promise.resolve([]) : run(queuedSql(due), queuedGroups.map((g) => g.entrypoint), queuedGroups.map((g) => g.priority))
+    queuedGroups.length === 0
+      ? Promise.resolve([])
+      : run(
+          queuedSql(due),
+          queuedGroups.map((g) => g.entrypoint),
+          queuedGroups.map((g) => g.priority),
+        )
   const held = () => run(HELD, epsOf('failed'), priorities)
   const picked = () => run(PICKED, q.entrypoints?.length ? q.entrypoints : null, priorities)
 

@@ -6,10 +6,11 @@
  * only a hint: notifications sent while the link was down are lost, so every (re)connect reports
  * itself and the worker polls again (the poll covers the gap meanwhile).
  */
+
+import { DeadlineClient, type DeadlineClientConfig } from '../db/deadline-client.js'
 import { cancellationIds } from './cancel-request.js'
 import { NOTIFY_CHANNEL } from './notify.js'
 import { CONTROL_CHANNEL } from './pause.js'
-import { DeadlineClient, type DeadlineClientConfig } from '../db/deadline-client.js'
 
 const LISTEN_JOBS = `LISTEN ${NOTIFY_CHANNEL}`
 const LISTEN_CONTROL = `LISTEN ${CONTROL_CHANNEL}`

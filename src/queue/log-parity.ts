@@ -5,6 +5,7 @@
  */
 import { DatabasePool } from '../db/database-pool.js'
 import { DeadlineClient } from '../db/deadline-client.js'
+
 export { withLogRows } from './sql/log-parity.js'
 
 /**

@@ -18,7 +18,15 @@ export interface LogRow {
 
 type Raw = { id: string; created: Date; job_id: string; status: string; priority: number; entrypoint: string; traceback: unknown }
 
-const toRow = (r: Raw): LogRow => ({ id: r.id, created: r.created.toISOString(), jobId: r.job_id, status: r.status, priority: r.priority, entrypoint: r.entrypoint, traceback: r.traceback })
+const toRow = (r: Raw): LogRow => ({
+  id: r.id,
+  created: r.created.toISOString(),
+  jobId: r.job_id,
+  status: r.status,
+  priority: r.priority,
+  entrypoint: r.entrypoint,
+  traceback: r.traceback,
+})
 
 /** The newest `limit` log rows of every status. */
 export async function readRecentLog(db: Queryable, limit: number): Promise<LogRow[]> {
@@ -28,9 +36,6 @@ export async function readRecentLog(db: Queryable, limit: number): Promise<LogRo
 
 /** The newest `limit` failures: `failed` (an aizk hold) and `exception` (a PgQueuer worker's), with their tracebacks. */
 export async function readRecentFailures(db: Queryable, limit: number): Promise<LogRow[]> {
-  const { rows } = await db.query<Raw>(
-    READ_RECENT_FAILURES,
-    [limit],
-  )
+  const { rows } = await db.query<Raw>(READ_RECENT_FAILURES, [limit])
   return rows.map(toRow)
 }

@@ -33,15 +33,9 @@ export async function pauseEntrypoint(
   entrypoint: string,
   opts: { by?: string | null; reason?: string | null } = {},
 ): Promise<{ changed: boolean; pause: PausedEntrypoint }> {
-  const inserted = await db.query<PauseRow>(
-    PAUSE_ENTRYPOINT,
-    [entrypoint, opts.by ?? null, opts.reason ?? null],
-  )
+  const inserted = await db.query<PauseRow>(PAUSE_ENTRYPOINT, [entrypoint, opts.by ?? null, opts.reason ?? null])
   if (inserted.rows.length) return { changed: true, pause: toPaused(inserted.rows[0]) }
-  const existing = await db.query<PauseRow>(
-    READ_PAUSE,
-    [entrypoint],
-  )
+  const existing = await db.query<PauseRow>(READ_PAUSE, [entrypoint])
   if (existing.rows.length) return { changed: false, pause: toPaused(existing.rows[0]) }
   // Resumed between the two statements: try once more.
   return pauseEntrypoint(db, entrypoint, opts)
@@ -49,10 +43,7 @@ export async function pauseEntrypoint(
 
 /** Resume an entrypoint; returns the pause it lifted, or null when it was not paused. */
 export async function resumeEntrypoint(db: Queryable, entrypoint: string): Promise<PausedEntrypoint | null> {
-  const { rows } = await db.query<PauseRow>(
-    RESUME_ENTRYPOINT,
-    [entrypoint],
-  )
+  const { rows } = await db.query<PauseRow>(RESUME_ENTRYPOINT, [entrypoint])
   return rows.length ? toPaused(rows[0]) : null
 }
 

@@ -24,7 +24,11 @@ export class PayloadError extends UsageError {
     readonly entrypoint: string,
     readonly issues: string[],
   ) {
-    super(`payload for ${entrypoint} is invalid:\n${issues.map((i) => `  ${i}`).join('\n')}`, 'fix the payload to match the job schema (see `aizk jobs types`)', issues)
+    super(
+      `payload for ${entrypoint} is invalid:\n${issues.map((i) => `  ${i}`).join('\n')}`,
+      'fix the payload to match the job schema (see `aizk jobs types`)',
+      issues,
+    )
   }
 
   static fromZod(entrypoint: string, error: ZodError): PayloadError {

@@ -6,8 +6,8 @@
  * does hand disk back, under an ACCESS EXCLUSIVE lock.
  */
 import type pg from 'pg'
-import { ConflictError } from '../errors.js'
 import type { Queryable } from '../db/queryable.js'
+import { ConflictError } from '../errors.js'
 import { COUNT_LEFT, COUNT_PRUNABLE, CUTOFF_OF, DELETE_BATCH, LOG_SIZE, RESET_LOCK_TIMEOUT, VACUUM_FULL_LOG, VACUUM_LOG } from './sql/prune.js'
 
 export interface PruneProgress {
@@ -99,9 +99,7 @@ export interface LogSize {
 
 /** The log's size from the catalogue: no scan of the table. */
 export async function logSize(db: Queryable): Promise<LogSize> {
-  const { rows } = await db.query<{ reltuples: number; bytes: string; unlogged: boolean }>(
-    LOG_SIZE,
-  )
+  const { rows } = await db.query<{ reltuples: number; bytes: string; unlogged: boolean }>(LOG_SIZE)
   const r = rows[0]
   return { rowsEstimate: r.reltuples < 0 ? null : Math.round(r.reltuples), bytes: Number(r.bytes), unlogged: r.unlogged }
 }

@@ -26,9 +26,7 @@ export async function latestLogId(db: Queryable): Promise<string> {
  */
 export async function readOutcomes(db: Queryable, afterLogId: string | null, limit: number): Promise<Outcome[]> {
   const { rows } = await db.query<{ id: string; job_id: string; entrypoint: string; status: string; created: Date }>(
-    afterLogId === null
-      ? READ_OUTCOMES_AFTER
-      : READ_OUTCOMES_SINCE,
+    afterLogId === null ? READ_OUTCOMES_AFTER : READ_OUTCOMES_SINCE,
     afterLogId === null ? [limit] : [limit, afterLogId],
   )
   return rows.map((r) => ({ logId: r.id, jobId: r.job_id, entrypoint: r.entrypoint, status: r.status, created: r.created.toISOString() }))

@@ -8,6 +8,7 @@ import type { Queryable } from '../db/queryable.js'
 import { ACTION_WINDOW, checkWindowLimit, countMatching, filterParams, idsNotIn, inWindows, type JobFilter } from './job-filter.js'
 import { queueLogParity } from './log-parity.js'
 import { COUNT_HELD, PREVIEW, REQUEUE } from './sql/requeue.js'
+
 export { CYCLES_SQL } from './sql/requeue.js'
 
 export interface RequeueOptions extends JobFilter {
@@ -46,10 +47,7 @@ export async function requeueFailed(db: Queryable, opts: RequeueOptions): Promis
 /** How many held rows match the filters (the whole backlog, not a window). */
 export async function countHeld(db: Queryable, opts: Omit<RequeueOptions, 'limit' | 'dryRun' | 'afterId'>): Promise<number> {
   if (opts.maxCycles === undefined) return countMatching(db, 'failed', opts)
-  const { rows } = await db.query<{ n: string }>(
-    COUNT_HELD,
-    [...filterParams(opts), opts.maxCycles],
-  )
+  const { rows } = await db.query<{ n: string }>(COUNT_HELD, [...filterParams(opts), opts.maxCycles])
   return Number(rows[0].n)
 }
 

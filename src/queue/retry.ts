@@ -9,8 +9,8 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { idArray } from './notify.js'
-import { storableJson } from './storable-json.js'
 import { HAS_SLOT_COLUMN, holdSql, releaseSql, retrySql } from './sql/retry.js'
+import { storableJson } from './storable-json.js'
 
 export interface LastError {
   type: string
@@ -93,8 +93,6 @@ export async function releaseJobs(db: Queryable, queueManagerId: string, ids: re
 
 /** Whether pgqueuer has PgQueuer 1.4's `slot` column (kept null whenever a row leaves picked). */
 export async function hasSlotColumn(db: Queryable): Promise<boolean> {
-  const { rows } = await db.query(
-    HAS_SLOT_COLUMN,
-  )
+  const { rows } = await db.query(HAS_SLOT_COLUMN)
   return rows.length > 0
 }

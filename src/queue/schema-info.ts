@@ -29,10 +29,9 @@ export interface TableInfo {
 }
 
 export async function readQueueTables(db: Queryable): Promise<TableInfo[]> {
-  const { rows } = await db.query<{ name: string; persistence: string | null; reltuples: number | null; bytes: string | null }>(
-    READ_QUEUE_TABLES,
-    [QUEUE_TABLES],
-  )
+  const { rows } = await db.query<{ name: string; persistence: string | null; reltuples: number | null; bytes: string | null }>(READ_QUEUE_TABLES, [
+    QUEUE_TABLES,
+  ])
   const persistence = { p: 'LOGGED', u: 'UNLOGGED', t: 'TEMPORARY' } as const
   return rows.map((r) => ({
     table: r.name,

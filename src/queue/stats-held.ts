@@ -42,10 +42,7 @@ export async function readHeld(db: Queryable, entrypoints: string[], limit = 20)
     held_at: Date
     header_error: unknown
     log_error: unknown
-  }>(
-    READ_HELD,
-    [entrypoints, limit],
-  )
+  }>(READ_HELD, [entrypoints, limit])
   return rows.map((r) => ({
     id: r.id,
     entrypoint: r.entrypoint,

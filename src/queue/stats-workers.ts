@@ -9,7 +9,7 @@
  */
 import type { Queryable } from '../db/queryable.js'
 import { readWorkerRows } from '../db/sql/aizk-worker.js'
-import { READ_FOREIGN_WORKERS, STALE_WHERE, SUSPECT_WHERE, countPicksSql, picksSql } from './sql/stats-workers.js'
+import { countPicksSql, picksSql, READ_FOREIGN_WORKERS, STALE_WHERE, SUSPECT_WHERE } from './sql/stats-workers.js'
 
 export interface WorkerInfo {
   queueManagerId: string
@@ -82,10 +82,7 @@ export async function readWorkers(db: Queryable, timeoutSeconds: number): Promis
  * with its picks counted up to PICKED_CAP.
  */
 export async function readForeignWorkers(db: Queryable, timeoutSeconds: number, limit = 100): Promise<ForeignWorker[]> {
-  const { rows } = await db.query<{ qm: string; entrypoints: string[]; picked: string; age: number }>(
-    READ_FOREIGN_WORKERS,
-    [limit],
-  )
+  const { rows } = await db.query<{ qm: string; entrypoints: string[]; picked: string; age: number }>(READ_FOREIGN_WORKERS, [limit])
   return rows.map((r) => ({
     queueManagerId: r.qm,
     entrypoints: r.entrypoints,
@@ -105,22 +102,31 @@ export function readStalePicks(db: Queryable, timeoutSeconds: number, foreignTim
   return readPicks(db, STALE_WHERE, timeoutSeconds, foreignTimeoutSeconds, limit)
 }
 
-export function readSuspectPicks(db: Queryable, timeoutSeconds: number, foreignTimeoutSeconds: number, limit = 20): Promise<{ count: number; jobs: StalePick[] }> {
+export function readSuspectPicks(
+  db: Queryable,
+  timeoutSeconds: number,
+  foreignTimeoutSeconds: number,
+  limit = 20,
+): Promise<{ count: number; jobs: StalePick[] }> {
   return readPicks(db, SUSPECT_WHERE, timeoutSeconds, foreignTimeoutSeconds, limit)
 }
 
 /** The picks `where` selects (over $1 = aizk's timeout, $2 = the foreign one), oldest heartbeat first, counted up to PICKED_CAP. */
-async function readPicks(db: Queryable, where: string, timeoutSeconds: number, foreignTimeoutSeconds: number, limit: number): Promise<{ count: number; jobs: StalePick[] }> {
-  const { rows } = await db.query<{ id: string; entrypoint: string; qm: string | null; heartbeat: Date; age: number }>(
-    picksSql(where),
-    [timeoutSeconds, foreignTimeoutSeconds, limit],
-  )
+async function readPicks(
+  db: Queryable,
+  where: string,
+  timeoutSeconds: number,
+  foreignTimeoutSeconds: number,
+  limit: number,
+): Promise<{ count: number; jobs: StalePick[] }> {
+  const { rows } = await db.query<{ id: string; entrypoint: string; qm: string | null; heartbeat: Date; age: number }>(picksSql(where), [
+    timeoutSeconds,
+    foreignTimeoutSeconds,
+    limit,
+  ])
   let count = rows.length
   if (count === limit) {
-    const res = await db.query<{ n: string }>(countPicksSql(where), [
-      timeoutSeconds,
-      foreignTimeoutSeconds,
-    ])
+    const res = await db.query<{ n: string }>(countPicksSql(where), [timeoutSeconds, foreignTimeoutSeconds])
     count = Number(res.rows[0].n)
   }
   return {

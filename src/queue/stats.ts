@@ -10,10 +10,10 @@ import { withTransaction } from '../db/sql/transaction.js'
 import { compactCounts, compactThroughput, readCounts, readThroughput, type ThroughputStats } from './counts.js'
 import { listPaused, type PausedEntrypoint } from './pause.js'
 import { type LogSize, logSize } from './prune.js'
+import { BEGIN_STATS_SNAPSHOT, READ_OLDEST } from './sql/stats.js'
 import { type HeldJob, readHeld } from './stats-held.js'
 import { readSchedules, type ScheduleInfo } from './stats-schedules.js'
 import { type ForeignWorker, readForeignWorkers, readStalePicks, readSuspectPicks, readWorkers, type StalePick, type WorkerInfo } from './stats-workers.js'
-import { BEGIN_STATS_SNAPSHOT, READ_OLDEST } from './sql/stats.js'
 
 export interface EntrypointStats {
   entrypoint: string
@@ -105,10 +105,7 @@ let lastThroughputCompaction = 0
 /** Per entrypoint with queued rows: seconds the oldest ready one has waited, and the earliest not yet due. */
 export async function readOldest(db: Queryable, entrypoints: string[]) {
   if (entrypoints.length === 0) return new Map<string, { age: number | null; next: Date | null }>()
-  const { rows } = await db.query<{ entrypoint: string; age: number | null; next: Date | null }>(
-    READ_OLDEST,
-    [entrypoints],
-  )
+  const { rows } = await db.query<{ entrypoint: string; age: number | null; next: Date | null }>(READ_OLDEST, [entrypoints])
   return new Map(rows.map((r) => [r.entrypoint, { age: r.age, next: r.next }]))
 }
 
@@ -209,7 +206,10 @@ async function readStats(db: Queryable, opts: StatsOptions): Promise<QueueStats>
     if (g.queued + g.picked + g.held > 0) e.priorities.push(g.priority)
     byEp.set(g.entrypoint, e)
   }
-  const oldest = await readOldest(db, [...byEp.values()].filter((e) => e.queued > 0).map((e) => e.entrypoint))
+  const oldest = await readOldest(
+    db,
+    [...byEp.values()].filter((e) => e.queued > 0).map((e) => e.entrypoint),
+  )
   const throughput = await readThroughput(db)
   const workers = await readWorkers(db, opts.heartbeatTimeoutSeconds)
   const foreignTimeout = opts.foreignHeartbeatTimeoutSeconds ?? 0

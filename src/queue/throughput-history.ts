@@ -24,18 +24,15 @@ export interface ThroughputTotal {
 
 /** The newest `limit` (second, entrypoint, status) buckets, within `periodSeconds` when given. */
 export async function readThroughputBuckets(db: Queryable, opts: { periodSeconds?: number; limit: number }): Promise<ThroughputBucket[]> {
-  const { rows } = await db.query<{ second: Date; entrypoint: string; status: string; n: string }>(
-    READ_THROUGHPUT_BUCKETS,
-    [opts.periodSeconds ?? null, opts.limit],
-  )
+  const { rows } = await db.query<{ second: Date; entrypoint: string; status: string; n: string }>(READ_THROUGHPUT_BUCKETS, [
+    opts.periodSeconds ?? null,
+    opts.limit,
+  ])
   return rows.map((r) => ({ second: r.second.toISOString(), entrypoint: r.entrypoint, status: r.status, count: Number(r.n) }))
 }
 
 /** Totals per entrypoint and status within `periodSeconds` (or all the history kept). */
 export async function readThroughputTotals(db: Queryable, periodSeconds?: number): Promise<ThroughputTotal[]> {
-  const { rows } = await db.query<{ entrypoint: string; status: string; n: string }>(
-    READ_THROUGHPUT_TOTALS,
-    [periodSeconds ?? null],
-  )
+  const { rows } = await db.query<{ entrypoint: string; status: string; n: string }>(READ_THROUGHPUT_TOTALS, [periodSeconds ?? null])
   return rows.map((r) => ({ entrypoint: r.entrypoint, status: r.status, count: Number(r.n) }))
 }

@@ -46,7 +46,10 @@ export async function waitForJobs(pool: pg.Pool, ids: readonly string[], opts: W
   const { timeoutMs } = opts
   // Past a timer's limit setTimeout fires at once (TimeoutOverflowWarning): the wait would end before it began.
   if (timeoutMs !== undefined && !(timeoutMs >= 0 && timeoutMs <= MAX_TIMER_SECONDS * 1000)) {
-    throw new UsageError(`timeoutMs ${timeoutMs} is out of range: from 0 to ${MAX_TIMER_SECONDS * 1000} (about 24.8 days)`, 'wait less long, or leave timeoutMs out to wait for ever')
+    throw new UsageError(
+      `timeoutMs ${timeoutMs} is out of range: from 0 to ${MAX_TIMER_SECONDS * 1000} (about 24.8 days)`,
+      'wait less long, or leave timeoutMs out to wait for ever',
+    )
   }
   const waiting = new Set(ids)
   const done = new Map<string, FinalStatus>()

@@ -5,8 +5,8 @@
  * `<name>`.
  */
 import type pg from 'pg'
-import { type ScheduledJobClass, ScopedScheduledJob } from '../jobs/scheduled-job.js'
 import { validatePayload } from '../jobs/queue-job.js'
+import { type ScheduledJobClass, ScopedScheduledJob } from '../jobs/scheduled-job.js'
 import { type EnqueueItem, enqueueMany } from '../queue/enqueue.js'
 import { scopeRoster } from '../scope/roster.js'
 import type { IdentitySettings } from '../scope/user.js'

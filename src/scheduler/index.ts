@@ -1,3 +1,3 @@
-export { Scheduler, type SchedulerOptions, type FireResult, type UpcomingFire } from './scheduler.js'
-export { fanOut, type FanOutResult } from './fan-out.js'
 export { fromPgqueuerExpression, nextFireAfter, nextFires, toPgqueuerExpression, validateCron } from '../cron.js'
+export { type FanOutResult, fanOut } from './fan-out.js'
+export { type FireResult, Scheduler, type SchedulerOptions, type UpcomingFire } from './scheduler.js'

@@ -5,16 +5,16 @@
  * one comes back (next_run jumps past now), and a disabled job never has a row claimed.
  */
 import type pg from 'pg'
-import { errorMessage } from '../errors.js'
-import { isScheduledJobClass, type ScheduledJobClass } from '../jobs/scheduled-job.js'
-import type { JobRegistry } from '../jobs/registry.js'
-import type { Settings } from '../settings.js'
-import { withTransaction } from '../db/sql/transaction.js'
-import type { WorkerEvents } from '../events.js'
 import { nextFireAfter, toPgqueuerExpression } from '../cron.js'
-import { fanOut, type FanOutResult } from './fan-out.js'
-import { traceTick } from '../tracing/tick.js'
 import * as sql from '../db/sql/pgqueuer-schedules.js'
+import { withTransaction } from '../db/sql/transaction.js'
+import { errorMessage } from '../errors.js'
+import type { WorkerEvents } from '../events.js'
+import type { JobRegistry } from '../jobs/registry.js'
+import { isScheduledJobClass, type ScheduledJobClass } from '../jobs/scheduled-job.js'
+import type { Settings } from '../settings.js'
+import { traceTick } from '../tracing/tick.js'
+import { type FanOutResult, fanOut } from './fan-out.js'
 
 export interface SchedulerOptions {
   pool: pg.Pool
@@ -132,7 +132,10 @@ export class Scheduler {
 
   /** What fires next, for UIs and `aizk jobs types`: every scheduled job this scheduler runs, enabled or not. */
   async upcomingFires(from: Date = new Date()): Promise<UpcomingFire[]> {
-    const rows = await sql.listSchedules(this.opts.pool, this.jobs.map((j) => j.cronEntrypoint))
+    const rows = await sql.listSchedules(
+      this.opts.pool,
+      this.jobs.map((j) => j.cronEntrypoint),
+    )
     return this.jobs.map((job) => {
       const enabled = job.enabled(this.opts.settings)
       const cron = job.cron(this.opts.settings)
@@ -197,7 +200,10 @@ export class Scheduler {
         const entry = this.byKey.get(keyOf(row))
         return entry ? [{ ...row, entry, advancedTo: this.advance(entry, row) }] : []
       })
-      await sql.markSchedulesPicked(client, claimed.map((c) => ({ id: c.id, nextRun: c.advancedTo })))
+      await sql.markSchedulesPicked(
+        client,
+        claimed.map((c) => ({ id: c.id, nextRun: c.advancedTo })),
+      )
       return claimed
     })
   }
@@ -237,7 +243,17 @@ export class Scheduler {
       const error = errorMessage(err)
       this.opts.events.reportError(`scheduler:${job.jobName}`, err)
       const kind = job.kind as 'scoped' | 'system'
-      result = { name: job.jobName, kind, items: 0, enqueued: 0, alreadyQueued: 0, cronEntrypoint: job.cronEntrypoint, scheduledFor, nextRun: c.advancedTo, error }
+      result = {
+        name: job.jobName,
+        kind,
+        items: 0,
+        enqueued: 0,
+        alreadyQueued: 0,
+        cronEntrypoint: job.cronEntrypoint,
+        scheduledFor,
+        nextRun: c.advancedTo,
+        error,
+      }
     }
     try {
       await sql.releaseSchedules(this.opts.pool, [c.id])

@@ -17,9 +17,7 @@ export interface GrowthGateOptions {
   threshold: number
 }
 
-export type GrowthGateResult<T> =
-  | { ran: true; result: T; factCount: number; previous: number | null }
-  | { ran: false; factCount: number; previous: number }
+export type GrowthGateResult<T> = { ran: true; result: T; factCount: number; previous: number | null } | { ran: false; factCount: number; previous: number }
 
 /** The partition's fact count: claims whose scopes equal the set exactly. */
 export async function recordedFactCount(db: Queryable, scopes: readonly string[]): Promise<number> {
@@ -28,26 +26,17 @@ export async function recordedFactCount(db: Queryable, scopes: readonly string[]
 }
 
 export async function readWatermark(db: Queryable, job: string, scopes: readonly string[]): Promise<number | null> {
-  const { rows } = await db.query<{ fact_count: string }>(
-    READ_WATERMARK,
-    [job, scopes],
-  )
+  const { rows } = await db.query<{ fact_count: string }>(READ_WATERMARK, [job, scopes])
   return rows.length ? Number(rows[0].fact_count) : null
 }
 
 export async function writeWatermark(db: Queryable, job: string, scopes: readonly string[], factCount: number): Promise<void> {
-  await db.query(
-    WRITE_WATERMARK,
-    [job, scopes, factCount],
-  )
+  await db.query(WRITE_WATERMARK, [job, scopes, factCount])
 }
 
 /** A skip leaves the watermark where it was and only notes the decision (for `aizk status`). */
 async function noteSkip(db: Queryable, job: string, scopes: readonly string[], factCount: number): Promise<void> {
-  await db.query(
-    NOTE_SKIP,
-    [job, scopes, factCount],
-  )
+  await db.query(NOTE_SKIP, [job, scopes, factCount])
 }
 
 /** Run `fn` when the partition grew past the threshold (or never ran), then move the watermark. */

@@ -1,4 +1,4 @@
-export { compareScopes, isUuid, normalizeScopes, sameScopes, type ScopeSet, scopeKey } from './scope-set.js'
-export { User, OwnerAccessError, type IdentitySettings } from './user.js'
+export { type GrowthGateOptions, type GrowthGateResult, recordedFactCount, runIfGrown } from './growth-gate.js'
 export { scopeRoster } from './roster.js'
-export { runIfGrown, recordedFactCount, type GrowthGateOptions, type GrowthGateResult } from './growth-gate.js'
+export { compareScopes, isUuid, normalizeScopes, type ScopeSet, sameScopes, scopeKey } from './scope-set.js'
+export { type IdentitySettings, OwnerAccessError, User } from './user.js'

@@ -5,8 +5,8 @@
  * only the system user may open, and returns counts and scope arrays, never a memory row.
  */
 import type pg from 'pg'
-import { type IdentitySettings, User } from './user.js'
 import { READ_GATE_DECISIONS, READ_PROJECTION_BACKLOG } from './sql/memory-backlog.js'
+import { type IdentitySettings, User } from './user.js'
 
 export interface GateDecision {
   job: string
@@ -25,12 +25,17 @@ export interface MemoryBacklog {
 
 export async function memoryBacklog(pool: pg.Pool, settings: IdentitySettings): Promise<MemoryBacklog> {
   return User.system([], settings).owner(pool, async (db) => {
-    const counts = await db.query<{ pending: string; dirty: string }>(
-      READ_PROJECTION_BACKLOG,
-    )
-    const gates = await db.query<{ job: string; ran: number; skipped: number; scopes: string[]; decision: 'ran' | 'skipped'; decided_at: Date; observed_count: string; fact_count: string }>(
-      READ_GATE_DECISIONS,
-    )
+    const counts = await db.query<{ pending: string; dirty: string }>(READ_PROJECTION_BACKLOG)
+    const gates = await db.query<{
+      job: string
+      ran: number
+      skipped: number
+      scopes: string[]
+      decision: 'ran' | 'skipped'
+      decided_at: Date
+      observed_count: string
+      fact_count: string
+    }>(READ_GATE_DECISIONS)
     return {
       chunksPendingProjection: Number(counts.rows[0].pending),
       dirtyProfiles: Number(counts.rows[0].dirty),
@@ -47,6 +52,8 @@ export async function memoryBacklog(pool: pg.Pool, settings: IdentitySettings): 
 /** One line per gate decision, for the plain frame and the dashboard. */
 export function describeGate(g: GateDecision): string {
   const last = g.last
-  const what = last ? `last ${last.decision} ${last.at.slice(0, 19)}Z for {${last.scopes.map((s) => s.slice(0, 8)).join(',')}} at ${last.claims} claims (${last.atLastRun} at its last run)` : 'no decision yet'
+  const what = last
+    ? `last ${last.decision} ${last.at.slice(0, 19)}Z for {${last.scopes.map((s) => s.slice(0, 8)).join(',')}} at ${last.claims} claims (${last.atLastRun} at its last run)`
+    : 'no decision yet'
   return `${g.job}: ${what}; latest per set: ${g.ran} ran, ${g.skipped} skipped`
 }

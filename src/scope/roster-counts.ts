@@ -6,8 +6,8 @@
  */
 import type pg from 'pg'
 import { scopeRoster } from './roster.js'
-import { User, type IdentitySettings } from './user.js'
 import { COUNT_SQL } from './sql/roster-counts.js'
+import { type IdentitySettings, User } from './user.js'
 
 export interface RosterEntry {
   scopes: string[]

@@ -3,8 +3,8 @@
  * The one read past row security, so it reads almost nothing: the arrays, never a row.
  */
 import type pg from 'pg'
-import { User, type IdentitySettings } from './user.js'
 import { ROSTER_SQL } from './sql/roster.js'
+import { type IdentitySettings, User } from './user.js'
 
 /** Distinct sorted scope sets, sorted (as PostgreSQL orders uuid[]). */
 export async function scopeRoster(pool: pg.Pool, settings: IdentitySettings): Promise<string[][]> {

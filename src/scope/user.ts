@@ -109,14 +109,8 @@ export class User {
         settingsWereRead(app, c, backend)
         const read = scopeArrayLiteral(this.read)
         const write = scopeArrayLiteral(this.write)
-        const { rows: proof } = await pool.query<{ proof: string }>(
-          SCOPE_PROOF,
-          [read, write, pid, started],
-        )
-        await c.query(
-          SET_SCOPES_WITH_PROOF,
-          [read, write, proof[0].proof],
-        )
+        const { rows: proof } = await pool.query<{ proof: string }>(SCOPE_PROOF, [read, write, pid, started])
+        await c.query(SET_SCOPES_WITH_PROOF, [read, write, proof[0].proof])
         if (first) rows = (await c.query(first)).rows
       },
       true,

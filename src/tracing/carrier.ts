@@ -3,7 +3,7 @@
  * `tracestate`) under `headers.otel`, where PgQueuer's tracing adapter puts them, written and
  * read here without the global propagator so it works whatever propagator the application set.
  */
-import { type Context, createTraceState, type SpanContext, ROOT_CONTEXT, trace } from '@opentelemetry/api'
+import { type Context, createTraceState, ROOT_CONTEXT, type SpanContext, trace } from '@opentelemetry/api'
 
 type Headers = Record<string, unknown> | null | undefined
 

@@ -70,6 +70,7 @@ export async function startTracingSdk(env: Env, serviceName = DEFAULT_SERVICE_NA
   provider.register()
   const notes: string[] = []
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim()
-  if (protocol && protocol !== 'http/json') notes.push(`aizk exports traces as OTLP http/json; OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not used (OTLP/HTTP receivers accept JSON on the same path)`)
+  if (protocol && protocol !== 'http/json')
+    notes.push(`aizk exports traces as OTLP http/json; OTEL_EXPORTER_OTLP_PROTOCOL=${protocol} is not used (OTLP/HTTP receivers accept JSON on the same path)`)
   return { endpoint, notes, shutdown: () => shutdownWithin(provider.shutdown(), SHUTDOWN_FLUSH_MS) }
 }

@@ -6,7 +6,7 @@
  */
 import { context, SpanKind } from '@opentelemetry/api'
 import { hasCarrier, withCarrier } from './carrier.js'
-import { recordFailure, installedTracer, messagingAttributes } from './tracer.js'
+import { installedTracer, messagingAttributes, recordFailure } from './tracer.js'
 
 export interface OutgoingMessage {
   entrypoint: string

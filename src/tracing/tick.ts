@@ -7,7 +7,7 @@
 import { context, type Link, SpanKind, trace } from '@opentelemetry/api'
 import { withCarrier } from './carrier.js'
 import type { OutgoingMessage } from './send.js'
-import { recordFailure, installedTracer, messagingAttributes } from './tracer.js'
+import { installedTracer, messagingAttributes, recordFailure } from './tracer.js'
 
 export interface TickInfo {
   name: string
@@ -19,7 +19,11 @@ export interface TickInfo {
 export async function traceTick<T>(tick: TickInfo, fire: () => Promise<T>): Promise<T> {
   const tracer = installedTracer()
   if (!tracer) return fire()
-  const attributes = { 'aizk.schedule.name': tick.name, 'aizk.schedule.cron_entrypoint': tick.cronEntrypoint, 'aizk.schedule.scheduled_for': tick.scheduledFor.toISOString() }
+  const attributes = {
+    'aizk.schedule.name': tick.name,
+    'aizk.schedule.cron_entrypoint': tick.cronEntrypoint,
+    'aizk.schedule.scheduled_for': tick.scheduledFor.toISOString(),
+  }
   return tracer.startActiveSpan(`tick ${tick.cronEntrypoint}`, { kind: SpanKind.INTERNAL, root: true, attributes }, async (span) => {
     try {
       return await fire()
@@ -39,7 +43,11 @@ export function startLinkedTraces<M extends OutgoingMessage>(messages: M[]): M[]
   if (!tracer || !tick) return messages
   const links: Link[] = [{ context: tick.spanContext() }]
   return messages.map((m) => {
-    const span = tracer.startSpan(`create ${m.entrypoint}`, { kind: SpanKind.PRODUCER, root: true, links, attributes: messagingAttributes('create', m.entrypoint) }, context.active())
+    const span = tracer.startSpan(
+      `create ${m.entrypoint}`,
+      { kind: SpanKind.PRODUCER, root: true, links, attributes: messagingAttributes('create', m.entrypoint) },
+      context.active(),
+    )
     span.end()
     return { ...m, headers: withCarrier(m.headers, span.spanContext()) }
   })

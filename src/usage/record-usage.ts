@@ -17,10 +17,7 @@ export interface UsageEvent {
 
 /** True when the event was new (and counted), false when its set saw its capture key before. */
 export async function recordUsage(db: Queryable, e: UsageEvent): Promise<boolean> {
-  const { rows } = await db.query<{ counted: boolean }>(
-    RECORD_USAGE,
-    [e.captureKey, e.scopes, e.kind, e.quantity, e.occurredAt],
-  )
+  const { rows } = await db.query<{ counted: boolean }>(RECORD_USAGE, [e.captureKey, e.scopes, e.kind, e.quantity, e.occurredAt])
   return rows[0].counted
 }
 
@@ -33,9 +30,6 @@ export interface UsageDay {
 }
 
 export async function readUsageDaily(db: Queryable, scopes: readonly string[]): Promise<UsageDay[]> {
-  const { rows } = await db.query<{ scopes: string[]; day: string; kind: string; quantity: string; events: string }>(
-    READ_USAGE_DAILY,
-    [scopes],
-  )
+  const { rows } = await db.query<{ scopes: string[]; day: string; kind: string; quantity: string; events: string }>(READ_USAGE_DAILY, [scopes])
   return rows.map((r) => ({ scopes: r.scopes, day: r.day, kind: r.kind, quantity: Number(r.quantity), events: Number(r.events) }))
 }

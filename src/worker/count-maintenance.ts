@@ -6,8 +6,8 @@
  */
 import type pg from 'pg'
 import { removeDeadWorkers } from '../db/sql/aizk-worker.js'
-import { compactCounts, compactThroughput } from '../queue/counts.js'
 import type { WorkerEvents } from '../events.js'
+import { compactCounts, compactThroughput } from '../queue/counts.js'
 import { periodic } from './periodic.js'
 import type { WorkerService } from './worker-options.js'
 

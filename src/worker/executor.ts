@@ -7,18 +7,18 @@
  */
 import type pg from 'pg'
 import { withStatementDeadline } from '../db/statement-deadline.js'
+import type { WorkerEventMap, WorkerEventName, WorkerEvents } from '../events.js'
 import type { JobClass, QueueJob } from '../jobs/queue-job.js'
-import { retryDelayMs } from '../queue/backoff.js'
-import { decodePayload, PayloadError } from '../queue/payload.js'
 import { isPermanentError } from '../permanent-error.js'
+import { retryDelayMs } from '../queue/backoff.js'
 import { cancelRequested } from '../queue/cancel-request.js'
+import { decodePayload, PayloadError } from '../queue/payload.js'
 import type { PickedJob } from '../queue/pick.js'
 import type { Settings } from '../settings.js'
-import type { WorkerEventMap, WorkerEventName, WorkerEvents } from '../events.js'
-import type { OutcomeBuffer } from './outcomes.js'
 import { traceSettlements } from '../tracing/job-spans.js'
 import { errorInfo, tracebackRecord } from './failure-record.js'
 import { JobCanceledError, JobTimeoutError, WorkerDiedError } from './job-errors.js'
+import type { OutcomeBuffer } from './outcomes.js'
 import { RunContext, type Running } from './run-context.js'
 
 export { JobCanceledError, JobTimeoutError, WorkerDiedError } from './job-errors.js'
@@ -181,7 +181,15 @@ export class Executor {
     if (!final) {
       const delayMs = retryDelayMs(attempt, this.o.settings)
       this.o.outcomes.retry({ id: job.id, delayMs, error: lastError }, (written) =>
-        this.emit('job:retried', { jobId: job.id, entrypoint: job.entrypoint, attempts: attempt, error: written.error.message, retryInMs: delayMs, durationMs, scopes: run.scopes }),
+        this.emit('job:retried', {
+          jobId: job.id,
+          entrypoint: job.entrypoint,
+          attempts: attempt,
+          error: written.error.message,
+          retryInMs: delayMs,
+          durationMs,
+          scopes: run.scopes,
+        }),
       )
       return
     }

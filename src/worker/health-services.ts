@@ -4,8 +4,8 @@
  * Used by src/app/run-worker.ts's buildServices: `...(await healthServices({ probe: worker, pool, settings, events, log }))`.
  */
 import type pg from 'pg'
-import type { Settings } from '../settings.js'
 import type { WorkerEvents } from '../events.js'
+import type { Settings } from '../settings.js'
 import type { HealthService, WorkerProbe } from './health.js'
 import type { WorkerMetrics } from './metrics.js'
 

@@ -53,33 +53,61 @@ export function registerAlertMetrics(o: AlertMetricsOptions): () => void {
   let bound: string[] = []
   let queueManagerId: string | undefined
 
-  databaseGauge(o, { name: 'aizk_queue_oldest_ready_age_seconds', help: 'Seconds the oldest ready queued job of each bound entrypoint has waited (0 when none is ready).', labelNames: ['entrypoint'] }, async (db, gauge) => {
-    const oldest = await readOldest(db, bound)
-    gauge.reset()
-    for (const entrypoint of bound) gauge.set({ entrypoint }, oldest.get(entrypoint)?.age ?? 0)
-  })
-  databaseGauge(o, { name: 'aizk_worker_last_heartbeat_timestamp_seconds', help: "When this worker's heartbeat last reached the database (its aizk_worker row), Unix seconds.", labelNames: [] }, async (db, gauge) => {
-    if (!queueManagerId) return
-    const own = (await readWorkers(db, 0)).find((w) => w.queueManagerId === queueManagerId)
-    if (own) gauge.set(Date.parse(own.heartbeat) / 1000)
-  })
+  databaseGauge(
+    o,
+    {
+      name: 'aizk_queue_oldest_ready_age_seconds',
+      help: 'Seconds the oldest ready queued job of each bound entrypoint has waited (0 when none is ready).',
+      labelNames: ['entrypoint'],
+    },
+    async (db, gauge) => {
+      const oldest = await readOldest(db, bound)
+      gauge.reset()
+      for (const entrypoint of bound) gauge.set({ entrypoint }, oldest.get(entrypoint)?.age ?? 0)
+    },
+  )
+  databaseGauge(
+    o,
+    {
+      name: 'aizk_worker_last_heartbeat_timestamp_seconds',
+      help: "When this worker's heartbeat last reached the database (its aizk_worker row), Unix seconds.",
+      labelNames: [],
+    },
+    async (db, gauge) => {
+      if (!queueManagerId) return
+      const own = (await readWorkers(db, 0)).find((w) => w.queueManagerId === queueManagerId)
+      if (own) gauge.set(Date.parse(own.heartbeat) / 1000)
+    },
+  )
   // One read of the schedules serves both gauges of a scrape.
   let schedules: { at: number; rows: ReturnType<typeof readSchedules> } | undefined
   const readSchedulesOnce = (db: Queryable) => {
     if (!schedules || Date.now() - schedules.at >= o.cacheMs) schedules = { at: Date.now(), rows: readSchedules(db) }
     return schedules.rows
   }
-  databaseGauge(o, { name: 'aizk_schedule_last_fire_timestamp_seconds', help: 'When each schedule last fired (before its first fire: when its row was created), Unix seconds.', labelNames: ['entrypoint'] }, async (db, gauge) => {
-    const now = Date.now() / 1000
-    const rows = await readSchedulesOnce(db)
-    gauge.reset()
-    for (const s of rows) gauge.set({ entrypoint: s.entrypoint }, now - s.sinceFireSeconds)
-  })
-  databaseGauge(o, { name: 'aizk_schedule_period_seconds', help: "Seconds between two fires of each schedule's cron.", labelNames: ['entrypoint'] }, async (db, gauge) => {
-    const rows = await readSchedulesOnce(db)
-    gauge.reset()
-    for (const s of rows) if (s.periodSeconds !== null) gauge.set({ entrypoint: s.entrypoint }, s.periodSeconds)
-  })
+  databaseGauge(
+    o,
+    {
+      name: 'aizk_schedule_last_fire_timestamp_seconds',
+      help: 'When each schedule last fired (before its first fire: when its row was created), Unix seconds.',
+      labelNames: ['entrypoint'],
+    },
+    async (db, gauge) => {
+      const now = Date.now() / 1000
+      const rows = await readSchedulesOnce(db)
+      gauge.reset()
+      for (const s of rows) gauge.set({ entrypoint: s.entrypoint }, now - s.sinceFireSeconds)
+    },
+  )
+  databaseGauge(
+    o,
+    { name: 'aizk_schedule_period_seconds', help: "Seconds between two fires of each schedule's cron.", labelNames: ['entrypoint'] },
+    async (db, gauge) => {
+      const rows = await readSchedulesOnce(db)
+      gauge.reset()
+      for (const s of rows) if (s.periodSeconds !== null) gauge.set({ entrypoint: s.entrypoint }, s.periodSeconds)
+    },
+  )
 
   const offs = [
     o.events.on('worker:error', (e) => errors.inc({ where: e.where })),

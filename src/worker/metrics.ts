@@ -4,12 +4,12 @@
  * Queue depth comes from the live counts at scrape time (cached briefly), never a count(*).
  */
 import client from 'prom-client'
+import { countIntegrityFailures } from '../content/integrity.js'
 import { boundaryRefusals } from '../db/boundary-refusals.js'
 import type { Queryable } from '../db/queryable.js'
-import { countIntegrityFailures } from '../content/integrity.js'
+import type { WorkerEvents } from '../events.js'
 import { readCounts } from '../queue/counts.js'
 import { readStalePicks, readSuspectPicks } from '../queue/stats-workers.js'
-import type { WorkerEvents } from '../events.js'
 import { registerAlertMetrics } from './metrics-alerts.js'
 import { withTimeout } from './with-timeout.js'
 
@@ -65,9 +65,18 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
     registers,
   })
   const batches = new client.Counter({ name: 'aizk_worker_batches_total', help: 'Pick round trips that returned at least one job.', registers })
-  const fired = new client.Counter({ name: 'aizk_worker_schedule_fired_total', help: 'Cron ticks this worker claimed and fanned out.', labelNames: ['name'], registers })
+  const fired = new client.Counter({
+    name: 'aizk_worker_schedule_fired_total',
+    help: 'Cron ticks this worker claimed and fanned out.',
+    labelNames: ['name'],
+    registers,
+  })
   const dbLost = new client.Counter({ name: 'aizk_worker_db_disconnects_total', help: 'Times this worker lost its database connection.', registers })
-  const vacuums = new client.Counter({ name: 'aizk_worker_queue_vacuums_total', help: 'VACUUMs of the queue table this worker ran (AIZK_QUEUE_VACUUM_ROWS).', registers })
+  const vacuums = new client.Counter({
+    name: 'aizk_worker_queue_vacuums_total',
+    help: 'VACUUMs of the queue table this worker ran (AIZK_QUEUE_VACUUM_ROWS).',
+    registers,
+  })
   const dbUp = new client.Gauge({ name: 'aizk_worker_db_up', help: '1 while the worker reaches its database, 0 after a loss until it reconnects.', registers })
   const draining = new client.Gauge({ name: 'aizk_worker_draining', help: '1 once the worker stops picking to shut down.', registers })
   dbUp.set(1)
@@ -128,13 +137,11 @@ export function createWorkerMetrics(opts: WorkerMetricsOptions): WorkerMetrics {
 
   const { events } = opts
   /** A job left this worker: count the outcome, free its in-flight slot, time its run. */
-  const finished =
-    (counter: client.Counter<'entrypoint'>, outcome: string) =>
-    (e: { entrypoint: string; durationMs: number }) => {
-      counter.inc({ entrypoint: e.entrypoint })
-      inFlight.dec({ entrypoint: e.entrypoint })
-      duration.observe({ entrypoint: e.entrypoint, outcome }, e.durationMs / 1000)
-    }
+  const finished = (counter: client.Counter<'entrypoint'>, outcome: string) => (e: { entrypoint: string; durationMs: number }) => {
+    counter.inc({ entrypoint: e.entrypoint })
+    inFlight.dec({ entrypoint: e.entrypoint })
+    duration.observe({ entrypoint: e.entrypoint, outcome }, e.durationMs / 1000)
+  }
   const offs = [
     events.on('job:picked', (e) => {
       picked.inc({ entrypoint: e.entrypoint })
@@ -241,7 +248,11 @@ function boundaryCounters(registers: client.Registry[]): void {
       'Scoped transactions refused because the app login has role-level settings (ALTER ROLE ... SET): an administrator must remove them (docs/security.md#the-login-itself).',
       'loginSettings',
     ],
-    ['aizk_scoped_transaction_escapes_total', 'Scoped callbacks that ended, or tried to end, their own transaction: failed, and their connection closed.', 'transactionEscapes'],
+    [
+      'aizk_scoped_transaction_escapes_total',
+      'Scoped callbacks that ended, or tried to end, their own transaction: failed, and their connection closed.',
+      'transactionEscapes',
+    ],
   ] as const
   for (const [name, help, which] of counters) {
     let reported = 0

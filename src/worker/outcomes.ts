@@ -185,7 +185,13 @@ export class OutcomeBuffer {
     requeue(h, this.holds)
     requeue(rl, this.releases)
     requeue(cn, this.cancels)
-    const written = { completed: c.written.length, retried: rt.written.length, held: h.written.length, released: rl.written.length, canceled: cn.written.length }
+    const written = {
+      completed: c.written.length,
+      retried: rt.written.length,
+      held: h.written.length,
+      released: rl.written.length,
+      canceled: cn.written.length,
+    }
     if (written.completed + written.retried + written.held + written.released + written.canceled > 0) this.onWritten(written)
     if (failed) this.failures++
     else if (this.failures > 0) {
@@ -279,5 +285,7 @@ export class OutcomeBuffer {
 }
 
 function refusedError(id: string, cause: unknown): Error {
-  return new Error(`the outcome of job ${id} was refused by the database and not written (it stays picked until this worker stops): ${(cause as Error)?.message ?? cause}`)
+  return new Error(
+    `the outcome of job ${id} was refused by the database and not written (it stays picked until this worker stops): ${(cause as Error)?.message ?? cause}`,
+  )
 }

@@ -7,8 +7,8 @@
  * re-plans its pick.
  */
 import type { Queryable } from '../db/queryable.js'
-import { listPaused, type PausedEntrypoint } from '../queue/pause.js'
 import type { WorkerEventMap } from '../events.js'
+import { listPaused, type PausedEntrypoint } from '../queue/pause.js'
 
 type Emit = <K extends 'entrypoint:paused' | 'entrypoint:resumed'>(name: K, payload: WorkerEventMap[K]) => void
 

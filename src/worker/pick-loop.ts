@@ -12,19 +12,19 @@
  * Completions are not carried by picks: they are written beside them (outcomes.ts).
  */
 import type pg from 'pg'
+import type { WorkerEvents } from '../events.js'
 import type { JobClass } from '../jobs/queue-job.js'
 import { type PickedJob, type PickPlan, pickJobs } from '../queue/pick.js'
 import { pickCeiling, type Settings } from '../settings.js'
+import { runTraced, traceReceived } from '../tracing/job-spans.js'
 import type { DatabaseHealth } from './db-health.js'
-import type { WorkerEvents } from '../events.js'
 import type { Executor } from './executor.js'
 import { fanOutScopes } from './fan-out-scopes.js'
 import { LocalQueue } from './local-queue.js'
 import type { OutcomeBuffer } from './outcomes.js'
-import { announceBatch, jobAnnouncer } from './picked-events.js'
 import { PickOrder } from './pick-order.js'
+import { announceBatch, jobAnnouncer } from './picked-events.js'
 import { Wakeup } from './wakeup.js'
-import { runTraced, traceReceived } from '../tracing/job-spans.js'
 
 /**
  * The local queue holds at most about this much work: jobs that the handlers, at the pace
@@ -260,7 +260,10 @@ export class PickLoop {
       // A pick that found our own row stale (the heartbeat failed long enough): the copy we hold
       // goes on, or the outcome we still have to write for it stands.
       if (job.recovered && (this.executor.isRunning(job.id) || this.waiting.has(job.id) || this.outcomes.has(job.id))) {
-        events.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
+        events.emit('worker:error', {
+          where: 'pick',
+          error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)`,
+        })
         continue
       }
       this.order.holdBack(job)
@@ -277,7 +280,10 @@ export class PickLoop {
       const job = this.waiting.take()!
       // The job's process span is active while it starts, so its handler's spans nest under it.
       if (!runTraced(job, () => this.executor.execute(job, fanOutScopes(job, this.p.jobs.get(job.entrypoint))))) {
-        this.p.events.emit('worker:error', { where: 'pick', error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)` })
+        this.p.events.emit('worker:error', {
+          where: 'pick',
+          error: `job ${job.id} is already running in this worker; the second pick was not started (is the heartbeat timeout too short?)`,
+        })
       }
     }
   }

@@ -1,7 +1,8 @@
 /** The events a pick's jobs announce, each built only when someone listens. */
+
+import type { WorkerEvents } from '../events.js'
 import type { JobClass } from '../jobs/queue-job.js'
 import type { PickedJob } from '../queue/pick.js'
-import type { WorkerEvents } from '../events.js'
 import { fanOutScopes } from './fan-out-scopes.js'
 
 /** `batch:picked`: how many jobs a pick brought, by entrypoint, and its round trip. */

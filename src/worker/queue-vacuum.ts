@@ -46,7 +46,8 @@ export function queueVacuumService(pool: pg.Pool, events: WorkerEvents, rows: nu
         void checks.stop()
         events.emit('worker:error', {
           where: 'queue-vacuum',
-          error: 'this login may not VACUUM pgqueuer (it needs to own the table or the database): the worker leaves the queue table to autovacuum; AIZK_QUEUE_VACUUM_ROWS=0 silences this',
+          error:
+            'this login may not VACUUM pgqueuer (it needs to own the table or the database): the worker leaves the queue table to autovacuum; AIZK_QUEUE_VACUUM_ROWS=0 silences this',
         })
         return
       }

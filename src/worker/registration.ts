@@ -22,7 +22,12 @@ export function aizkVersion(): string {
   return cachedVersion
 }
 
-export function describeWorker(queueManagerId: string, entrypoints: string[], limits: Record<string, number>, heartbeatTimeoutSeconds: number): WorkerRegistration {
+export function describeWorker(
+  queueManagerId: string,
+  entrypoints: string[],
+  limits: Record<string, number>,
+  heartbeatTimeoutSeconds: number,
+): WorkerRegistration {
   return { queueManagerId, host: os.hostname(), pid: process.pid, version: aizkVersion(), entrypoints, limits, heartbeatTimeoutSeconds }
 }
 

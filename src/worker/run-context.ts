@@ -1,10 +1,10 @@
 /** A running job as the executor tracks it, and the context its handler sees. */
 import type pg from 'pg'
 import { withStatementDeadline } from '../db/statement-deadline.js'
+import type { JobEventName, WorkerEventMap, WorkerEvents } from '../events.js'
 import type { JobContext } from '../jobs/queue-job.js'
 import type { PickedJob } from '../queue/pick.js'
 import type { Settings } from '../settings.js'
-import type { JobEventName, WorkerEventMap, WorkerEvents } from '../events.js'
 
 export interface Running {
   job: PickedJob

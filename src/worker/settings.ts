@@ -51,7 +51,11 @@ export const workerSettings = settingsGroup({
       description: 'Extra job modules to load (comma-separated paths or packages); their jobs bind with nothing registered by hand.',
       firstRun: true,
     },
-    workerHealthPort: { schema: intSetting(undefined, { min: 0, max: 65535 }), description: 'Serve `/livez`, `/readyz` and `/metrics` on this port.', firstRun: true },
+    workerHealthPort: {
+      schema: intSetting(undefined, { min: 0, max: 65535 }),
+      description: 'Serve `/livez`, `/readyz` and `/metrics` on this port.',
+      firstRun: true,
+    },
     workerOutput: {
       schema: z.enum(['auto', 'view', 'json']).default('auto'),
       description: '`auto` (live view on a terminal, JSON lines elsewhere), `view` or `json`.',
@@ -72,7 +76,8 @@ export const workerSettings = settingsGroup({
     },
     listenCheckSeconds: {
       schema: numberSetting(10, { min: 0.1, max: 3600 }),
-      description: "How often the worker's LISTEN connection proves itself with a round trip; one that fails its deadline is replaced, the poll covering the gap.",
+      description:
+        "How often the worker's LISTEN connection proves itself with a round trip; one that fails its deadline is replaced, the poll covering the gap.",
     },
     completionFlushMs: {
       schema: intSetting(DEFAULT_COMPLETION_FLUSH_MS, { min: 0, max: 10000 }),

@@ -9,8 +9,8 @@
 import http from 'node:http'
 import { type Database, type OpenOptions, openDatabase } from '../db/database.js'
 import { DatabaseError, DatabaseReadOnlyError, errorMessage } from '../errors.js'
-import type { Settings } from '../settings.js'
 import type { WorkerEvents } from '../events.js'
+import type { Settings } from '../settings.js'
 
 const FIRST_DELAY_MS = 250
 const MAX_DELAY_MS = 5000

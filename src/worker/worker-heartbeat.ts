@@ -4,7 +4,7 @@
  */
 import type pg from 'pg'
 import { OVERDUE_SLACK_MS } from '../db/deadline-client.js'
-import { heartbeat, type HeartbeatResult } from '../db/sql/aizk-worker.js'
+import { type HeartbeatResult, heartbeat } from '../db/sql/aizk-worker.js'
 import type { DatabaseHealth } from './db-health.js'
 
 export interface HeartbeatParts {

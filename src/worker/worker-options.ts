@@ -1,8 +1,8 @@
 /** What a Worker is built from, and what a service plugged into it answers. */
 import type pg from 'pg'
+import type { WorkerEvents } from '../events.js'
 import type { JobRegistry } from '../jobs/registry.js'
 import type { Settings } from '../settings.js'
-import type { WorkerEvents } from '../events.js'
 
 export interface WorkerService {
   start(): Promise<void> | void

@@ -1,8 +1,9 @@
 /** The parts a started worker runs: outcome batching, the executor, the pick loop, and the jobs they hold. */
+
+import type { WorkerEvents } from '../events.js'
 import type { JobClass } from '../jobs/queue-job.js'
 import type { PickPlan } from '../queue/pick.js'
 import { hasSlotColumn } from '../queue/retry.js'
-import type { WorkerEvents } from '../events.js'
 import type { DatabaseHealth } from './db-health.js'
 import { Executor } from './executor.js'
 import { HeldJobs } from './held-jobs.js'
@@ -34,7 +35,14 @@ export async function assembleParts(c: PartsContext): Promise<WorkerParts> {
   const { pool, settings } = c.options
   const { events, health, jobs } = c
   const onError = (where: string, err: unknown) => health.error(where, err)
-  const outcomes = new OutcomeBuffer(pool, c.queueManagerId, { hasSlot: await hasSlotColumn(pool) }, onError, () => health.recovered(), settings.completionFlushMs)
+  const outcomes = new OutcomeBuffer(
+    pool,
+    c.queueManagerId,
+    { hasSlot: await hasSlotColumn(pool) },
+    onError,
+    () => health.recovered(),
+    settings.completionFlushMs,
+  )
   // While picks come back full, completions gather longer (outcomes.ts).
   outcomes.busy = () => picker.busy && !c.draining()
   outcomes.onWritten = (written) => events.emit('outcomes:written', written)

@@ -6,8 +6,8 @@
  */
 import type pg from 'pg'
 import { deregisterWorker } from '../db/sql/aizk-worker.js'
-import type { QueueListener } from '../queue/listen.js'
 import type { WorkerEvents } from '../events.js'
+import type { QueueListener } from '../queue/listen.js'
 import type { DatabaseHealth } from './db-health.js'
 import type { Executor } from './executor.js'
 import type { OutcomeBuffer } from './outcomes.js'

@@ -8,26 +8,26 @@
 import { randomUUID } from 'node:crypto'
 import { callsOf } from '../db/connect.js'
 import { deregisterWorker, type HeartbeatResult, registerWorker, type WorkerRegistration } from '../db/sql/aizk-worker.js'
+import { WorkerEvents } from '../events.js'
 import { concurrencyLimitOf, type JobClass } from '../jobs/queue-job.js'
 import { verifiedCancels } from '../queue/cancel-request.js'
 import type { QueueListener } from '../queue/listen.js'
 import { type PickPlan, pickOptionsFrom, planPick } from '../queue/pick.js'
+import { defaultLocalQueueSize } from '../settings.js'
 import { bindJobs } from './bind-jobs.js'
+import { builtinServices } from './builtin-services.js'
 import { DatabaseHealth } from './db-health.js'
-import { WorkerEvents } from '../events.js'
 import type { Executor } from './executor.js'
+import type { HeldJobs } from './held-jobs.js'
 import type { OutcomeBuffer } from './outcomes.js'
 import { PauseControl } from './pause-control.js'
 import type { PickLoop } from './pick-loop.js'
-import type { HeldJobs } from './held-jobs.js'
-import { shutDown } from './worker-shutdown.js'
-import { assembleParts } from './worker-parts.js'
-import { listenConfig, workerListener } from './worker-listen.js'
-import { Heartbeat } from './worker-heartbeat.js'
-import type { WorkerOptions, WorkerService } from './worker-options.js'
-import { defaultLocalQueueSize } from '../settings.js'
 import { describeWorker, globalLimits } from './registration.js'
-import { builtinServices } from './builtin-services.js'
+import { Heartbeat } from './worker-heartbeat.js'
+import { listenConfig, workerListener } from './worker-listen.js'
+import type { WorkerOptions, WorkerService } from './worker-options.js'
+import { assembleParts } from './worker-parts.js'
+import { shutDown } from './worker-shutdown.js'
 
 export { shutdownFinishMs } from './worker-shutdown.js'
 
@@ -132,14 +132,28 @@ export class Worker {
     const batchSize = Math.max(1, this.o.batchSize)
     const concurrency = Math.max(1, this.o.concurrency)
     const localQueueSize = Math.max(0, this.o.localQueueSize ?? defaultLocalQueueSize(batchSize))
-    this.pauses = new PauseControl(pool, this.entrypoints, (name, payload) => this.events.emit(name, payload), () => this.pausesChanged())
+    this.pauses = new PauseControl(
+      pool,
+      this.entrypoints,
+      (name, payload) => this.events.emit(name, payload),
+      () => this.pausesChanged(),
+    )
     await this.pauses.load()
     this.replan()
     const limits = globalLimits(this.jobs.values(), settings)
     const hasLimits = Object.keys(limits).length > 0
     const sizes = { batchSize, concurrency, localQueueSize }
     const { events, health, jobs } = this
-    const parts = await assembleParts({ options: this.o, queueManagerId: this.queueManagerId, events, health, jobs, sizes, plan: () => this.plan, draining: () => this.draining })
+    const parts = await assembleParts({
+      options: this.o,
+      queueManagerId: this.queueManagerId,
+      events,
+      health,
+      jobs,
+      sizes,
+      plan: () => this.plan,
+      draining: () => this.draining,
+    })
     const { picker } = parts
     this.outcomes = parts.outcomes
     this.executor = parts.executor
@@ -150,11 +164,23 @@ export class Worker {
     this.registration = registration
     try {
       const listen = listenConfig(this.o.listen, pool)
-      const reactions = { picker, health: this.health, hasLimits, refreshPauses: () => this.refreshPauses(), claimedCancel: (ids: readonly string[]) => this.claimedCancel(ids) }
+      const reactions = {
+        picker,
+        health: this.health,
+        hasLimits,
+        refreshPauses: () => this.refreshPauses(),
+        claimedCancel: (ids: readonly string[]) => this.claimedCancel(ids),
+      }
       this.listener = workerListener(listen, settings.listenCheckSeconds * 1000, reactions)
       await this.listener?.start()
       this.heartbeat.start(settings.heartbeatIntervalSeconds * 1000)
-      this.events.emit('worker:started', { queueManagerId: this.queueManagerId, entrypoints: this.entrypoints, ...sizes, pid: registration.pid, host: registration.host })
+      this.events.emit('worker:started', {
+        queueManagerId: this.queueManagerId,
+        entrypoints: this.entrypoints,
+        ...sizes,
+        pid: registration.pid,
+        host: registration.host,
+      })
       this.pauses.announce()
       for (const service of [...this.services, ...builtinServices(this.o, this.events)]) {
         await service.start()
@@ -247,7 +273,18 @@ export class Worker {
   /** worker-shutdown.ts: drain, release, write the last outcomes, deregister; each step bounded. */
   private shutdown(timeoutMs: number, reason: string): Promise<void> {
     const { queueManagerId, events, health, executor, outcomes, picker, heartbeat } = this
-    const parts = { ...this.o, queueManagerId, events, health, executor, outcomes, picker, heartbeat, services: this.startedServices, listener: () => this.listener }
+    const parts = {
+      ...this.o,
+      queueManagerId,
+      events,
+      health,
+      executor,
+      outcomes,
+      picker,
+      heartbeat,
+      services: this.startedServices,
+      listener: () => this.listener,
+    }
     return shutDown(parts, timeoutMs, reason)
   }
 

@@ -21,9 +21,9 @@ import { isPermanentError } from '../../src/permanent-error.js'
 import { waitForJobs } from '../../src/queue/wait-for-jobs.js'
 import { parseSettings } from '../../src/settings.js'
 import { binPath, cleanEnv, repoRoot, runCli } from '../support/cli.js'
-import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
+import { fileDatabase } from '../support/db.js'
 import { freePort } from '../support/worker-process.js'
 
 const SCOPE = 'aaaaaaaa-0000-4000-8000-000000000001'
@@ -39,7 +39,11 @@ function assertExit(res: { code: number; stderr: string }, code: number, message
   assert.equal(res.code, code, res.stderr)
   assert.match(res.stderr, /^error: /m)
   assert.match(res.stderr, message)
-  assert.doesNotMatch(res.stderr, /\s+at\s+\S+:\d+|Warning|cannot reach PostgreSQL|invalid byte sequence/, 'no stack trace, no Node warning, no blame on the database')
+  assert.doesNotMatch(
+    res.stderr,
+    /\s+at\s+\S+:\d+|Warning|cannot reach PostgreSQL|invalid byte sequence/,
+    'no stack trace, no Node warning, no blame on the database',
+  )
 }
 
 async function written(): Promise<{ jobs: number; artifacts: number; content: number }> {
@@ -110,7 +114,10 @@ describe('durations past what the database or a timer can hold', () => {
 
   it("the MCP tools' look-back windows and thresholds past 100 years are usage errors too", () => {
     for (const text of ['99999999999d', 'P99999999D']) {
-      assert.throws(() => durationSeconds(text, 'period'), (err: unknown) => err instanceof UsageError && new RegExp(`period "${text}" is longer than 36500 days`).test(err.message))
+      assert.throws(
+        () => durationSeconds(text, 'period'),
+        (err: unknown) => err instanceof UsageError && new RegExp(`period "${text}" is longer than 36500 days`).test(err.message),
+      )
     }
     assert.equal(durationSeconds('36500d', 'period'), 36_500 * 86_400)
   })
@@ -167,7 +174,12 @@ describe('NUL at the door', () => {
 
   it('an older text artifact holding NUL fails its conversion at once (held, not retried), with nothing written', async () => {
     const settings = parseSettings({})
-    const r = await ingestOriginal(db.pool, settings, { bytes: Buffer.from('old\u0000text'), filename: 'old.bin', mediaType: 'application/pdf', scopes: [SCOPE] })
+    const r = await ingestOriginal(db.pool, settings, {
+      bytes: Buffer.from('old\u0000text'),
+      filename: 'old.bin',
+      mediaType: 'application/pdf',
+      scopes: [SCOPE],
+    })
     // As ingested before NUL was refused at the door.
     await db.pool.query("update artifact set media_type = 'text/plain', filename = 'old.txt' where id = $1", [r.artifactId])
     await assert.rejects(convertArtifact(db.pool, settings, { artifactId: r.artifactId, scopes: [SCOPE] }), (err: unknown) => {
@@ -175,7 +187,10 @@ describe('NUL at the door', () => {
       assert.match((err as Error).message, /the Markdown of artifact [0-9a-f-]{36} holds a NUL character/)
       return true
     })
-    const { rows } = await db.pool.query('select conversion_status, markdown, (select count(*)::int from chunk where artifact_id = $1) as chunks from artifact where id = $1', [r.artifactId])
+    const { rows } = await db.pool.query(
+      'select conversion_status, markdown, (select count(*)::int from chunk where artifact_id = $1) as chunks from artifact where id = $1',
+      [r.artifactId],
+    )
     assert.deepEqual(rows[0], { conversion_status: 'failed', markdown: null, chunks: 0 })
     await db.pool.query('truncate pgqueuer')
     await db.pool.query('delete from artifact')
@@ -187,7 +202,13 @@ describe('NUL at the door', () => {
       assert.equal(err.message, 'the question holds a NUL character (at character 4)')
       return true
     })
-    const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, 'mcp', '--scope', SCOPE], env: cleanEnv(env) as Record<string, string>, cwd: repoRoot, stderr: 'pipe' })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [binPath, 'mcp', '--scope', SCOPE],
+      env: cleanEnv(env) as Record<string, string>,
+      cwd: repoRoot,
+      stderr: 'pipe',
+    })
     const client = new Client({ name: 'aizk-test', version: '1.0.0' })
     await client.connect(transport)
     try {

@@ -12,9 +12,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertLog, insertQueued } from '../support/commands/queue-rows.js'
+import { fileDatabase } from '../support/db.js'
 
 const SCOPE = 'aaaaaaaa-0000-4000-8000-000000000001'
 const db = await fileDatabase()
@@ -144,7 +144,7 @@ describe('more bad input', () => {
     }
   })
 
-  it('requeue, discard and cancel -e of an unknown entrypoint: exit 2 with suggestions; an entrypoint with jobs in the queue (a PgQueuer worker\'s) is taken', async () => {
+  it("requeue, discard and cancel -e of an unknown entrypoint: exit 2 with suggestions; an entrypoint with jobs in the queue (a PgQueuer worker's) is taken", async () => {
     for (const command of ['requeue', 'discard', 'cancel']) {
       const res = await runCli([command, '-e', 'cli_strcit', '--dry-run'], { env })
       assertUsage(res, /unknown entrypoint "cli_strcit"/)

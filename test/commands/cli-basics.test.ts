@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { describe, it } from 'node:test'
 import { repoRoot, runCli } from '../support/cli.js'
 
 describe('aizk CLI basics', () => {
@@ -19,7 +19,10 @@ describe('aizk CLI basics', () => {
 
   it('--version --json prints one JSON document, in either order of the flags', async () => {
     const { version } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8'))
-    for (const args of [['--version', '--json'], ['--json', '--version']]) {
+    for (const args of [
+      ['--version', '--json'],
+      ['--json', '--version'],
+    ]) {
       const res = await runCli(args)
       assert.equal(res.code, 0, res.stderr)
       const doc = JSON.parse(res.stdout)

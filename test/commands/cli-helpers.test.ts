@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { createProgress, renderBar } from '../../src/cli/progress.js'
+import { UsageError } from '../../src/errors.js'
 import { suggest } from '../../src/operator/did-you-mean.js'
 import { parseDuration, parseWhen } from '../../src/operator/duration.js'
 import { formatAge, sparkline } from '../../src/operator/format.js'
 import { jobId } from '../../src/operator/numbers.js'
-import { createProgress, renderBar } from '../../src/cli/progress.js'
-import { UsageError } from '../../src/errors.js'
 
 describe('cli helpers', () => {
   it('durations and timestamps', () => {

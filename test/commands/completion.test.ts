@@ -29,9 +29,13 @@ after(() => {
 function bashComplete(words: string[]): string[] {
   const script = path.join(cache(), 'functions', 'bash', 'aizk.bash')
   const quoted = words.map((w) => `'${w}'`).join(' ')
-  const out = execFileSync('bash', ['-c', `source '${script}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _aizk_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`], {
-    encoding: 'utf8',
-  })
+  const out = execFileSync(
+    'bash',
+    ['-c', `source '${script}'; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _aizk_autocomplete; printf '%s\\n' "\${COMPREPLY[@]}"`],
+    {
+      encoding: 'utf8',
+    },
+  )
   return out.split('\n').filter(Boolean).sort()
 }
 

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { binPath, cleanEnv, runCli } from '../support/cli.js'
-import { runInPty, stripAnsi } from '../support/pty.js'
-import { waitFor } from '../support/wait-for.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { workerFixture } from '../support/commands/worker-fixture.js'
+import { runInPty, stripAnsi } from '../support/pty.js'
+import { waitFor } from '../support/wait-for.js'
 
 const fx = await workerFixture({ env: (url) => cliEnv(url) })
 
@@ -69,7 +69,10 @@ describe('aizk discard', () => {
     const res = await runCli(['discard', '--entrypoint', 'cli_noop', '--limit', '3', '--yes', '--json'], { env: fx.env })
     assert.equal(res.code, 0, res.stderr)
     const doc = JSON.parse(res.stdout)
-    assert.deepEqual(doc.discarded.map((r: { id: string }) => r.id), a.slice(0, 3))
+    assert.deepEqual(
+      doc.discarded.map((r: { id: string }) => r.id),
+      a.slice(0, 3),
+    )
     assert.deepEqual([doc.matching, doc.count, doc.remaining], [4, 3, 1])
     assert.deepEqual(await statuses(), { failed: 3, queued: 1 })
     const log = await logOf(a[0])
@@ -95,8 +98,13 @@ describe('aizk discard', () => {
     await fx.db.pool.query(`UPDATE pgqueuer SET updated = now() - interval '3 hours' WHERE id = ANY($1::bigint[])`, [old])
     const aged = await runCli(['discard', '--older-than', '2h', '--yes', '--json'], { env: fx.env })
     assert.equal(aged.code, 0, aged.stderr)
-    assert.deepEqual(JSON.parse(aged.stdout).discarded.map((r: { id: string }) => r.id), old)
-    const [queued] = (await fx.db.pool.query<{ id: string }>(`INSERT INTO pgqueuer (priority, entrypoint, status) VALUES (0, 'cli_noop', 'queued') RETURNING id::text`)).rows
+    assert.deepEqual(
+      JSON.parse(aged.stdout).discarded.map((r: { id: string }) => r.id),
+      old,
+    )
+    const [queued] = (
+      await fx.db.pool.query<{ id: string }>(`INSERT INTO pgqueuer (priority, entrypoint, status) VALUES (0, 'cli_noop', 'queued') RETURNING id::text`)
+    ).rows
     const before = await snapshot()
     const bad = await runCli(['discard', '--id', young[0], '--id', queued.id, '--id', '999999', '--yes', '--json'], { env: fx.env })
     assert.equal(bad.code, 5)
@@ -106,7 +114,10 @@ describe('aizk discard', () => {
     assert.equal(await snapshot(), before)
     const one = await runCli(['discard', '--id', young[1], '--yes', '--json'], { env: fx.env })
     assert.equal(one.code, 0, one.stderr)
-    assert.deepEqual(JSON.parse(one.stdout).discarded.map((r: { id: string }) => r.id), [young[1]])
+    assert.deepEqual(
+      JSON.parse(one.stdout).discarded.map((r: { id: string }) => r.id),
+      [young[1]],
+    )
   })
 
   it('rejects malformed flags with exit 2 before touching anything', async () => {
@@ -129,7 +140,10 @@ describe('aizk discard', () => {
 
   it('asks on a terminal: no keeps the jobs, yes deletes them', async () => {
     await insertHeld(fx.db.pool, 'cli_noop', 2)
-    for (const [answer, left] of [['n', 2], ['y', 0]] as const) {
+    for (const [answer, left] of [
+      ['n', 2],
+      ['y', 0],
+    ] as const) {
       const pty = runInPty([process.execPath, binPath, 'discard'], { env: cleanEnv(fx.env) })
       try {
         await waitFor('the question', async () => /Delete 2 held job\(s\) for good\? \[y\/N\]/.test(stripAnsi(pty.output())))
@@ -193,7 +207,10 @@ describe('aizk cancel', () => {
     const notes = (await fx.db.pool.query('SELECT note FROM test_runs WHERE job_id = $1 ORDER BY seq', [id])).rows.map((r) => r.note)
     assert.deepEqual(notes, ['start', 'aborted: JobCanceledError: an operator canceled this job'])
     const log = await logOf(id)
-    assert.deepEqual(log.map((l) => l.status), ['canceled'])
+    assert.deepEqual(
+      log.map((l) => l.status),
+      ['canceled'],
+    )
     assert.match(log[0].traceback.exception_message, /^canceled while running, by \S+@\S+$/)
     assert.equal(log[0].traceback.additional_context.whileRunning, true)
     // The worker goes on: the next job runs.

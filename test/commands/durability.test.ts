@@ -78,7 +78,10 @@ describe('aizk durability', () => {
     const back = await runCli(['durability', 'durable', '--yes', '--json'], { env })
     assert.equal(back.code, 0, back.stderr)
     const doc = JSON.parse(back.stdout)
-    assert.deepEqual([doc.from, doc.level, doc.statements], ['balanced', 'durable', ['ALTER TABLE pgqueuer_log SET LOGGED', 'ALTER TABLE pgqueuer_statistics SET LOGGED']])
+    assert.deepEqual(
+      [doc.from, doc.level, doc.statements],
+      ['balanced', 'durable', ['ALTER TABLE pgqueuer_log SET LOGGED', 'ALTER TABLE pgqueuer_statistics SET LOGGED']],
+    )
     assert.deepEqual(await persistence(), DURABLE)
     assert.equal(JSON.parse((await runCli(['status', '--json'], { env })).stdout).log.unlogged, false)
     const { rows } = await db.pool.query('SELECT (SELECT count(*)::int FROM pgqueuer_log) AS log, (SELECT count(*)::int FROM pgqueuer) AS queue')
@@ -115,7 +118,9 @@ describe('aizk durability', () => {
     } finally {
       assert.equal(await worker.stop(), 0, worker.stderr())
     }
-    const { rows } = await db.pool.query<{ jobs: number; rows: number }>("SELECT count(DISTINCT job_id)::int AS jobs, count(*)::int AS rows FROM pgqueuer_log WHERE status = 'successful'")
+    const { rows } = await db.pool.query<{ jobs: number; rows: number }>(
+      "SELECT count(DISTINCT job_id)::int AS jobs, count(*)::int AS rows FROM pgqueuer_log WHERE status = 'successful'",
+    )
     assert.deepEqual(rows[0], { jobs: fed, rows: fed })
     assert.deepEqual(await persistence(), DURABLE)
   })
@@ -160,7 +165,10 @@ describe('aizk durability', () => {
   it('the app role cannot switch: it does not own the tables', async () => {
     const login = await createAppLogin(db)
     try {
-      await assert.rejects(setDurability(login.pool, 'balanced', { lockTimeoutMs: 1000 }), /the switch needs the owner of the queue tables: must be owner of table pgqueuer_log; nothing was changed/)
+      await assert.rejects(
+        setDurability(login.pool, 'balanced', { lockTimeoutMs: 1000 }),
+        /the switch needs the owner of the queue tables: must be owner of table pgqueuer_log; nothing was changed/,
+      )
       assert.deepEqual(await persistence(), DURABLE)
     } finally {
       await login.drop()

@@ -59,8 +59,12 @@ describe('aizk enqueue --help examples', () => {
       `SELECT entrypoint FROM pgqueuer UNION ALL SELECT entrypoint FROM pgqueuer_log WHERE status IN ('successful', 'failed') ORDER BY 1`,
     )
     const seen = new Set(rows.map((r) => r.entrypoint))
-    for (const ep of ['aizk_task_decay', 'aizk_usage_event', 'aizk_task_dedup', 'aizk_task_cleanup', 'py_send_mail']) assert.ok(seen.has(ep), `${ep} was enqueued`)
-    const usageRows = await db.pool.query('SELECT count(*)::int AS n FROM pgqueuer_log WHERE entrypoint = $1 AND status = $2', ['aizk_usage_event', 'successful'])
+    for (const ep of ['aizk_task_decay', 'aizk_usage_event', 'aizk_task_dedup', 'aizk_task_cleanup', 'py_send_mail'])
+      assert.ok(seen.has(ep), `${ep} was enqueued`)
+    const usageRows = await db.pool.query('SELECT count(*)::int AS n FROM pgqueuer_log WHERE entrypoint = $1 AND status = $2', [
+      'aizk_usage_event',
+      'successful',
+    ])
     assert.ok(usageRows.rows[0].n >= 1, 'the waited usage event succeeded')
   })
 })

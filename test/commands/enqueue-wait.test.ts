@@ -5,14 +5,14 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { createPool } from '../../src/db/connect.js'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { cancelQueued } from '../../src/queue/remove-jobs.js'
 import { waitForJobs } from '../../src/queue/wait-for-jobs.js'
-import { createPool } from '../../src/db/connect.js'
 import { runCli } from '../support/cli.js'
+import { workerFixture } from '../support/commands/worker-fixture.js'
 import { waitFor } from '../support/wait-for.js'
 import { TEST_JOBS } from '../support/worker-process.js'
-import { workerFixture } from '../support/commands/worker-fixture.js'
 
 const fx = await workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) })
 
@@ -30,7 +30,10 @@ describe('aizk enqueue --wait', () => {
 
   it('a job canceled while waited on: exit 9', async () => {
     const waiting = runCli(['enqueue', 'test_noop', '--payload', '{"n":1}', '--wait', '--timeout', '60s'], { env: fx.env })
-    const row = await waitFor('the enqueued row', async () => (await fx.db.pool.query<{ id: string }>("SELECT id::text FROM pgqueuer WHERE entrypoint = 'test_noop'")).rows[0])
+    const row = await waitFor(
+      'the enqueued row',
+      async () => (await fx.db.pool.query<{ id: string }>("SELECT id::text FROM pgqueuer WHERE entrypoint = 'test_noop'")).rows[0],
+    )
     const canceled = await runCli(['cancel', '--id', row.id, '--yes'], { env: fx.env })
     assert.equal(canceled.code, 0, canceled.stderr)
     const res = await waiting
@@ -76,15 +79,24 @@ describe('waitForJobs', () => {
   it('resolves many ids to their final status: successful, held, canceled, missing; in the order given', async () => {
     const pool = createPool(fx.db.url)
     try {
-      const ok = (await enqueueMany(pool, Array.from({ length: 300 }, (_, i) => ({ entrypoint: 'test_noop', payload: { i } })))) as string[]
-      const failing = (await enqueueMany(pool, Array.from({ length: 3 }, () => ({ entrypoint: 'test_fail', payload: {} })))) as string[]
+      const ok = (await enqueueMany(
+        pool,
+        Array.from({ length: 300 }, (_, i) => ({ entrypoint: 'test_noop', payload: { i } })),
+      )) as string[]
+      const failing = (await enqueueMany(
+        pool,
+        Array.from({ length: 3 }, () => ({ entrypoint: 'test_fail', payload: {} })),
+      )) as string[]
       const doomed = String(await enqueue(pool, { entrypoint: 'test_sleep', payload: { ms: 1 }, executeAfter: new Date(Date.now() + 3_600_000) }))
       const ids = [...failing, doomed, ...ok, '999999999']
       const waiting = waitForJobs(pool, ids, { timeoutMs: 60_000 })
       fx.spawnWorker([])
       await cancelQueued(pool, { ids: [doomed], limit: 1 })
       const outcomes = await waiting
-      assert.deepEqual(outcomes.map((o) => o.id), ids)
+      assert.deepEqual(
+        outcomes.map((o) => o.id),
+        ids,
+      )
       const byStatus = new Map<string, string[]>()
       for (const o of outcomes) byStatus.set(o.status, [...(byStatus.get(o.status) ?? []), o.id])
       assert.deepEqual(byStatus.get('held'), failing)

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
-import { writeFile, mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 let env: Record<string, string>
@@ -48,10 +48,14 @@ describe('aizk enqueue', () => {
     await writeFile(file, '{"name":"file","count":4}')
     const fromFile = await runCli(['enqueue', 'cli_strict', '--payload-file', file, '--json'], { env })
     assert.equal(fromFile.code, 0, fromFile.stderr)
-    const { rows } = await db.pool.query(`SELECT convert_from(payload, 'utf8')::jsonb->>'name' AS name FROM pgqueuer WHERE id = ANY($1::bigint[]) ORDER BY id`, [
-      [JSON.parse(piped.stdout).id, JSON.parse(fromFile.stdout).id],
-    ])
-    assert.deepEqual(rows.map((r) => r.name), ['stdin', 'file'])
+    const { rows } = await db.pool.query(
+      `SELECT convert_from(payload, 'utf8')::jsonb->>'name' AS name FROM pgqueuer WHERE id = ANY($1::bigint[]) ORDER BY id`,
+      [[JSON.parse(piped.stdout).id, JSON.parse(fromFile.stdout).id]],
+    )
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      ['stdin', 'file'],
+    )
   })
 
   it('a live dedupe key: exit 0, not enqueued, names the job holding it', async () => {
@@ -72,7 +76,9 @@ describe('aizk enqueue', () => {
   it('--execute-after takes a duration or a timestamp', async () => {
     const res = await runCli(['enqueue', 'cli_noop', '--payload', '{}', '--execute-after', '5m', '--json'], { env })
     assert.equal(res.code, 0, res.stderr)
-    const { rows } = await db.pool.query(`SELECT extract(epoch FROM execute_after - now())::float8 AS s FROM pgqueuer WHERE id = $1`, [JSON.parse(res.stdout).id])
+    const { rows } = await db.pool.query(`SELECT extract(epoch FROM execute_after - now())::float8 AS s FROM pgqueuer WHERE id = $1`, [
+      JSON.parse(res.stdout).id,
+    ])
     assert.ok(rows[0].s > 240 && rows[0].s <= 300, String(rows[0].s))
     const at = await runCli(['enqueue', 'cli_noop', '--payload', '{}', '--execute-after', '2030-01-02T03:04:05Z', '--json'], { env })
     assert.equal(at.code, 0, at.stderr)
@@ -92,10 +98,30 @@ describe('aizk enqueue', () => {
       {
         name: 'payload failing the schema, each issue shown',
         args: ['enqueue', 'cli_strict', '--payload', '{"name":"","count":-1,"extra":true}'],
-        stderr: [/payload for cli_strict is invalid/, /name: String must contain at least 1/, /count: Number must be greater than 0/, /Unrecognized key\(s\) in object: 'extra'/, /aizk jobs/, /hint: cli_strict takes \{name: string, count: integer\}/],
+        stderr: [
+          /payload for cli_strict is invalid/,
+          /name: String must contain at least 1/,
+          /count: Number must be greater than 0/,
+          /Unrecognized key\(s\) in object: 'extra'/,
+          /aizk jobs/,
+          /hint: cli_strict takes \{name: string, count: integer\}/,
+        ],
       },
-      { name: 'unknown entrypoint with suggestions', args: ['enqueue', 'cli_strictt', '--payload', '{}'], stderr: [/unknown entrypoint "cli_strictt"/, /did you mean "cli_strict"/, /name its module in AIZK_WORKER_JOB_MODULES/, /--force enqueues for an entrypoint only another worker/] },
-      { name: 'bad --execute-after', args: ['enqueue', 'cli_noop', '--payload', '{}', '--execute-after', 'tomorrow'], stderr: [/neither a duration nor a timestamp/, /30s, 5m/] },
+      {
+        name: 'unknown entrypoint with suggestions',
+        args: ['enqueue', 'cli_strictt', '--payload', '{}'],
+        stderr: [
+          /unknown entrypoint "cli_strictt"/,
+          /did you mean "cli_strict"/,
+          /name its module in AIZK_WORKER_JOB_MODULES/,
+          /--force enqueues for an entrypoint only another worker/,
+        ],
+      },
+      {
+        name: 'bad --execute-after',
+        args: ['enqueue', 'cli_noop', '--payload', '{}', '--execute-after', 'tomorrow'],
+        stderr: [/neither a duration nor a timestamp/, /30s, 5m/],
+      },
       { name: 'a forced name that is not an entrypoint', args: ['enqueue', 'Bad-Name', '--force'], stderr: [/not an entrypoint name/] },
       { name: 'both payload flags', args: ['enqueue', 'cli_noop', '--payload', '{}', '--payload-file', 'x.json'], stderr: [/not both/] },
       { name: 'missing payload file', args: ['enqueue', 'cli_noop', '--payload-file', '/nonexistent/x.json'], stderr: [/cannot read --payload-file/] },

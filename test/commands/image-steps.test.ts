@@ -11,8 +11,6 @@ import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase({ empty: true })
 
-
-
 function runScript(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(repoRoot, 'scripts', 'image-steps.mjs'), ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -55,6 +53,9 @@ describe('the Dockerfile runtime stage, run in a clean folder', () => {
     const on18 = await runScript(['--build-arg', 'NODE_VERSION=18'])
     assert.equal(on18.code, 1)
     assert.equal(on18.stdout, '')
-    assert.match(on18.stderr, /^image-steps: the image would run Node 18 \(node:18-bookworm-slim\), a line package.json's engines \(".*"\) does not allow: use one of 20, 22, 24\n$/)
+    assert.match(
+      on18.stderr,
+      /^image-steps: the image would run Node 18 \(node:18-bookworm-slim\), a line package.json's engines \(".*"\) does not allow: use one of 20, 22, 24\n$/,
+    )
   })
 })

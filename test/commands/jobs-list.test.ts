@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 let env: Record<string, string>
@@ -48,7 +48,9 @@ before(async () => {
   for (const hours of [3, 1, 2]) await insertQueued(db.pool, 'ep_b', 1, { executeAfter: new Date(Date.now() + hours * 3600_000).toISOString() })
   await insertHeld(db.pool, 'ep_a', 2)
   await insertHeld(db.pool, 'ep_c', 1, { priority: 9 })
-  await db.pool.query(`UPDATE pgqueuer SET status = 'picked', updated = now() - interval '2 hours' WHERE id = (SELECT min(id) FROM pgqueuer WHERE entrypoint = 'ep_b')`)
+  await db.pool.query(
+    `UPDATE pgqueuer SET status = 'picked', updated = now() - interval '2 hours' WHERE id = (SELECT min(id) FROM pgqueuer WHERE entrypoint = 'ep_b')`,
+  )
 })
 
 describe('aizk jobs', () => {
@@ -68,7 +70,10 @@ describe('aizk jobs', () => {
     assert.equal(queued.length, 8)
     assert.ok(queued.every((j) => j.state === 'queued'))
     const ids = queued.map((j) => BigInt(j.id))
-    assert.deepEqual(ids, [...ids].sort((a, b) => (a < b ? -1 : 1)))
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => (a < b ? -1 : 1)),
+    )
     assert.deepEqual(
       (await list('--state', 'held')).jobs.map((j) => j.entrypoint),
       ['ep_a', 'ep_a', 'ep_c'],

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 let env: Record<string, string>
@@ -61,7 +61,10 @@ describe('aizk jobs types', () => {
     // What `aizk enqueue --payload` takes, per entrypoint, under the table.
     assert.match(text.stdout, /^PAYLOAD /m)
     assert.match(text.stdout, /^ {2}cli_strict\s+\{name: string, count: integer\}$/m)
-    assert.match(text.stdout, /^ {2}aizk_usage_event\s+\{captureKey: string, scopes: uuid\[\] \(1\+\), kind: string, quantity\?: number = 1, occurredAt: ISO datetime\}$/m)
+    assert.match(
+      text.stdout,
+      /^ {2}aizk_usage_event\s+\{captureKey: string, scopes: uuid\[\] \(1\+\), kind: string, quantity\?: number = 1, occurredAt: ISO datetime\}$/m,
+    )
   })
 
   it('--kind filters; a bad kind is exit 2', async () => {
@@ -90,7 +93,10 @@ describe('aizk roster', () => {
       { scopes: [B], documents: 0, sessionItems: 0, artifacts: 3, ...graph },
     ])
     const only = await runCli(['roster', '--scope', B.toUpperCase(), '--json'], { env })
-    assert.deepEqual(JSON.parse(only.stdout).sets.map((s: { scopes: string[] }) => s.scopes), [[A, B], [B]])
+    assert.deepEqual(
+      JSON.parse(only.stdout).sets.map((s: { scopes: string[] }) => s.scopes),
+      [[A, B], [B]],
+    )
     const text = await runCli(['roster'], { env })
     assert.match(text.stdout, new RegExp(`^${A},${B}\\s+1\\s+1\\s+0(\\s+0){5}$`, 'm'))
     assert.match(text.stdout, /3 scope set\(s\)/)

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { runCli } from '../support/cli.js'
-import { TEST_JOBS } from '../support/worker-process.js'
 import { workerFixture } from '../support/commands/worker-fixture.js'
+import { TEST_JOBS } from '../support/worker-process.js'
 
 const fx = await workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }) })
 
@@ -59,7 +59,10 @@ describe('aizk jobs show', () => {
     assert.equal(doc.job.attempts, 3)
     assert.equal(doc.job.cycles, 1)
     assert.equal(doc.lastError.type, 'TypeError')
-    assert.deepEqual(doc.log.map((l: { status: string }) => l.status), ['failed', 'failed'])
+    assert.deepEqual(
+      doc.log.map((l: { status: string }) => l.status),
+      ['failed', 'failed'],
+    )
     for (const l of doc.log) {
       assert.match(l.created, /^\d{4}-\d\d-\d\dT/)
       assert.equal(l.traceback.exception_type, 'TypeError')
@@ -93,7 +96,10 @@ describe('aizk jobs show', () => {
     assert.equal(finished.state, 'finished')
     assert.equal(finished.job, null)
     assert.equal(finished.payload, null)
-    assert.deepEqual(finished.log.map((l: { status: string }) => l.status), ['canceled'])
+    assert.deepEqual(
+      finished.log.map((l: { status: string }) => l.status),
+      ['canceled'],
+    )
     const gone = await runCli(['jobs', 'show', id], { env: fx.env })
     assert.match(gone.stdout, new RegExp(`^job ${id} · test_cancelable · finished \\(canceled\\)$`, 'm'))
     assert.match(gone.stdout, /the row is gone/)
@@ -107,7 +113,10 @@ describe('aizk jobs show', () => {
     let doc = await show(id)
     for (let i = 0; doc.log.length === 0 && i < 100; i++) doc = await show(id)
     assert.equal(doc.state, 'finished')
-    assert.deepEqual(doc.log.map((l: { status: string; traceback: unknown }) => [l.status, l.traceback]), [['successful', null]])
+    assert.deepEqual(
+      doc.log.map((l: { status: string; traceback: unknown }) => [l.status, l.traceback]),
+      [['successful', null]],
+    )
   })
 
   it('an unknown id exits 5; a malformed or missing one exits 2', async () => {

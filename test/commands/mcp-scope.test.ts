@@ -51,7 +51,13 @@ describe('aizk mcp --scope and the queue tools', () => {
     assert.match(table, /a-key-visible/)
     assert.doesNotMatch(table, /secret/)
     const rows = JSON.parse(table) as { id: string; withheld?: string }[]
-    assert.deepEqual(rows.filter((r) => r.withheld).map((r) => r.id).sort(), [jobs.b, jobs.none].sort())
+    assert.deepEqual(
+      rows
+        .filter((r) => r.withheld)
+        .map((r) => r.id)
+        .sort(),
+      [jobs.b, jobs.none].sort(),
+    )
     for (const id of [jobs.b, jobs.none]) {
       const story = await call(client, 'job_story', { id })
       assert.doesNotMatch(story, /secret/, `job ${id}`)

@@ -12,11 +12,11 @@ import { before, describe, it } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { enqueue } from '../../src/queue/enqueue.js'
+import { fileAppLogin } from '../support/app-login.js'
 import { binPath, cleanEnv, repoRoot } from '../support/cli.js'
+import { insertHeld, insertLog } from '../support/commands/queue-rows.js'
 import { fileDatabase } from '../support/db.js'
 import { TEST_JOBS } from '../support/worker-process.js'
-import { fileAppLogin } from '../support/app-login.js'
-import { insertHeld, insertLog } from '../support/commands/queue-rows.js'
 
 const READ_TOOLS = [
   'active_workers',
@@ -47,7 +47,10 @@ const foreignWorker = randomUUID()
 const clients: Client[] = []
 
 before(async () => {
-  queued = [String(await enqueue(db.pool, { entrypoint: 'test_noop', payload: { n: 1 }, priority: 5 })), String(await enqueue(db.pool, { entrypoint: 'test_noop', payload: { n: 2 }, priority: 9 }))]
+  queued = [
+    String(await enqueue(db.pool, { entrypoint: 'test_noop', payload: { n: 1 }, priority: 5 })),
+    String(await enqueue(db.pool, { entrypoint: 'test_noop', payload: { n: 2 }, priority: 9 })),
+  ]
   held = await insertHeld(db.pool, 'test_fail', 2, { lastError: { type: 'TypeError', message: 'boom' } })
   await db.pool.query(
     `INSERT INTO pgqueuer (priority, entrypoint, payload, status, queue_manager_id, heartbeat) VALUES (0, 'py_mail', NULL, 'picked', $1, now() - interval '2 hours')`,
@@ -104,48 +107,82 @@ describe('aizk mcp', () => {
     for (const t of tools) assert.equal(t.annotations?.readOnlyHint, true, t.name)
 
     const size = await call(client, 'queue_size')
-    const count = (ep: string, state: string) => size.filter((r: Answer) => r.entrypoint === ep && r.state === state).reduce((n: number, r: Answer) => n + r.count, 0)
+    const count = (ep: string, state: string) =>
+      size.filter((r: Answer) => r.entrypoint === ep && r.state === state).reduce((n: number, r: Answer) => n + r.count, 0)
     assert.deepEqual([count('test_noop', 'queued'), count('test_fail', 'held'), count('py_mail', 'picked')], [2, 2, 1])
 
     const page = await call(client, 'queue_table_info', { limit: 2 })
-    assert.deepEqual(page.map((r: Answer) => r.id), [queued[1], queued[0]])
+    assert.deepEqual(
+      page.map((r: Answer) => r.id),
+      [queued[1], queued[0]],
+    )
     assert.equal(page[0].payload, '{"n":2}')
     const next = await call(client, 'queue_table_info', { limit: 10, offset: 2 })
-    assert.deepEqual(next.map((r: Answer) => r.id).sort(), [...held, (await db.pool.query("SELECT id::text FROM pgqueuer WHERE entrypoint = 'py_mail'")).rows[0].id].sort())
+    assert.deepEqual(
+      next.map((r: Answer) => r.id).sort(),
+      [...held, (await db.pool.query("SELECT id::text FROM pgqueuer WHERE entrypoint = 'py_mail'")).rows[0].id].sort(),
+    )
 
     const buckets = await call(client, 'queue_stats', { period: 'PT1H', limit: 100 })
-    assert.equal(buckets.filter((b: Answer) => b.entrypoint === 'aizk_usage_event' && b.status === 'successful').reduce((n: number, b: Answer) => n + b.count, 0), 7)
+    assert.equal(
+      buckets.filter((b: Answer) => b.entrypoint === 'aizk_usage_event' && b.status === 'successful').reduce((n: number, b: Answer) => n + b.count, 0),
+      7,
+    )
     const summary = await call(client, 'throughput_summary', { period: '10m' })
-    assert.deepEqual(summary.totals.find((t: Answer) => t.entrypoint === 'aizk_usage_event'), { entrypoint: 'aizk_usage_event', status: 'successful', count: 7 })
+    assert.deepEqual(
+      summary.totals.find((t: Answer) => t.entrypoint === 'aizk_usage_event'),
+      { entrypoint: 'aizk_usage_event', status: 'successful', count: 7 },
+    )
     assert.equal(summary.periodSeconds, 600)
 
     const failed = await call(client, 'failed_jobs', { limit: 10 })
     assert.equal(failed.held.count, 2)
-    assert.deepEqual(failed.held.jobs.map((j: Answer) => j.lastError), ['TypeError: boom', 'TypeError: boom'])
-    assert.deepEqual(failed.recentFailures.map((f: Answer) => [f.jobId, f.status, f.traceback.exception_message]), [[held[0], 'failed', 'boom']])
+    assert.deepEqual(
+      failed.held.jobs.map((j: Answer) => j.lastError),
+      ['TypeError: boom', 'TypeError: boom'],
+    )
+    assert.deepEqual(
+      failed.recentFailures.map((f: Answer) => [f.jobId, f.status, f.traceback.exception_message]),
+      [[held[0], 'failed', 'boom']],
+    )
 
     const log = await call(client, 'queue_log', { limit: 3 })
     assert.equal(log.length, 3)
     assert.equal(log[0].status, 'failed')
 
     const schedules = await call(client, 'schedules')
-    assert.deepEqual(schedules.map((s: Answer) => [s.entrypoint, s.expression, s.foreign]), [['aizk_cron_probe', '* * * * *', false]])
+    assert.deepEqual(
+      schedules.map((s: Answer) => [s.entrypoint, s.expression, s.foreign]),
+      [['aizk_cron_probe', '* * * * *', false]],
+    )
 
     const stale = await call(client, 'stale_jobs', { threshold: 'PT1M' })
-    assert.deepEqual(stale.jobs.map((j: Answer) => [j.entrypoint, j.queueManagerId]), [['py_mail', foreignWorker]])
+    assert.deepEqual(
+      stale.jobs.map((j: Answer) => [j.entrypoint, j.queueManagerId]),
+      [['py_mail', foreignWorker]],
+    )
     const workers = await call(client, 'active_workers')
-    assert.deepEqual(workers.foreign.map((w: Answer) => [w.queueManagerId, w.picked]), [[foreignWorker, 1]])
+    assert.deepEqual(
+      workers.foreign.map((w: Answer) => [w.queueManagerId, w.picked]),
+      [[foreignWorker, 1]],
+    )
     assert.deepEqual(workers.workers, [])
 
     const age = await call(client, 'queue_age')
-    assert.deepEqual(age.map((a: Answer) => [a.entrypoint, a.queuedCount]), [['test_noop', 2]])
+    assert.deepEqual(
+      age.map((a: Answer) => [a.entrypoint, a.queuedCount]),
+      [['test_noop', 2]],
+    )
     assert.ok(age[0].oldestReadyAgeSeconds >= 0)
 
     const schema = await call(client, 'schema_info')
     assert.equal(schema.schema.current, schema.schema.latest)
     assert.deepEqual(schema.schema.pending, [])
     assert.deepEqual(schema.tables.find((t: Answer) => t.table === 'pgqueuer').persistence, 'LOGGED')
-    assert.ok(schema.tables.every((t: Answer) => t.exists), JSON.stringify(schema.tables))
+    assert.ok(
+      schema.tables.every((t: Answer) => t.exists),
+      JSON.stringify(schema.tables),
+    )
 
     const story = await call(client, 'job_story', { id: held[0] })
     assert.equal(story.state, 'held')
@@ -160,12 +197,16 @@ describe('aizk mcp', () => {
     assert.deepEqual(health.totals, { queued: 2, picked: 1, held: 2 })
 
     const roster = await call(client, 'scope_roster')
-    assert.deepEqual(roster, [{ scopes: [A], documents: 1, sessionItems: 1, artifacts: 0, chunksPendingProjection: 0, entities: 0, claims: 0, communities: 0, insights: 0 }])
+    assert.deepEqual(roster, [
+      { scopes: [A], documents: 1, sessionItems: 1, artifacts: 0, chunksPendingProjection: 0, entities: 0, claims: 0, communities: 0, insights: 0 },
+    ])
     const backlog = await call(client, 'memory_backlog')
     assert.deepEqual([backlog.chunksPendingProjection, backlog.dirtyProfiles], [0, 0])
 
     assert.match(await callError(client, 'queue_stats', { period: 'yesterday' }), /period "yesterday" is not a positive duration/)
-    const refused = await client.callTool({ name: 'requeue_jobs', arguments: { ids: [held[0]] } }).catch((err: Error) => ({ isError: true, content: [{ text: err.message }] }))
+    const refused = await client
+      .callTool({ name: 'requeue_jobs', arguments: { ids: [held[0]] } })
+      .catch((err: Error) => ({ isError: true, content: [{ text: err.message }] }))
     assert.equal(refused.isError, true)
     assert.match((refused.content as { text: string }[])[0].text, /requeue_jobs/)
     const { rows } = await db.pool.query('SELECT status::text FROM pgqueuer WHERE id = $1', [held[0]])
@@ -183,14 +224,23 @@ describe('aizk mcp', () => {
     assert.match(await callError(client, 'requeue_jobs', {}), /give ids or entrypoints/)
     assert.match(await callError(client, 'requeue_jobs', { ids: [queued[0]] }), new RegExp(`not held: job ${queued[0]} \\(queued\\)`))
     const requeued = await call(client, 'requeue_jobs', { ids: [held[0]] })
-    assert.deepEqual(requeued.requeued.map((r: Answer) => [r.id, r.cycles]), [[held[0], 1]])
+    assert.deepEqual(
+      requeued.requeued.map((r: Answer) => [r.id, r.cycles]),
+      [[held[0], 1]],
+    )
     const after1 = await db.pool.query('SELECT id::text, status::text FROM pgqueuer WHERE id = ANY($1::bigint[]) ORDER BY id', [held])
-    assert.deepEqual(after1.rows.map((r: Answer) => r.status), ['queued', 'failed'])
+    assert.deepEqual(
+      after1.rows.map((r: Answer) => r.status),
+      ['queued', 'failed'],
+    )
 
     const canceled = await call(client, 'cancel_jobs', { entrypoints: ['test_noop'], limit: 10 })
     assert.equal(canceled.count, 2)
     const log = await db.pool.query(`SELECT job_id::text FROM pgqueuer_log WHERE status = 'canceled' ORDER BY job_id`)
-    assert.deepEqual(log.rows.map((r: Answer) => r.job_id), [...queued].sort())
+    assert.deepEqual(
+      log.rows.map((r: Answer) => r.job_id),
+      [...queued].sort(),
+    )
 
     const paused = await call(client, 'pause_entrypoint', { entrypoint: 'test_fail', reason: 'probe' })
     assert.deepEqual([paused.paused, paused.changed, paused.reason], [true, true, 'probe'])
@@ -216,8 +266,14 @@ describe('aizk mcp', () => {
     ]
     child.stdin.end(messages.map((m) => JSON.stringify(m)).join('\n') + '\n')
     assert.equal(await exited, 0)
-    const answers = out.trim().split('\n').map((l) => JSON.parse(l))
-    assert.deepEqual(answers.map((a) => a.id), [1, 2])
+    const answers = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    assert.deepEqual(
+      answers.map((a) => a.id),
+      [1, 2],
+    )
     assert.equal(answers[1].result.isError, undefined)
   })
 })

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { runCli } from '../support/cli.js'
+import { workerFixture } from '../support/commands/worker-fixture.js'
 import { waitFor } from '../support/wait-for.js'
 import { TEST_JOBS } from '../support/worker-process.js'
-import { workerFixture } from '../support/commands/worker-fixture.js'
 
 const fx = await workerFixture({ env: (url) => ({ AIZK_DATABASE_URL: url, AIZK_WORKER_JOB_MODULES: TEST_JOBS }), truncate: ['aizk_entrypoint_pause'] })
 const start = () => fx.spawnWorker(['--entrypoint', 'test_record', '--entrypoint', 'test_sleep', '--concurrency', '1', '--batch-size', '1'])
@@ -87,10 +87,13 @@ describe('aizk pause and resume', () => {
     const json = await runCli(['status', '--json'], { env: fx.env })
     assert.equal(json.code, 0, json.stderr)
     const stats = JSON.parse(json.stdout)
-    assert.deepEqual(stats.paused.map((p: { entrypoint: string; reason: string | null }) => [p.entrypoint, p.reason]), [
-      ['py_mailer', null],
-      ['test_record', 'disk full'],
-    ])
+    assert.deepEqual(
+      stats.paused.map((p: { entrypoint: string; reason: string | null }) => [p.entrypoint, p.reason]),
+      [
+        ['py_mailer', null],
+        ['test_record', 'disk full'],
+      ],
+    )
     assert.equal(stats.entrypoints.find((e: { entrypoint: string }) => e.entrypoint === 'test_record').paused, true)
     const text = await runCli(['status', '--once'], { env: fx.env })
     assert.match(text.stdout, /^paused: py_mailer \(\S+@\S+\), test_record \(\S+@\S+: disk full\)$/m)

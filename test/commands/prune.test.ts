@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { before, beforeEach, describe, it } from 'node:test'
 import { binPath, cleanEnv, runCli } from '../support/cli.js'
-import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertLog } from '../support/commands/queue-rows.js'
+import { fileDatabase } from '../support/db.js'
 import { waitFor } from '../support/wait-for.js'
 
 const db = await fileDatabase()
@@ -120,7 +120,11 @@ describe('aizk prune', () => {
       const progress = res.stderr.split('\n').filter((l) => /^prune \[/.test(l))
       assert.ok(progress.length >= 2, `progress lines:\n${res.stderr}`)
       const counts = progress.map((l) => Number(l.match(/ ([\d,]+)\/1,000,000/)![1].replaceAll(',', '')))
-      assert.deepEqual(counts, [...counts].sort((a, b) => a - b), 'progress only goes forward')
+      assert.deepEqual(
+        counts,
+        [...counts].sort((a, b) => a - b),
+        'progress only goes forward',
+      )
       assert.equal(counts.at(-1), 1_000_000)
       assert.ok(duringPrune > 0, 'the worker kept completing jobs during the prune')
       const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM pgqueuer_log WHERE entrypoint = 'old_history'`)

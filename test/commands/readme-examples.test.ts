@@ -72,11 +72,15 @@ describe("the README's examples", () => {
     assert.equal(ingest.code, 0, ingest.stderr)
     worker()
     const recallArgs = aizkArgs(line(quick, 'npx aizk recall'), { SCOPE: scope })
-    const answer = await waitFor('recall to answer from the note', async () => {
-      const res = await runCli(recallArgs, { env })
-      assert.equal(res.code, 0, res.stderr)
-      return /claim\s+Ian Murdock —found→ Debian/.test(res.stdout) ? res.stdout : undefined
-    }, 120_000)
+    const answer = await waitFor(
+      'recall to answer from the note',
+      async () => {
+        const res = await runCli(recallArgs, { env })
+        assert.equal(res.code, 0, res.stderr)
+        return /claim\s+Ian Murdock —found→ Debian/.test(res.stdout) ? res.stdout : undefined
+      },
+      120_000,
+    )
     assert.match(answer, /from note\.md/)
   })
 

@@ -52,7 +52,10 @@ describe('aizk recall', () => {
   it('answers nothing, exit 0, when only another set holds the answer; --floor 0 shows what ranks', async () => {
     const text = await runCli(['recall', 'Who founded Zebra Linux?', '--scope', A], { env })
     assert.equal(text.code, 0, text.stderr)
-    assert.match(text.stdout, /: 0 items\n\(nothing in this scope set supports an answer: the best item held 0\.\d\d of the question's weight, below the floor of 0\.\d\d/)
+    assert.match(
+      text.stdout,
+      /: 0 items\n\(nothing in this scope set supports an answer: the best item held 0\.\d\d of the question's weight, below the floor of 0\.\d\d/,
+    )
     const json = JSON.parse((await runCli(['recall', 'Who founded Zebra Linux?', '--scope', A, '--json'], { env })).stdout)
     assert.equal(json.abstained, true)
     assert.deepEqual([json.items, json.claims, json.chunks], [[], [], []])
@@ -89,7 +92,10 @@ describe('aizk graph entity and paging', () => {
     const doc = JSON.parse(page.stdout)
     assert.equal(doc.entity.name, 'Ian Murdock')
     assert.deepEqual(doc.entity.scopes, [A])
-    assert.ok(doc.claimsOut.some((c: { predicate: string; object: string }) => c.object === 'Debian'), 'the founding claim, out')
+    assert.ok(
+      doc.claimsOut.some((c: { predicate: string; object: string }) => c.object === 'Debian'),
+      'the founding claim, out',
+    )
     assert.ok(doc.claimsOut.every((c: { sources: { title: string }[] }) => c.sources.length > 0))
     assert.ok(doc.neighbours.some((n: { name: string }) => n.name === 'Debian'))
     assert.ok(doc.mentions.length > 0 && doc.mentions.every((m: { title: string }) => m.title === 'Debian history'))
@@ -107,7 +113,10 @@ describe('aizk graph entity and paging', () => {
     const all = JSON.parse((await runCli(['graph', '--scope', A, '--scope', B, '--json', '--limit', '500'], { env })).stdout)
     const first = JSON.parse((await runCli(['graph', '--scope', A, '--scope', B, '--json', '--limit', '2'], { env })).stdout)
     const second = JSON.parse((await runCli(['graph', '--scope', A, '--scope', B, '--json', '--limit', '2', '--page', '2'], { env })).stdout)
-    assert.deepEqual([...first.entities, ...second.entities].map((e: { id: string }) => e.id), all.entities.slice(0, 4).map((e: { id: string }) => e.id))
+    assert.deepEqual(
+      [...first.entities, ...second.entities].map((e: { id: string }) => e.id),
+      all.entities.slice(0, 4).map((e: { id: string }) => e.id),
+    )
     const people = JSON.parse((await runCli(['graph', '--scope', A, '--scope', B, '--json', '--kind', 'person'], { env })).stdout)
     assert.ok(people.entities.length > 0 && people.entities.every((e: { kind: string }) => e.kind === 'person'))
     const text = await runCli(['graph', '--scope', A, '--scope', B], { env })
@@ -119,7 +128,13 @@ describe('aizk graph entity and paging', () => {
 
 describe('aizk mcp recall', () => {
   async function connect(args: string[]): Promise<Client> {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, 'mcp', ...args], env: cleanEnv(env) as Record<string, string>, cwd: repoRoot, stderr: 'pipe' })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [binPath, 'mcp', ...args],
+      env: cleanEnv(env) as Record<string, string>,
+      cwd: repoRoot,
+      stderr: 'pipe',
+    })
     const client = new Client({ name: 'aizk-test', version: '1.0.0' })
     await client.connect(transport)
     return client
@@ -136,7 +151,11 @@ describe('aizk mcp recall', () => {
     try {
       const tool = (await client.listTools()).tools.find((t) => t.name === 'recall')
       assert.ok(tool, 'recall is offered')
-      assert.deepEqual(Object.keys((tool.inputSchema as { properties: object }).properties).sort(), ['asOf', 'knownAt', 'limit', 'question'], 'no scope argument to widen')
+      assert.deepEqual(
+        Object.keys((tool.inputSchema as { properties: object }).properties).sort(),
+        ['asOf', 'knownAt', 'limit', 'question'],
+        'no scope argument to widen',
+      )
       for (const question of ['Who founded Debian?', 'Who founded Zebra Linux?']) {
         const res = await client.callTool({ name: 'recall', arguments: { question } })
         assert.notEqual(res.isError, true)

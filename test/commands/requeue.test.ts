@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { before, beforeEach, describe, it } from 'node:test'
 import { binPath, cleanEnv, runCli } from '../support/cli.js'
-import { fileDatabase } from '../support/db.js'
-import { runInPty, stripAnsi } from '../support/pty.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld } from '../support/commands/queue-rows.js'
+import { fileDatabase } from '../support/db.js'
+import { runInPty, stripAnsi } from '../support/pty.js'
 import { waitFor } from '../support/wait-for.js'
 
 const db = await fileDatabase()
@@ -48,7 +48,10 @@ describe('aizk requeue', () => {
     const res = await runCli(['requeue', '--entrypoint', 'cli_noop', '--limit', '2', '--json'], { env })
     assert.equal(res.code, 0, res.stderr)
     const doc = JSON.parse(res.stdout)
-    assert.deepEqual(doc.requeued.map((r: { id: string }) => r.id), a.slice(0, 2))
+    assert.deepEqual(
+      doc.requeued.map((r: { id: string }) => r.id),
+      a.slice(0, 2),
+    )
     assert.deepEqual([doc.matching, doc.count, doc.remaining], [4, 2, 2])
     assert.deepEqual(await statuses(), { failed: 4, queued: 2 })
     const both = await runCli(['requeue', '-e', 'cli_noop', '-e', 'cli_strict'], { env })
@@ -84,7 +87,10 @@ describe('aizk requeue', () => {
     const ids = await insertHeld(db.pool, 'cli_noop', 3)
     const ok = await runCli(['requeue', '--id', ids[1], '--json'], { env })
     assert.equal(ok.code, 0, ok.stderr)
-    assert.deepEqual(JSON.parse(ok.stdout).requeued.map((r: { id: string }) => r.id), [ids[1]])
+    assert.deepEqual(
+      JSON.parse(ok.stdout).requeued.map((r: { id: string }) => r.id),
+      [ids[1]],
+    )
     const bad = await runCli(['requeue', '--id', ids[0], '--id', ids[1], '--id', '987654'], { env })
     assert.equal(bad.code, 5, bad.stderr + bad.stdout)
     assert.match(bad.stderr, new RegExp(`not held: job ${ids[1]} \\(queued\\), job 987654 \\(no such job\\)`))
@@ -100,7 +106,10 @@ describe('aizk requeue', () => {
     await db.pool.query(`UPDATE pgqueuer SET updated = now() - interval '90 minutes' WHERE id = ANY($1::bigint[])`, [old])
     const res = await runCli(['requeue', '--older-than', '1h', '--json'], { env })
     assert.equal(res.code, 0, res.stderr)
-    assert.deepEqual(JSON.parse(res.stdout).requeued.map((r: { id: string }) => r.id), old)
+    assert.deepEqual(
+      JSON.parse(res.stdout).requeued.map((r: { id: string }) => r.id),
+      old,
+    )
     assert.deepEqual(await statuses(), { failed: 2, queued: 2 })
   })
 
@@ -148,4 +157,3 @@ describe('aizk requeue', () => {
     }
   })
 })
-

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { before, beforeEach, describe, it } from 'node:test'
 import { binPath, cleanEnv, runCli } from '../support/cli.js'
-import { fileDatabase } from '../support/db.js'
-import { lastFrameOf, runInPty, stripAnsi } from '../support/pty.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
+import { fileDatabase } from '../support/db.js'
+import { lastFrameOf, runInPty, stripAnsi } from '../support/pty.js'
 import { waitFor } from '../support/wait-for.js'
 
 const db = await fileDatabase()
@@ -21,7 +21,9 @@ async function seed(): Promise<void> {
   await insertQueued(db.pool, 'cli_strict', 12, { priority: 42 })
   await insertQueued(db.pool, 'cli_noop', 3)
   await insertHeld(db.pool, 'cli_noop', 2, { lastError: 'TypeError: boom', cycles: 1 })
-  await db.pool.query(`INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints) VALUES ('33333333-3333-4333-8333-333333333333', 'host-a', 4242, '0.1.0', '{cli_noop,cli_strict}')`)
+  await db.pool.query(
+    `INSERT INTO aizk_worker (queue_manager_id, host, pid, version, entrypoints) VALUES ('33333333-3333-4333-8333-333333333333', 'host-a', 4242, '0.1.0', '{cli_noop,cli_strict}')`,
+  )
   await db.pool.query(
     `UPDATE pgqueuer SET status = 'picked', queue_manager_id = '33333333-3333-4333-8333-333333333333' WHERE id IN (SELECT id FROM pgqueuer WHERE entrypoint = 'cli_strict' ORDER BY id LIMIT 2)`,
   )
@@ -34,7 +36,23 @@ describe('aizk status', () => {
     const res = await runCli(['status', '--json'], { env })
     assert.equal(res.code, 0, res.stderr)
     const doc = JSON.parse(res.stdout)
-    assert.deepEqual(Object.keys(doc).sort(), ['entrypoints', 'generatedAt', 'groups', 'health', 'held', 'integrity', 'log', 'memory', 'paused', 'schedules', 'stalePicks', 'suspectPicks', 'throughput', 'totals', 'workers'])
+    assert.deepEqual(Object.keys(doc).sort(), [
+      'entrypoints',
+      'generatedAt',
+      'groups',
+      'health',
+      'held',
+      'integrity',
+      'log',
+      'memory',
+      'paused',
+      'schedules',
+      'stalePicks',
+      'suspectPicks',
+      'throughput',
+      'totals',
+      'workers',
+    ])
     assert.deepEqual(doc.memory, { chunksPendingProjection: 0, dirtyProfiles: 0, gates: [] })
     assert.deepEqual(doc.totals, { queued: 13, picked: 2, held: 2 })
     const strict = doc.entrypoints.find((e: { entrypoint: string }) => e.entrypoint === 'cli_strict')
@@ -71,7 +89,9 @@ describe('aizk status', () => {
 
     await seed()
     await db.pool.query(`UPDATE pgqueuer SET heartbeat = now() - interval '10 minutes' WHERE status = 'picked'`)
-    await db.pool.query(`INSERT INTO pgqueuer_schedules (expression, entrypoint, next_run, last_run) VALUES ('* * * * *', 'aizk_cron_chunk_dispatch', now() - interval '5 minutes', now() - interval '5 minutes')`)
+    await db.pool.query(
+      `INSERT INTO pgqueuer_schedules (expression, entrypoint, next_run, last_run) VALUES ('* * * * *', 'aizk_cron_chunk_dispatch', now() - interval '5 minutes', now() - interval '5 minutes')`,
+    )
     const bad = await runCli(['status', '--check'], { env })
     assert.equal(bad.code, 7, bad.stderr)
     assert.match(bad.stderr, /2 picked job\(s\) have a heartbeat older than 30s/)
@@ -81,7 +101,10 @@ describe('aizk status', () => {
     assert.equal(json.code, 7)
     const doc = JSON.parse(json.stdout)
     assert.equal(doc.error.code, 'unhealthy')
-    assert.deepEqual(doc.error.details.map((p: { code: string }) => p.code), ['stale_picks', 'held_over_threshold', 'cron_overdue'])
+    assert.deepEqual(
+      doc.error.details.map((p: { code: string }) => p.code),
+      ['stale_picks', 'held_over_threshold', 'cron_overdue'],
+    )
   })
 
   it('a foreign pick whose owner has been silent past the heartbeat timeout is suspect: shown, and unhealthy, long before the foreign timeout', async () => {
@@ -110,7 +133,10 @@ describe('aizk status', () => {
     const check = await runCli(['status', '--check', '--json'], { env })
     assert.equal(check.code, 7, check.stderr)
     const problems = JSON.parse(check.stdout).error.details
-    assert.deepEqual(problems.map((p: { code: string }) => p.code), ['suspect_picks'])
+    assert.deepEqual(
+      problems.map((p: { code: string }) => p.code),
+      ['suspect_picks'],
+    )
     assert.match(problems[0].message, /no heartbeat from it for over 30s .*picked again only after 600s/)
   })
 
@@ -122,7 +148,11 @@ describe('aizk status', () => {
   })
 
   it('bad input is exit 2', async () => {
-    for (const args of [['status', '--max-held=-1'], ['status', '--interval', '0'], ['status', '--watch']]) {
+    for (const args of [
+      ['status', '--max-held=-1'],
+      ['status', '--interval', '0'],
+      ['status', '--watch'],
+    ]) {
       const res = await runCli(args, { env })
       assert.equal(res.code, 2, `${args.join(' ')}: ${res.stderr}`)
     }
@@ -151,7 +181,10 @@ describe('aizk status', () => {
       await waitFor('the held tab', () => /▸ Held \(2\)/.test(lastFrameOf(pty.output(), 'aizk status')), shows)
       // A second refresh shows rows that arrived after the first frame.
       await insertQueued(db.pool, 'cli_noop', 100)
-      await waitFor('the terminal', () => /queued 113 ·/.test(lastFrameOf(pty.output(), 'aizk status')), { timeoutMs: 20_000, detail: () => `the terminal shows:\n${stripAnsi(pty.output()).slice(-3000)}` })
+      await waitFor('the terminal', () => /queued 113 ·/.test(lastFrameOf(pty.output(), 'aizk status')), {
+        timeoutMs: 20_000,
+        detail: () => `the terminal shows:\n${stripAnsi(pty.output()).slice(-3000)}`,
+      })
       pty.child.stdin?.write('q')
       assert.equal(await pty.exited, 0)
     } finally {
@@ -159,4 +192,3 @@ describe('aizk status', () => {
     }
   })
 })
-

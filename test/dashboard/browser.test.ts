@@ -15,16 +15,24 @@ import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { repoRoot } from '../support/cli.js'
-import { fileDatabase } from '../support/db.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
-import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS } from '../support/worker-process.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
+import { fileDatabase } from '../support/db.js'
+import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker, TEST_JOBS } from '../support/worker-process.js'
 
 const found = spawnSync('bash', [path.join(repoRoot, 'scripts', 'find-chromium.sh')], { encoding: 'utf8' })
 const CHROMIUM = found.stdout.trim()
 const skip = found.status === 0 ? false : `chromium is not available: ${found.stderr.trim() || `find-chromium.sh exited ${found.status}`}`
 
-export const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+export const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
 
 const db = await fileDatabase()
 let dash: DashboardProcess

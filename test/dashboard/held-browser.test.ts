@@ -17,15 +17,23 @@ import { before, describe, it } from 'node:test'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { repoRoot, runCli } from '../support/cli.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
-import { fileDatabase } from '../support/db.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
+import { fileDatabase } from '../support/db.js'
 import { FIXTURE_TABLES, TEST_JOBS } from '../support/worker-process.js'
 
 const found = spawnSync('bash', [path.join(repoRoot, 'scripts', 'find-chromium.sh')], { encoding: 'utf8' })
 const CHROMIUM = found.stdout.trim()
 const skip = found.status === 0 ? false : `chromium is not available: ${found.stderr.trim() || `find-chromium.sh exited ${found.status}`}`
 const SHOTS = process.env.AIZK_SCREENSHOT_DIR
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
 
 const db = await fileDatabase()
 let dash: DashboardProcess
@@ -47,7 +55,10 @@ async function shoot(page: Page, name: string): Promise<void> {
 }
 
 async function statusesOf(ids: string[]): Promise<Set<string>> {
-  const { rows } = await db.pool.query<{ s: string }>('SELECT coalesce(p.status::text, \'gone\') AS s FROM unnest($1::bigint[]) AS w(id) LEFT JOIN pgqueuer p ON p.id = w.id', [ids])
+  const { rows } = await db.pool.query<{ s: string }>(
+    "SELECT coalesce(p.status::text, 'gone') AS s FROM unnest($1::bigint[]) AS w(id) LEFT JOIN pgqueuer p ON p.id = w.id",
+    [ids],
+  )
   return new Set(rows.map((r) => r.s))
 }
 
@@ -88,7 +99,9 @@ describe('held jobs at scale in chromium', { skip }, () => {
     await page.locator('#live-status', { hasText: /^live/ }).waitFor()
     const groups = page.getByRole('table', { name: 'Held jobs per error' })
     assert.deepEqual(
-      await Promise.all((await groups.locator('tbody tr').all()).map(async (r) => [await r.locator('td').nth(0).textContent(), await r.locator('td').nth(1).textContent()])),
+      await Promise.all(
+        (await groups.locator('tbody tr').all()).map(async (r) => [await r.locator('td').nth(0).textContent(), await r.locator('td').nth(1).textContent()]),
+      ),
       [
         ['HttpError: upstream said 503 Service Unavailable', '15'],
         ['ValidationError: payload has no "document" field', '6'],
@@ -110,7 +123,7 @@ describe('held jobs at scale in chromium', { skip }, () => {
     assert.equal(await page.locator('.flash').textContent(), 'requeued 15 held job(s) matching error containing "503"')
     assert.deepEqual(await statusesOf(upstream), new Set(['queued']))
     assert.deepEqual(await statusesOf(badPayload), new Set(['failed']), 'jobs with another error stay held')
-    assert.match(await page.locator('main').textContent() ?? '', /Held jobs: no held job matches/)
+    assert.match((await page.locator('main').textContent()) ?? '', /Held jobs: no held job matches/)
     assert.deepEqual(consoleErrors, [])
   })
 
@@ -124,14 +137,20 @@ describe('held jobs at scale in chromium', { skip }, () => {
     const res = await runCli(['discard', '--id', badPayload[0], '--yes'], { env: { AIZK_DATABASE_URL: db.url, AIZK_WORKER_JOB_MODULES: TEST_JOBS } })
     assert.equal(res.code, 0, res.stderr)
     await row.waitFor({ state: 'detached', timeout: 30_000 })
-    await page.getByRole('table', { name: 'Held jobs per error' }).getByRole('row', { name: /ValidationError.* 5 / }).waitFor({ timeout: 30_000 })
+    await page
+      .getByRole('table', { name: 'Held jobs per error' })
+      .getByRole('row', { name: /ValidationError.* 5 / })
+      .waitFor({ timeout: 30_000 })
     await page.getByRole('navigation', { name: 'Job states' }).getByRole('link', { name: 'Held 7' }).waitFor({ timeout: 30_000 })
     assert.equal(await page.evaluate('performance.getEntriesByType("navigation").length'), 1, 'the page was not reloaded')
 
     // The entrypoints table follows too: a job held meanwhile shows in its row's count.
     const eps = await open('/entrypoints')
     await eps.locator('#live-status', { hasText: /^live/ }).waitFor()
-    const heldCell = eps.getByRole('row', { name: /^test_noop / }).locator('td').nth(7)
+    const heldCell = eps
+      .getByRole('row', { name: /^test_noop / })
+      .locator('td')
+      .nth(7)
     assert.equal(await heldCell.textContent(), '5')
     await insertHeld(db.pool, 'test_noop', 1, { lastError: 'late failure' })
     await heldCell.filter({ hasText: /^6$/ }).waitFor({ timeout: 30_000 })

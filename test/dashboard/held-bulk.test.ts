@@ -9,11 +9,11 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
 import { csrfOf, firstEvent, post, request } from '../support/dashboard/http.js'
+import { fileDatabase } from '../support/db.js'
 
 const TIMEOUT = { type: 'TimeoutError', message: 'upstream timed out after 30s' }
 
@@ -69,7 +69,13 @@ db.beforeDrop(async () => {
 describe('held jobs at scale in the dashboard', () => {
   it('shows state tabs with counts, and the scheduled jobs apart from the ready ones', async () => {
     const jobs = await page('/jobs')
-    for (const [label, n] of [['Every live job', 50], ['Ready', 3], ['Scheduled', 7], ['Running', 0], ['Held', 40]] as const) {
+    for (const [label, n] of [
+      ['Every live job', 50],
+      ['Ready', 3],
+      ['Scheduled', 7],
+      ['Running', 0],
+      ['Held', 40],
+    ] as const) {
       assert.match(jobs, new RegExp(`>${label} <span class="count" data-live="states\\.[a-z]+">${n}</span>`), label)
     }
     assert.match(await page('/held'), /<a href="\/held" aria-current="true">Held <span/)
@@ -128,7 +134,10 @@ describe('held jobs at scale in the dashboard', () => {
   it('moves no more than the confirmed count, oldest first, and refuses a count past its bound', async () => {
     const csrf = csrfOf(await page('/held'))
     const res = await post(d.url, '/actions/held-matching', { action: 'discard', error: 'valueerror', expected: '2', back: '/held', _csrf: csrf })
-    assert.equal(new URL(String(res.headers.location), d.url).searchParams.get('done'), 'discarded 2 held job(s) matching error containing "valueerror"; 3 still match')
+    assert.equal(
+      new URL(String(res.headers.location), d.url).searchParams.get('done'),
+      'discarded 2 held job(s) matching error containing "valueerror"; 3 still match',
+    )
     assert.deepEqual(await statuses(badPayload), ['gone', 'gone', 'failed', 'failed', 'failed'])
     const { rows } = await db.pool.query<{ by: string }>(
       `SELECT traceback->'additional_context'->>'by' AS by FROM pgqueuer_log WHERE status = 'deleted' AND job_id = ANY($1::bigint[])`,
@@ -163,7 +172,10 @@ describe('held jobs at scale in the dashboard', () => {
 
   it('shows a traceback as wrapped text, not escaped JSON', async () => {
     const story = await page(`/jobs/${fromLog}`)
-    assert.match(story, /<p class="error-line"><strong>KeyError: missing key &quot;doc&quot;<\/strong><\/p><pre class="wrap">Traceback \(most recent call last\):\n {2}File &quot;job.py&quot;, line 9, in run\nKeyError: &#39;doc&#39;<\/pre>/)
+    assert.match(
+      story,
+      /<p class="error-line"><strong>KeyError: missing key &quot;doc&quot;<\/strong><\/p><pre class="wrap">Traceback \(most recent call last\):\n {2}File &quot;job.py&quot;, line 9, in run\nKeyError: &#39;doc&#39;<\/pre>/,
+    )
     assert.match(story, /<dt>attempt<\/dt><dd>5<\/dd>/)
     assert.doesNotMatch(story, /&quot;exception_type&quot;/)
   })

@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { runCli } from '../support/cli.js'
-import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
 import { csrfOf, firstEvent, post, request } from '../support/dashboard/http.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 let env: Record<string, string>
@@ -68,7 +68,7 @@ describe('aizk dashboard over HTTP', () => {
     assert.match(bad.body, /no state &quot;done&quot;/)
   })
 
-  it('an action needs the CSRF token and the dashboard\'s own Origin; with both it runs and is logged', async () => {
+  it("an action needs the CSRF token and the dashboard's own Origin; with both it runs and is logged", async () => {
     const [id] = await insertHeld(db.pool, 'dash_held', 1)
     const csrf = csrfOf((await request(new URL('/held', d.url).toString())).body)
     const fields = { action: 'requeue', ids: id, back: '/held' }
@@ -111,7 +111,7 @@ describe('aizk dashboard over HTTP', () => {
     assert.equal((await db.pool.query('SELECT 1 FROM aizk_entrypoint_pause')).rowCount, 0)
   })
 
-  it('a Host that is not the dashboard\'s address is refused (DNS rebinding)', async () => {
+  it("a Host that is not the dashboard's address is refused (DNS rebinding)", async () => {
     const res = await request(new URL('/', d.url).toString(), { headers: { host: 'attacker.example:80' } })
     assert.equal(res.status, 421)
   })

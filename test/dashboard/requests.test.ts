@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { fileDatabase } from '../support/db.js'
 import { cliEnv } from '../support/commands/env.js'
 import { insertHeld, insertQueued } from '../support/commands/queue-rows.js'
 import { type DashboardProcess, spawnDashboard } from '../support/dashboard/dashboard-process.js'
 import { csrfOf, post, request } from '../support/dashboard/http.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 let d: DashboardProcess
@@ -26,7 +26,15 @@ db.beforeDrop(async () => {
 describe('the dashboard and malformed or hostile requests', () => {
   it("an action's back never leaves the dashboard", async () => {
     const csrf = csrfOf((await request(new URL('/entrypoints', d.url).toString())).body)
-    for (const back of ['/.//evil.example/x', '/..//evil.example/x', '/%2e//evil.example/x', '/\t/evil.example/x', '//evil.example/x', 'https://evil.example/x', '/\\evil.example']) {
+    for (const back of [
+      '/.//evil.example/x',
+      '/..//evil.example/x',
+      '/%2e//evil.example/x',
+      '/\t/evil.example/x',
+      '//evil.example/x',
+      'https://evil.example/x',
+      '/\\evil.example',
+    ]) {
       const res = await post(d.url, '/actions/resume', { entrypoint: 'dash_ready', _csrf: csrf, back })
       assert.equal(res.status, 303, back)
       const location = String(res.headers.location)

@@ -17,9 +17,9 @@ const installedDb = freshDatabases()
 
 describe('what a checksum covers', () => {
   it('drops comments and whitespace, keeps quoted text as written', () => {
-    const sql = "-- why\nCREATE POLICY p ON t   FOR SELECT\n    USING (a = 'x -- y' /* note */ AND \"B  C\" = 1) ;\n"
+    const sql = '-- why\nCREATE POLICY p ON t   FOR SELECT\n    USING (a = \'x -- y\' /* note */ AND "B  C" = 1) ;\n'
     assert.equal(whatRuns(sql), `CREATE POLICY p ON t FOR SELECT USING(a = 'x -- y' AND "B  C" = 1);`)
-    assert.equal(checksum(sql), checksum("CREATE POLICY p ON t FOR SELECT USING (a = 'x -- y' AND \"B  C\" = 1);"))
+    assert.equal(checksum(sql), checksum('CREATE POLICY p ON t FOR SELECT USING (a = \'x -- y\' AND "B  C" = 1);'))
     assert.equal(checksum("SELECT 'it''s -- kept'"), checksum("SELECT 'it''s -- kept' -- a comment"))
     assert.notEqual(checksum("SELECT 'a  b'"), checksum("SELECT 'a b'"), 'whitespace inside a string runs')
     assert.notEqual(checksum('SELECT a'), checksum('SELECT b'))
@@ -57,6 +57,9 @@ describe('a database that recorded raw checksums (an install before 0.2.0)', () 
     }
     const recorded = await db.pool.query<{ name: string; checksum: string }>('select name, checksum from aizk_schema_definition order by name')
     const expected = new Map(loadDefinitions(appRole).map((d) => [d.name, d.checksum]))
-    assert.deepEqual(recorded.rows.filter((r) => r.checksum !== expected.get(r.name)), [])
+    assert.deepEqual(
+      recorded.rows.filter((r) => r.checksum !== expected.get(r.name)),
+      [],
+    )
   })
 })

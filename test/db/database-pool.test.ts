@@ -11,8 +11,8 @@ import { OwnerAccessError } from '../../src/errors.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { fileDatabase } from '../support/db.js'
 import { A, fileAppLogin } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 const app = await fileAppLogin(db)
@@ -35,7 +35,10 @@ describe('the pools openDatabase opens', () => {
   it('carry the app login: a scoped transaction on them runs as that login', async () => {
     assert.ok(opened.pool.appLogin, 'the owner pool carries no app login')
     const settings = parseSettings({ AIZK_DATABASE_URL: db.url, AIZK_APP_DATABASE_URL: app.url })
-    const login = await User.system([A], settings).transaction(opened.pool, async (c) => (await c.query<{ u: string }>('select session_user::text as u')).rows[0].u)
+    const login = await User.system([A], settings).transaction(
+      opened.pool,
+      async (c) => (await c.query<{ u: string }>('select session_user::text as u')).rows[0].u,
+    )
     assert.equal(login, app.role)
     const extra = opened.addPool({ max: 1 })
     assert.equal(extra.appLogin !== undefined, true)
@@ -54,7 +57,10 @@ describe('the pools openDatabase opens', () => {
     assert.equal(ran, false)
     // Without an app login in the settings, the plain pool is the owner login, as documented.
     const owner = parseSettings({ AIZK_DATABASE_URL: db.url })
-    assert.equal(await User.system([A], owner).transaction(plain, async (c) => (await c.query<{ r: string }>('select current_user::text as r')).rows[0].r), 'aizk_app')
+    assert.equal(
+      await User.system([A], owner).transaction(plain, async (c) => (await c.query<{ r: string }>('select current_user::text as r')).rows[0].r),
+      'aizk_app',
+    )
   })
 
   it('carry log parity to the pool and to each of its clients; a plain pool writes parity rows only when asked', async () => {
@@ -68,7 +74,12 @@ describe('the pools openDatabase opens', () => {
     await enqueue(plain, { entrypoint: 'parity_plain' })
     await enqueue(plain, { entrypoint: 'parity_plain_asked' }, { logQueued: true })
     assert.deepEqual(
-      [await queuedLogRows('parity_pool'), await queuedLogRows('parity_client'), await queuedLogRows('parity_plain'), await queuedLogRows('parity_plain_asked')],
+      [
+        await queuedLogRows('parity_pool'),
+        await queuedLogRows('parity_client'),
+        await queuedLogRows('parity_plain'),
+        await queuedLogRows('parity_plain_asked'),
+      ],
       [1, 1, 0, 1],
     )
   })

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict'
 import { afterEach, describe, it } from 'node:test'
 import { closePool, createPool, isConnectionError } from '../../src/db/connect.js'
-import { CallTracker, DEADLINE_CODE } from '../../src/db/deadline-client.js'
 import { DatabasePool } from '../../src/db/database-pool.js'
+import { CallTracker, DEADLINE_CODE } from '../../src/db/deadline-client.js'
 import { withStatementDeadline } from '../../src/db/statement-deadline.js'
 import { fileDatabase } from '../support/db.js'
 import { type StallProxy, startStallProxy } from '../support/stall-proxy.js'
@@ -74,7 +74,13 @@ describe('a deadline on each round trip', () => {
       await pool.query('select 1')
       proxy.stall()
       const pending = pool.query('select 1')
-      const outcome = await Promise.race([pending.then(() => 'answered', () => 'failed'), new Promise((r) => setTimeout(() => r('waiting'), 800))])
+      const outcome = await Promise.race([
+        pending.then(
+          () => 'answered',
+          () => 'failed',
+        ),
+        new Promise((r) => setTimeout(() => r('waiting'), 800)),
+      ])
       assert.equal(outcome, 'waiting')
       pending.catch(() => {})
     } finally {
@@ -104,7 +110,11 @@ describe('a deadline on each round trip', () => {
       } finally {
         client.release()
       }
-      await assert.rejects(pool.query('select pg_sleep(1.6)'), (e: { code?: string }) => e.code === DEADLINE_CODE, 'the same connection, through the pool: its deadline again')
+      await assert.rejects(
+        pool.query('select pg_sleep(1.6)'),
+        (e: { code?: string }) => e.code === DEADLINE_CODE,
+        'the same connection, through the pool: its deadline again',
+      )
       assert.equal(withStatementDeadline(pool, 10), long, 'one view per pool and deadline')
       assert.throws(() => withStatementDeadline(pool, -1), /a statement deadline must be 0 \(none\)/)
     } finally {

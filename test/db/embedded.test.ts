@@ -104,11 +104,15 @@ describe('embedded PostgreSQL', () => {
     const pgData = path.join(dataDir, 'pg')
     const owner = statSync(pgData)
     const port = JSON.parse(readFileSync(path.join(dataDir, 'server.json'), 'utf8')).port
-    execFileSync(path.join(doomed, 'bin', 'pg_ctl'), ['start', '-D', pgData, '-l', path.join(pgData, 'doomed.log'), '-w', '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`], {
-      uid: owner.uid,
-      gid: owner.gid,
-      cwd: '/',
-    })
+    execFileSync(
+      path.join(doomed, 'bin', 'pg_ctl'),
+      ['start', '-D', pgData, '-l', path.join(pgData, 'doomed.log'), '-w', '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=''`],
+      {
+        uid: owner.uid,
+        gid: owner.gid,
+        cwd: '/',
+      },
+    )
     rmSync(doomed, { recursive: true, force: true })
     assert.match(readlinkSync(`/proc/${postmasterPid()}/exe`), / \(deleted\)$/)
     const res = await runCli(['install'], { env, timeoutMs: 120_000 })

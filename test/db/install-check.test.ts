@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { loadMigrations, migrate } from '../../src/db/migrate.js'
 import { runCli } from '../support/cli.js'
-import { type TestDatabase, freshDatabases } from '../support/db.js'
+import { freshDatabases, type TestDatabase } from '../support/db.js'
 
 const opts = { appRole: 'aizk_app' }
 const freshDatabase = freshDatabases({ empty: true })
@@ -21,7 +21,11 @@ async function installedDb(): Promise<TestDatabase> {
 
 const check = (db: TestDatabase) => runCli(['install', '--check', '--json'], { env: { AIZK_DATABASE_URL: db.url } })
 const records = async (db: TestDatabase) =>
-  (await db.pool.query("select (select json_agg(v order by version) from aizk_schema_version v) as versions, (select json_agg(d order by name) from aizk_schema_definition d) as definitions")).rows[0]
+  (
+    await db.pool.query(
+      'select (select json_agg(v order by version) from aizk_schema_version v) as versions, (select json_agg(d order by name) from aizk_schema_definition d) as definitions',
+    )
+  ).rows[0]
 
 describe('aizk install --check', () => {
   it('exits 4 on a database without the schema, and creates nothing', async () => {
@@ -72,7 +76,7 @@ describe('aizk install --check', () => {
     assert.match(text.stderr, /hint: run `aizk install` with this version/)
   })
 
-  it('a newer aizk\'s schema: --check says ahead (exit 4), commands run on it, this install refuses to undo it', async () => {
+  it("a newer aizk's schema: --check says ahead (exit 4), commands run on it, this install refuses to undo it", async () => {
     const db = await installedDb()
     await db.pool.query("insert into aizk_schema_version (version, name, checksum) values (9001, '9001_from_a_newer_release', 'newer')")
     await db.pool.query("update aizk_schema_definition set checksum = 'newer' where name = 'functions/aizk_pick'")
@@ -89,7 +93,10 @@ describe('aizk install --check', () => {
     assert.equal(status.code, 0, status.stderr)
     const install = await runCli(['install'], { env: { AIZK_DATABASE_URL: db.url } })
     assert.equal(install.code, 4)
-    assert.match(install.stderr, /a newer aizk installed this database's schema \(migration 9001_from_a_newer_release, definition functions\/aizk_from_a_newer_release\)/)
+    assert.match(
+      install.stderr,
+      /a newer aizk installed this database's schema \(migration 9001_from_a_newer_release, definition functions\/aizk_from_a_newer_release\)/,
+    )
     assert.deepEqual(await records(db), before)
   })
 

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { describe, it } from 'node:test'
 import pg from 'pg'
 import { loadMigrations, migrate, schemaState } from '../../src/db/migrate.js'
-import { runCli, repoRoot } from '../support/cli.js'
+import { repoRoot, runCli } from '../support/cli.js'
 import { freshDatabases } from '../support/db.js'
 import { loadPgQueuerSchema } from '../support/pgqueuer-fixture.js'
 import { schemaSnapshot } from '../support/schema-snapshot.js'
@@ -18,7 +18,10 @@ describe('aizk install', () => {
     const client = await db.pool.connect()
     try {
       const first = await migrate(client, opts)
-      assert.deepEqual(first.applied.map((m) => m.version), loadMigrations(opts).map((m) => m.version))
+      assert.deepEqual(
+        first.applied.map((m) => m.version),
+        loadMigrations(opts).map((m) => m.version),
+      )
       const second = await migrate(client, opts)
       assert.equal(second.applied.length, 0)
       const state = await schemaState(client, opts)
@@ -83,7 +86,11 @@ describe('aizk install', () => {
     const fnAfter = (await db.pool.query("select pg_get_functiondef('fn_pgqueuer_changed'::regproc) as d")).rows[0].d
     assert.equal(fnAfter, fnBefore, "PgQueuer's trigger function is not rewritten")
     const idxAfter = (await db.pool.query("select indexname, indexdef from pg_indexes where tablename like 'pgqueuer%' order by 1")).rows
-    for (const idx of idxBefore) assert.ok(idxAfter.some((i) => i.indexname === idx.indexname && i.indexdef === idx.indexdef), idx.indexname)
+    for (const idx of idxBefore)
+      assert.ok(
+        idxAfter.some((i) => i.indexname === idx.indexname && i.indexdef === idx.indexdef),
+        idx.indexname,
+      )
     const jobs = (await db.pool.query('select entrypoint, status, dedupe_key, attempts from pgqueuer order by id')).rows
     assert.deepEqual(jobs, [
       { entrypoint: 'py_job', status: 'queued', dedupe_key: 'k1', attempts: 0 },
@@ -91,7 +98,9 @@ describe('aizk install', () => {
     ])
     assert.equal((await db.pool.query('select count(*)::int as n from pgqueuer_log')).rows[0].n, 1)
     // aizk's additions: the held-aware dedupe index, the failed status, counts of the old rows.
-    const added = (await db.pool.query("select indexname from pg_indexes where indexname in ('aizk_dedupe_key_live', 'pgqueuer_ep_prio_id_idx', 'pgqueuer_ep_ea_idx')")).rows
+    const added = (
+      await db.pool.query("select indexname from pg_indexes where indexname in ('aizk_dedupe_key_live', 'pgqueuer_ep_prio_id_idx', 'pgqueuer_ep_ea_idx')")
+    ).rows
     assert.equal(added.length, 3)
     const enumHasFailed = (await db.pool.query("select 'failed'::pgqueuer_status is not null as ok")).rows[0].ok
     assert.equal(enumHasFailed, true)
@@ -116,7 +125,7 @@ describe('aizk install', () => {
     } finally {
       client.release()
     }
-    const labels = (await db.pool.query("select enum_range(null::pgqueuer_status)::text[] as l")).rows[0].l
+    const labels = (await db.pool.query('select enum_range(null::pgqueuer_status)::text[] as l')).rows[0].l
     assert.deepEqual(labels, ['queued', 'picked', 'successful', 'exception', 'canceled', 'deleted', 'failed'])
     const jobs = (await db.pool.query('select entrypoint, status::text, attempts, dedupe_key from pgqueuer')).rows
     assert.deepEqual(jobs, [{ entrypoint: 'old_job', status: 'queued', attempts: 0, dedupe_key: null }])
@@ -133,7 +142,8 @@ describe('aizk install', () => {
     }
     const role = (await db.pool.query("select rolsuper, rolbypassrls, rolcanlogin from pg_roles where rolname = 'aizk_app'")).rows[0]
     assert.deepEqual(role, { rolsuper: false, rolbypassrls: false, rolcanlogin: false })
-    const owned = (await db.pool.query("select count(*)::int as n from pg_class c join pg_roles r on r.oid = c.relowner where r.rolname = 'aizk_app'")).rows[0].n
+    const owned = (await db.pool.query("select count(*)::int as n from pg_class c join pg_roles r on r.oid = c.relowner where r.rolname = 'aizk_app'")).rows[0]
+      .n
     assert.equal(owned, 0)
   })
 

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { checkConnection, closePool, connectionError, createPool, isConnectionError } from '../../src/db/connect.js'
-import { withTransaction } from '../../src/db/sql/transaction.js'
 import { isWriteRefused } from '../../src/db/read-only.js'
+import { withTransaction } from '../../src/db/sql/transaction.js'
 import { DatabaseReadOnlyError, ExitCode } from '../../src/errors.js'
 import { fileDatabase } from '../support/db.js'
 

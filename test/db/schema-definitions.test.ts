@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { type Definition, DEFINITIONS_DIR, inDependencyOrder, loadDefinitions } from '../../src/db/definitions.js'
+import { DEFINITIONS_DIR, type Definition, inDependencyOrder, loadDefinitions } from '../../src/db/definitions.js'
 import { migrate, schemaState } from '../../src/db/migrate.js'
 import { BASELINE_VERSION, loadMigrations, MIGRATIONS_DIR } from '../../src/db/migrations.js'
 import { readDirectives } from '../../src/db/schema-files.js'
@@ -41,17 +41,26 @@ describe('definition files', () => {
       const fn = /EXECUTE FUNCTION (\w+)\(/.exec(d.sql)?.[1]
       assert.ok(d.requires.includes(`functions/${fn}`), `${d.name} requires functions/${fn}`)
     }
-    assert.deepEqual(inDependencyOrder([def('policies/a', ['functions/b']), def('functions/b')]).map((d) => d.name), ['functions/b', 'policies/a'])
+    assert.deepEqual(
+      inDependencyOrder([def('policies/a', ['functions/b']), def('functions/b')]).map((d) => d.name),
+      ['functions/b', 'policies/a'],
+    )
     assert.throws(() => inDependencyOrder([def('functions/a', ['functions/b']), def('functions/b', ['functions/a'])]), /cycle through functions\/a/)
     assert.throws(() => inDependencyOrder([def('functions/a', ['functions/nope'])]), /functions\/a requires functions\/nope, which is not a file/)
   })
 
   it('reads directives only from the leading comments, and names an unknown one', () => {
-    assert.deepEqual(readDirectives('x.sql', '-- aizk:requires functions/a\n-- aizk:requires-check dedupe-keys\n-- aizk:drops functions/c\nSELECT 1;\n-- aizk:requires functions/b\n'), {
-      requires: ['functions/a'],
-      checks: ['dedupe-keys'],
-      drops: ['functions/c'],
-    })
+    assert.deepEqual(
+      readDirectives(
+        'x.sql',
+        '-- aizk:requires functions/a\n-- aizk:requires-check dedupe-keys\n-- aizk:drops functions/c\nSELECT 1;\n-- aizk:requires functions/b\n',
+      ),
+      {
+        requires: ['functions/a'],
+        checks: ['dedupe-keys'],
+        drops: ['functions/c'],
+      },
+    )
     assert.throws(() => readDirectives('x.sql', '-- aizk:require functions/a\n'), /x\.sql: unknown directive -- aizk:require/)
   })
 
@@ -74,16 +83,22 @@ describe('definitions in the database', () => {
       union all select 'policies/' || tablename || '.' || policyname from pg_policies where schemaname = 'public'
       order by 1`)
     const files = ['functions', 'triggers', 'policies'].flatMap((k) => readdirSync(path.join(DEFINITIONS_DIR, k)).map((f) => `${k}/${f.replace(/\.sql$/, '')}`))
-    assert.deepEqual(rows.map((r) => r.name), files.sort())
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      files.sort(),
+    )
   })
 
   it('re-applies a definition whose checksum changed, and only that one', async () => {
     const db = await migratedDb()
-    await db.pool.query("create or replace function aizk_touch_updated() returns trigger language plpgsql as $$ begin return new; end $$")
+    await db.pool.query('create or replace function aizk_touch_updated() returns trigger language plpgsql as $$ begin return new; end $$')
     await db.pool.query("update aizk_schema_definition set checksum = 'older' where name = 'functions/aizk_touch_updated'")
     const client = await db.pool.connect()
     try {
-      assert.deepEqual((await schemaState(client, { appRole })).pendingDefinitions.map((d) => d.name), ['functions/aizk_touch_updated'])
+      assert.deepEqual(
+        (await schemaState(client, { appRole })).pendingDefinitions.map((d) => d.name),
+        ['functions/aizk_touch_updated'],
+      )
       const result = await migrate(client, { appRole })
       assert.deepEqual([result.applied, result.definitions], [[], ['functions/aizk_touch_updated']])
     } finally {
@@ -95,7 +110,7 @@ describe('definitions in the database', () => {
     assert.equal(recorded, loadDefinitions(appRole).find((d) => d.name === 'functions/aizk_touch_updated')!.checksum)
   })
 
-  it('a recorded definition a migration of this build drops is not a newer aizk\'s, and install forgets it', async () => {
+  it("a recorded definition a migration of this build drops is not a newer aizk's, and install forgets it", async () => {
     const db = await migratedDb()
     await db.pool.query("insert into aizk_schema_definition (name, checksum) values ('functions/aizk_scopes_proven', 'older')")
     await db.pool.query("delete from aizk_schema_definition where name = 'functions/aizk_touch_updated'")

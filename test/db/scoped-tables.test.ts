@@ -23,8 +23,14 @@ describe('definitions generated from the scoped tables', () => {
     for (const [name, text] of generated) {
       assert.equal(readFileSync(path.join(DEFINITIONS_DIR, `${name}.sql`), 'utf8'), text, `${name}.sql differs from the list: run npm run definitions`)
     }
-    const onDisk = ['functions', 'triggers', 'policies'].flatMap((k) => readdirSync(path.join(DEFINITIONS_DIR, k)).map((f) => `${k}/${f.replace(/\.sql$/, '')}`))
-    assert.deepEqual(onDisk.filter((n) => isGeneratedName(n) && !generated.has(n)), [], 'a generated file whose table or reference left the list')
+    const onDisk = ['functions', 'triggers', 'policies'].flatMap((k) =>
+      readdirSync(path.join(DEFINITIONS_DIR, k)).map((f) => `${k}/${f.replace(/\.sql$/, '')}`),
+    )
+    assert.deepEqual(
+      onDisk.filter((n) => isGeneratedName(n) && !generated.has(n)),
+      [],
+      'a generated file whose table or reference left the list',
+    )
   })
 })
 
@@ -63,7 +69,9 @@ async function missingScopeChecks(db: pg.Pool | pg.ClientBase): Promise<string[]
   )
   for (const k of keys.rows.filter((r) => scoped.has(r.table) && scoped.has(r.target))) {
     const on = (event: string) => triggers.rows.find((t) => t.table === k.table && t.name === `aizk_${k.table}_refs_${event}`)
-    const check = new RegExp(`NEW\\.${k.column} IS NOT NULL AND NOT EXISTS \\(SELECT 1 FROM public\\.${k.target} x WHERE x\\.id = NEW\\.${k.column} AND x\\.scopes <@ NEW\\.scopes AND x\\.scopes <@ readable\\)`)
+    const check = new RegExp(
+      `NEW\\.${k.column} IS NOT NULL AND NOT EXISTS \\(SELECT 1 FROM public\\.${k.target} x WHERE x\\.id = NEW\\.${k.column} AND x\\.scopes <@ NEW\\.scopes AND x\\.scopes <@ readable\\)`,
+    )
     const insert = on('insert')
     const update = on('update')
     if (!insert || !check.test(insert.body)) missing.push(`${k.table}.${k.column} → ${k.target}: no insert check`)
@@ -80,7 +88,11 @@ describe('scoped tables in an installed database', () => {
       `select c.relname as table from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attname = 'scopes'
         where c.relnamespace = 'public'::regnamespace and c.relkind = 'r' order by 1`,
     )
-    assert.deepEqual(rows.map((r) => r.table), SCOPED_TABLES.map((t) => t.table).sort(), 'src/db/scoped-tables.ts lists every table with a scopes column')
+    assert.deepEqual(
+      rows.map((r) => r.table),
+      SCOPED_TABLES.map((t) => t.table).sort(),
+      'src/db/scoped-tables.ts lists every table with a scopes column',
+    )
   })
 
   it('finds a new foreign key without its check, and a scoped table without its policy', async () => {

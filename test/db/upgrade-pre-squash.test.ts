@@ -23,7 +23,9 @@ const freshDatabase = freshDatabases({ empty: true })
 async function installPreSquash(client: pg.ClientBase): Promise<void> {
   await client.query(`create table aizk_schema_version (version int primary key, name text not null, checksum text not null,
     applied_at timestamptz not null default now())`)
-  for (const file of readdirSync(OLD_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const file of readdirSync(OLD_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     const raw = readFileSync(path.join(OLD_DIR, file), 'utf8')
     await client.query('begin')
     await client.query(raw.replaceAll('{{app_role_literal}}', appRole).replaceAll('{{app_role}}', `"${appRole}"`))
@@ -51,11 +53,20 @@ async function fill(client: pg.ClientBase): Promise<void> {
   await client.query(`insert into pgqueuer_log (job_id, status, priority, entrypoint) values (90, 'successful', 1, 'work'), (91, 'exception', 1, 'work')`)
   await client.query(`insert into aizk_entrypoint_pause (entrypoint, reason) values ('other', 'upgrade test')`)
   await client.query(`insert into document (id, scopes, title, body) values ('22222222-2222-4222-8222-222222222222', $1, 't', 'b')`, [[A, B]])
-  await client.query(`insert into chunk (id, scopes, document_id, source, ordinal, text) values
-    ('33333333-3333-4333-8333-333333333333', $1, '22222222-2222-4222-8222-222222222222', 'document', 0, 'Ada wrote notes.')`, [[A, B]])
-  await client.query(`insert into entity (id, scopes, name, normalized_name, kind) values ('44444444-4444-4444-8444-444444444444', $1, 'Ada', 'ada', 'person')`, [[A]])
-  await client.query(`insert into claim (scopes, subject_id, predicate, object_text, object_key, source_chunk_id)
-    values ($1, '44444444-4444-4444-8444-444444444444', 'wrote', 'notes', 'text:notes', null)`, [[A]])
+  await client.query(
+    `insert into chunk (id, scopes, document_id, source, ordinal, text) values
+    ('33333333-3333-4333-8333-333333333333', $1, '22222222-2222-4222-8222-222222222222', 'document', 0, 'Ada wrote notes.')`,
+    [[A, B]],
+  )
+  await client.query(
+    `insert into entity (id, scopes, name, normalized_name, kind) values ('44444444-4444-4444-8444-444444444444', $1, 'Ada', 'ada', 'person')`,
+    [[A]],
+  )
+  await client.query(
+    `insert into claim (scopes, subject_id, predicate, object_text, object_key, source_chunk_id)
+    values ($1, '44444444-4444-4444-8444-444444444444', 'wrote', 'notes', 'text:notes', null)`,
+    [[A]],
+  )
   await client.query(`insert into aizk_content (content_id, bytes, byte_size) values (encode(sha256('\\x0102'::bytea), 'hex'), '\\x0102', 2)`)
   await client.query(`insert into artifact (scopes, content_id, storage, byte_size) values ($1, encode(sha256('\\x0102'::bytea), 'hex'), 'postgres', 2)`, [[A]])
 }
@@ -99,12 +110,24 @@ describe('upgrading a database installed before the baseline', () => {
 
       const state = await schemaState(client, { appRole })
       assert.equal(state.current, 22)
-      assert.deepEqual(state.pending.filter((m) => m.version <= 22), [], 'the baseline is not pending (only migrations written after it are)')
+      assert.deepEqual(
+        state.pending.filter((m) => m.version <= 22),
+        [],
+        'the baseline is not pending (only migrations written after it are)',
+      )
       assert.equal(state.pendingDefinitions.length, loadDefinitions(appRole).length, 'no definition is recorded yet')
 
       const result = await migrate(client, { appRole })
-      assert.deepEqual(result.applied.filter((m) => m.version <= 22), [], 'the baseline is not run again')
-      assert.deepEqual(result.applied.map((m) => m.version), state.pending.map((m) => m.version), 'the migrations written after it are')
+      assert.deepEqual(
+        result.applied.filter((m) => m.version <= 22),
+        [],
+        'the baseline is not run again',
+      )
+      assert.deepEqual(
+        result.applied.map((m) => m.version),
+        state.pending.map((m) => m.version),
+        'the migrations written after it are',
+      )
       assert.equal(result.definitions.length, loadDefinitions(appRole).length)
       // Every row kept; a table a later migration dropped was empty (aizk_content_held, 0028).
       // aizk_app_entrypoint is rewritten on purpose: 0026 ties usage events' keys to the write set.
@@ -122,11 +145,14 @@ describe('upgrading a database installed before the baseline', () => {
       assert.deepEqual([again.applied, again.definitions], [[], []])
 
       // The queue still works on the kept rows: the ready job is picked, the one due tomorrow is not.
-      const picked = await client.query(
-        "select id, entrypoint from aizk_pick(10, '11111111-1111-4111-8111-111111111111', '{work}', '{2}', 30)",
+      const picked = await client.query("select id, entrypoint from aizk_pick(10, '11111111-1111-4111-8111-111111111111', '{work}', '{2}', 30)")
+      assert.deepEqual(
+        picked.rows.map((r) => r.entrypoint),
+        ['work'],
       )
-      assert.deepEqual(picked.rows.map((r) => r.entrypoint), ['work'])
-      const counts = await client.query("select status::text, sum(n)::int as n from (select entrypoint, status, n from aizk_queue_count union all select entrypoint, status, n from aizk_queue_count_delta) c where entrypoint = 'work' group by 1 order by 1")
+      const counts = await client.query(
+        "select status::text, sum(n)::int as n from (select entrypoint, status, n from aizk_queue_count union all select entrypoint, status, n from aizk_queue_count_delta) c where entrypoint = 'work' group by 1 order by 1",
+      )
       assert.deepEqual(counts.rows, [
         { status: 'picked', n: 2 },
         { status: 'queued', n: 1 },

@@ -76,7 +76,8 @@ describe('the Kubernetes example (deploy/kubernetes/aizk-worker.yaml)', () => {
   it('runs as non-root under a numeric user, which the kubelet can verify for an image whose USER is a name', () => {
     const dockerUser = /^USER (\S+)$/m.exec(read('Dockerfile'))?.[1]
     assert.equal(spec.securityContext?.runAsNonRoot, true)
-    if (dockerUser && !/^\d+$/.test(dockerUser)) assert.ok(Number.isInteger(spec.securityContext?.runAsUser) && spec.securityContext.runAsUser > 0, `runAsUser set (the image's USER is ${dockerUser})`)
+    if (dockerUser && !/^\d+$/.test(dockerUser))
+      assert.ok(Number.isInteger(spec.securityContext?.runAsUser) && spec.securityContext.runAsUser > 0, `runAsUser set (the image's USER is ${dockerUser})`)
   })
 
   it('reads the database URL from a secret, never a literal', () => {
@@ -91,7 +92,8 @@ describe('the Kubernetes example (deploy/kubernetes/aizk-worker.yaml)', () => {
     assert.ok(named, `a container port ${port}`)
     assert.equal(worker?.readinessProbe?.httpGet?.path, '/readyz')
     assert.equal(worker?.livenessProbe?.httpGet?.path, '/livez')
-    for (const probe of [worker?.readinessProbe, worker?.livenessProbe]) assert.ok([named.name, port].includes(probe?.httpGet?.port as string), 'the probe targets the health port')
+    for (const probe of [worker?.readinessProbe, worker?.livenessProbe])
+      assert.ok([named.name, port].includes(probe?.httpGet?.port as string), 'the probe targets the health port')
     assert.equal(deployment.spec.template.metadata.annotations['prometheus.io/port'], String(port))
   })
 
@@ -115,8 +117,16 @@ describe('the Kubernetes example (deploy/kubernetes/aizk-worker.yaml)', () => {
     assert.equal(memoryBytes('256Mi'), 268_435_456)
     assert.ok(memoryBytes('256Mi') < 280e6, 'the old limit is below the communities peak')
     assert.equal(memoryBytes('1G'), 1e9)
-    const peaks = documentedPeaksMB('| Pass | Wall | Peak RSS, before / after |\n| --- | --- | --- |\n| A | 3 s | 279-280 / 273-276 MB |\n| B | 1 s | 90 / 95 MB |\n\ntext')
-    assert.deepEqual([...peaks], [['A', 280], ['B', 95]])
+    const peaks = documentedPeaksMB(
+      '| Pass | Wall | Peak RSS, before / after |\n| --- | --- | --- |\n| A | 3 s | 279-280 / 273-276 MB |\n| B | 1 s | 90 / 95 MB |\n\ntext',
+    )
+    assert.deepEqual(
+      [...peaks],
+      [
+        ['A', 280],
+        ['B', 95],
+      ],
+    )
   })
 })
 
@@ -128,7 +138,11 @@ describe('the KEDA ScaledObject (deploy/kubernetes/aizk-worker-scaledobject.yaml
     .find((o) => o?.kind === 'Deployment')
 
   it('is one valid KEDA ScaledObject that targets the worker Deployment', () => {
-    assert.deepEqual(docs.map((d) => d.errors), [[]], 'one valid YAML document')
+    assert.deepEqual(
+      docs.map((d) => d.errors),
+      [[]],
+      'one valid YAML document',
+    )
     assert.equal(scaled.apiVersion, 'keda.sh/v1alpha1')
     assert.equal(scaled.kind, 'ScaledObject')
     assert.equal(scaled.spec.scaleTargetRef.name, deployment.metadata.name)
@@ -166,7 +180,10 @@ describe('the systemd example (deploy/systemd/aizk-worker.service)', () => {
 
   it('keeps the database URL out of Environment= lines, in an EnvironmentFile= of mode 600', () => {
     const environment = directives.filter(([k]) => k === 'Environment').map(([, v]) => v)
-    assert.ok(environment.every((v) => !/AIZK_DATABASE_URL|PASSWORD|:\/\/[^/\s]*:[^@\s]*@/i.test(v)), `no database URL or password in ${environment.join(', ')}`)
+    assert.ok(
+      environment.every((v) => !/AIZK_DATABASE_URL|PASSWORD|:\/\/[^/\s]*:[^@\s]*@/i.test(v)),
+      `no database URL or password in ${environment.join(', ')}`,
+    )
     const files = directives.filter(([k]) => k === 'EnvironmentFile').map(([, v]) => v)
     assert.equal(files.length, 1)
     assert.ok(path.isAbsolute(files[0].replace(/^-/, '')), 'an absolute path')

@@ -140,12 +140,17 @@ describe('a real scrape of a spawned worker', () => {
 
   before(async () => {
     worker = spawnWorker(workerEnv(db.url, { AIZK_WORKER_HEALTH_PORT: '0', AIZK_WORKER_NO_SCHEDULER: 'false' }))
-    const port = await waitFor('the health port line', () => worker.stderr().match(/health on port (\d+)/)?.[1], { timeoutMs: 60_000, detail: () => worker.stderr() })
+    const port = await waitFor('the health port line', () => worker.stderr().match(/health on port (\d+)/)?.[1], {
+      timeoutMs: 60_000,
+      detail: () => worker.stderr(),
+    })
     const id = await enqueue(db.pool, { entrypoint: 'test_noop', payload: {} })
     await waitFor('the job completed', async () => (await db.pool.query('select 1 from pgqueuer where id = $1', [id])).rowCount === 0)
     scrape = await waitFor('a scrape with the schedules', async () => {
       const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
-      return /aizk_schedule_period_seconds\{entrypoint="aizk_cron_/.test(text) && /aizk_worker_last_heartbeat_timestamp_seconds \d/.test(text) ? text : undefined
+      return /aizk_schedule_period_seconds\{entrypoint="aizk_cron_/.test(text) && /aizk_worker_last_heartbeat_timestamp_seconds \d/.test(text)
+        ? text
+        : undefined
     })
   })
   db.beforeDrop(async () => {
@@ -159,7 +164,11 @@ describe('a real scrape of a spawned worker', () => {
     // prom-client's default Node metrics include three gauges named *_total, which promtool
     // lints; they are the library's names, not aizk's. Nothing else may be reported.
     const all = runPromtool(['check', 'metrics'], scrape)
-    const problems = all.out.trim().split('\n').filter(Boolean).map((line) => line.split(' ')[0])
+    const problems = all.out
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ')[0])
     assert.deepEqual(problems.sort(), ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'], all.out)
   })
 
@@ -170,9 +179,16 @@ describe('a real scrape of a spawned worker', () => {
       ...panels.flatMap((p) => p.targets.map((t) => [p.title, t.expr])),
       ...scalerQueries.map((q) => ['ScaledObject', q]),
     ]
-    const missing = queried.flatMap(([who, expr]) => metricNames(expr).filter((n) => !exported.has(n)).map((n) => `${who}: ${n}`))
+    const missing = queried.flatMap(([who, expr]) =>
+      metricNames(expr)
+        .filter((n) => !exported.has(n))
+        .map((n) => `${who}: ${n}`),
+    )
     assert.deepEqual(missing, [])
-    assert.ok(queried.every(([, expr]) => metricNames(expr).length > 0), 'every query reads a metric')
+    assert.ok(
+      queried.every(([, expr]) => metricNames(expr).length > 0),
+      'every query reads a metric',
+    )
   })
 
   it('reports the heartbeat, the oldest ready age of bound entrypoints and the schedules', () => {
@@ -186,7 +202,10 @@ describe('a real scrape of a spawned worker', () => {
 
 describe('metric names in a query', () => {
   it('are found in histograms, ranges and label matchers', () => {
-    assert.deepEqual(metricNames('histogram_quantile(0.95, sum by (le) (rate(aizk_worker_pick_latency_seconds_bucket[5m]))) and on (job) aizk_worker_db_up'), ['aizk_worker_pick_latency_seconds_bucket', 'aizk_worker_db_up'])
+    assert.deepEqual(metricNames('histogram_quantile(0.95, sum by (le) (rate(aizk_worker_pick_latency_seconds_bucket[5m]))) and on (job) aizk_worker_db_up'), [
+      'aizk_worker_pick_latency_seconds_bucket',
+      'aizk_worker_db_up',
+    ])
     assert.ok(exportedNames('# TYPE aizk_x_seconds histogram\n').has('aizk_x_seconds_bucket'))
   })
 })

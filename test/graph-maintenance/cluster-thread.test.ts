@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { describe, it } from 'node:test'
-import { clusterOffThread } from '../../src/graph/maintain/communities/cluster-pool.js'
-import { clusterLevels, type EdgeList, type WeightedEdge } from '../../src/graph/maintain/communities/cluster-levels.js'
 import { withThread } from '../../src/graph/cpu-thread.js'
+import { clusterLevels, type EdgeList, type WeightedEdge } from '../../src/graph/maintain/communities/cluster-levels.js'
+import { clusterOffThread } from '../../src/graph/maintain/communities/cluster-pool.js'
 import { clusterVectors, clusterVectorsOn, raptorThread } from '../../src/graph/maintain/raptor/cluster-vectors.js'
 
 /** Six planted groups of 12 entities, dense inside, a few light edges between neighbours. */
@@ -51,7 +51,10 @@ describe('graph passes on a thread', () => {
   it('clusters RAPTOR vectors as on the loop, several levels on one thread', async () => {
     const vectors = Array.from({ length: 300 }, (_, i) => Array.from({ length: 16 }, (_, d) => (d === i % 16 ? 4 : 0) + Math.sin(i * (d + 1))))
     const onLoop = clusterVectors(vectors, 8)
-    const [first, again] = await withThread(raptorThread(), async (run) => [await clusterVectorsOn(run, vectors, 8), await clusterVectorsOn(run, vectors.slice(0, 40), 8)])
+    const [first, again] = await withThread(raptorThread(), async (run) => [
+      await clusterVectorsOn(run, vectors, 8),
+      await clusterVectorsOn(run, vectors.slice(0, 40), 8),
+    ])
     assert.deepEqual(first, onLoop)
     assert.deepEqual(again, clusterVectors(vectors.slice(0, 40), 8))
     assert.ok(first.every((c) => c.length <= 8) && first.flat().length === 300)

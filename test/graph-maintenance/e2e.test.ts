@@ -13,14 +13,14 @@ import os from 'node:os'
 import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { runCli } from '../support/cli.js'
 import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet, countVisible, graphSettings } from '../support/graph/graph.js'
-import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
-import { A, B, fileAppLogin } from '../support/app-login.js'
 import { type StandIn, startStandIn } from '../support/graph/stand-in.js'
 import { waitFor } from '../support/wait-for.js'
+import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
 
 const AB = [A, B]
 const SETS = [[A], [B], AB]
@@ -103,10 +103,12 @@ describe('weekly graph passes end to end', () => {
       'every set projected, clustered, summarised by RAPTOR, profiled, with insights, and its gate skipping',
       async () => {
         if ((await count("select count(*) as n from artifact where conversion_status <> 'converted'")) > 0) return not('conversion')
-        if ((await count("select count(*) as n from chunk where projection_status <> 'projected' or (artifact_id is not null and embedding is null)")) > 0) return not('projection')
+        if ((await count("select count(*) as n from chunk where projection_status <> 'projected' or (artifact_id is not null and embedding is null)")) > 0)
+          return not('projection')
         for (const set of SETS) {
           const where = `scopes = '${literal(set)}'`
-          for (const table of ['community', 'raptor_node', 'insight']) if ((await count(`select count(*) as n from ${table} where ${where}`)) === 0) return not(`${table} of ${literal(set)}`)
+          for (const table of ['community', 'raptor_node', 'insight'])
+            if ((await count(`select count(*) as n from ${table} where ${where}`)) === 0) return not(`${table} of ${literal(set)}`)
           if (!completed('aizk_task_communities', set).some((l) => l.detail?.gate === 'skipped')) return not(`a skip of ${literal(set)}`)
           if (!completed('aizk_task_profile_refresh', set).length) return not(`profile refresh of ${literal(set)}`)
         }
@@ -114,7 +116,9 @@ describe('weekly graph passes end to end', () => {
       },
       240_000,
     ).catch((err) => {
-      const held = lines().filter((l) => l.event === "job:held" || l.event === "job:retried" || (l.event === "job:completed" && l.entrypoint === "aizk_task_insight")).slice(-8)
+      const held = lines()
+        .filter((l) => l.event === 'job:held' || l.event === 'job:retried' || (l.event === 'job:completed' && l.entrypoint === 'aizk_task_insight'))
+        .slice(-8)
       throw new Error(`${(err as Error).message}: still waiting for ${waiting}; ${JSON.stringify(held)}; stderr: ${worker?.stderr().slice(-2000)}`)
     })
     assert.deepEqual((await db.pool.query("select entrypoint from pgqueuer where status = 'failed'")).rows, [], 'nothing held')
@@ -156,23 +160,37 @@ describe('weekly graph passes end to end', () => {
     assert.equal(crossings, 0)
 
     // The planted contradiction: one insight of {A} with both claims as its evidence.
-    const contradiction = await asSet(app.scoped, [A], async (q) =>
-      (
-        await q.query<{ objects: string[] }>(
-          `select array_agg(o.name order by o.name) as objects from insight i join insight_evidence v on v.insight_id = i.id
+    const contradiction = await asSet(
+      app.scoped,
+      [A],
+      async (q) =>
+        (
+          await q.query<{ objects: string[] }>(
+            `select array_agg(o.name order by o.name) as objects from insight i join insight_evidence v on v.insight_id = i.id
              join claim c on c.id = v.claim_id join entity o on o.id = c.object_id
             where i.kind = 'contradiction' and c.predicate = 'be born in' group by i.id`,
-        )
-      ).rows,
+          )
+        ).rows,
     )
-    assert.deepEqual(contradiction.map((r) => r.objects.join(' / ')), ['London / Paris'])
+    assert.deepEqual(
+      contradiction.map((r) => r.objects.join(' / ')),
+      ['London / Paris'],
+    )
     assert.equal(await countVisible(app.scoped, AB, 'insight', `kind = 'contradiction' and title like '%Paris%'`), 1, 'only {A}’s, seen from {A,B}')
 
     // Enough new claims in {B}: its next community pass rebuilds, and queues RAPTOR again.
     const ranBefore = completed('aizk_task_communities', [B]).filter((l) => l.detail?.gate === 'ran').length
-    await add([B], 'more people', 'Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Howard Aiken built Harvard Mark I. Grace Hopper knew Howard Aiken. Howard Aiken joined Harvard. Grace Hopper invented the compiler. Grace Hopper joined the Navy.')
-    const rebuilt = await waitFor('a rebuild of {B}', async () =>
-      completed('aizk_task_communities', [B]).filter((l) => l.detail?.gate === 'ran').slice(ranBefore)[0],
+    await add(
+      [B],
+      'more people',
+      'Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Howard Aiken built Harvard Mark I. Grace Hopper knew Howard Aiken. Howard Aiken joined Harvard. Grace Hopper invented the compiler. Grace Hopper joined the Navy.',
+    )
+    const rebuilt = await waitFor(
+      'a rebuild of {B}',
+      async () =>
+        completed('aizk_task_communities', [B])
+          .filter((l) => l.detail?.gate === 'ran')
+          .slice(ranBefore)[0],
     )
     assert.equal(rebuilt.detail?.raptorQueued, true)
     assert.ok(Number(rebuilt.detail?.claims) - Number(skips[skips.length - 1].detail?.claims) > 5)

@@ -10,12 +10,12 @@ import { before, describe, it } from 'node:test'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import { CommunitiesJob, InsightJob, ProfileRefreshJob } from '../../src/jobs/inventory/index.js'
 import type { ScopedScheduledJob } from '../../src/jobs/scheduled-job.js'
-import { rosterCounts } from '../../src/scope/roster-counts.js'
 import { memoryBacklog } from '../../src/scope/memory-backlog.js'
+import { rosterCounts } from '../../src/scope/roster-counts.js'
+import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { addDocument, asSet, countVisible, graphSettings, jobContext, projectAs } from '../support/graph/graph.js'
-import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 
 const AB = [A, B]
 const SETS = [[A], [B], AB]
@@ -71,7 +71,11 @@ describe('weekly graph passes per scope set', () => {
     }
     for (const set of SETS) {
       const literal = `{${set.join(',')}}`
-      const levels = await rows<{ level: number; n: number }>(set, 'SELECT level, count(*)::int AS n FROM community WHERE scopes = $1::uuid[] GROUP BY level ORDER BY level', [set])
+      const levels = await rows<{ level: number; n: number }>(
+        set,
+        'SELECT level, count(*)::int AS n FROM community WHERE scopes = $1::uuid[] GROUP BY level ORDER BY level',
+        [set],
+      )
       assert.ok(levels.length >= 1 && levels[0].level === 0)
       // A level never has more communities than the one below it, and every child has its parent one level up.
       for (let i = 1; i < levels.length; i++) assert.ok(levels[i].n <= levels[i - 1].n)
@@ -89,9 +93,15 @@ describe('weekly graph passes per scope set', () => {
            FROM community WHERE scopes = $1::uuid[] GROUP BY level`,
         [set],
       )
-      assert.ok(cover.every((c) => c.size === c.members), JSON.stringify(cover))
+      assert.ok(
+        cover.every((c) => c.size === c.members),
+        JSON.stringify(cover),
+      )
       // Members are entities of the same set: never across sets.
-      const foreign = await rows<{ n: number }>(set, 'SELECT count(*)::int AS n FROM community_member m JOIN entity e ON e.id = m.entity_id WHERE e.scopes <> m.scopes')
+      const foreign = await rows<{ n: number }>(
+        set,
+        'SELECT count(*)::int AS n FROM community_member m JOIN entity e ON e.id = m.entity_id WHERE e.scopes <> m.scopes',
+      )
       assert.equal(foreign[0].n, 0)
       assert.equal(await countVisible(app.scoped, set, 'community', `NOT (scopes <@ '${literal}')`), 0)
     }
@@ -119,25 +129,44 @@ describe('weekly graph passes per scope set', () => {
     assert.equal(gate?.ran, 2)
     assert.equal(gate?.skipped, 1)
 
-    await write([B], 'more people', 'Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Howard Aiken built Harvard Mark I. Grace Hopper knew Howard Aiken. Howard Aiken joined Harvard.')
+    await write(
+      [B],
+      'more people',
+      'Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Howard Aiken built Harvard Mark I. Grace Hopper knew Howard Aiken. Howard Aiken joined Harvard.',
+    )
     const rebuilt = await run(CommunitiesJob, [B])
     assert.equal(rebuilt.gate, 'ran')
     const after = await rows<{ id: string; novelty: string }>([B], 'SELECT id::text, novelty FROM community WHERE scopes = $1::uuid[]', [[B]])
-    assert.ok(after.every((c) => !before.some((b) => b.id === c.id)), 'the old build was replaced whole')
-    assert.ok(after.some((c) => c.novelty === 'kept'), 'unchanged communities keep their lineage')
-    assert.ok(after.some((c) => c.novelty === 'new'), 'the new people form a new community')
+    assert.ok(
+      after.every((c) => !before.some((b) => b.id === c.id)),
+      'the old build was replaced whole',
+    )
+    assert.ok(
+      after.some((c) => c.novelty === 'kept'),
+      'unchanged communities keep their lineage',
+    )
+    assert.ok(
+      after.some((c) => c.novelty === 'new'),
+      'the new people form a new community',
+    )
     // The other sets' communities are untouched by {B}'s rebuild.
     assert.ok((await countVisible(app.scoped, [A], 'community', `scopes = '{${A}}'`)) > 0)
   })
 
   it('rebuilds every profile of the set, not only dirty ones', async () => {
     await asSet(app.scoped, [A], (q) => q.query("UPDATE profile SET summary = 'stale', dirty = false WHERE scopes = $1::uuid[]", [[A]]))
-    await asSet(app.scoped, [A], (q) => q.query('DELETE FROM profile WHERE entity_id = (SELECT id FROM entity WHERE scopes = $1::uuid[] AND normalized_name = $2)', [[A], 'tim peters']))
+    await asSet(app.scoped, [A], (q) =>
+      q.query('DELETE FROM profile WHERE entity_id = (SELECT id FROM entity WHERE scopes = $1::uuid[] AND normalized_name = $2)', [[A], 'tim peters']),
+    )
     const detail = await run(ProfileRefreshJob, [A])
     assert.equal(detail.created, 1, 'the missing profile is created again')
     const stale = await rows<{ n: number }>([A], "SELECT count(*)::int AS n FROM profile WHERE scopes = $1::uuid[] AND (summary = 'stale' OR dirty)", [[A]])
     assert.equal(stale[0].n, 0)
-    const tim = await rows<{ summary: string }>([A], "SELECT p.summary FROM profile p JOIN entity e ON e.id = p.entity_id WHERE e.normalized_name = 'tim peters' AND p.scopes = $1::uuid[]", [[A]])
+    const tim = await rows<{ summary: string }>(
+      [A],
+      "SELECT p.summary FROM profile p JOIN entity e ON e.id = p.entity_id WHERE e.normalized_name = 'tim peters' AND p.scopes = $1::uuid[]",
+      [[A]],
+    )
     assert.match(tim[0].summary, /Timsort/)
     // {B}'s profiles were not touched by {A}'s pass.
     assert.equal(await countVisible(app.scoped, [B], 'profile', "summary = 'stale'"), 0)
@@ -157,9 +186,16 @@ describe('weekly graph passes per scope set', () => {
     assert.equal(found[0].evidence.length, 2)
     assert.match(found[0].evidence.join(' | '), /London/)
     assert.match(found[0].evidence.join(' | '), /Paris/)
-    const git = await rows<{ objects: number }>([A], "SELECT count(DISTINCT c.object_key)::int AS objects FROM claim c JOIN entity s ON s.id = c.subject_id WHERE s.normalized_name = 'git' AND c.predicate = 'be'")
+    const git = await rows<{ objects: number }>(
+      [A],
+      "SELECT count(DISTINCT c.object_key)::int AS objects FROM claim c JOIN entity s ON s.id = c.subject_id WHERE s.normalized_name = 'git' AND c.predicate = 'be'",
+    )
     assert.equal(git[0].objects, 2, 'both values of "Git is" were projected')
-    assert.equal(await countVisible(app.scoped, [A], 'insight', "kind = 'contradiction' AND title LIKE 'Git %'"), 0, 'a multi-valued predicate is no contradiction')
+    assert.equal(
+      await countVisible(app.scoped, [A], 'insight', "kind = 'contradiction' AND title LIKE 'Git %'"),
+      0,
+      'a multi-valued predicate is no contradiction',
+    )
     // The same evidence is never written twice.
     const again = await run(InsightJob, [A])
     assert.equal(again.written, 0)
@@ -171,23 +207,35 @@ describe('weekly graph passes per scope set', () => {
 
   it('reports a rising entity and the new community, each once', async () => {
     await run(InsightJob, [B])
-    for (let i = 0; i < 3; i++) await write([B], `hopper ${i}`, `Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Grace Hopper knew Howard Aiken ${i === 0 ? '' : 'well'}.`)
+    for (let i = 0; i < 3; i++)
+      await write([B], `hopper ${i}`, `Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Grace Hopper knew Howard Aiken ${i === 0 ? '' : 'well'}.`)
     await write([B], 'hopper more', 'Grace Hopper invented the compiler. Grace Hopper joined the Navy.')
     await run(InsightJob, [B])
     const insights = await rows<{ kind: string; title: string }>([B], 'SELECT kind, title FROM insight WHERE scopes = $1::uuid[] ORDER BY kind, title', [[B]])
-    assert.ok(insights.some((i) => i.kind === 'rising_entity' && /Grace Hopper/.test(i.title)), JSON.stringify(insights))
-    assert.ok(insights.some((i) => i.kind === 'new_community'), JSON.stringify(insights))
+    assert.ok(
+      insights.some((i) => i.kind === 'rising_entity' && /Grace Hopper/.test(i.title)),
+      JSON.stringify(insights),
+    )
+    assert.ok(
+      insights.some((i) => i.kind === 'new_community'),
+      JSON.stringify(insights),
+    )
     const twice = await rows<{ n: number }>([B], 'SELECT count(*)::int AS n FROM insight GROUP BY kind, evidence_key HAVING count(*) > 1')
     assert.equal(twice.length, 0)
   })
 
   it('keeps every set to itself under row security, as the app role', async () => {
     for (const single of [[A], [B]]) {
-      for (const table of TABLES) assert.equal(await countVisible(app.scoped, single, table, `scopes = '{${A},${B}}'`), 0, `{A,B} ${table} unreadable by one scope`)
+      for (const table of TABLES)
+        assert.equal(await countVisible(app.scoped, single, table, `scopes = '{${A},${B}}'`), 0, `{A,B} ${table} unreadable by one scope`)
     }
     // A pass for {A,B} cannot write a row readable by {A} alone.
     await assert.rejects(
-      asSet(app.scoped, AB, (q) => q.query(`INSERT INTO community (scopes, level, title, summary, size, lineage, novelty) VALUES ($1::uuid[], 0, 't', 's', 1, gen_random_uuid(), 'new')`, [[A]])),
+      asSet(app.scoped, AB, (q) =>
+        q.query(`INSERT INTO community (scopes, level, title, summary, size, lineage, novelty) VALUES ($1::uuid[], 0, 't', 's', 1, gen_random_uuid(), 'new')`, [
+          [A],
+        ]),
+      ),
       /row-level security/,
     )
     await assert.rejects(

@@ -6,17 +6,17 @@
  */
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { writeDocument } from '../../src/graph/project/write-memory.js'
-import { buildRaptor } from '../../src/graph/maintain/raptor/build-raptor.js'
 import { embedChunkTexts } from '../../src/embedding/embed-chunks.js'
+import { buildRaptor } from '../../src/graph/maintain/raptor/build-raptor.js'
+import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { RaptorJob } from '../../src/jobs/inventory/index.js'
 import { jobRegistry } from '../../src/jobs/registry.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { runCli } from '../support/cli.js'
 import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet, countVisible, jobContext } from '../support/graph/graph.js'
-import { A, B, fileAppLogin } from '../support/app-login.js'
 import { DIMENSIONS, type StandIn, startStandIn } from '../support/graph/stand-in.js'
 
 const db = await fileDatabase()
@@ -91,7 +91,10 @@ describe('RAPTOR', () => {
     assert.ok(nodes.length > 0)
     const levels = [...new Set(nodes.map((n) => n.level))]
     assert.ok(levels.length >= 2, `levels ${levels}`)
-    assert.deepEqual(detail.levels, levels.map((l) => nodes.filter((n) => n.level === l).length))
+    assert.deepEqual(
+      detail.levels,
+      levels.map((l) => nodes.filter((n) => n.level === l).length),
+    )
     // Level 1 covers every chunk exactly once; each level above covers the one below exactly once.
     const level1 = nodes.filter((n) => n.level === 1)
     assert.deepEqual(level1.flatMap((n) => n.chunks).sort(), [...chunks].sort())
@@ -116,10 +119,17 @@ describe('RAPTOR', () => {
     await new RaptorJob().handle({ scopes: [A] }, jobContext(app.scoped, RaptorJob.entrypoint, settings))
     const second = await tree([A])
     assert.equal(second.length, first.length)
-    assert.ok(second.every((n) => !first.some((f) => f.id === n.id)), 'the old tree is gone')
+    assert.ok(
+      second.every((n) => !first.some((f) => f.id === n.id)),
+      'the old tree is gone',
+    )
     assert.equal(await countVisible(app.scoped, [B], 'raptor_node', `scopes = '{${A}}'`), 0)
     const bChunks = (await tree([B])).filter((n) => n.level === 1).flatMap((n) => n.chunks)
-    const foreign = await asSet(app.scoped, [B], async (q) => (await q.query('SELECT count(*)::int AS n FROM chunk WHERE id = ANY($1::uuid[]) AND scopes <> $2::uuid[]', [bChunks, [B]])).rows[0].n)
+    const foreign = await asSet(
+      app.scoped,
+      [B],
+      async (q) => (await q.query('SELECT count(*)::int AS n FROM chunk WHERE id = ANY($1::uuid[]) AND scopes <> $2::uuid[]', [bChunks, [B]])).rows[0].n,
+    )
     assert.equal(foreign, 0)
   })
 

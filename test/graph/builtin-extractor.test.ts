@@ -8,9 +8,12 @@ import { describe, it } from 'node:test'
 import { extractBuiltin } from '../../src/graph/extract/builtin-extractor.js'
 import { cleanExtraction } from '../../src/graph/extract/extraction.js'
 import { proseBlocks } from '../../src/graph/extract/prose-blocks.js'
-import { isSingleValuedPredicate, isSingleValuedForObject, timelineOf } from '../../src/graph/maintain/insights/single-valued.js'
+import { isSingleValuedForObject, isSingleValuedPredicate, timelineOf } from '../../src/graph/maintain/insights/single-valued.js'
 
-const names = (text: string) => cleanExtraction(extractBuiltin(text)).entities.map((e) => e.name).sort()
+const names = (text: string) =>
+  cleanExtraction(extractBuiltin(text))
+    .entities.map((e) => e.name)
+    .sort()
 const claims = (text: string) => extractBuiltin(text).claims.map((c) => `${c.subject} | ${c.predicate} | ${c.object}${c.when ? ` @${c.when}` : ''}`)
 
 describe('built-in extractor', () => {
@@ -19,7 +22,7 @@ describe('built-in extractor', () => {
       '[![Product Site](Common_Content/images//image_left.png)](http://www.debian.org)',
       '',
       '-   [**Prev**](sect.acknowledgments.html)',
-      '-   The Debian Administrator\'s Handbook',
+      "-   The Debian Administrator's Handbook",
       '-   [**Next**](sect.foundation-documents.html)',
       '',
       '# Chapter 1. The Debian Project',
@@ -69,7 +72,8 @@ describe('built-in extractor', () => {
       'Bruce Perens | lead | Debian Project',
       'Sam Hartman | lead | Debian Project',
     ])
-    const text = 'The project has been led by Ian Murdock, Bruce Perens and Sam Hartman. Python was created at Stichting Mathematisch Centrum in the Netherlands. Acme Labs, a child company of Initech, sells it.'
+    const text =
+      'The project has been led by Ian Murdock, Bruce Perens and Sam Hartman. Python was created at Stichting Mathematisch Centrum in the Netherlands. Acme Labs, a child company of Initech, sells it.'
     const found = claims(text)
     assert.ok(found.includes('Stichting Mathematisch Centrum | in | Netherlands'), found.join('; '))
     assert.ok(found.includes('Acme Labs | be company of | Initech'), found.join('; '))
@@ -97,45 +101,87 @@ describe('built-in extractor', () => {
     ]
     assert.deepEqual(timelineOf(leaders, 4), { kind: 'supersession', order: ['ian murdock', 'bruce perens', 'ian jackson'] })
     assert.deepEqual(timelineOf([{ value: 'london' }, { value: 'paris' }], 4), { kind: 'contradiction', values: ['london', 'paris'] })
-    assert.deepEqual(timelineOf([{ value: 'a', when: 'May 2000' }, { value: 'b', when: 'May 2000' }], 4), { kind: 'contradiction', values: ['a', 'b'] })
-    assert.deepEqual(timelineOf([{ value: 'x', when: '1993' }, { value: 'x', when: 'August 1993' }], 4), { kind: 'none' }, 'one value, dated twice')
+    assert.deepEqual(
+      timelineOf(
+        [
+          { value: 'a', when: 'May 2000' },
+          { value: 'b', when: 'May 2000' },
+        ],
+        4,
+      ),
+      { kind: 'contradiction', values: ['a', 'b'] },
+    )
+    assert.deepEqual(
+      timelineOf(
+        [
+          { value: 'x', when: '1993' },
+          { value: 'x', when: 'August 1993' },
+        ],
+        4,
+      ),
+      { kind: 'none' },
+      'one value, dated twice',
+    )
     const list = ['a', 'b', 'c', 'd', 'e'].map((value) => ({ value }))
     assert.equal(timelineOf(list, 4).kind, 'none', 'more undated values than AIZK_INSIGHT_MAX_OBJECTS are a list')
   })
 
   it('reads codename lists and what a name currently is as single-valued claims', () => {
-    assert.deepEqual(claims('Bruce inspired the different “codenames” for Debian versions (1.1 — Rex, 1.2 — Buzz).').filter((c) => c.includes('| be codename of |')), [
-      'Rex | be codename of | Debian 1.1',
-      'Buzz | be codename of | Debian 1.2',
-    ])
-    assert.deepEqual(claims('* buzz (Debian 1.1) was the spaceman Buzz Lightyear,').filter((c) => c.includes('| be codename of |')), ['Buzz | be codename of | Debian 1.1'])
-    assert.deepEqual(claims('Other codenames used are: buzz for release 1.1, bo for releases 1.3.x.').filter((c) => c.includes('| be codename of |')), [
-      'Buzz | be codename of | release 1.1',
-      'Bo | be codename of | release 1.3',
-    ])
-    assert.deepEqual(claims('POSIX (IEEE 1003.1) is a standard.').filter((c) => c.includes('| be codename of |')), [], 'an upper-case name before a version is no codename')
-    assert.deepEqual(claims('Currently, stable is a symbolic link to bullseye (i.e. Debian GNU/Linux 11) and testing is a symbolic link to bookworm.').filter((c) => c.includes('| be currently |')), [
-      'stable | be currently | bullseye',
-      'testing | be currently | bookworm',
-    ])
-    assert.deepEqual(claims('The stable distribution is currently bookworm; The next one will be called trixie.').filter((c) => c.includes('| be currently |')), ['stable distribution | be currently | bookworm'])
-    assert.deepEqual(claims('This means that bullseye is the current stable distribution.').filter((c) => c.includes('| be currently |')), ['stable distribution | be currently | bullseye'])
+    assert.deepEqual(
+      claims('Bruce inspired the different “codenames” for Debian versions (1.1 — Rex, 1.2 — Buzz).').filter((c) => c.includes('| be codename of |')),
+      ['Rex | be codename of | Debian 1.1', 'Buzz | be codename of | Debian 1.2'],
+    )
+    assert.deepEqual(
+      claims('* buzz (Debian 1.1) was the spaceman Buzz Lightyear,').filter((c) => c.includes('| be codename of |')),
+      ['Buzz | be codename of | Debian 1.1'],
+    )
+    assert.deepEqual(
+      claims('Other codenames used are: buzz for release 1.1, bo for releases 1.3.x.').filter((c) => c.includes('| be codename of |')),
+      ['Buzz | be codename of | release 1.1', 'Bo | be codename of | release 1.3'],
+    )
+    assert.deepEqual(
+      claims('POSIX (IEEE 1003.1) is a standard.').filter((c) => c.includes('| be codename of |')),
+      [],
+      'an upper-case name before a version is no codename',
+    )
+    assert.deepEqual(
+      claims('Currently, stable is a symbolic link to bullseye (i.e. Debian GNU/Linux 11) and testing is a symbolic link to bookworm.').filter((c) =>
+        c.includes('| be currently |'),
+      ),
+      ['stable | be currently | bullseye', 'testing | be currently | bookworm'],
+    )
+    assert.deepEqual(
+      claims('The stable distribution is currently bookworm; The next one will be called trixie.').filter((c) => c.includes('| be currently |')),
+      ['stable distribution | be currently | bookworm'],
+    )
+    assert.deepEqual(
+      claims('This means that bullseye is the current stable distribution.').filter((c) => c.includes('| be currently |')),
+      ['stable distribution | be currently | bullseye'],
+    )
     assert.equal(isSingleValuedPredicate('be currently'), true)
     assert.equal(isSingleValuedPredicate('be codename of'), true)
   })
 
   it("splits an acronym's possessive from the name it owns, keeps possessive titles whole", () => {
-    assert.deepEqual(names("The creation of Debian was sponsored by the FSF's GNU project. Monty Python's Flying Circus is a show."), ['Debian', 'FSF', 'GNU', "Monty Python's Flying Circus"])
+    assert.deepEqual(names("The creation of Debian was sponsored by the FSF's GNU project. Monty Python's Flying Circus is a show."), [
+      'Debian',
+      'FSF',
+      'GNU',
+      "Monty Python's Flying Circus",
+    ])
   })
 
   it('reads list items that end in a comma as prose, and never takes a name in parentheses as the subject', () => {
-    const text = 'So far they have been characters taken from the Toy Story movies by Pixar.\n\n* buzz (Debian 1.1) was the spaceman Buzz Lightyear,\n* bo (Debian 1.3) was Bo Peep, the girl who took care of the sheep,'
+    const text =
+      'So far they have been characters taken from the Toy Story movies by Pixar.\n\n* buzz (Debian 1.1) was the spaceman Buzz Lightyear,\n* bo (Debian 1.3) was Bo Peep, the girl who took care of the sheep,'
     assert.ok(names(text).includes('Buzz Lightyear'), names(text).join(', '))
     assert.ok(!claims(text).some((c) => c.startsWith('Debian 1.')), claims(text).join('; '))
   })
 
   it('drops predicates that lost their verb, objects that name nothing, and dates as objects', () => {
-    const out = claims('By this time, Bruce Perens had taken over leadership of the Project from Ian Murdock. Jonathan Carter was elected in April 2020. The FSF is common.')
+    const out = claims(
+      'By this time, Bruce Perens had taken over leadership of the Project from Ian Murdock. Jonathan Carter was elected in April 2020. The FSF is common.',
+    )
     assert.ok(!out.some((c) => / \| over \| /.test(c)), out.join('; '))
     assert.ok(!out.some((c) => c.endsWith('| April 2020') || c.includes('| April 2020 @')), out.join('; '))
     assert.ok(!out.some((c) => c.includes('| common')), out.join('; '))

@@ -49,15 +49,18 @@ interface LeadRow {
 }
 
 const leadClaims = (scopes: string[]) =>
-  asSet(app.scoped, scopes, async (q) =>
-    (
-      await q.query<LeadRow>(
-        `SELECT s.name AS leader, c.valid_from, c.valid_to, c.ended_by::text, c.superseded_by::text
+  asSet(
+    app.scoped,
+    scopes,
+    async (q) =>
+      (
+        await q.query<LeadRow>(
+          `SELECT s.name AS leader, c.valid_from, c.valid_to, c.ended_by::text, c.superseded_by::text
            FROM claim c JOIN entity s ON s.id = c.subject_id JOIN entity o ON o.id = c.object_id
           WHERE c.scopes = $1::uuid[] AND c.predicate = 'lead' AND o.name = 'Debian' ORDER BY aizk_time_bound(c.valid_from, false)`,
-        [scopes],
-      )
-    ).rows,
+          [scopes],
+        )
+      ).rows,
   )
 
 /** Who the claims recall returns say led Debian, as of `asOf`. */
@@ -101,7 +104,10 @@ describe('time on every fact: the leaders of Debian', { skip: 'missing' in histo
     assert.equal(after.length, before.length, 'nothing deleted')
     const byId = new Map<string, string>()
     await asSet(app.scoped, [A], async (q) => {
-      for (const r of (await q.query<{ id: string; name: string }>(`SELECT c.id::text, s.name FROM claim c JOIN entity s ON s.id = c.subject_id WHERE c.predicate = 'lead'`)).rows) byId.set(r.id, r.name)
+      for (const r of (
+        await q.query<{ id: string; name: string }>(`SELECT c.id::text, s.name FROM claim c JOIN entity s ON s.id = c.subject_id WHERE c.predicate = 'lead'`)
+      ).rows)
+        byId.set(r.id, r.name)
     })
     for (const [k, r] of after.entries()) {
       if (k === after.length - 1) {
@@ -113,7 +119,11 @@ describe('time on every fact: the leaders of Debian', { skip: 'missing' in histo
       assert.ok(r.valid_to, `${r.leader}'s term has an end`)
     }
     assert.equal((await insights([A])).closed, 0, 'a second run closes nothing again')
-    const contradictions = await asSet(app.scoped, [A], async (q) => (await q.query(`SELECT title FROM insight WHERE kind = 'contradiction' AND scopes = $1::uuid[]`, [[A]])).rows)
+    const contradictions = await asSet(
+      app.scoped,
+      [A],
+      async (q) => (await q.query(`SELECT title FROM insight WHERE kind = 'contradiction' AND scopes = $1::uuid[]`, [[A]])).rows,
+    )
     assert.deepEqual(contradictions, [], 'successive leaders are no contradiction')
   })
 
@@ -142,14 +152,17 @@ describe('time on every fact: the leaders of Debian', { skip: 'missing' in histo
 
   it('profiles state dated facts in the past, and every entity mentioned three times says what it is', async () => {
     await run(ProfileProjectionJob, [A])
-    const profiles = await asSet(app.scoped, [A], async (q) =>
-      (
-        await q.query<{ name: string; summary: string; mentions: number }>(
-          `SELECT e.name, p.summary, (SELECT sum(m.count) FROM mention m WHERE m.entity_id = e.id)::int AS mentions
+    const profiles = await asSet(
+      app.scoped,
+      [A],
+      async (q) =>
+        (
+          await q.query<{ name: string; summary: string; mentions: number }>(
+            `SELECT e.name, p.summary, (SELECT sum(m.count) FROM mention m WHERE m.entity_id = e.id)::int AS mentions
              FROM profile p JOIN entity e ON e.id = p.entity_id WHERE p.scopes = $1::uuid[] AND e.merged_into IS NULL`,
-          [[A]],
-        )
-      ).rows,
+            [[A]],
+          )
+        ).rows,
     )
     const perens = profiles.find((p) => p.name === 'Bruce Perens')
     assert.match(perens?.summary ?? '', /^Bruce Perens led Debian from April 1996 until December 1997\./)
@@ -160,26 +173,72 @@ describe('time on every fact: the leaders of Debian', { skip: 'missing' in histo
 
   it('the community of leaders is titled by what its claims share, with a one-paragraph summary', async () => {
     await run(CommunitiesJob, [A])
-    const communities = await asSet(app.scoped, [A], async (q) => (await q.query<{ title: string; summary: string; size: number }>(`SELECT title, summary, size FROM community WHERE scopes = $1::uuid[] AND level = 0 ORDER BY size DESC`, [[A]])).rows)
+    const communities = await asSet(
+      app.scoped,
+      [A],
+      async (q) =>
+        (
+          await q.query<{ title: string; summary: string; size: number }>(
+            `SELECT title, summary, size FROM community WHERE scopes = $1::uuid[] AND level = 0 ORDER BY size DESC`,
+            [[A]],
+          )
+        ).rows,
+    )
     const leaders = communities.find((c) => c.title === 'Who led Debian')
     assert.ok(leaders, `titles: ${communities.map((c) => c.title).join(' | ')}`)
-    assert.match(leaders.summary, /^\d+ entities around [^.]+\. [^.]*(, [A-Z][\w ]+)+ and \d+ others led Debian between [A-Z]?\w* ?\d{4} and [A-Z]?\w* ?\d{4}\./)
+    assert.match(
+      leaders.summary,
+      /^\d+ entities around [^.]+\. [^.]*(, [A-Z][\w ]+)+ and \d+ others led Debian between [A-Z]?\w* ?\d{4} and [A-Z]?\w* ?\d{4}\./,
+    )
     assert.doesNotMatch(leaders.summary, /\n/, 'one paragraph')
   })
 
   it('"Y replaced X" in a year ends X\'s role then', async () => {
     assert.equal((await insights([C])).closed, 1)
-    const [hopper] = await asSet(app.scoped, [C], async (q) => (await q.query<{ valid_from: string; valid_to: string; by: string }>(
-      `SELECT c.valid_from, c.valid_to, r.predicate || ' ' || s.name AS by FROM claim c JOIN claim r ON r.id = c.ended_by JOIN entity s ON s.id = r.subject_id WHERE c.predicate = 'lead'`)).rows)
+    const [hopper] = await asSet(
+      app.scoped,
+      [C],
+      async (q) =>
+        (
+          await q.query<{ valid_from: string; valid_to: string; by: string }>(
+            `SELECT c.valid_from, c.valid_to, r.predicate || ' ' || s.name AS by FROM claim c JOIN claim r ON r.id = c.ended_by JOIN entity s ON s.id = r.subject_id WHERE c.predicate = 'lead'`,
+          )
+        ).rows,
+    )
     assert.deepEqual(hopper, { valid_from: '1990', valid_to: 'April 1995', by: 'replace Alan Turing' })
-    const led = async (asOf: string) => (await recall(app.scoped, { readScopes: [C], query: 'Who led Zebra Linux?', limit: 50, asOf }, identity)).claims.filter((c) => c.predicate === 'lead').map((c) => c.subject)
+    const led = async (asOf: string) =>
+      (await recall(app.scoped, { readScopes: [C], query: 'Who led Zebra Linux?', limit: 50, asOf }, identity)).claims
+        .filter((c) => c.predicate === 'lead')
+        .map((c) => c.subject)
     assert.deepEqual(await led('1993'), ['Grace Hopper'])
     assert.deepEqual(await led('1996'), [])
   })
 
   it("the database reads a date as the same period as recall's parser", async () => {
-    const texts = ['1996', 'April 1996', 'December 1997', 'June 17th, 1996', '17 June 1996', 'August of 1993', '1990s', '2001-04-15', '2001-04', 'Feb 30 2001', 'someday']
-    const rows = await asSet(app.scoped, [A], async (q) => (await q.query<{ start: string | null; end: string | null }>(`SELECT aizk_time_bound(t, false)::text AS start, aizk_time_bound(t, true)::text AS end FROM unnest($1::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n`, [texts])).rows)
+    const texts = [
+      '1996',
+      'April 1996',
+      'December 1997',
+      'June 17th, 1996',
+      '17 June 1996',
+      'August of 1993',
+      '1990s',
+      '2001-04-15',
+      '2001-04',
+      'Feb 30 2001',
+      'someday',
+    ]
+    const rows = await asSet(
+      app.scoped,
+      [A],
+      async (q) =>
+        (
+          await q.query<{ start: string | null; end: string | null }>(
+            `SELECT aizk_time_bound(t, false)::text AS start, aizk_time_bound(t, true)::text AS end FROM unnest($1::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n`,
+            [texts],
+          )
+        ).rows,
+    )
     assert.deepEqual(
       rows.map((r) => (r.start === null ? undefined : { start: r.start, end: r.end })),
       texts.map((t) => timeSpan(t)),

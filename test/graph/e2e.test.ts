@@ -12,13 +12,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { before, describe, it } from 'node:test'
 import { writeDocument, writeSessionItem } from '../../src/graph/project/write-memory.js'
+import { A, B, fileAppLogin } from '../support/app-login.js'
 import { runCli } from '../support/cli.js'
 import { fileDatabase } from '../support/db.js'
-import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
-import { A, B, fileAppLogin } from '../support/app-login.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet, countVisible, graphSettings } from '../support/graph/graph.js'
 import { waitFor } from '../support/wait-for.js'
+import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
 
 const SETS = [[A], [B], [A, B]]
 const GRAPH_TABLES = ['entity', 'claim', 'claim_source', 'mention', 'profile']
@@ -61,7 +61,12 @@ describe('memory graph end to end', () => {
       await asSet(db.pool, set, async (tx) => {
         await writeDocument(tx, set, { title: 'Glossary excerpt', body: corpusText('glossary.rst.txt').slice(0, 3000) }, settings)
         for (const [n, line] of ['Guido van Rossum created Python at CWI in the Netherlands.', 'The json module does not support comments.'].entries()) {
-          await writeSessionItem(tx, set, { sessionId: `chat-${set.length}`, role: n ? 'assistant' : 'user', content: line, created: new Date(hourAgo.getTime() + n) }, settings)
+          await writeSessionItem(
+            tx,
+            set,
+            { sessionId: `chat-${set.length}`, role: n ? 'assistant' : 'user', content: line, created: new Date(hourAgo.getTime() + n) },
+            settings,
+          )
         }
       })
     }
@@ -84,7 +89,8 @@ describe('memory graph end to end', () => {
       AIZK_CLEANUP_ENABLED: 'false',
       AIZK_ARTIFACT_INTEGRITY_ENABLED: 'false',
     })
-    const ran = async (entrypoint: string) => (await q<{ n: number }>("select count(*)::int as n from pgqueuer_log where entrypoint = $1 and status = 'successful'", [entrypoint]))[0].n
+    const ran = async (entrypoint: string) =>
+      (await q<{ n: number }>("select count(*)::int as n from pgqueuer_log where entrypoint = $1 and status = 'successful'", [entrypoint]))[0].n
     await waitFor(
       'everything converted, promoted, projected and profiled',
       async () => {
@@ -111,7 +117,8 @@ describe('memory graph end to end', () => {
       }
     }
     for (const single of [[A], [B]]) {
-      for (const table of GRAPH_TABLES) assert.equal(await countVisible(app.scoped, single, table, `scopes = '{${A},${B}}'`), 0, `{A,B} ${table} unreadable by a single scope`)
+      for (const table of GRAPH_TABLES)
+        assert.equal(await countVisible(app.scoped, single, table, `scopes = '{${A},${B}}'`), 0, `{A,B} ${table} unreadable by a single scope`)
     }
     // Nothing refers across sets: evidence, mentions, subjects, objects and profiles share their row's set.
     const crossings = await q<{ n: number }>(`select

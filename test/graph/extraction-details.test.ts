@@ -13,16 +13,17 @@ import { cleanExtraction, type Extractor } from '../../src/graph/extract/extract
 import { findContradictions } from '../../src/graph/maintain/insights/contradictions.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
-import { fileDatabase } from '../support/db.js'
 import { A, B, fileAppLogin } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
 const db = await fileDatabase()
 const app = await fileAppLogin(db)
 
-
 const builtin: Extractor = { name: 'builtin', extract: async (text) => extractBuiltin(text) }
-const labeled = JSON.parse(readFileSync(new URL('../fixtures/graph-eval/passages.json', import.meta.url), 'utf8')) as { passages: { id: string; text: string }[] }
+const labeled = JSON.parse(readFileSync(new URL('../fixtures/graph-eval/passages.json', import.meta.url), 'utf8')) as {
+  passages: { id: string; text: string }[]
+}
 const leaders = labeled.passages.find((p) => p.id === 'history-leaders-early')?.text ?? ''
 
 describe('descriptions, dates and supersession', () => {
@@ -30,13 +31,16 @@ describe('descriptions, dates and supersession', () => {
     const chunks = await addDocument(app.scoped, [A], 'Debian history', leaders)
     for (const chunkId of chunks) await projectChunk(app.scoped, graphSettings(), { chunkId, scopes: [A] }, builtin)
 
-    const rows = await asSet(app.scoped, [A], async (q) =>
-      (
-        await q.query<{ name: string; description: string | null; valid_from: string | null }>(
-          `SELECT s.name, s.description, c.valid_from FROM claim c JOIN entity s ON s.id = c.subject_id
+    const rows = await asSet(
+      app.scoped,
+      [A],
+      async (q) =>
+        (
+          await q.query<{ name: string; description: string | null; valid_from: string | null }>(
+            `SELECT s.name, s.description, c.valid_from FROM claim c JOIN entity s ON s.id = c.subject_id
             WHERE c.predicate = 'lead' ORDER BY s.name`,
-        )
-      ).rows,
+          )
+        ).rows,
     )
     const bruce = rows.find((r) => r.name === 'Bruce Perens')
     assert.equal(bruce?.valid_from, 'April 1996')
@@ -61,11 +65,25 @@ describe('descriptions, dates and supersession', () => {
     })
     assert.ok(chunks.length >= 4, `${chunks.length} chunks`)
     for (const chunkId of chunks) await projectChunk(app.scoped, settings, { chunkId, scopes: [B] }, builtin)
-    const rows = await asSet(app.scoped, [B], async (q) =>
-      (await q.query<{ chunks: number; weight: number }>('SELECT (SELECT count(*)::int FROM claim_source s WHERE s.claim_id = c.id) AS chunks, c.weight FROM claim c')).rows,
+    const rows = await asSet(
+      app.scoped,
+      [B],
+      async (q) =>
+        (
+          await q.query<{ chunks: number; weight: number }>(
+            'SELECT (SELECT count(*)::int FROM claim_source s WHERE s.claim_id = c.id) AS chunks, c.weight FROM claim c',
+          )
+        ).rows,
     )
-    assert.ok(rows.some((r) => r.chunks >= 2), 'some claim was observed by two neighbouring chunks')
-    assert.deepEqual(rows.filter((r) => Math.abs(r.weight - 1) > 1e-6), [], 'every claim of one document weighs one')
+    assert.ok(
+      rows.some((r) => r.chunks >= 2),
+      'some claim was observed by two neighbouring chunks',
+    )
+    assert.deepEqual(
+      rows.filter((r) => Math.abs(r.weight - 1) > 1e-6),
+      [],
+      'every claim of one document weighs one',
+    )
   })
 
   it('reports a contradiction when two values of one single-valued fact have no date between them', async () => {
@@ -88,14 +106,21 @@ describe('descriptions, dates and supersession', () => {
       found.map((f) => [f.detail.subject, f.detail.predicate, [...(f.detail.objects as string[])].sort()]),
       [['Debian', 'lead', ['Carol Doe', 'Dan Roe']]],
     )
-    const leads = await asSet(app.scoped, [A], async (q) => (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM claim WHERE predicate = 'lead'`)).rows[0].n)
+    const leads = await asSet(
+      app.scoped,
+      [A],
+      async (q) => (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM claim WHERE predicate = 'lead'`)).rows[0].n,
+    )
     assert.equal(found[0].claimIds.length, leads, 'the evidence is every live claim of the fact, dated and undated')
-    const stored = await asSet(app.scoped, [A], async (q) =>
-      (
-        await q.query<{ description: string | null; entity: string | null }>(
-          `SELECT c.description, s.description AS entity FROM claim c JOIN entity s ON s.id = c.subject_id WHERE s.name = 'Carol Doe'`,
-        )
-      ).rows,
+    const stored = await asSet(
+      app.scoped,
+      [A],
+      async (q) =>
+        (
+          await q.query<{ description: string | null; entity: string | null }>(
+            `SELECT c.description, s.description AS entity FROM claim c JOIN entity s ON s.id = c.subject_id WHERE s.name = 'Carol Doe'`,
+          )
+        ).rows,
     )
     assert.deepEqual(stored, [{ description: 'Carol Doe leads Debian.', entity: 'Said to lead Debian.' }])
   })
@@ -106,13 +131,25 @@ describe('descriptions, dates and supersession', () => {
     const say = (chunk: string, entities: { name: string; description?: string }[]) =>
       projectExtraction(app.scoped, [B], chunk, { entities: entities.map((e) => ({ ...e, kind: 'person' })), claims: [] })
     const described = () =>
-      asSet(app.scoped, [B], async (q) => (await q.query<{ name: string; description: string | null }>("SELECT name, description FROM entity WHERE name IN ('Erin Poe', 'Finn Lee') ORDER BY name")).rows)
+      asSet(
+        app.scoped,
+        [B],
+        async (q) =>
+          (
+            await q.query<{ name: string; description: string | null }>(
+              "SELECT name, description FROM entity WHERE name IN ('Erin Poe', 'Finn Lee') ORDER BY name",
+            )
+          ).rows,
+      )
     await say(chunks[0], [{ name: 'Erin Poe', description: 'Described at birth.' }, { name: 'Finn Lee' }])
     assert.deepEqual(await described(), [
       { name: 'Erin Poe', description: 'Described at birth.' },
       { name: 'Finn Lee', description: null },
     ])
-    await say(chunks[1], [{ name: 'Erin Poe', description: 'Said second.' }, { name: 'Finn Lee', description: 'Described later.' }])
+    await say(chunks[1], [
+      { name: 'Erin Poe', description: 'Said second.' },
+      { name: 'Finn Lee', description: 'Described later.' },
+    ])
     await say(chunks[2], [{ name: 'Finn Lee', description: 'Said third.' }])
     assert.deepEqual(await described(), [
       { name: 'Erin Poe', description: 'Described at birth.' },

@@ -9,12 +9,12 @@ import { before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { LlmExtractor } from '../../src/graph/extract/llm-extractor.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
-import { fileDatabase } from '../support/db.js'
-import { type FakeServer, startFakeServer } from '../support/inventory/fake-services.js'
 import { A, fileAppLogin } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { chatBody } from '../support/graph/fake-llm.js'
 import { addDocument, graphSettings } from '../support/graph/graph.js'
+import { type FakeServer, startFakeServer } from '../support/inventory/fake-services.js'
 
 const db = await fileDatabase()
 const app = await fileAppLogin(db)
@@ -27,7 +27,7 @@ let inFlight = 0
 let mostInFlight = 0
 
 const answer = JSON.stringify({
-  entities: [{ name: 'Guido van Rossum', kind: 'person', description: 'Python\'s creator.' }],
+  entities: [{ name: 'Guido van Rossum', kind: 'person', description: "Python's creator." }],
   claims: [{ subject: 'Guido van Rossum', predicate: 'create', object: 'Python', objectIsEntity: true, description: 'Guido created Python.', strength: 9 }],
 })
 

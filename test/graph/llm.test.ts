@@ -10,13 +10,13 @@ import { LlmExtractor, MalformedAnswerError } from '../../src/graph/extract/llm-
 import { refreshDirtyProfiles } from '../../src/graph/maintain/profiles.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
 import { isPermanentError } from '../../src/permanent-error.js'
-import { fileDatabase } from '../support/db.js'
-import type { FakeServer } from '../support/inventory/fake-services.js'
+import { User } from '../../src/scope/user.js'
 import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { startFakeLlm } from '../support/graph/fake-llm.js'
 import { addDocument, asSet, countVisible, graphSettings } from '../support/graph/graph.js'
-import { User } from '../../src/scope/user.js'
+import type { FakeServer } from '../support/inventory/fake-services.js'
 
 const db = await fileDatabase()
 const app = await fileAppLogin(db)
@@ -68,7 +68,11 @@ describe('LLM extraction', () => {
   })
 
   it('asks again after malformed answers, telling the model what was wrong', async () => {
-    const { settings, extractor } = await withLlm(['Sure! Here are the entities: Guido, CNRI.', JSON.stringify({ entities: [{ name: 'x' }], claims: [] }), good])
+    const { settings, extractor } = await withLlm([
+      'Sure! Here are the entities: Guido, CNRI.',
+      JSON.stringify({ entities: [{ name: 'x' }], claims: [] }),
+      good,
+    ])
     const [chunk] = await addDocument(app.scoped, [B], 'python 2.0', prose())
     const out = await projectChunk(app.scoped, settings, { chunkId: chunk, scopes: [B] }, extractor)
     assert.equal(out.outcome, 'projected')
@@ -111,8 +115,16 @@ describe('LLM extraction', () => {
       prompt.startsWith('Guido van Rossum') ? JSON.stringify({ summary: 'Guido van Rossum created Python.' }) : 'not json at all',
     )
     await refreshDirtyProfiles(app.scoped, User.system([A], identity), settings)
-    const profiles = await asSet(app.scoped, [A], async (q) => (await q.query<{ name: string; summary: string }>(
-      'SELECT e.name, p.summary FROM profile p JOIN entity e ON e.id = p.entity_id WHERE NOT p.dirty ORDER BY e.name')).rows)
+    const profiles = await asSet(
+      app.scoped,
+      [A],
+      async (q) =>
+        (
+          await q.query<{ name: string; summary: string }>(
+            'SELECT e.name, p.summary FROM profile p JOIN entity e ON e.id = p.entity_id WHERE NOT p.dirty ORDER BY e.name',
+          )
+        ).rows,
+    )
     assert.equal(profiles.find((p) => p.name === 'Guido van Rossum')?.summary, 'Guido van Rossum created Python.')
     assert.equal(profiles.find((p) => p.name === 'CNRI')?.summary, 'Core development team leaves CNRI. Mentioned once.')
   })

@@ -49,15 +49,49 @@ describe('merges that would rename things', () => {
       ['Debian LTS team', 'organisation'],
       ['LTS team', 'organisation'],
     ]
-    assert.deepEqual(await merged(names), ['DPL = Debian Project Leader (acronym)', 'LTS team = Debian LTS team (partial-name)', 'RMS = Richard M. Stallman (acronym)'])
+    assert.deepEqual(await merged(names), [
+      'DPL = Debian Project Leader (acronym)',
+      'LTS team = Debian LTS team (partial-name)',
+      'RMS = Richard M. Stallman (acronym)',
+    ])
   })
 
   it('shows one of the most mentioned member’s own forms', () => {
-    assert.equal(betterName([{ name: 'Linux', mentions: 24 }, { name: 'Loading Linux', mentions: 1 }]), 'Linux')
-    assert.equal(betterName([{ name: 'Free Software', mentions: 12 }, { name: 'FS', mentions: 2 }]), 'Free Software')
-    assert.equal(betterName([{ name: 'PC', mentions: 9 }, { name: 'Places->CD/DVD Creator', mentions: 1 }]), 'PC')
+    assert.equal(
+      betterName([
+        { name: 'Linux', mentions: 24 },
+        { name: 'Loading Linux', mentions: 1 },
+      ]),
+      'Linux',
+    )
+    assert.equal(
+      betterName([
+        { name: 'Free Software', mentions: 12 },
+        { name: 'FS', mentions: 2 },
+      ]),
+      'Free Software',
+    )
+    assert.equal(
+      betterName([
+        { name: 'PC', mentions: 9 },
+        { name: 'Places->CD/DVD Creator', mentions: 1 },
+      ]),
+      'PC',
+    )
     // A fuller form and an expansion are the entity's own.
-    assert.equal(betterName([{ name: "Raphaël's", mentions: 9 }, { name: 'Raphaël Hertzog', mentions: 1 }]), 'Raphaël Hertzog')
-    assert.equal(betterName([{ name: 'DPL', mentions: 20 }, { name: 'Debian Project Leader', mentions: 2 }]), 'Debian Project Leader')
+    assert.equal(
+      betterName([
+        { name: "Raphaël's", mentions: 9 },
+        { name: 'Raphaël Hertzog', mentions: 1 },
+      ]),
+      'Raphaël Hertzog',
+    )
+    assert.equal(
+      betterName([
+        { name: 'DPL', mentions: 20 },
+        { name: 'Debian Project Leader', mentions: 2 },
+      ]),
+      'Debian Project Leader',
+    )
   })
 })

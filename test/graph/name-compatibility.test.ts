@@ -8,12 +8,21 @@ import { compatibleNames } from '../../src/graph/resolve/name-compatibility.js'
 
 describe('name compatibility for dedup', () => {
   it('merges inflections and slips, in order', () => {
-    for (const [a, b] of [['charles babbage', 'charles babbages'], ['guido van rossum', 'guido van rosum'], ['raphaël', "raphaël's"]]) {
+    for (const [a, b] of [
+      ['charles babbage', 'charles babbages'],
+      ['guido van rossum', 'guido van rosum'],
+      ['raphaël', "raphaël's"],
+    ]) {
       assert.equal(compatibleNames(a, b), true, `${a} / ${b}`)
     }
   })
   it('keeps apart what trigrams alone merged', () => {
-    for (const [a, b] of [['document foundation', 'foundation documents'], ['oldstable', 'oldoldstable'], ['python 3.10', 'python 3.11'], ['debian', 'debian project']]) {
+    for (const [a, b] of [
+      ['document foundation', 'foundation documents'],
+      ['oldstable', 'oldoldstable'],
+      ['python 3.10', 'python 3.11'],
+      ['debian', 'debian project'],
+    ]) {
       assert.equal(compatibleNames(a, b), false, `${a} / ${b}`)
     }
   })

@@ -34,17 +34,79 @@ describe('name rules', () => {
   })
 
   it('within a set: a partial name or acronym that fits two names merges with neither; a tail needs a head that is a name', async () => {
-    assert.deepEqual(await merged([['Sam', 'person'], ['Sam Hartman', 'person'], ['Sam Hocevar', 'person']]), [])
-    assert.deepEqual(await merged([['Akkerman', 'person'], ['Wichert Akkerman', 'person'], ['Sam Hartman', 'person']]), ['Akkerman = Wichert Akkerman (partial-name)'])
-    assert.deepEqual(await merged([['Python', 'product'], ["Monty Python's Flying Circus", 'product'], ['Monty Python', 'product']]), [])
-    assert.deepEqual(await merged([['Readline', 'product'], ['GNU Readline', 'product'], ['GNU', 'product']]), ['Readline = GNU Readline (partial-name)'])
-    assert.deepEqual(await merged([['Document Foundation', 'organisation'], ['Foundation Documents', 'organisation'], ['Oldstable', 'product'], ['Oldoldstable', 'product']]), [])
+    assert.deepEqual(
+      await merged([
+        ['Sam', 'person'],
+        ['Sam Hartman', 'person'],
+        ['Sam Hocevar', 'person'],
+      ]),
+      [],
+    )
+    assert.deepEqual(
+      await merged([
+        ['Akkerman', 'person'],
+        ['Wichert Akkerman', 'person'],
+        ['Sam Hartman', 'person'],
+      ]),
+      ['Akkerman = Wichert Akkerman (partial-name)'],
+    )
+    assert.deepEqual(
+      await merged([
+        ['Python', 'product'],
+        ["Monty Python's Flying Circus", 'product'],
+        ['Monty Python', 'product'],
+      ]),
+      [],
+    )
+    assert.deepEqual(
+      await merged([
+        ['Readline', 'product'],
+        ['GNU Readline', 'product'],
+        ['GNU', 'product'],
+      ]),
+      ['Readline = GNU Readline (partial-name)'],
+    )
+    assert.deepEqual(
+      await merged([
+        ['Document Foundation', 'organisation'],
+        ['Foundation Documents', 'organisation'],
+        ['Oldstable', 'product'],
+        ['Oldoldstable', 'product'],
+      ]),
+      [],
+    )
   })
 
   it('keeps the better name', () => {
-    assert.equal(betterName([{ name: "Raphaël's", mentions: 9 }, { name: 'Raphaël Hertzog', mentions: 1 }, { name: 'Hertzog', mentions: 3 }]), 'Raphaël Hertzog')
-    assert.equal(betterName([{ name: 'DPL', mentions: 20 }, { name: 'Debian Project Leader', mentions: 2 }]), 'Debian Project Leader')
-    assert.equal(betterName([{ name: 'Debian project', mentions: 1 }, { name: 'Debian', mentions: 1 }]), 'Debian')
-    assert.equal(betterName([{ name: 'Richard Stallman', mentions: 5 }, { name: 'Richard M. Stallman', mentions: 1 }, { name: 'Dr. Richard M. Stallman', mentions: 1 }]), 'Richard M. Stallman')
+    assert.equal(
+      betterName([
+        { name: "Raphaël's", mentions: 9 },
+        { name: 'Raphaël Hertzog', mentions: 1 },
+        { name: 'Hertzog', mentions: 3 },
+      ]),
+      'Raphaël Hertzog',
+    )
+    assert.equal(
+      betterName([
+        { name: 'DPL', mentions: 20 },
+        { name: 'Debian Project Leader', mentions: 2 },
+      ]),
+      'Debian Project Leader',
+    )
+    assert.equal(
+      betterName([
+        { name: 'Debian project', mentions: 1 },
+        { name: 'Debian', mentions: 1 },
+      ]),
+      'Debian',
+    )
+    assert.equal(
+      betterName([
+        { name: 'Richard Stallman', mentions: 5 },
+        { name: 'Richard M. Stallman', mentions: 1 },
+        { name: 'Dr. Richard M. Stallman', mentions: 1 },
+      ]),
+      'Richard M. Stallman',
+    )
   })
 })

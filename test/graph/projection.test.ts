@@ -9,8 +9,8 @@ import { describe, it } from 'node:test'
 import { closeExtractionPool } from '../../src/graph/extract/extract-pool.js'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { projectChunk } from '../../src/graph/project/project-chunk.js'
-import { fileDatabase } from '../support/db.js'
 import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { addDocument, asSet, countVisible, graphSettings, projectAs, projectExtraction } from '../support/graph/graph.js'
 
@@ -47,8 +47,14 @@ describe('chunk projection', () => {
     assert.ok(chunks.length >= 3, `expected several chunks, got ${chunks.length}`)
     for (const id of chunks) await projectAs(app.scoped, id, [A])
     const first = await snapshot([A])
-    assert.ok(first.entities.some((e) => e.name === 'Guido van Rossum' && e.kind === 'person'), 'Guido van Rossum is a person')
-    assert.ok(first.entities.some((e) => e.name === 'SourceForge'), 'SourceForge is an entity')
+    assert.ok(
+      first.entities.some((e) => e.name === 'Guido van Rossum' && e.kind === 'person'),
+      'Guido van Rossum is a person',
+    )
+    assert.ok(
+      first.entities.some((e) => e.name === 'SourceForge'),
+      'SourceForge is an entity',
+    )
     // Claims are made about names only (whatsnew/2.0's first 7,000 characters state 8 or so).
     assert.ok(first.claims.length >= 5, `claims: ${first.claims.length}`)
     assert.ok(first.mentions.length >= first.entities.length, 'every entity is mentioned by some chunk')
@@ -59,13 +65,27 @@ describe('chunk projection', () => {
     assert.deepEqual(await snapshot([A]), first, 're-projecting every chunk adds, removes and reweighs nothing')
   })
 
-  it('reinforces a claim another source observes, never a second chunk of one source; withdraws a chunk\'s evidence when it no longer says it', async () => {
-    const [c1, c2] = await addDocument(app.scoped, [B], 'notes', `${'Ada Lovelace wrote the first program. '.repeat(60)}\n\n${'She worked with Charles Babbage. '.repeat(60)}`)
+  it("reinforces a claim another source observes, never a second chunk of one source; withdraws a chunk's evidence when it no longer says it", async () => {
+    const [c1, c2] = await addDocument(
+      app.scoped,
+      [B],
+      'notes',
+      `${'Ada Lovelace wrote the first program. '.repeat(60)}\n\n${'She worked with Charles Babbage. '.repeat(60)}`,
+    )
     const [d1] = await addDocument(app.scoped, [B], 'more notes', 'Ada Lovelace wrote the first program, as her notes show.')
     const write = (chunk: string, x: Extraction) => projectExtraction(app.scoped, [B], chunk, x)
-    const claim = () => asSet(app.scoped, [B], async (q) => (await q.query<{ id: string; weight: number; sources: number; source_chunk_id: string }>(
-      `SELECT c.id, c.weight, c.source_chunk_id::text, (SELECT count(*)::int FROM claim_source s WHERE s.claim_id = c.id) AS sources
-         FROM claim c WHERE c.predicate = 'write'`)).rows)
+    const claim = () =>
+      asSet(
+        app.scoped,
+        [B],
+        async (q) =>
+          (
+            await q.query<{ id: string; weight: number; sources: number; source_chunk_id: string }>(
+              `SELECT c.id, c.weight, c.source_chunk_id::text, (SELECT count(*)::int FROM claim_source s WHERE s.claim_id = c.id) AS sources
+         FROM claim c WHERE c.predicate = 'write'`,
+            )
+          ).rows,
+      )
     await write(c1, claimOf('Ada Lovelace', 'write', 'the first program'))
     await write(c2, claimOf('ada  lovelace', 'write', 'The first program'))
     let [row] = await claim()
@@ -93,12 +113,25 @@ describe('chunk projection', () => {
   })
 
   it('a newer contradicting claim supersedes the older one, which is kept', async () => {
-    const [c1, c2] = await addDocument(app.scoped, [B], 'json', `${'The json module supports comments. '.repeat(60)}\n\n${'The json module does not support comments. '.repeat(60)}`)
+    const [c1, c2] = await addDocument(
+      app.scoped,
+      [B],
+      'json',
+      `${'The json module supports comments. '.repeat(60)}\n\n${'The json module does not support comments. '.repeat(60)}`,
+    )
     const write = (chunk: string, x: Extraction) => projectExtraction(app.scoped, [B], chunk, x)
     await write(c1, claimOf('json module', 'support', 'comments'))
     await write(c2, claimOf('json module', 'not support', 'comments'))
-    const rows = await asSet(app.scoped, [B], async (q) => (await q.query<{ id: string; predicate: string; superseded_by: string | null }>(
-      `SELECT id::text, predicate, superseded_by::text FROM claim WHERE predicate IN ('support', 'not support') ORDER BY predicate`)).rows)
+    const rows = await asSet(
+      app.scoped,
+      [B],
+      async (q) =>
+        (
+          await q.query<{ id: string; predicate: string; superseded_by: string | null }>(
+            `SELECT id::text, predicate, superseded_by::text FROM claim WHERE predicate IN ('support', 'not support') ORDER BY predicate`,
+          )
+        ).rows,
+    )
     assert.equal(rows.length, 2)
     const [negative, positive] = rows
     assert.equal(positive.superseded_by, negative.id)
@@ -117,7 +150,11 @@ describe('chunk projection', () => {
       assert.equal(await countVisible(app.scoped, AB, table, `scopes <> '{${A},${B}}' AND scopes <> '{${A}}' AND scopes <> '{${B}}'`), 0)
     }
     const guido = (await db.pool.query<{ scopes: string }>("SELECT scopes::text FROM entity WHERE name = 'Guido van Rossum' ORDER BY cardinality(scopes)")).rows
-    assert.deepEqual(guido.map((r) => r.scopes), [`{${A}}`, `{${A},${B}}`], 'one entity per set, never shared')
+    assert.deepEqual(
+      guido.map((r) => r.scopes),
+      [`{${A}}`, `{${A},${B}}`],
+      'one entity per set, never shared',
+    )
 
     // A payload naming {A,B} for a chunk of {A}: not read, nothing written.
     const [aChunk] = (await db.pool.query<{ id: string }>(`SELECT id::text FROM chunk WHERE scopes = '{${A}}' LIMIT 1`)).rows
@@ -146,23 +183,39 @@ describe('chunk projection', () => {
         extract: async (): Promise<Extraction> => ({
           entities: awkward.map((name) => ({ name, kind: 'person' })),
           claims: [
-            { subject: awkward[0], predicate: "doesn't \\ \"say\"", object: awkward[1], objectIsEntity: false },
+            { subject: awkward[0], predicate: 'doesn\'t \\ "say"', object: awkward[1], objectIsEntity: false },
             { subject: awkward[3], predicate: 'knows', object: awkward[4], objectIsEntity: true },
           ],
         }),
       }
       const out = await projectChunk(db.pool, settings(), { chunkId: chunk, scopes: [C] }, extractor)
       assert.deepEqual(out, { outcome: 'projected', entities: 5, claims: 2, mentions: 5 })
-      const names = await asSet(app.scoped, [C], async (q) => (await q.query<{ name: string }>('SELECT name FROM entity ORDER BY name')).rows.map((r) => r.name))
-      assert.deepEqual(names, [...awkward].sort((a, b) => (a < b ? -1 : 1)))
+      const names = await asSet(app.scoped, [C], async (q) =>
+        (await q.query<{ name: string }>('SELECT name FROM entity ORDER BY name')).rows.map((r) => r.name),
+      )
+      assert.deepEqual(
+        names,
+        [...awkward].sort((a, b) => (a < b ? -1 : 1)),
+      )
       const claims = await asSet(app.scoped, [C], async (q) => (await q.query('SELECT predicate, object_text, object_key FROM claim ORDER BY predicate')).rows)
-      assert.deepEqual(claims.map((c) => [c.predicate, c.object_text]), [["doesn't \\ \"say\"", awkward[1]], ['knows', null]])
+      assert.deepEqual(
+        claims.map((c) => [c.predicate, c.object_text]),
+        [
+          ['doesn\'t \\ "say"', awkward[1]],
+          ['knows', null],
+        ],
+      )
       assert.equal(claims[0].object_key, `text:${awkward[1].toLowerCase()}`)
       assert.deepEqual(await projectChunk(db.pool, settings(), { chunkId: chunk, scopes: [C] }, extractor), out, 'a re-run is the same write')
     })
 
     it('writes nothing for a chunk changed while it was extracted, and reports a deleted one gone', async () => {
-      const [changed, deleted] = await addDocument(app.scoped, [D], 'edited', `${'Grace Hopper wrote a compiler. '.repeat(70)}\n\n${'Alan Turing wrote a paper. '.repeat(70)}`)
+      const [changed, deleted] = await addDocument(
+        app.scoped,
+        [D],
+        'edited',
+        `${'Grace Hopper wrote a compiler. '.repeat(70)}\n\n${'Alan Turing wrote a paper. '.repeat(70)}`,
+      )
       const editing = (sql: string) => ({
         name: 'stub',
         extract: async (): Promise<Extraction> => {
@@ -170,7 +223,12 @@ describe('chunk projection', () => {
           return claimOf('Grace Hopper', 'write', 'a compiler')
         },
       })
-      const err = await projectChunk(db.pool, settings(), { chunkId: changed, scopes: [D] }, editing(`UPDATE chunk SET text = text || ' edited' WHERE id = '${changed}'`)).catch((e) => e)
+      const err = await projectChunk(
+        db.pool,
+        settings(),
+        { chunkId: changed, scopes: [D] },
+        editing(`UPDATE chunk SET text = text || ' edited' WHERE id = '${changed}'`),
+      ).catch((e) => e)
       assert.match(String(err), /changed during projection/)
       assert.equal(await countVisible(app.scoped, [D], 'entity'), 0, 'nothing written from the stale text')
       assert.equal(await countVisible(app.scoped, [D], 'chunk', "projection_status = 'projected'"), 0)

@@ -11,17 +11,20 @@ import { cleanExtraction } from '../../src/graph/extract/extraction.js'
 import { proseBlocks } from '../../src/graph/extract/prose-blocks.js'
 import { withoutCode } from '../../src/graph/extract/prose-code.js'
 
-const names = (text: string) => cleanExtraction(extractBuiltin(text)).entities.map((e) => e.name).sort()
+const names = (text: string) =>
+  cleanExtraction(extractBuiltin(text))
+    .entities.map((e) => e.name)
+    .sort()
 const claimObjects = (text: string) => extractBuiltin(text).claims.map((c) => `${c.subject} ${c.object}`)
 
 describe('code kept out of prose', () => {
-  it("fences DocBook's <pre class=\"screen\"> without <code>, the issue's example", () => {
+  it('fences DocBook\'s <pre class="screen"> without <code>, the issue\'s example', () => {
     const md = htmlToMarkdown('<p>Run:</p><pre class="screen">$ echo $IFS</pre>')
     assert.equal(md, 'Run:\n\n```\n$ echo $IFS\n```\n')
     assert.deepEqual(proseBlocks(md), ['Run:'])
   })
 
-  it('never takes variables, assignments, locales or a date command\'s output as entities', () => {
+  it("never takes variables, assignments, locales or a date command's output as entities", () => {
     const html = [
       '<p>The shell splits words on <code class="literal">IFS=$IFS</code>; set <code class="envar">LANG=fr_FR.UTF-8</code> for French.</p>',
       '<pre class="screen">$ LANG=fr_FR.UTF-8 date\nSat 23 Aug 2003 08 30 36 CEST</pre>',
@@ -31,12 +34,19 @@ describe('code kept out of prose', () => {
     // "French" (a language) may be read as a name or not; nothing from the code may be.
     const found = names(htmlToMarkdown(html))
     assert.ok(found.includes('Debian Project'), found.join(', '))
-    assert.deepEqual(found.filter((n) => n !== 'Debian Project' && n !== 'French'), [])
+    assert.deepEqual(
+      found.filter((n) => n !== 'Debian Project' && n !== 'French'),
+      [],
+    )
   })
 
   it('reads no claim out of a script written into a paragraph', () => {
-    const markdown = 'Bozo\'s script lists every account:\n\nfor uid in $(cut -d: -f3 /etc/passwd)\ndo\n  echo "ID $uid"\ndone < /etc/passwd\n\nThe Debian Project was founded by Ian Murdock.'
-    assert.ok(claimObjects(markdown).every((c) => !/\$|passwd|done/.test(c)), claimObjects(markdown).join('\n'))
+    const markdown =
+      'Bozo\'s script lists every account:\n\nfor uid in $(cut -d: -f3 /etc/passwd)\ndo\n  echo "ID $uid"\ndone < /etc/passwd\n\nThe Debian Project was founded by Ian Murdock.'
+    assert.ok(
+      claimObjects(markdown).every((c) => !/\$|passwd|done/.test(c)),
+      claimObjects(markdown).join('\n'),
+    )
     assert.deepEqual(proseBlocks(markdown), ["Bozo's script lists every account:", 'The Debian Project was founded by Ian Murdock.'])
   })
 
@@ -57,7 +67,9 @@ describe('code kept out of prose', () => {
   })
 
   it('keeps a code span that is a plain word (a command, a module) and drops any other', () => {
-    assert.deepEqual(proseBlocks('Install `apt` packages with `apt-get install -y` as `root`, then press `Ctrl-D`.'), ['Install apt packages with as root, then press.'])
+    assert.deepEqual(proseBlocks('Install `apt` packages with `apt-get install -y` as `root`, then press `Ctrl-D`.'), [
+      'Install apt packages with as root, then press.',
+    ])
   })
 
   it('keeps prose that merely mentions things written like names: GNU /Linux, TCP/IP, C-style', () => {

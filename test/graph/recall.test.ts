@@ -22,7 +22,13 @@ const inSet = (scopes: string[], read: string[]) => scopes.every((s) => read.inc
 
 /** Every scope a result names, from every part of it. */
 function scopesOf(r: RecallResult): string[][] {
-  return [...r.items.map((i) => i.scopes), ...r.claims.map((c) => c.scopes), ...r.entities.map((e) => e.scopes), ...r.chunks.map((c) => c.scopes), ...r.communities.map((m) => m.scopes)]
+  return [
+    ...r.items.map((i) => i.scopes),
+    ...r.claims.map((c) => c.scopes),
+    ...r.entities.map((e) => e.scopes),
+    ...r.chunks.map((c) => c.scopes),
+    ...r.communities.map((m) => m.scopes),
+  ]
 }
 
 async function ingest(scopes: string[], title: string, body: string) {
@@ -30,7 +36,11 @@ async function ingest(scopes: string[], title: string, body: string) {
 }
 
 before(async () => {
-  await ingest([A], 'Debian history', 'Ian Murdock founded Debian in 1993. Debian is a free operating system. The Debian Project elects a Debian Project Leader every year.')
+  await ingest(
+    [A],
+    'Debian history',
+    'Ian Murdock founded Debian in 1993. Debian is a free operating system. The Debian Project elects a Debian Project Leader every year.',
+  )
   await ingest([B], 'Zebra history', 'Ian Murdock founded Zebra Linux in 1997. Zebra Linux is a commercial operating system sold by Zebra Corporation.')
   await ingest([A, B], 'Shared notes', 'Debian adopted systemd in 2015. Lennart Poettering wrote systemd.')
   await ingest([A, C], 'Other notes', 'Debian moved its bug tracker to Gitlab in 2019. Gitlab hosts the Salsa service.')
@@ -44,12 +54,21 @@ describe('recall', () => {
     const r = await recall(app.scoped, { readScopes: [A], query: 'Who founded Debian?', limit: 5 }, identity)
     const claim = r.claims.find((c) => c.subject === 'Ian Murdock' && c.object === 'Debian')
     assert.ok(claim, `the founding claim is among ${JSON.stringify(r.items.map((i) => i.text))}`)
-    assert.ok(r.items.slice(0, 5).some((i) => i.kind === 'claim' && i.id === claim.id), 'and in the first five items')
+    assert.ok(
+      r.items.slice(0, 5).some((i) => i.kind === 'claim' && i.id === claim.id),
+      'and in the first five items',
+    )
     assert.equal(claim.sources[0]?.title, 'Debian history')
     assert.equal(claim.statedFrom, '1993', 'with the date its text gives')
     assert.ok(claim.sources[0].charStart !== null && claim.sources[0].charEnd !== null, 'with the chunk offsets')
-    assert.ok(r.entities.some((e) => e.name === 'Debian'), 'the entity the question names')
-    assert.ok(r.items.every((i) => i.why.length > 0 && i.score > 0), 'every item says which rankings found it')
+    assert.ok(
+      r.entities.some((e) => e.name === 'Debian'),
+      'the entity the question names',
+    )
+    assert.ok(
+      r.items.every((i) => i.why.length > 0 && i.score > 0),
+      'every item says which rankings found it',
+    )
   })
 
   it('a reader of {A} sees none of {B}, {A,B} or {A,C}', async () => {
@@ -62,7 +81,10 @@ describe('recall', () => {
 
   it('a reader of {B} sees none of {A}', async () => {
     const own = await recall(app.scoped, { readScopes: [B], query: 'Who founded Zebra Linux?', limit: 20 }, identity)
-    assert.ok(own.claims.some((c) => c.subject === 'Ian Murdock' && c.object === 'Zebra Linux'), 'its own founding claim')
+    assert.ok(
+      own.claims.some((c) => c.subject === 'Ian Murdock' && c.object === 'Zebra Linux'),
+      'its own founding claim',
+    )
     for (const query of ['Who founded Zebra Linux?', 'Who founded Debian?', 'Ian Murdock Debian 1993 free operating system']) {
       const r = await recall(app.scoped, { readScopes: [B], query, limit: 20, floor: 0 }, identity)
       assert.ok(r.items.length > 0, `${query}: with the floor off, {B}'s own items rank`)
@@ -99,16 +121,31 @@ describe('recall', () => {
   })
 
   it('knownAt leaves out a claim superseded before it and one not yet observed', async () => {
-    const [chunk1, chunk2] = await addDocument(app.scoped, [C], 'json', `${'The json module supports comments. '.repeat(60)}\n\n${'The json module does not support comments. '.repeat(60)}`)
+    const [chunk1, chunk2] = await addDocument(
+      app.scoped,
+      [C],
+      'json',
+      `${'The json module supports comments. '.repeat(60)}\n\n${'The json module does not support comments. '.repeat(60)}`,
+    )
     const write = (chunk: string, predicate: string) =>
-      projectExtraction(app.scoped, [C], chunk, cleanExtraction({ entities: [{ name: 'json module', kind: 'product' }], claims: [{ subject: 'json module', predicate, object: 'comments', objectIsEntity: false }] }))
+      projectExtraction(
+        app.scoped,
+        [C],
+        chunk,
+        cleanExtraction({
+          entities: [{ name: 'json module', kind: 'product' }],
+          claims: [{ subject: 'json module', predicate, object: 'comments', objectIsEntity: false }],
+        }),
+      )
     await write(chunk1, 'support')
     await write(chunk2, 'not support')
     // Spread the two observations an hour apart (row security keeps the app role from backdating).
     await db.pool.query(`UPDATE claim SET created = now() - interval '2 hours' WHERE predicate = 'support' AND scopes = $1`, [[C]])
     await db.pool.query(`UPDATE claim SET created = now() - interval '1 hour' WHERE predicate = 'not support' AND scopes = $1`, [[C]])
     const predicates = async (knownAt?: Date) =>
-      (await recall(app.scoped, { readScopes: [C], query: 'Does the json module support comments?', limit: 10, knownAt }, identity)).claims.map((c) => c.predicate).sort()
+      (await recall(app.scoped, { readScopes: [C], query: 'Does the json module support comments?', limit: 10, knownAt }, identity)).claims
+        .map((c) => c.predicate)
+        .sort()
     assert.deepEqual(await predicates(), ['not support'], 'now: the superseding claim only')
     assert.deepEqual(await predicates(new Date(Date.now() - 90 * 60_000)), ['support'], 'between the two: the older claim only')
     assert.deepEqual(await predicates(new Date(Date.now() - 3 * 3600_000)), [], 'before both: neither')
@@ -117,7 +154,9 @@ describe('recall', () => {
   it('ranks chunks by the question vector when one is given, within the read set only', async () => {
     // Chunk vectors pointing one way for {A}'s history chunk, {B}'s and {A,B}'s; every other chunk elsewhere.
     await db.pool.query(`UPDATE chunk SET embedding = '{0,0,1}'`)
-    await db.pool.query(`UPDATE chunk SET embedding = '{1,0,0}' WHERE text LIKE 'Ian Murdock founded Debian%' OR text LIKE 'Ian Murdock founded Zebra%' OR text LIKE 'Debian adopted systemd%'`)
+    await db.pool.query(
+      `UPDATE chunk SET embedding = '{1,0,0}' WHERE text LIKE 'Ian Murdock founded Debian%' OR text LIKE 'Ian Murdock founded Zebra%' OR text LIKE 'Debian adopted systemd%'`,
+    )
     const r = await recall(app.scoped, { readScopes: [A], query: 'zzzz qqqq', limit: 5, queryVector: [0.9, 0.1, 0] }, identity)
     assert.equal(r.items[0]?.kind, 'chunk')
     assert.match(r.chunks[0].text, /^Ian Murdock founded Debian/)

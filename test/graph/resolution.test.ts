@@ -9,17 +9,16 @@ import { describe, it } from 'node:test'
 import type { Extraction } from '../../src/graph/extract/extraction.js'
 import { readMerges, undoMerge } from '../../src/graph/resolve/merge-history.js'
 import { DedupJob } from '../../src/jobs/inventory/index.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 import { fileDatabase } from '../support/db.js'
+import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 import { startFakeServer } from '../support/inventory/fake-services.js'
 import { runScoped } from '../support/inventory/run-jobs.js'
-import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
-import { addDocument, asSet, graphSettings, projectExtraction } from '../support/graph/graph.js'
 
 const AB = [A, B]
 const db = await fileDatabase()
 const app = await fileAppLogin(db)
 const settings = graphSettings()
-
 
 const first: Extraction = {
   entities: [
@@ -65,12 +64,19 @@ async function snapshot(scopes: string[]): Promise<Snapshot> {
                 (SELECT count(*) FROM claim_source cs WHERE cs.claim_id = c.id) AS x
            FROM claim c JOIN entity s ON s.id = c.subject_id LEFT JOIN entity o ON o.id = c.object_id WHERE c.scopes = $1::uuid[] ORDER BY 1`,
       ),
-      mentions: await col(`SELECT e.name || ' ' || sum(m.count) AS x FROM mention m JOIN entity e ON e.id = m.entity_id WHERE m.scopes = $1::uuid[] GROUP BY e.name ORDER BY 1`),
+      mentions: await col(
+        `SELECT e.name || ' ' || sum(m.count) AS x FROM mention m JOIN entity e ON e.id = m.entity_id WHERE m.scopes = $1::uuid[] GROUP BY e.name ORDER BY 1`,
+      ),
     }
   })
 }
 
-const live = async (scopes: string[]) => asSet(app.scoped, scopes, async (q) => (await q.query<{ name: string }>('SELECT name FROM entity WHERE merged_into IS NULL AND scopes = $1::uuid[] ORDER BY name', [scopes])).rows.map((r) => r.name))
+const live = async (scopes: string[]) =>
+  asSet(app.scoped, scopes, async (q) =>
+    (await q.query<{ name: string }>('SELECT name FROM entity WHERE merged_into IS NULL AND scopes = $1::uuid[] ORDER BY name', [scopes])).rows.map(
+      (r) => r.name,
+    ),
+  )
 
 describe('resolution', () => {
   it('merges acronyms, partial names and designators, keeps the better name, leaves look-alikes and ambiguous names, and undoes every merge from its record', async () => {
@@ -87,12 +93,29 @@ describe('resolution', () => {
     await runScoped(DedupJob, app.scoped, settings, AB)
     const names = await live(AB)
     for (const gone of ['Akkerman', 'DPL', "Raphaël's"]) assert.ok(!names.includes(gone), `${gone} was merged: ${names.join(', ')}`)
-    for (const kept of ['Wichert Akkerman', 'Debian Project Leader', 'Raphaël Hertzog', 'Document Foundation', 'Foundation Documents', 'Oldstable', 'Oldoldstable', 'Sam', 'Sam Hartman', 'Sam Hocevar']) {
+    for (const kept of [
+      'Wichert Akkerman',
+      'Debian Project Leader',
+      'Raphaël Hertzog',
+      'Document Foundation',
+      'Foundation Documents',
+      'Oldstable',
+      'Oldoldstable',
+      'Sam',
+      'Sam Hartman',
+      'Sam Hocevar',
+    ]) {
       assert.ok(names.includes(kept), `${kept} is live: ${names.join(', ')}`)
     }
     const after = await snapshot(AB)
-    assert.ok(after.claims.some((c) => c.startsWith('Wichert Akkerman lead project')), `the partial name's claims moved to the full name: ${after.claims.join(' | ')}`)
-    assert.ok(after.claims.some((c) => c.startsWith('Wichert Akkerman be Debian Project Leader w=2.000 n=2')), `two sources of one claim fold into one: ${after.claims.join(' | ')}`)
+    assert.ok(
+      after.claims.some((c) => c.startsWith('Wichert Akkerman lead project')),
+      `the partial name's claims moved to the full name: ${after.claims.join(' | ')}`,
+    )
+    assert.ok(
+      after.claims.some((c) => c.startsWith('Wichert Akkerman be Debian Project Leader w=2.000 n=2')),
+      `two sources of one claim fold into one: ${after.claims.join(' | ')}`,
+    )
     assert.deepEqual(await snapshot([A]), beforeA, '{A} is untouched')
 
     const merges = await readMerges(app.scoped, AB, identity, { limit: 50 })
@@ -101,7 +124,7 @@ describe('resolution', () => {
       'DPL>Debian Project Leader:acronym:Debian Project Leader',
       "Raphaël Hertzog>Raphaël's:partial-name:Raphaël Hertzog",
     ])
-    assert.deepEqual(await readMerges(app.scoped, [A], identity, { limit: 50 }), [], '{A} sees none of {A,B}\'s merges')
+    assert.deepEqual(await readMerges(app.scoped, [A], identity, { limit: 50 }), [], "{A} sees none of {A,B}'s merges")
     await assert.rejects(undoMerge(app.scoped, [A], identity, merges[0].id), /no merge/)
 
     for (const m of merges) await undoMerge(app.scoped, AB, identity, m.id)
@@ -135,7 +158,9 @@ describe('resolution', () => {
       await runScoped(DedupJob, app.scoped, graphSettings({ AIZK_EMBEDDINGS_URL: `${server.url}/v1` }), [C])
       // Which row survives follows the entities' ids; the name it shows is the better one either way.
       assert.deepEqual(
-        (await readMerges(app.scoped, [C], identity, { limit: 10 })).map((m) => `${[m.mergedName, m.intoName].sort().join(' + ')}, kept ${m.keptName}:${m.rule}`),
+        (await readMerges(app.scoped, [C], identity, { limit: 10 })).map(
+          (m) => `${[m.mergedName, m.intoName].sort().join(' + ')}, kept ${m.keptName}:${m.rule}`,
+        ),
         ['Debian 9 + Debian 9 Stretch, kept Debian 9 Stretch:embedding'],
       )
       assert.ok(!asked.includes('document foundation'), 'a word-order swap is never sent to be compared')

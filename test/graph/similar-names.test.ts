@@ -9,8 +9,8 @@ import { before, describe, it } from 'node:test'
 import { normalizeName } from '../../src/graph/extract/normalize.js'
 import { similarNamePairs } from '../../src/graph/resolve/similar-names.js'
 import { confirmSimilar, nameTrigrams } from '../../src/graph/resolve/sql/dedup-sql.js'
-import { fileDatabase } from '../support/db.js'
 import { A, C, fileAppLogin } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 import { corpusText } from '../support/graph/corpus.js'
 import { asSet } from '../support/graph/graph.js'
 
@@ -21,7 +21,13 @@ const app = await fileAppLogin(db)
 let pairs: { key: string; similarity: number }[] = []
 
 function names(): { name: string; kind: string }[] {
-  const words = [...new Set(corpusText('tutorial/classes.rst.txt').toLowerCase().match(/\b[a-z]{3,}\b/g))].slice(0, 400)
+  const words = [
+    ...new Set(
+      corpusText('tutorial/classes.rst.txt')
+        .toLowerCase()
+        .match(/\b[a-z]{3,}\b/g),
+    ),
+  ].slice(0, 400)
   const out: { name: string; kind: string }[] = []
   const kinds = ['person', 'concept']
   for (let i = 0; i < 600; i++) {
@@ -32,7 +38,9 @@ function names(): { name: string; kind: string }[] {
     if (i % 5 === 0) out.push({ name: `${base.slice(0, -1)}x`, kind: kinds[(i + 1) % 2] })
     if (i % 6 === 0) out.push({ name: `${base} ${w(9)}`, kind: kinds[i % 2] })
   }
-  out.push(...['ab', 'a', 'x1', 'abc', 'café crème', 'cafe creme', 'café crèmes', '東京 大学', '東京 大学院', 'Łódź', 'lodz'].map((name) => ({ name, kind: 'place' })))
+  out.push(
+    ...['ab', 'a', 'x1', 'abc', 'café crème', 'cafe creme', 'café crèmes', '東京 大学', '東京 大学院', 'Łódź', 'lodz'].map((name) => ({ name, kind: 'place' })),
+  )
   const seen = new Set<string>()
   return out.filter((e) => {
     const key = `${e.kind} ${normalizeName(e.name)}`
@@ -69,7 +77,10 @@ describe('similar names', () => {
   for (const threshold of [0.3, 0.5, 0.55, 0.7, 0.8, 0.9]) {
     it(`finds exactly the same-kind pairs whose pg_trgm similarity is above ${threshold}`, async () => {
       await asSet(app.scoped, S, async (q) => {
-        const expected = pairs.filter((p) => p.similarity > threshold).map((p) => p.key).sort()
+        const expected = pairs
+          .filter((p) => p.similarity > threshold)
+          .map((p) => p.key)
+          .sort()
         assert.ok(expected.length > 20, `the names hold pairs above ${threshold} (${expected.length})`)
         const found = await similarNamePairs(await nameTrigrams(q, S), threshold)
         assert.deepEqual(found.map(key).sort(), expected, 'the search alone already agrees with pg_trgm')

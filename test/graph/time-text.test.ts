@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { claimTimes, timePhrases } from '../../src/graph/extract/claim-times.js'
 import { extractBuiltin } from '../../src/graph/extract/builtin-extractor.js'
+import { claimTimes, timePhrases } from '../../src/graph/extract/claim-times.js'
 import { sentencesOf } from '../../src/graph/extract/sentence-terms.js'
 import { claimSentence } from '../../src/graph/maintain/claim-sentence.js'
 import { communityText } from '../../src/graph/maintain/communities/community-text.js'
@@ -52,9 +52,18 @@ describe('time phrases', () => {
 
   it('reads since, between ... and ..., a year range and a leading phrase', () => {
     const s = (text: string) => sentencesOf(text)[0]
-    assert.deepEqual(timePhrases(s('Debian has used Git since 2005.')).map(({ when, until }) => [when, until]), [['2005', undefined]])
-    assert.deepEqual(timePhrases(s('Debian shipped Perl between 1998 and 2001.')).map(({ when, until }) => [when, until]), [['1998', '2001']])
-    assert.deepEqual(timePhrases(s('Debian was free from 1996-1998.')).map(({ when, until }) => [when, until]), [['1996', '1998']])
+    assert.deepEqual(
+      timePhrases(s('Debian has used Git since 2005.')).map(({ when, until }) => [when, until]),
+      [['2005', undefined]],
+    )
+    assert.deepEqual(
+      timePhrases(s('Debian shipped Perl between 1998 and 2001.')).map(({ when, until }) => [when, until]),
+      [['1998', '2001']],
+    )
+    assert.deepEqual(
+      timePhrases(s('Debian was free from 1996-1998.')).map(({ when, until }) => [when, until]),
+      [['1996', '1998']],
+    )
     const lead = s('Since 2005, Debian has used Git.')
     assert.deepEqual(claimTimes(lead, [{ subjectAt: 3, predicate: 'use' }]), [{ when: '2005' }])
   })
@@ -66,7 +75,10 @@ describe('time phrases', () => {
 
 describe('readable profiles and communities', () => {
   it('a dated claim reads in the past with its dates; negation stays', () => {
-    assert.equal(claimSentence('Bruce Perens', 'lead', 'Debian', { from: 'April 1996', until: 'December 1997' }), 'Bruce Perens led Debian from April 1996 until December 1997.')
+    assert.equal(
+      claimSentence('Bruce Perens', 'lead', 'Debian', { from: 'April 1996', until: 'December 1997' }),
+      'Bruce Perens led Debian from April 1996 until December 1997.',
+    )
     assert.equal(claimSentence('Ian Murdock', 'found', 'Debian', { from: 'August 1993' }), 'Ian Murdock founded Debian in August 1993.')
     assert.equal(claimSentence('Qt', 'not be', 'free software', { until: '2000' }), 'Qt was not free software until 2000.')
     assert.equal(claimSentence('Debian', 'not support', 'comments', { from: '1999' }), 'Debian did not support comments in 1999.')
@@ -75,7 +87,10 @@ describe('readable profiles and communities', () => {
 
   it('what an entity is, from its description sentence, in its own tense and polarity', () => {
     assert.deepEqual(whatItIs('Qt', 'At the time, Qt was not free software; KDE used it.'), { text: 'Qt was not free software.', quoted: false })
-    assert.deepEqual(whatItIs('Bdale Garbee', 'Bdale Garbee, a long-time Debian developer, was elected in 2002.'), { text: 'Bdale Garbee is a long-time Debian developer.', quoted: false })
+    assert.deepEqual(whatItIs('Bdale Garbee', 'Bdale Garbee, a long-time Debian developer, was elected in 2002.'), {
+      text: 'Bdale Garbee is a long-time Debian developer.',
+      quoted: false,
+    })
     assert.deepEqual(whatItIs('Netfilter', 'Run the firewall with Netfilter.'), { text: '“Run the firewall with Netfilter.”', quoted: true })
     assert.equal(whatItIs('Netfilter', null), undefined)
   })
@@ -95,7 +110,10 @@ describe('readable profiles and communities', () => {
       { subject: 'Ian Murdock', predicate: 'found', object: 'Debian', validFrom: 'August 1993' },
     ])
     assert.equal(title, 'Who led Debian')
-    assert.equal(summary, '4 entities around Debian, Bruce Perens and Ian Jackson. Bruce Perens and Ian Jackson led Debian between April 1996 and December 1998. Ian Murdock founded Debian in August 1993.')
+    assert.equal(
+      summary,
+      '4 entities around Debian, Bruce Perens and Ian Jackson. Bruce Perens and Ian Jackson led Debian between April 1996 and December 1998. Ian Murdock founded Debian in August 1993.',
+    )
     const guido = communityText(['Guido van Rossum'], 3, [
       { subject: 'Guido van Rossum', predicate: 'join', object: 'Google' },
       { subject: 'Guido van Rossum', predicate: 'join', object: 'Dropbox' },

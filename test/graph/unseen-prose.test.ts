@@ -11,7 +11,10 @@ import { cleanExtraction } from '../../src/graph/extract/extraction.js'
 import { claimSentence } from '../../src/graph/maintain/claim-sentence.js'
 
 const entities = (text: string) => cleanExtraction(extractBuiltin(text)).entities
-const names = (text: string) => entities(text).map((e) => e.name).sort()
+const names = (text: string) =>
+  entities(text)
+    .map((e) => e.name)
+    .sort()
 const kindOf = (text: string, name: string) => entities(text).find((e) => e.name === name)?.kind
 const claims = (text: string) => extractBuiltin(text).claims.map((c) => `${c.subject} | ${c.predicate} | ${c.object}`)
 
@@ -25,7 +28,8 @@ describe('built-in extractor on unseen prose', () => {
       'Recovery mode starts a root shell.',
     ].join(' ')
     const found = names(text)
-    for (const fragment of ['Before', 'Requires', 'Options', 'Toggle', 'Point', 'Recovery']) assert.ok(!found.includes(fragment), `${fragment} in ${found.join(', ')}`)
+    for (const fragment of ['Before', 'Requires', 'Options', 'Toggle', 'Point', 'Recovery'])
+      assert.ok(!found.includes(fragment), `${fragment} in ${found.join(', ')}`)
     assert.ok(found.includes('Debian') && found.includes('Netfilter'), found.join(', '))
   })
 

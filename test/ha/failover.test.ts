@@ -59,17 +59,29 @@ async function allPickedAgain(since: number, what: string): Promise<number> {
 
 /** Each worker's /readyz failed at least once in [from, to], and answers 200 again afterwards. */
 async function readyzFollowed(from: number, to: number, what: string): Promise<void> {
-  const failing = healthPorts.map((port) => health.samples.filter((s) => s.port === port && s.path === '/readyz' && s.at >= from && s.at <= to && s.status !== 200).length)
+  const failing = healthPorts.map(
+    (port) => health.samples.filter((s) => s.port === port && s.path === '/readyz' && s.at >= from && s.at <= to && s.status !== 200).length,
+  )
   note(`${what}: /readyz failing samples per worker while no writable leader: ${failing.join(', ')}`)
-  assert.ok(failing.every((n) => n > 0), `${what}: every worker's /readyz failed while no leader took writes (${failing.join(', ')})`)
+  assert.ok(
+    failing.every((n) => n > 0),
+    `${what}: every worker's /readyz failed while no leader took writes (${failing.join(', ')})`,
+  )
   for (const port of healthPorts) {
-    await waitFor(`/readyz 200 on ${port} after ${what}`, () => health.samples.some((s) => s.port === port && s.path === '/readyz' && s.at > to && s.status === 200), { timeoutMs: 30_000 })
+    await waitFor(
+      `/readyz 200 on ${port} after ${what}`,
+      () => health.samples.some((s) => s.port === port && s.path === '/readyz' && s.at > to && s.status === 200),
+      { timeoutMs: 30_000 },
+    )
   }
 }
 
 /** With the load paused and the queue empty, a new job is picked within 2 s: a NOTIFY woke a worker. */
 async function notifyDrivenPick(leader: string, what: string): Promise<void> {
-  await waitFor(`every LISTEN link on ${leader}`, async () => (await listenLinks(cluster.nodeUrl(leader))) >= workers.length, { timeoutMs: 30_000, everyMs: 200 })
+  await waitFor(`every LISTEN link on ${leader}`, async () => (await listenLinks(cluster.nodeUrl(leader))) >= workers.length, {
+    timeoutMs: 30_000,
+    everyMs: 200,
+  })
   load.pause(true)
   try {
     await waitFor('the queue drained', () => queuedCount().then((n) => n === 0), { timeoutMs: 60_000, everyMs: 200 })
@@ -116,7 +128,13 @@ describe('the queue through a Patroni failover behind HAProxy', { skip }, () => 
     const modules = `${TEST_JOBS},${path.join(repoRoot, 'test', 'fixtures', 'ha-jobs.mjs')}`
     workers = healthPorts.map((port) =>
       spawnWorker(
-        workerEnv(cluster.url, { AIZK_WORKER_OUTPUT: 'json', AIZK_WORKER_JOB_MODULES: modules, AIZK_WORKER_NO_SCHEDULER: 'false', AIZK_POLL_INTERVAL_SECONDS: String(POLL_SECONDS), AIZK_QUEUE_BATCH_SIZE: '10' }),
+        workerEnv(cluster.url, {
+          AIZK_WORKER_OUTPUT: 'json',
+          AIZK_WORKER_JOB_MODULES: modules,
+          AIZK_WORKER_NO_SCHEDULER: 'false',
+          AIZK_POLL_INTERVAL_SECONDS: String(POLL_SECONDS),
+          AIZK_QUEUE_BATCH_SIZE: '10',
+        }),
         ['--health-port', String(port)],
       ),
     )
@@ -187,7 +205,8 @@ describe('the queue through a Patroni failover behind HAProxy', { skip }, () => 
     await admin.end()
     const to = await writableAt(leader)
     outages.push([from, to])
-    const during = (name: string) => workers.flatMap((w) => w.events.filter((e) => e.event === name && Date.parse(e.ts) >= from && Date.parse(e.ts) <= to)).length
+    const during = (name: string) =>
+      workers.flatMap((w) => w.events.filter((e) => e.event === name && Date.parse(e.ts) >= from && Date.parse(e.ts) <= to)).length
     note(
       `read-only leader: completions reported while it refused writes: ${completedDuring.join(', ')}; meanwhile ${during('job:retried')} retried, ${during('job:held')} held, ${during('db:lost')} db:lost, ${during('worker:error')} worker:error events`,
     )
@@ -199,16 +218,32 @@ describe('the queue through a Patroni failover behind HAProxy', { skip }, () => 
 
   it('synchronous replication: nothing acknowledged lost, one success per job, limits held, ticks once each', async () => {
     const jobs = [...load.acknowledged]
-    await waitFor('every acknowledged job done', async () => (await outcomes(cluster.url, jobs)).successful.size === jobs.length, { timeoutMs: 120_000, everyMs: 500 })
+    await waitFor('every acknowledged job done', async () => (await outcomes(cluster.url, jobs)).successful.size === jobs.length, {
+      timeoutMs: 120_000,
+      everyMs: 500,
+    })
     const { successful, queued } = await outcomes(cluster.url, jobs)
     const picks = runsPerJob(workers, 'job:picked')
     const recorded = await recordedRuns(cluster.url)
     const twice = jobs.filter((j) => (picks.get(j.id) ?? 0) > 1).length
     const ticks = tickProblems(firedTicks(workers, TICK), outages)
-    note(`sync: ${jobs.length} acknowledged enqueues, ${jobs.length - successful.size} lost, ${twice} picked twice, max ${Math.max(...picks.values())} picks of one job, limited entrypoint max ${picked.max} picked at once (${picked.samples} samples), ${ticks.doubled} doubled ticks, ${ticks.outageGaps} tick gaps at a switch and ${ticks.lateGaps} after a late fire (coalesced), ${load.failedBatches} enqueue batches refused`)
+    note(
+      `sync: ${jobs.length} acknowledged enqueues, ${jobs.length - successful.size} lost, ${twice} picked twice, max ${Math.max(...picks.values())} picks of one job, limited entrypoint max ${picked.max} picked at once (${picked.samples} samples), ${ticks.doubled} doubled ticks, ${ticks.outageGaps} tick gaps at a switch and ${ticks.lateGaps} after a late fire (coalesced), ${load.failedBatches} enqueue batches refused`,
+    )
     assert.equal(jobs.length - successful.size, 0, 'acknowledged enqueues lost')
-    assert.deepEqual(await unrecorded(cluster.url, jobs.filter((j) => j.entrypoint === 'test_record')), [], 'acknowledged test_record jobs that never ran')
-    assert.deepEqual([...successful.entries()].filter(([, n]) => n !== 1), [], 'each job has exactly one successful log row')
+    assert.deepEqual(
+      await unrecorded(
+        cluster.url,
+        jobs.filter((j) => j.entrypoint === 'test_record'),
+      ),
+      [],
+      'acknowledged test_record jobs that never ran',
+    )
+    assert.deepEqual(
+      [...successful.entries()].filter(([, n]) => n !== 1),
+      [],
+      'each job has exactly one successful log row',
+    )
     assert.equal(queued.size, 0)
     assert.ok(Math.max(...picks.values()) <= 2, 'at most one extra run per job')
     assert.ok(Math.max(0, ...[...recorded.values()]) <= 2, 'at most two handler runs wrote their row')
@@ -216,8 +251,13 @@ describe('the queue through a Patroni failover behind HAProxy', { skip }, () => 
     assert.equal(ticks.doubled, 0, 'a cron tick fired twice')
     assert.deepEqual(ticks.unexplainedGaps, [], 'cron ticks missing outside a switch')
     const livez = health.samples.filter((s) => s.path === '/livez')
-    note(`sync: /livez answered ${livez.filter((s) => s.status !== 0).length} of ${livez.length} probes, ${livez.filter((s) => s.status === 503).length} answered 503`)
-    assert.ok(livez.every((s) => s.status !== 0), '/livez always answered')
+    note(
+      `sync: /livez answered ${livez.filter((s) => s.status !== 0).length} of ${livez.length} probes, ${livez.filter((s) => s.status === 503).length} answered 503`,
+    )
+    assert.ok(
+      livez.every((s) => s.status !== 0),
+      '/livez always answered',
+    )
     for (const w of workers) assert.deepEqual(w.badLines, [])
   })
 

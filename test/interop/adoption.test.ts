@@ -35,7 +35,10 @@ describe('adopting a PgQueuer 1.3.2 database', () => {
     const types = await db.pool.query(
       "select table_name, data_type from information_schema.columns where column_name = 'id' and table_name in ('pgqueuer', 'pgqueuer_statistics', 'pgqueuer_schedules') order by 1",
     )
-    assert.deepEqual(types.rows.map((r) => r.data_type), ['bigint', 'bigint', 'bigint'])
+    assert.deepEqual(
+      types.rows.map((r) => r.data_type),
+      ['bigint', 'bigint', 'bigint'],
+    )
   })
 
   it('names dedupe keys held by a failed and a live job, exits 6 and changes nothing; the flag resolves them', async () => {
@@ -59,10 +62,13 @@ describe('adopting a PgQueuer 1.3.2 database', () => {
       { id: held, dedupeKey: 'dup-key', newDedupeKey: `dup-key#dup-of-${live}`, keptJob: live },
     ])
     const rows = (await db.pool.query('select id::text, status, dedupe_key, headers from pgqueuer order by id')).rows
-    assert.deepEqual(rows.map((r) => [r.id, r.status, r.dedupe_key]), [
-      [held, 'failed', `dup-key#dup-of-${live}`],
-      [live, 'queued', 'dup-key'],
-    ])
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.status, r.dedupe_key]),
+      [
+        [held, 'failed', `dup-key#dup-of-${live}`],
+        [live, 'queued', 'dup-key'],
+      ],
+    )
     assert.deepEqual(rows[0].headers.aizk.dedupeKeyConflict, { dedupeKey: 'dup-key', keptJob: live })
     // PgQueuer still reads the renamed row as a Job and can requeue it.
     await pgq(db.url, ['requeue', held])

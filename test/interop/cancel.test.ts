@@ -25,10 +25,16 @@ describe("PgQueuer's cancel on an aizk worker", () => {
     await w.waitFor((e) => e.event === 'job:cancel-requested' && e.jobId === id, 'the abort')
     const canceled = await w.waitFor((e) => e.event === 'job:canceled' && e.jobId === id, 'the cancel')
     assert.equal(canceled.ran, true)
-    assert.equal(w.events.some((e) => e.event === 'job:cancel-unverified'), false)
+    assert.equal(
+      w.events.some((e) => e.event === 'job:cancel-unverified'),
+      false,
+    )
     await waitFor('the handler to end', async () => (await runsOf(db.pool, 'interop_cancelable'))[0].finished !== null)
     const log = await db.pool.query(`select status::text from pgqueuer_log where job_id = $1 order by id`, [id])
-    assert.deepEqual(log.rows.map((r) => r.status), ['canceled'])
+    assert.deepEqual(
+      log.rows.map((r) => r.status),
+      ['canceled'],
+    )
     assert.equal((await db.pool.query('select 1 from pgqueuer where id = $1', [id])).rowCount, 0)
   })
 })

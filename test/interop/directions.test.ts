@@ -13,7 +13,13 @@ const { scenario, aizkWorker, pgqWorker } = interopFile()
 describe('PgQueuer 1.3.2 and aizk, both directions', () => {
   it('PgQueuer enqueues, aizk runs each job exactly once with its JSON payload', async () => {
     const db = await scenario()
-    const ids = idsOf(await pgqEnqueue(db.url, 'interop_json', [0, 1, 2, 3, 4].map((n) => ({ json: { n } })))) as string[]
+    const ids = idsOf(
+      await pgqEnqueue(
+        db.url,
+        'interop_json',
+        [0, 1, 2, 3, 4].map((n) => ({ json: { n } })),
+      ),
+    ) as string[]
     const w = aizkWorker(db, ['interop_json'])
     for (const id of ids) await w.waitFor((e) => e.event === 'job:completed' && e.jobId === id, `completion of ${id}`)
     const runs = await runsOf(db.pool, 'interop_json')
@@ -31,14 +37,14 @@ describe('PgQueuer 1.3.2 and aizk, both directions', () => {
     const db = await scenario()
     const worker = pgqWorker(db, ['pgq_side'])
     await worker.queueManagerId
-    const ids = (await enqueueMany(db.pool, [0, 1, 2].map((n) => ({ entrypoint: 'pgq_side', payload: { n } })))) as string[]
+    const ids = (await enqueueMany(
+      db.pool,
+      [0, 1, 2].map((n) => ({ entrypoint: 'pgq_side', payload: { n } })),
+    )) as string[]
     for (const id of ids) await worker.waitFor((e) => e.event === 'end' && String(e.id) === id, `PgQueuer end of ${id}`)
     const starts = worker.events.filter((e) => e.event === 'start')
     assert.deepEqual(starts.map((e) => String(e.id)).sort(), [...ids].sort(), 'each job started once')
-    assert.deepEqual(
-      starts.map((e) => JSON.parse(Buffer.from(String(e.payload_hex), 'hex').toString('utf8')).n).sort(),
-      [0, 1, 2],
-    )
+    assert.deepEqual(starts.map((e) => JSON.parse(Buffer.from(String(e.payload_hex), 'hex').toString('utf8')).n).sort(), [0, 1, 2])
     await waitFor('PgQueuer to log the completions', async () => {
       const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer_log where status = 'successful' and job_id = any($1::bigint[])", [ids])
       return rows[0].n === 3

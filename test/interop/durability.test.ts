@@ -25,11 +25,22 @@ describe('durability levels shared with PgQueuer', () => {
     assert.equal(await level(db), 'volatile', 'aizk reads a level it will not set')
     const back = await cli(db, ['durability', 'durable', '--yes', '--json'])
     assert.equal(back.code, 0, back.stderr)
-    assert.deepEqual(JSON.parse(back.stdout).statements, ['ALTER TABLE pgqueuer SET LOGGED', 'ALTER TABLE pgqueuer_log SET LOGGED', 'ALTER TABLE pgqueuer_statistics SET LOGGED', 'ALTER TABLE pgqueuer_schedules SET LOGGED'])
+    assert.deepEqual(JSON.parse(back.stdout).statements, [
+      'ALTER TABLE pgqueuer SET LOGGED',
+      'ALTER TABLE pgqueuer_log SET LOGGED',
+      'ALTER TABLE pgqueuer_statistics SET LOGGED',
+      'ALTER TABLE pgqueuer_schedules SET LOGGED',
+    ])
 
     const set = await cli(db, ['durability', 'balanced', '--yes'])
     assert.equal(set.code, 0, set.stderr)
-    const ids = idsOf(await pgqEnqueue(db.url, 'py_done', [1, 2].map((n) => ({ json: { n } })))) as string[]
+    const ids = idsOf(
+      await pgqEnqueue(
+        db.url,
+        'py_done',
+        [1, 2].map((n) => ({ json: { n } })),
+      ),
+    ) as string[]
     const w = pgqWorker(db, ['py_done'])
     for (const id of ids) await w.waitFor((e) => e.event === 'end' && String(e.id) === id, `PgQueuer end of ${id}`)
     await waitFor('PgQueuer to log the completions', async () => {

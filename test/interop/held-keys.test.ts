@@ -28,6 +28,9 @@ describe('held dedupe keys and PgQueuer', () => {
     await pgq(db.url, ['requeue', id])
     await waitFor('aizk to run the requeued job again', async () => (await runsOf(db.pool, 'interop_hold')).length === 2)
     const runs = await runsOf(db.pool, 'interop_hold')
-    assert.deepEqual(runs.map((r) => r.job_id), [id, id])
+    assert.deepEqual(
+      runs.map((r) => r.job_id),
+      [id, id],
+    )
   })
 })

@@ -48,7 +48,7 @@ describe('holds both ways and requeue', () => {
     assert.equal(String(ended.id), id)
   })
 
-  it("aizk holds a job; PgQueuer parses the traceback as its own record and its job_status reads failed", async () => {
+  it('aizk holds a job; PgQueuer parses the traceback as its own record and its job_status reads failed', async () => {
     const db = await scenario()
     const id = (await enqueue(db.pool, { entrypoint: 'interop_hold', payload: { x: 1 } })) as string
     const w = aizkWorker(db, ['interop_hold'])

@@ -5,19 +5,24 @@
  */
 import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
-import pg from 'pg'
 import { describe } from 'node:test'
+import pg from 'pg'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
+import type { TestDatabase } from '../support/db.js'
 import { idsOf, pgqEnqueue } from '../support/interop/pgqueuer.js'
 import { interopFile, it, runsOf } from '../support/interop/scenario.js'
 import { waitFor } from '../support/wait-for.js'
-import type { TestDatabase } from '../support/db.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
 
 /** The most rows of `entrypoint` seen picked at once, sampling every ~20 ms until `done` holds. */
-async function sampleMaxPicked(db: TestDatabase, entrypoint: string, done: () => Promise<boolean>, timeoutMs = 120_000): Promise<{ max: number; samples: number }> {
+async function sampleMaxPicked(
+  db: TestDatabase,
+  entrypoint: string,
+  done: () => Promise<boolean>,
+  timeoutMs = 120_000,
+): Promise<{ max: number; samples: number }> {
   let max = 0
   let samples = 0
   const deadline = Date.now() + timeoutMs
@@ -40,7 +45,10 @@ describe('global limits beside PgQueuer workers', () => {
     await py.queueManagerId
     const first = idsOf(await pgqEnqueue(db.url, 'interop_limited', [{ json: { ms: 500 } }, { json: { ms: 500 } }])) as string[]
     for (const id of first) await py.waitFor((e) => e.event === 'start' && String(e.id) === id, `PgQueuer start of ${id}`)
-    await enqueueMany(db.pool, [1, 2, 3, 4].map(() => ({ entrypoint: 'interop_limited', payload: { ms: 500 } })))
+    await enqueueMany(
+      db.pool,
+      [1, 2, 3, 4].map(() => ({ entrypoint: 'interop_limited', payload: { ms: 500 } })),
+    )
     aizkWorker(db, ['interop_limited'])
     await waitFor('every job to run', async () => (await db.pool.query('select count(*)::int as n from pgqueuer')).rows[0].n === 0, 90_000)
     const firstEnd = Math.min(...py.events.filter((e) => e.event === 'end').map((e) => Number(e.at) * 1000))
@@ -52,7 +60,10 @@ describe('global limits beside PgQueuer workers', () => {
 
   it('an aizk pick waits for an uncommitted foreign pick of a limited entrypoint and counts it', async () => {
     const db = await scenario()
-    const ids = (await enqueueMany(db.pool, [1, 2].map(() => ({ entrypoint: 'interop_limited', payload: {} })))) as string[]
+    const ids = (await enqueueMany(
+      db.pool,
+      [1, 2].map(() => ({ entrypoint: 'interop_limited', payload: {} })),
+    )) as string[]
     const foreign = new pg.Client({ connectionString: db.url })
     await foreign.connect()
     try {
@@ -61,7 +72,9 @@ describe('global limits beside PgQueuer workers', () => {
       await foreign.query("update pgqueuer set status = 'picked', queue_manager_id = $2, heartbeat = now() where id = $1", [ids[0], randomUUID()])
       const pick = pickJobs(db.pool, planPick(randomUUID(), [{ entrypoint: 'interop_limited', concurrencyLimit: 1 }]), 10, 0)
       await waitFor('the aizk pick to wait for the lock', async () => {
-        const { rows } = await db.pool.query("select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'")
+        const { rows } = await db.pool.query(
+          "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'",
+        )
         return rows.length > 0
       })
       await foreign.query('commit')
@@ -78,12 +91,22 @@ describe('global limits beside PgQueuer workers', () => {
     const aizk = aizkWorker(db, ['interop_limited'])
     await aizk.waitFor((e) => e.event === 'worker:started', 'the aizk worker to start')
     const half = Array.from({ length: 30 }, () => ({ ms: 150 }))
-    await enqueueMany(db.pool, half.map((payload) => ({ entrypoint: 'interop_limited', payload })))
-    await pgqEnqueue(db.url, 'interop_limited', half.map((json) => ({ json })))
+    await enqueueMany(
+      db.pool,
+      half.map((payload) => ({ entrypoint: 'interop_limited', payload })),
+    )
+    await pgqEnqueue(
+      db.url,
+      'interop_limited',
+      half.map((json) => ({ json })),
+    )
     const { max, samples } = await sampleMaxPicked(db, 'interop_limited', queueEmpty(db))
     assert.ok(max <= 2, `at most 2 picked at once, saw ${max} over ${samples} samples`)
     assert.ok((await runsOf(db.pool, 'interop_limited')).length > 0, 'the aizk worker ran some')
-    assert.ok(py.events.some((e) => e.event === 'end'), 'the PgQueuer worker ran some')
+    assert.ok(
+      py.events.some((e) => e.event === 'end'),
+      'the PgQueuer worker ran some',
+    )
     assert.equal(py.child.exitCode, null, 'the PgQueuer worker is still running')
   })
 
@@ -94,7 +117,11 @@ describe('global limits beside PgQueuer workers', () => {
       `insert into aizk_worker (queue_manager_id, host, pid, version, entrypoints, limits)
        values (gen_random_uuid(), 'elsewhere', 1, 'test', '{interop_limited}', '{"interop_limited": 2}')`,
     )
-    await pgqEnqueue(db.url, 'interop_limited', Array.from({ length: 6 }, () => ({ json: { ms: 0 } })))
+    await pgqEnqueue(
+      db.url,
+      'interop_limited',
+      Array.from({ length: 6 }, () => ({ json: { ms: 0 } })),
+    )
     const py = pgqWorker(db, ['interop_limited'], { sleep: 0.3, poll: 0.2, batchSize: 10 })
     const { max } = await sampleMaxPicked(db, 'interop_limited', queueEmpty(db))
     assert.equal(max, 2, 'PgQueuer took 2 at a time, not its batch of 6')
@@ -115,7 +142,11 @@ describe('global limits beside PgQueuer workers', () => {
       assert.equal((await db.pool.query('select 1 from aizk_worker')).rowCount, 0, 'no aizk worker registered')
       const py = pgqWorker(db, ['interop_limited'], { sleep: 0.1, poll: 0.2, batchSize: 10 })
       await py.queueManagerId
-      await pgqEnqueue(db.url, 'interop_limited', Array.from({ length: 30 }, () => ({ json: { ms: 0 } })))
+      await pgqEnqueue(
+        db.url,
+        'interop_limited',
+        Array.from({ length: 30 }, () => ({ json: { ms: 0 } })),
+      )
       const { max, samples } = await sampleMaxPicked(db, 'interop_limited', queueEmpty(db))
       t.diagnostic(`limit ${limit}: at most ${max} picked over ${samples} samples`)
       assert.ok(max <= limit, `at most ${limit} picked at once, saw ${max} over ${samples} samples`)

@@ -19,7 +19,11 @@ const cli = (db: TestDatabase, args: string[], env: Record<string, string> = {})
 describe('AIZK_QUEUE_LOG_PARITY and PgQueuer', () => {
   it("with AIZK_QUEUE_LOG_PARITY PgQueuer's job_status and percentiles see aizk's jobs", async () => {
     const db = await scenario()
-    const ids = (await enqueueMany(db.pool, [1, 2, 3].map((n) => ({ entrypoint: 'interop_json', payload: { n } })), { logQueued: true })) as string[]
+    const ids = (await enqueueMany(
+      db.pool,
+      [1, 2, 3].map((n) => ({ entrypoint: 'interop_json', payload: { n } })),
+      { logQueued: true },
+    )) as string[]
     const queued = await pgqOne(db.url, ['job-status', ...ids])
     assert.deepEqual(queued.statuses, Object.fromEntries(ids.map((id) => [id, 'queued'])))
     aizkWorker(db, ['interop_json'], { AIZK_QUEUE_LOG_PARITY: 'true' })
@@ -35,7 +39,10 @@ describe('AIZK_QUEUE_LOG_PARITY and PgQueuer', () => {
 
   it('a requeued held job reads failed to PgQueuer by default, queued with parity', async () => {
     const db = await scenario()
-    const ids = (await enqueueMany(db.pool, [1, 2].map((n) => ({ entrypoint: 'interop_hold', payload: { n }, dedupeKey: `h${n}` })))) as string[]
+    const ids = (await enqueueMany(
+      db.pool,
+      [1, 2].map((n) => ({ entrypoint: 'interop_hold', payload: { n }, dedupeKey: `h${n}` })),
+    )) as string[]
     const w = aizkWorker(db, ['interop_hold'])
     for (const id of ids) await w.waitFor((e) => e.event === 'job:held' && e.jobId === id, `the hold of ${id}`)
     w.kill('SIGTERM')

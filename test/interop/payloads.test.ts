@@ -27,7 +27,11 @@ describe('raw payloads between PgQueuer and aizk', () => {
       ],
     )
     const json = await runsOf(db.pool, 'interop_json')
-    assert.deepEqual(json.map((r) => [r.job_id, r.payload_json]), [[jsonNoneId, 'null']], 'a JSON job sees a None payload as null')
+    assert.deepEqual(
+      json.map((r) => [r.job_id, r.payload_json]),
+      [[jsonNoneId, 'null']],
+      'a JSON job sees a None payload as null',
+    )
   })
 
   it('aizk enqueues raw bytes and PgQueuer receives them unchanged', async () => {

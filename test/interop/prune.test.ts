@@ -16,7 +16,13 @@ const cli = (db: TestDatabase, args: string[]) => runCli(args, { env: { AIZK_DAT
 describe("aizk prune on PgQueuer's log", () => {
   it("aizk prune deletes PgQueuer's log rows past the retention; PgQueuer reads the rest", async () => {
     const db = await scenario()
-    const ids = idsOf(await pgqEnqueue(db.url, 'py_done', [1, 2, 3].map((n) => ({ json: { n } })))) as string[]
+    const ids = idsOf(
+      await pgqEnqueue(
+        db.url,
+        'py_done',
+        [1, 2, 3].map((n) => ({ json: { n } })),
+      ),
+    ) as string[]
     const w = pgqWorker(db, ['py_done'])
     for (const id of ids) await w.waitFor((e) => e.event === 'end' && String(e.id) === id, `PgQueuer end of ${id}`)
     await waitFor('PgQueuer to log the completions', async () => {
@@ -25,7 +31,7 @@ describe("aizk prune on PgQueuer's log", () => {
     })
     await w.stop()
     const before = (await db.pool.query('select count(*)::int as n from pgqueuer_log')).rows[0].n
-    assert.equal(before, 9, "PgQueuer logs queued, picked and successful for each job")
+    assert.equal(before, 9, 'PgQueuer logs queued, picked and successful for each job')
     // Age the first job's rows past a one-day retention.
     await db.pool.query("update pgqueuer_log set created = now() - interval '2 days' where job_id = $1", [ids[0]])
     const pruned = await cli(db, ['prune', '--retention-days', '1', '--json'])

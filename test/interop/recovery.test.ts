@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
+import { runCli } from '../support/cli.js'
 import { idsOf, pgqEnqueue } from '../support/interop/pgqueuer.js'
 import { interopFile, it, runsOf } from '../support/interop/scenario.js'
 import { waitFor } from '../support/wait-for.js'
-import { runCli } from '../support/cli.js'
 import { freePort } from '../support/worker-process.js'
 
 const { scenario, aizkWorker, pgqWorker } = interopFile()
@@ -30,7 +30,12 @@ describe('recovery beside PgQueuer workers', () => {
       const { rows } = await db.pool.query("select 1 from pgqueuer_log where job_id = $1 and status = 'successful'", [id])
       return rows.length > 0
     })
-    const ran = (await db.pool.query("select extract(epoch from max(created) - min(created))::float8 as s from pgqueuer_log where job_id = $1 and status in ('picked', 'successful')", [id])).rows[0].s
+    const ran = (
+      await db.pool.query(
+        "select extract(epoch from max(created) - min(created))::float8 as s from pgqueuer_log where job_id = $1 and status in ('picked', 'successful')",
+        [id],
+      )
+    ).rows[0].s
     assert.ok(ran > 5, `the job ran ${ran}s, long enough for aizk's 1.5 s timeout to pass between PgQueuer heartbeats`)
     assert.deepEqual(await runsOf(db.pool, 'interop_shared'), [], 'aizk never ran it')
     assert.equal(aizk.events.filter((e) => e.jobId === id).length, 0, 'aizk never picked it')
@@ -49,7 +54,10 @@ describe('recovery beside PgQueuer workers', () => {
     assert.equal(recovered.attempts, 1)
     await aizk.waitFor((e) => e.event === 'job:completed' && e.jobId === id, 'the completion')
     const runs = await runsOf(db.pool, 'interop_shared')
-    assert.deepEqual(runs.map((r) => [r.job_id, r.side, r.attempts]), [[id, 'aizk', 1]])
+    assert.deepEqual(
+      runs.map((r) => [r.job_id, r.side, r.attempts]),
+      [[id, 'aizk', 1]],
+    )
   })
 
   it("a killed PgQueuer worker's pick is suspect in status, --check and the metrics long before it is recovered", async () => {
@@ -73,7 +81,10 @@ describe('recovery beside PgQueuer workers', () => {
     })
     assert.equal(doc.suspectPicks.jobs[0].id, id)
     assert.equal(doc.stalePicks.count, 0)
-    assert.deepEqual(doc.workers.foreign.map((f: { queueManagerId: string; suspect: boolean }) => [f.queueManagerId, f.suspect]), [[qm, true]])
+    assert.deepEqual(
+      doc.workers.foreign.map((f: { queueManagerId: string; suspect: boolean }) => [f.queueManagerId, f.suspect]),
+      [[qm, true]],
+    )
     const check = await runCli(['status', '--check'], { env })
     assert.equal(check.code, 7, check.stderr)
     assert.match(check.stderr, /1 job\(s\) picked by a worker aizk does not know .* probably dead/)

@@ -23,14 +23,33 @@ const statusJson = async (db: TestDatabase, env: Record<string, string> = {}) =>
 describe("aizk status over PgQueuer's rows", () => {
   it('throughput counts 20 held and 10 finished PgQueuer jobs as 30, not one per log row', async () => {
     const db = await scenario()
-    const held = idsOf(await pgqEnqueue(db.url, 'py_held', Array.from({ length: 20 }, (_, n) => ({ json: { n } })))) as string[]
-    const done = idsOf(await pgqEnqueue(db.url, 'py_ok', Array.from({ length: 10 }, (_, n) => ({ json: { n } })))) as string[]
+    const held = idsOf(
+      await pgqEnqueue(
+        db.url,
+        'py_held',
+        Array.from({ length: 20 }, (_, n) => ({ json: { n } })),
+      ),
+    ) as string[]
+    const done = idsOf(
+      await pgqEnqueue(
+        db.url,
+        'py_ok',
+        Array.from({ length: 10 }, (_, n) => ({ json: { n } })),
+      ),
+    ) as string[]
     pgqWorker(db, ['py_held'], { fail: true, hold: true, batchSize: 20 })
     pgqWorker(db, ['py_ok'], { batchSize: 10 })
-    await waitFor('PgQueuer to finish all 30', async () => {
-      const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer_log where status in ('failed', 'successful') and job_id = any($1::bigint[])", [[...held, ...done]])
-      return rows[0].n === 30
-    }, 90_000)
+    await waitFor(
+      'PgQueuer to finish all 30',
+      async () => {
+        const { rows } = await db.pool.query(
+          "select count(*)::int as n from pgqueuer_log where status in ('failed', 'successful') and job_id = any($1::bigint[])",
+          [[...held, ...done]],
+        )
+        return rows[0].n === 30
+      },
+      90_000,
+    )
     const logRows = (await db.pool.query('select count(*)::int as n from pgqueuer_log')).rows[0].n
     assert.equal(logRows, 90, 'PgQueuer wrote queued, picked and a final row for each job')
     const stats = await statusJson(db)
@@ -50,13 +69,18 @@ describe("aizk status over PgQueuer's rows", () => {
     })
     const env = { AIZK_HEARTBEAT_TIMEOUT_SECONDS: '1', AIZK_HEARTBEAT_INTERVAL_SECONDS: '0.3' }
     const stats = await statusJson(db, env)
-    assert.deepEqual(stats.workers.foreign.map((w: { queueManagerId: string; entrypoints: string[]; picked: number }) => [w.queueManagerId, w.entrypoints, w.picked]), [[qm, ['py_long'], 1]])
+    assert.deepEqual(
+      stats.workers.foreign.map((w: { queueManagerId: string; entrypoints: string[]; picked: number }) => [w.queueManagerId, w.entrypoints, w.picked]),
+      [[qm, ['py_long'], 1]],
+    )
     assert.equal(stats.stalePicks.count, 0, "a PgQueuer pick is judged by the foreign timeout, not aizk's")
     assert.equal(stats.suspectPicks.count, 1, "silent past aizk's timeout: suspect, not stale")
 
     // PgQueuer's own scheduler registers its tick; then no PgQueuer scheduler runs for an hour.
     await pgq(db.url, ['schedule', 'pgq_tick', '* * * * *'])
-    await db.pool.query("update pgqueuer_schedules set created = now() - interval '1 hour', last_run = now() - interval '1 hour', next_run = now() - interval '59 minutes' where entrypoint = 'pgq_tick'")
+    await db.pool.query(
+      "update pgqueuer_schedules set created = now() - interval '1 hour', last_run = now() - interval '1 hour', next_run = now() - interval '59 minutes' where entrypoint = 'pgq_tick'",
+    )
     // Judged with aizk's default heartbeat timeout, within which PgQueuer heartbeats (every 5 s): no suspect pick.
     const calm = { AIZK_HEARTBEAT_TIMEOUT_SECONDS: '30', AIZK_HEARTBEAT_INTERVAL_SECONDS: '0.3' }
     const withSchedule = await statusJson(db, calm)

@@ -26,7 +26,9 @@ describe("PgQueuer's uninstall and roles on an aizk database", () => {
     await assert.rejects(pgq(db.url, ['uninstall']), /cannot drop type pgqueuer_status because other objects depend on it/)
     const { rows } = await db.pool.query("SELECT id::text, status::text FROM pgqueuer WHERE entrypoint = 'py_job'")
     assert.deepEqual(rows, [{ id, status: 'queued' }])
-    const tables = await db.pool.query("SELECT count(*)::int AS n FROM pg_class WHERE relname IN ('pgqueuer', 'pgqueuer_log', 'pgqueuer_statistics', 'pgqueuer_schedules') AND relkind = 'r'")
+    const tables = await db.pool.query(
+      "SELECT count(*)::int AS n FROM pg_class WHERE relname IN ('pgqueuer', 'pgqueuer_log', 'pgqueuer_statistics', 'pgqueuer_schedules') AND relkind = 'r'",
+    )
     assert.equal(tables.rows[0].n, 4)
   })
 
@@ -41,7 +43,11 @@ describe("PgQueuer's uninstall and roles on an aizk database", () => {
     try {
       await plain.queueManagerId
       await new Promise((r) => setTimeout(r, 3000))
-      assert.deepEqual(plain.events.filter((e) => e.event !== 'ready').map((e) => e.event), [], 'the plain role ran nothing')
+      assert.deepEqual(
+        plain.events.filter((e) => e.event !== 'ready').map((e) => e.event),
+        [],
+        'the plain role ran nothing',
+      )
       assert.equal(plain.child.exitCode, null, 'and kept running, reporting nothing')
       const { rows } = await db.pool.query('SELECT status::text FROM pgqueuer WHERE id = $1', [id])
       assert.deepEqual(rows, [{ status: 'queued' }])

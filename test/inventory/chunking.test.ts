@@ -66,9 +66,15 @@ describe('chunkMarkdown', () => {
   it('never cuts a code block or a table, even when the bound is small', () => {
     const chunks = chunkMarkdown(doc, { maxChars: 100, overlapChars: 0 })
     const codeChunks = chunks.filter((c) => c.text.includes('npm i -g aizk'))
-    assert.ok(codeChunks.every((c) => c.text.includes('aizk --version')), 'code block split across chunks')
+    assert.ok(
+      codeChunks.every((c) => c.text.includes('aizk --version')),
+      'code block split across chunks',
+    )
     const tableChunks = chunks.filter((c) => c.text.includes('| a '))
-    assert.ok(tableChunks.every((c) => c.text.includes('| b ') && c.text.includes('| setting')), 'table split across chunks')
+    assert.ok(
+      tableChunks.every((c) => c.text.includes('| b ') && c.text.includes('| setting')),
+      'table split across chunks',
+    )
   })
 
   it('bounds prose chunks and carries overlap from the previous chunk', () => {
@@ -86,7 +92,11 @@ describe('chunkMarkdown', () => {
       assert.ok(chunks[i - 1].charEnd - chunks[i].charStart <= 80)
     }
     // Every sentence lands in some chunk.
-    for (const s of sentences) assert.ok(chunks.some((c) => c.text.includes(s)), `lost: ${s}`)
+    for (const s of sentences)
+      assert.ok(
+        chunks.some((c) => c.text.includes(s)),
+        `lost: ${s}`,
+      )
   })
 
   it('is deterministic', () => {

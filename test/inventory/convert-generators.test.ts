@@ -46,13 +46,18 @@ interface Expected {
 const EXPECTED: Record<string, Expected> = {
   'docbook-reference-screen-table': {
     fenced: ['$ chmod u=rw,go=r foo', '-rw-r--r-- 1 penguin penguin 0 Oct 16 21:39 bar', '(file permissions) = (requested file permissions) & ~(umask value)'],
-    tableRows: [/^\| umask \| file permissions created \| directory permissions created \| usage \|$/m, /^\| 0022 \| -rw-r--r-- \| -rwxr-xr-x \| writable only by the user \|$/m],
+    tableRows: [
+      /^\| umask \| file permissions created \| directory permissions created \| usage \|$/m,
+      /^\| 0022 \| -rw-r--r-- \| -rwxr-xr-x \| writable only by the user \|$/m,
+    ],
     prose: ['Enable UPG by putting "" in the file.', 'The Debian system uses a user private group (UPG) scheme as its default.'],
     notInProse: ['penguin', '~/.bashrc'],
   },
   'docbook-handbook-programlisting-screen': {
     fenced: ['Maintainer: Raphael Hertzog <hertzog@debian.org>', '$ equivs-build file', 'dpkg-buildpackage: info: source package libxml-libxml-perl'],
-    prose: ['On the other hand, a meta-package exists mostly as a collection of dependencies, so that installing the meta-package will actually bring in a set of other packages in a single step.'],
+    prose: [
+      'On the other hand, a meta-package exists mostly as a collection of dependencies, so that installing the meta-package will actually bring in a set of other packages in a single step.',
+    ],
     notEntities: ['Raphael Hertzog', 'Maintainer', 'Fake'],
   },
   'docbook-handbook-keycap': {
@@ -65,7 +70,11 @@ const EXPECTED: Record<string, Expected> = {
     notEntities: ['Left Alt', 'F4', 'Left Alt+F4'],
   },
   'docbook-install-variablelist': {
-    listItems: [/^- debconf\/priority \(priority\)$/m, /^- DEBIAN\\_FRONTEND$/m, /^ {2}This parameter sets the lowest priority of messages to be displayed\.$/m],
+    listItems: [
+      /^- debconf\/priority \(priority\)$/m,
+      /^- DEBIAN\\_FRONTEND$/m,
+      /^ {2}This parameter sets the lowest priority of messages to be displayed\.$/m,
+    ],
     prose: ['This parameter sets the lowest priority of messages to be displayed.', 'The default installation uses.'],
     notInProse: ['priority=', 'DEBIAN_FRONTEND='],
   },

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import {
   ConverterMissingError,
-  DoclingError,
-  PermanentJobError,
-  convertToMarkdown,
   converterFor,
+  convertToMarkdown,
+  DoclingError,
   htmlToMarkdown,
   mediaTypeFor,
+  PermanentJobError,
 } from '../../src/convert/index.js'
 import { EmbeddingsError, embedTexts } from '../../src/embedding/index.js'
 import { type FakeServer, fakeVector, formOf, startFakeDocling, startFakeEmbeddings } from '../support/inventory/fake-services.js'
@@ -44,12 +44,15 @@ describe('native conversion', () => {
   })
 
   it('with no Docling service, a PDF fails permanently naming the setting', async () => {
-    await assert.rejects(convertToMarkdown({ bytes: Buffer.from('%PDF-1.4'), filename: 'r.pdf', mediaType: 'application/pdf' }, { doclingTimeoutSeconds: 300 }), (err) => {
-      assert.ok(err instanceof ConverterMissingError)
-      assert.ok(err instanceof PermanentJobError)
-      assert.match(err.message, /AIZK_DOCLING_URL/)
-      return true
-    })
+    await assert.rejects(
+      convertToMarkdown({ bytes: Buffer.from('%PDF-1.4'), filename: 'r.pdf', mediaType: 'application/pdf' }, { doclingTimeoutSeconds: 300 }),
+      (err) => {
+        assert.ok(err instanceof ConverterMissingError)
+        assert.ok(err instanceof PermanentJobError)
+        assert.match(err.message, /AIZK_DOCLING_URL/)
+        return true
+      },
+    )
   })
 })
 
@@ -62,7 +65,10 @@ describe('docling-serve client', () => {
 
   it('uploads the file as multipart `files` with to_formats=md and reads document.md_content', async () => {
     const bytes = Buffer.from('%PDF-1.4 fake pdf bytes')
-    const md = await convertToMarkdown({ bytes, filename: 'report.pdf', mediaType: 'application/pdf' }, { doclingTimeoutSeconds: 300, doclingUrl: docling.url, doclingApiKey: 'k1' })
+    const md = await convertToMarkdown(
+      { bytes, filename: 'report.pdf', mediaType: 'application/pdf' },
+      { doclingTimeoutSeconds: 300, doclingUrl: docling.url, doclingApiKey: 'k1' },
+    )
     assert.match(md, /^# report\.pdf/)
     assert.match(md, new RegExp(`${bytes.length} bytes`))
     const req = docling.seen.at(-1)
@@ -79,7 +85,10 @@ describe('docling-serve client', () => {
     await assert.rejects(convertToMarkdown(original, { doclingTimeoutSeconds: 300, doclingUrl: docling.url, doclingApiKey: 'nope' }), PermanentJobError)
     const broken = await startFakeDocling({ fail: 'http500' })
     try {
-      await assert.rejects(convertToMarkdown(original, { doclingTimeoutSeconds: 300, doclingUrl: broken.url }), (err) => err instanceof DoclingError && !(err instanceof PermanentJobError))
+      await assert.rejects(
+        convertToMarkdown(original, { doclingTimeoutSeconds: 300, doclingUrl: broken.url }),
+        (err) => err instanceof DoclingError && !(err instanceof PermanentJobError),
+      )
     } finally {
       await broken.close()
     }
@@ -89,7 +98,10 @@ describe('docling-serve client', () => {
   it('status failure from docling-serve is permanent', async () => {
     const failing = await startFakeDocling({ fail: 'failure' })
     try {
-      await assert.rejects(convertToMarkdown({ bytes: Buffer.from('x'), filename: 'a.pdf', mediaType: null }, { doclingTimeoutSeconds: 300, doclingUrl: failing.url }), /status failure/)
+      await assert.rejects(
+        convertToMarkdown({ bytes: Buffer.from('x'), filename: 'a.pdf', mediaType: null }, { doclingTimeoutSeconds: 300, doclingUrl: failing.url }),
+        /status failure/,
+      )
     } finally {
       await failing.close()
     }

@@ -16,8 +16,8 @@ import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
 import { runCli } from '../support/cli.js'
 import { fileDatabase } from '../support/db.js'
-import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
 import { waitFor } from '../support/wait-for.js'
+import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
 
 const S1 = '55555555-5555-4555-8555-555555555555'
 const S2 = '66666666-6666-4666-8666-666666666666'
@@ -92,23 +92,35 @@ describe('inventory end to end', () => {
       const rows = await q<{ n: number }>("select count(*)::int as n from artifact where conversion_status = 'converted'")
       return rows[0].n === 8
     })
-    const arts = await q<{ id: string; scopes: string[]; filename: string }>("select id::text, scopes::text[] as scopes, filename from artifact where conversion_status = 'converted'")
+    const arts = await q<{ id: string; scopes: string[]; filename: string }>(
+      "select id::text, scopes::text[] as scopes, filename from artifact where conversion_status = 'converted'",
+    )
     for (const a of arts) {
       const chunks = await q<{ scopes: string[] }>('select scopes::text[] as scopes from chunk where artifact_id = $1', [a.id])
       assert.ok(chunks.length > 0, `${a.filename} has no chunks`)
-      assert.ok(chunks.every((c) => c.scopes.join() === a.scopes.join()), `${a.filename}: chunk under the wrong scopes`)
+      assert.ok(
+        chunks.every((c) => c.scopes.join() === a.scopes.join()),
+        `${a.filename}: chunk under the wrong scopes`,
+      )
     }
 
     // The PDF: held at once, its error naming the setting to set.
-    const held = await waitFor('the PDF conversion held', async () => (await q<{ status: string; attempts: number }>('select status::text, attempts from pgqueuer where id = $1', [pdfJob])).find((r) => r.status === 'failed'))
-    const [log] = await q<{ message: string }>("select traceback->>'exception_message' as message from pgqueuer_log where job_id = $1 and status = 'failed'", [pdfJob])
+    const held = await waitFor('the PDF conversion held', async () =>
+      (await q<{ status: string; attempts: number }>('select status::text, attempts from pgqueuer where id = $1', [pdfJob])).find((r) => r.status === 'failed'),
+    )
+    const [log] = await q<{ message: string }>("select traceback->>'exception_message' as message from pgqueuer_log where job_id = $1 and status = 'failed'", [
+      pdfJob,
+    ])
     assert.match(log.message, /AIZK_DOCLING_URL/)
-    const [pdfArt] = await q<{ conversion_status: string; conversion_error: string }>("select conversion_status, conversion_error from artifact where filename = 'report.pdf'")
+    const [pdfArt] = await q<{ conversion_status: string; conversion_error: string }>(
+      "select conversion_status, conversion_error from artifact where filename = 'report.pdf'",
+    )
     assert.equal(pdfArt.conversion_status, 'failed')
     assert.match(pdfArt.conversion_error, /AIZK_DOCLING_URL/)
 
     // One projection per chunk, none twice, however many dispatch ticks sweep them.
-    const runs = async () => (await q<{ n: number }>("select count(*)::int as n from pgqueuer_log where entrypoint = 'aizk_task_chunk_dispatch' and status = 'successful'"))[0].n
+    const runs = async () =>
+      (await q<{ n: number }>("select count(*)::int as n from pgqueuer_log where entrypoint = 'aizk_task_chunk_dispatch' and status = 'successful'"))[0].n
     for (let i = 0; i < 3; i++) await tick(ChunkDispatchJob)
     assert.equal(await runs(), 3 * 3) // three ticks over the roster's three scope sets
     await waitFor('projections drained', async () => (await q("select 1 from pgqueuer where entrypoint = 'aizk_build_graph_chunk' limit 1")).length === 0)
@@ -120,7 +132,10 @@ describe('inventory end to end', () => {
 
     // The rotten original is caught by the integrity pass.
     await tick(ArtifactIntegrityJob)
-    await waitFor('integrity mismatch marked', async () => (await q<{ s: string }>('select integrity_status as s from artifact where id = $1', [rotten.artifactId]))[0].s === 'mismatch')
+    await waitFor(
+      'integrity mismatch marked',
+      async () => (await q<{ s: string }>('select integrity_status as s from artifact where id = $1', [rotten.artifactId]))[0].s === 'mismatch',
+    )
     await worker.waitFor((e) => e.event === 'artifact:integrity' && e.artifactId === rotten.artifactId && e.status === 'mismatch', 'integrity event line')
     assert.equal((await q<{ s: string }>('select integrity_status as s from artifact where id = $1', [orphan.artifactId]))[0].s, 'ok')
     // ... and reported where an operator looks: `aizk status` and its health check.
@@ -139,13 +154,9 @@ describe('inventory end to end', () => {
   it('`aizk jobs types` lists every job of the inventory with its spec values', async () => {
     const res = await runCli(['jobs', 'types', '--json'], { env: { AIZK_DATABASE_URL: db.url } })
     assert.equal(res.code, 0, res.stderr)
-    const jobs = (JSON.parse(res.stdout).jobs as { entrypoint: string; priority: number; concurrencyLimit: number; cron: string | null; enabled: boolean }[]).map((j) => [
-      j.entrypoint,
-      j.priority,
-      j.concurrencyLimit,
-      j.cron,
-      j.enabled,
-    ])
+    const jobs = (
+      JSON.parse(res.stdout).jobs as { entrypoint: string; priority: number; concurrencyLimit: number; cron: string | null; enabled: boolean }[]
+    ).map((j) => [j.entrypoint, j.priority, j.concurrencyLimit, j.cron, j.enabled])
     for (const expected of [
       ['aizk_convert_artifact', 75, 4, null, true],
       ['aizk_reindex_artifact', 75, 4, null, true],

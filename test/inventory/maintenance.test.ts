@@ -73,7 +73,10 @@ describe('ArtifactIntegrityJob', () => {
     // With a batch of one, the least recently verified original goes next.
     await db.pool.query("update artifact set verified_at = now() - interval '5 days' where id = $1", [bad.artifactId])
     const one = await new ArtifactIntegrityJob().verify(ctxOf({ ...settings, integrityBatch: 1 }))
-    assert.deepEqual(one.problems.map((p) => p.artifactId), [bad.artifactId])
+    assert.deepEqual(
+      one.problems.map((p) => p.artifactId),
+      [bad.artifactId],
+    )
   })
 })
 
@@ -107,7 +110,9 @@ describe('CleanupJob', () => {
     await runSystem(CleanupJob, db.pool, { ...settings, cleanupLogDeleteBatch: 3 })
     const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer_log where entrypoint = 'x'")
     assert.equal(rows[0].n, 6) // 1..6 days old stay; 7..20 were past the 7-day retention
-    const vac = await db.pool.query("select last_vacuum is not null or last_autovacuum is not null as v from pg_stat_user_tables where relname = 'pgqueuer_log'")
+    const vac = await db.pool.query(
+      "select last_vacuum is not null or last_autovacuum is not null as v from pg_stat_user_tables where relname = 'pgqueuer_log'",
+    )
     assert.equal(vac.rows[0].v, true)
   })
 })

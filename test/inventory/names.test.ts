@@ -1,34 +1,40 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { CHUNK_PROJECTION_ENTRYPOINT } from '../../src/ingest/projection.js'
 import {
   ArtifactDispatchJob,
   ArtifactIntegrityJob,
   BackupJob,
   ChunkDispatchJob,
   ChunkProjectionJob,
-  DecayJob,
-  DedupJob,
-  CommunitiesJob,
-  RaptorJob,
-  ProfileRefreshJob,
-  InsightJob,
-  ProfileProjectionJob,
-  SessionPromoteJob,
   ChunkRecoveryJob,
   CleanupJob,
+  CommunitiesJob,
+  DecayJob,
+  DedupJob,
   DoclingConversionJob,
+  InsightJob,
   MarkdownReindexJob,
+  ProfileProjectionJob,
+  ProfileRefreshJob,
+  RaptorJob,
+  SessionPromoteJob,
   UsageAccountingJob,
 } from '../../src/jobs/inventory/index.js'
-import { jobRegistry } from '../../src/jobs/registry.js'
-import { CHUNK_PROJECTION_ENTRYPOINT } from '../../src/ingest/projection.js'
-import { parseSettings } from '../../src/settings.js'
 import { concurrencyLimitOf } from '../../src/jobs/queue-job.js'
+import { jobRegistry } from '../../src/jobs/registry.js'
+import { parseSettings } from '../../src/settings.js'
 
 // The names stored in the database are a contract (docs/job-inventory.md): a rename fails here.
 describe('inventory names', () => {
   it('pins the on-write jobs', () => {
-    const rows = [ChunkProjectionJob, DoclingConversionJob, MarkdownReindexJob, UsageAccountingJob].map((j) => [j.entrypoint, j.priority, j.concurrencyLimit, j.kind, j.maxAttempts])
+    const rows = [ChunkProjectionJob, DoclingConversionJob, MarkdownReindexJob, UsageAccountingJob].map((j) => [
+      j.entrypoint,
+      j.priority,
+      j.concurrencyLimit,
+      j.kind,
+      j.maxAttempts,
+    ])
     assert.deepEqual(rows, [
       ['aizk_build_graph_chunk', 50, 4, 'on-write', 5],
       ['aizk_convert_artifact', 75, 4, 'on-write', 5],
@@ -55,20 +61,108 @@ describe('inventory names', () => {
       CleanupJob,
       BackupJob,
     ]
-    const rows = jobs.map((j) => [j.jobName, j.kind, j.entrypoint, j.cronEntrypoint, j.settingKeys.cron, j.settingKeys.enabled, j.defaultCron, j.defaultEnabled, j.priority, j.concurrencyLimit])
+    const rows = jobs.map((j) => [
+      j.jobName,
+      j.kind,
+      j.entrypoint,
+      j.cronEntrypoint,
+      j.settingKeys.cron,
+      j.settingKeys.enabled,
+      j.defaultCron,
+      j.defaultEnabled,
+      j.priority,
+      j.concurrencyLimit,
+    ])
     assert.deepEqual(rows, [
-      ['artifact_dispatch', 'scoped', 'aizk_task_artifact_dispatch', 'aizk_cron_artifact_dispatch', 'artifactDispatchCron', 'artifactDispatchEnabled', '* * * * *', true, 10, 1],
-      ['chunk_dispatch', 'scoped', 'aizk_task_chunk_dispatch', 'aizk_cron_chunk_dispatch', 'chunkDispatchCron', 'chunkDispatchEnabled', '* * * * *', true, 10, 1],
-      ['profile_projection', 'scoped', 'aizk_task_profile_projection', 'aizk_cron_profile_projection', 'profileProjectionCron', 'profileProjectionEnabled', '* * * * *', true, 10, 1],
-      ['session_promote', 'scoped', 'aizk_task_session_promote', 'aizk_cron_session_promote', 'sessionPromoteCron', 'sessionPromoteEnabled', '*/15 * * * *', true, 10, 1],
+      [
+        'artifact_dispatch',
+        'scoped',
+        'aizk_task_artifact_dispatch',
+        'aizk_cron_artifact_dispatch',
+        'artifactDispatchCron',
+        'artifactDispatchEnabled',
+        '* * * * *',
+        true,
+        10,
+        1,
+      ],
+      [
+        'chunk_dispatch',
+        'scoped',
+        'aizk_task_chunk_dispatch',
+        'aizk_cron_chunk_dispatch',
+        'chunkDispatchCron',
+        'chunkDispatchEnabled',
+        '* * * * *',
+        true,
+        10,
+        1,
+      ],
+      [
+        'profile_projection',
+        'scoped',
+        'aizk_task_profile_projection',
+        'aizk_cron_profile_projection',
+        'profileProjectionCron',
+        'profileProjectionEnabled',
+        '* * * * *',
+        true,
+        10,
+        1,
+      ],
+      [
+        'session_promote',
+        'scoped',
+        'aizk_task_session_promote',
+        'aizk_cron_session_promote',
+        'sessionPromoteCron',
+        'sessionPromoteEnabled',
+        '*/15 * * * *',
+        true,
+        10,
+        1,
+      ],
       ['decay', 'scoped', 'aizk_task_decay', 'aizk_cron_decay', 'decayCron', 'decayEnabled', '0 3 * * *', true, 10, 1],
       ['dedup', 'scoped', 'aizk_task_dedup', 'aizk_cron_dedup', 'dedupCron', 'dedupEnabled', '30 3 * * *', true, 10, 1],
       ['communities', 'scoped', 'aizk_task_communities', 'aizk_cron_communities', 'communitiesCron', 'communitiesEnabled', '0 4 * * 0', true, 10, 1],
       ['raptor', 'scoped', 'aizk_task_raptor', 'aizk_cron_raptor', 'raptorCron', 'raptorEnabled', 'off', false, 10, 1],
-      ['profile_refresh', 'scoped', 'aizk_task_profile_refresh', 'aizk_cron_profile_refresh', 'profileRefreshCron', 'profileRefreshEnabled', '0 5 * * 0', true, 10, 1],
+      [
+        'profile_refresh',
+        'scoped',
+        'aizk_task_profile_refresh',
+        'aizk_cron_profile_refresh',
+        'profileRefreshCron',
+        'profileRefreshEnabled',
+        '0 5 * * 0',
+        true,
+        10,
+        1,
+      ],
       ['insight', 'scoped', 'aizk_task_insight', 'aizk_cron_insight', 'insightCron', 'insightEnabled', '0 7 * * 0', true, 10, 1],
-      ['chunk_recovery', 'system', 'aizk_task_chunk_recovery', 'aizk_cron_chunk_recovery', 'chunkRecoveryCron', 'chunkRecoveryEnabled', '* * * * *', true, 10, 1],
-      ['artifact_integrity', 'system', 'aizk_task_artifact_integrity', 'aizk_cron_artifact_integrity', 'artifactIntegrityCron', 'artifactIntegrityEnabled', '0 6 * * *', true, 10, 1],
+      [
+        'chunk_recovery',
+        'system',
+        'aizk_task_chunk_recovery',
+        'aizk_cron_chunk_recovery',
+        'chunkRecoveryCron',
+        'chunkRecoveryEnabled',
+        '* * * * *',
+        true,
+        10,
+        1,
+      ],
+      [
+        'artifact_integrity',
+        'system',
+        'aizk_task_artifact_integrity',
+        'aizk_cron_artifact_integrity',
+        'artifactIntegrityCron',
+        'artifactIntegrityEnabled',
+        '0 6 * * *',
+        true,
+        10,
+        1,
+      ],
       ['cleanup', 'system', 'aizk_task_cleanup', 'aizk_cron_cleanup', 'cleanupCron', 'cleanupEnabled', '0 1 * * *', true, 10, 1],
       ['backup', 'system', 'aizk_task_backup', 'aizk_cron_backup', 'backupCron', 'backupEnabled', '0 2 * * *', false, 10, 1],
     ])

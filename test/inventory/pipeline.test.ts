@@ -12,7 +12,9 @@ import { runScoped } from '../support/inventory/run-jobs.js'
 
 const A = ['11111111-1111-4111-8111-111111111111']
 const B = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'].sort()
-const MD = Buffer.from(`# Notes\n\nFirst paragraph about queues.\n\n## Details\n\n${'More detail about the queue. '.repeat(20)}\n\n\`\`\`sql\nselect 1;\n\`\`\`\n`)
+const MD = Buffer.from(
+  `# Notes\n\nFirst paragraph about queues.\n\n## Details\n\n${'More detail about the queue. '.repeat(20)}\n\n\`\`\`sql\nselect 1;\n\`\`\`\n`,
+)
 
 const db = await fileDatabase()
 let settings: Settings
@@ -95,7 +97,10 @@ describe('conversion', () => {
     const jobs = await q<{ dedupe_key: string; priority: number; payload: Buffer }>(
       "select dedupe_key, priority, payload from pgqueuer where entrypoint = 'aizk_build_graph_chunk' order by dedupe_key",
     )
-    assert.deepEqual(jobs.map((j) => j.dedupe_key), chunks.map((c) => c.id).sort())
+    assert.deepEqual(
+      jobs.map((j) => j.dedupe_key),
+      chunks.map((c) => c.id).sort(),
+    )
     assert.ok(jobs.every((j) => j.priority === 50))
     assert.deepEqual(JSON.parse(jobs[0].payload.toString()).scopes, A)
     const [row] = await q<{ conversion_status: string; markdown: string }>('select conversion_status, markdown from artifact where id = $1', [art.id])
@@ -167,7 +172,9 @@ describe('chunk dispatch', () => {
     for (let i = 0; i < 3; i++) for (const s of [A, B]) await runScoped(ChunkDispatchJob, db.pool, settings, s)
     assert.equal(await count(), before)
     // A crashed hand-off: a pending chunk lost its job. The next tick restores exactly that one.
-    const [lost] = await q<{ dedupe_key: string }>("delete from pgqueuer where id = (select min(id) from pgqueuer where entrypoint = 'aizk_build_graph_chunk') returning dedupe_key")
+    const [lost] = await q<{ dedupe_key: string }>(
+      "delete from pgqueuer where id = (select min(id) from pgqueuer where entrypoint = 'aizk_build_graph_chunk') returning dedupe_key",
+    )
     const [{ scopes }] = await q<{ scopes: string[] }>('select scopes::text[] as scopes from chunk where id = $1', [lost.dedupe_key])
     await runScoped(ChunkDispatchJob, db.pool, settings, scopes)
     assert.equal(await count(), before)

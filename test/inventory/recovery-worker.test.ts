@@ -11,8 +11,8 @@ import { enqueueMany } from '../../src/queue/enqueue.js'
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { parseSettings } from '../../src/settings.js'
 import { fileDatabase } from '../support/db.js'
-import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
 import { waitFor } from '../support/wait-for.js'
+import { startWorker, type WorkerWithLines as WorkerProcess } from '../support/worker-process.js'
 
 const db = await fileDatabase()
 let worker: WorkerProcess | undefined
@@ -25,7 +25,10 @@ type Row = { dedupe_key: string; status: string; cycles: number | null }
 
 describe('ChunkRecoveryJob through a worker', () => {
   it('requeues held chunk projections at most chunkRecoveryMaxCycles times', async () => {
-    await enqueueMany(db.pool, ['k1', 'k2'].map((k) => ({ entrypoint: 'aizk_build_graph_chunk', priority: 50, dedupeKey: k, payload: { chunkId: k } })))
+    await enqueueMany(
+      db.pool,
+      ['k1', 'k2'].map((k) => ({ entrypoint: 'aizk_build_graph_chunk', priority: 50, dedupeKey: k, payload: { chunkId: k } })),
+    )
     worker = startWorker({
       AIZK_DATABASE_URL: db.url,
       AIZK_WORKER_NO_SCHEDULER: 'true',
@@ -42,7 +45,10 @@ describe('ChunkRecoveryJob through a worker', () => {
     await allHeld()
     for (let cycle = 1; cycle <= 5; cycle++) {
       await fanOut(ChunkRecoveryJob, db.pool, settings)
-      await waitFor('recovery tick ran', async () => (await db.pool.query("select 1 from pgqueuer where entrypoint = 'aizk_task_chunk_recovery'")).rowCount === 0)
+      await waitFor(
+        'recovery tick ran',
+        async () => (await db.pool.query("select 1 from pgqueuer where entrypoint = 'aizk_task_chunk_recovery'")).rowCount === 0,
+      )
       await allHeld()
       const expected = Math.min(cycle, 3)
       assert.deepEqual(

@@ -24,7 +24,9 @@ const refusal = async (entrypoint: string, payload: unknown): Promise<string | n
 
 describe('payload schemas at the enqueue door', () => {
   it("every aizk entrypoint scoped work may enqueue stores its job class's zod schema", async () => {
-    const { rows } = await db.pool.query<{ entrypoint: string; payload_schema: unknown }>('select entrypoint, payload_schema from aizk_app_entrypoint order by 1')
+    const { rows } = await db.pool.query<{ entrypoint: string; payload_schema: unknown }>(
+      'select entrypoint, payload_schema from aizk_app_entrypoint order by 1',
+    )
     assert.equal(rows.length, 6)
     for (const row of rows) {
       const job = jobRegistry.get(row.entrypoint)
@@ -80,6 +82,9 @@ describe('payload schemas at the enqueue door', () => {
   it('names what is wrong, and where', async () => {
     assert.equal(await refusal('aizk_usage_event', { captureKey: 'k', scopes: [A], occurredAt: '2026-01-01T00:00:00Z' }), 'payload.kind is missing')
     assert.equal(await refusal('aizk_task_raptor', { scopes: [A, 'x'] }), 'payload.scopes[1] must be a uuid')
-    assert.equal(await refusal('aizk_usage_event', { captureKey: 'k', scopes: [A], kind: 'k', quantity: 'many', occurredAt: '2026-01-01T00:00:00Z' }), 'payload.quantity must be of type number, not string')
+    assert.equal(
+      await refusal('aizk_usage_event', { captureKey: 'k', scopes: [A], kind: 'k', quantity: 'many', occurredAt: '2026-01-01T00:00:00Z' }),
+      'payload.quantity must be of type number, not string',
+    )
   })
 })

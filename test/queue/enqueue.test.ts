@@ -99,7 +99,10 @@ describe('enqueue', () => {
   })
 
   it('keeps live counts exact through inserts, updates and deletes', async () => {
-    await enqueueMany(db.pool, Array.from({ length: 5 }, () => ({ entrypoint: 'counted', priority: 1 })))
+    await enqueueMany(
+      db.pool,
+      Array.from({ length: 5 }, () => ({ entrypoint: 'counted', priority: 1 })),
+    )
     await db.pool.query("update pgqueuer set status = 'picked' where id in (select id from pgqueuer where entrypoint = 'counted' limit 2)")
     await db.pool.query("delete from pgqueuer where id in (select id from pgqueuer where entrypoint = 'counted' and status = 'picked' limit 1)")
     const { rows } = await db.pool.query(`select status, sum(n)::int as n from (
@@ -144,7 +147,11 @@ describe('enqueueMany stores exactly what enqueue stores', () => {
     for (const payload of payloads) ones.push(await enqueue(db.pool, { entrypoint: 'exact_one', payload }))
     assert.equal(many.length, payloads.length)
     const asNumbers = many.map((id) => Number(id))
-    assert.deepEqual(asNumbers, [...asNumbers].sort((x, y) => x - y), 'ids ascend in item order')
+    assert.deepEqual(
+      asNumbers,
+      [...asNumbers].sort((x, y) => x - y),
+      'ids ascend in item order',
+    )
     const a = await stored(many)
     const b = await stored(ones)
     assert.deepEqual(
@@ -189,13 +196,11 @@ describe('enqueueMany stores exactly what enqueue stores', () => {
   it('one-row and many-row statements count alike (the one-row fast path of aizk_count_insert)', async () => {
     await enqueue(db.pool, { entrypoint: 'count_fast', priority: 1 })
     await enqueue(db.pool, { entrypoint: 'count_fast', priority: 1 })
-    await enqueueMany(db.pool, [
-      { entrypoint: 'count_fast', priority: 1 },
-      { entrypoint: 'count_fast', priority: 2 },
-      { entrypoint: 'count_fast_b' },
-    ])
+    await enqueueMany(db.pool, [{ entrypoint: 'count_fast', priority: 1 }, { entrypoint: 'count_fast', priority: 2 }, { entrypoint: 'count_fast_b' }])
     await enqueueMany(db.pool, [{ entrypoint: 'count_fast', priority: 2 }])
-    const { rows: deltas } = await db.pool.query("select entrypoint, priority, n::int from aizk_queue_count_delta where entrypoint like 'count_fast%' order by 1, 2, 3")
+    const { rows: deltas } = await db.pool.query(
+      "select entrypoint, priority, n::int from aizk_queue_count_delta where entrypoint like 'count_fast%' order by 1, 2, 3",
+    )
     assert.deepEqual(deltas, [
       { entrypoint: 'count_fast', priority: 1, n: 1 },
       { entrypoint: 'count_fast', priority: 1, n: 1 },

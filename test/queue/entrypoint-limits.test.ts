@@ -33,11 +33,15 @@ async function foreignPick(ep: string, n: number): Promise<number> {
 }
 
 async function queue(ep: string, n: number): Promise<void> {
-  await enqueueMany(db.pool, Array.from({ length: n }, () => ({ entrypoint: ep })))
+  await enqueueMany(
+    db.pool,
+    Array.from({ length: n }, () => ({ entrypoint: ep })),
+  )
 }
 
 const stored = async (ep: string) =>
-  (await db.pool.query<{ concurrency_limit: number }>('select concurrency_limit from aizk_entrypoint_limit where entrypoint = $1', [ep])).rows[0]?.concurrency_limit
+  (await db.pool.query<{ concurrency_limit: number }>('select concurrency_limit from aizk_entrypoint_limit where entrypoint = $1', [ep])).rows[0]
+    ?.concurrency_limit
 
 describe('limits apart from workers', () => {
   it("a dead worker's row no longer caps a foreign pick: 5 of 5 picked, not its limit of 3", async () => {
@@ -101,12 +105,18 @@ describe('limits apart from workers', () => {
     await db.pool.query("update pgqueuer set status = 'picked', queue_manager_id = $1 where entrypoint = 'clean_ep'", [deadHolding])
     await db.pool.query("update aizk_worker set heartbeat = now() - interval '3 seconds' where queue_manager_id <> $1", [live])
     const removed = await removeDeadWorkers(db.pool)
-    assert.deepEqual(removed.map((r) => r.queueManagerId), [deadIdle])
+    assert.deepEqual(
+      removed.map((r) => r.queueManagerId),
+      [deadIdle],
+    )
     const { rows } = await db.pool.query<{ id: string }>('select queue_manager_id::text as id from aizk_worker order by id')
     assert.deepEqual(rows.map((r) => r.id).sort(), [live, deadHolding].sort())
     // Its pick re-picked by another worker, the dead row goes on the next pass.
     await db.pool.query("update pgqueuer set queue_manager_id = $1 where entrypoint = 'clean_ep'", [live])
-    assert.deepEqual((await removeDeadWorkers(db.pool)).map((r) => r.queueManagerId), [deadHolding])
+    assert.deepEqual(
+      (await removeDeadWorkers(db.pool)).map((r) => r.queueManagerId),
+      [deadHolding],
+    )
   })
 
   it("the heartbeat says when the worker's row is gone; registering again restores it", async () => {

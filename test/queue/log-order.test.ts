@@ -55,20 +55,33 @@ describe('log reads in numeric id order', () => {
     }
     assert.deepEqual(seen, ids)
     const first = await readOutcomes(db.pool, null, 15)
-    assert.deepEqual(first.map((r) => r.logId), ids.slice(-15), "a page's first view is the newest 15, oldest first")
+    assert.deepEqual(
+      first.map((r) => r.logId),
+      ids.slice(-15),
+      "a page's first view is the newest 15, oldest first",
+    )
   })
 
   it('MCP queue_log and failed_jobs call the highest id the newest', async () => {
     const ids = await logFrom990(120)
-    assert.deepEqual((await readRecentLog(db.pool, 3)).map((r) => r.id), ['1109', '1108', '1107'])
-    assert.deepEqual((await readRecentFailures(db.pool, 3)).map((r) => r.id), [ids[119], ids[109], ids[99]])
+    assert.deepEqual(
+      (await readRecentLog(db.pool, 3)).map((r) => r.id),
+      ['1109', '1108', '1107'],
+    )
+    assert.deepEqual(
+      (await readRecentFailures(db.pool, 3)).map((r) => r.id),
+      [ids[119], ids[109], ids[99]],
+    )
     assert.deepEqual([ids[119], ids[109], ids[99]], ['1109', '1099', '1089'])
   })
 
   it("a job's story lists its log rows in id order when they share a timestamp", async () => {
     const ids = await logFrom990(20, 7)
     const story = await readJobStory(db.pool, '7', 30)
-    assert.deepEqual(story?.log.map((r) => r.id), ids)
+    assert.deepEqual(
+      story?.log.map((r) => r.id),
+      ids,
+    )
   })
 
   it('each read walks an index, never a sort of the whole log', async () => {

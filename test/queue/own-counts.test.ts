@@ -10,8 +10,8 @@ import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { withTransaction } from '../../src/db/sql/transaction.js'
 import { readCounts } from '../../src/queue/counts.js'
-import { fileDatabase } from '../support/db.js'
 import { insertQueued } from '../support/commands/queue-rows.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log', 'aizk_worker', 'aizk_queue_count', 'aizk_queue_count_delta', 'aizk_throughput'] })
 
@@ -24,7 +24,9 @@ async function registerWorker(q: pg.Pool | pg.ClientBase): Promise<string> {
 /** (entrypoint, priority, status, n) from the live counts and from count(*), both sorted. */
 async function countsAndTable(): Promise<{ live: string[]; table: string[] }> {
   const live = (await readCounts(db.pool)).map((c) => `${c.entrypoint}/${c.priority}/${c.status}=${c.n}`).sort()
-  const { rows } = await db.pool.query<{ k: string }>(`SELECT entrypoint || '/' || priority || '/' || status || '=' || count(*) AS k FROM pgqueuer GROUP BY entrypoint, priority, status`)
+  const { rows } = await db.pool.query<{ k: string }>(
+    `SELECT entrypoint || '/' || priority || '/' || status || '=' || count(*) AS k FROM pgqueuer GROUP BY entrypoint, priority, status`,
+  )
   return { live, table: rows.map((r) => r.k).sort() }
 }
 
@@ -33,11 +35,17 @@ async function assertExact(context: string): Promise<void> {
   assert.deepEqual(live, table, context)
 }
 
-async function pick(q: pg.Pool | pg.ClientBase, manager: string, batch: number, opts: { staleSeconds?: number } = {}): Promise<{ id: string; recovered: boolean }[]> {
-  const { rows } = await q.query<{ id: string; recovered: boolean }>(
-    `SELECT id::text, recovered FROM aizk_pick($1, $2::uuid, '{ep_a,ep_b}', '{0,0}', $3)`,
-    [batch, manager, opts.staleSeconds ?? 0],
-  )
+async function pick(
+  q: pg.Pool | pg.ClientBase,
+  manager: string,
+  batch: number,
+  opts: { staleSeconds?: number } = {},
+): Promise<{ id: string; recovered: boolean }[]> {
+  const { rows } = await q.query<{ id: string; recovered: boolean }>(`SELECT id::text, recovered FROM aizk_pick($1, $2::uuid, '{ep_a,ep_b}', '{0,0}', $3)`, [
+    batch,
+    manager,
+    opts.staleSeconds ?? 0,
+  ])
   return rows
 }
 

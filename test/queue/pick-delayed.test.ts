@@ -16,7 +16,11 @@ import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log'] })
 
-const plan = (eps: [string, number][]) => planPick(randomUUID(), eps.map(([entrypoint, concurrencyLimit]) => ({ entrypoint, concurrencyLimit })))
+const plan = (eps: [string, number][]) =>
+  planPick(
+    randomUUID(),
+    eps.map(([entrypoint, concurrencyLimit]) => ({ entrypoint, concurrencyLimit })),
+  )
 
 /** Pick in one transaction after `due` ran in it (so both see the same now()). */
 async function pickAt(due: string, params: unknown[], eps: [string, number][], batch: number): Promise<PickedJob[]> {
@@ -54,16 +58,26 @@ describe('aizk_pick: ready-since-insert and delayed rows', () => {
       { entrypoint: 'd', priority: 1 },
     ])
     const parts = await db.pool.query<{ id: string; since_insert: boolean }>('SELECT id, execute_after <= created AS since_insert FROM pgqueuer ORDER BY id')
-    assert.deepEqual(parts.rows.map((r) => r.since_insert), [false, true, true, true], 'a delayed enqueue is in the delayed part')
+    assert.deepEqual(
+      parts.rows.map((r) => r.since_insert),
+      [false, true, true, true],
+      'a delayed enqueue is in the delayed part',
+    )
 
     // One microsecond before it is due: not taken, and nothing else is held back.
     const early = await pickAt("UPDATE pgqueuer SET execute_after = now() + interval '1 microsecond' WHERE id = $1", [delayed], [['d', 0]], 10)
-    assert.deepEqual(early.map((j) => j.id), ready)
+    assert.deepEqual(
+      early.map((j) => j.id),
+      ready,
+    )
     await db.pool.query("UPDATE pgqueuer SET status = 'queued', queue_manager_id = NULL WHERE status = 'picked'")
 
     // Due at this very instant: taken between the priority 9 row and the later priority 5 one (lower id).
     const due = await pickAt('UPDATE pgqueuer SET execute_after = now() WHERE id = $1', [delayed], [['d', 0]], 10)
-    assert.deepEqual(due.map((j) => j.id), [ready[0], delayed, ready[1], ready[2]])
+    assert.deepEqual(
+      due.map((j) => j.id),
+      [ready[0], delayed, ready[1], ready[2]],
+    )
     assert.ok((await db.pool.query('SELECT 1 FROM pgqueuer WHERE id = $1 AND execute_after > created', [delayed])).rowCount === 1)
   })
 
@@ -77,9 +91,15 @@ describe('aizk_pick: ready-since-insert and delayed rows', () => {
     ])
     await db.pool.query("UPDATE pgqueuer SET execute_after = created + interval '1 microsecond' WHERE execute_after > created")
     const first = await pickJobs(db.pool, plan([['b', 0]]), 3, 0)
-    assert.deepEqual(first.map((j) => j.id), [rows[1], rows[3], rows[0]])
+    assert.deepEqual(
+      first.map((j) => j.id),
+      [rows[1], rows[3], rows[0]],
+    )
     const second = await pickJobs(db.pool, plan([['b', 0]]), 3, 0)
-    assert.deepEqual(second.map((j) => j.id), [rows[2], rows[4]])
+    assert.deepEqual(
+      second.map((j) => j.id),
+      [rows[2], rows[4]],
+    )
   })
 
   it('a retried row waits out its backoff, then comes back in priority order as a new attempt', async () => {
@@ -95,11 +115,19 @@ describe('aizk_pick: ready-since-insert and delayed rows', () => {
     assert.equal(await retryJobs(db.pool, p.queueManagerId, [{ id: ids[0] as string, delayMs: 60_000, error: lastError }], { hasSlot: false }), 1)
 
     const during = await pickAt('SELECT 1', [], [['r', 0]], 10)
-    assert.deepEqual(during.map((j) => j.id), [ids[1], ids[2]], 'the retried row waits for its backoff')
+    assert.deepEqual(
+      during.map((j) => j.id),
+      [ids[1], ids[2]],
+      'the retried row waits for its backoff',
+    )
     await db.pool.query("UPDATE pgqueuer SET status = 'queued', queue_manager_id = NULL WHERE status = 'picked'")
 
     const due = await pickAt('UPDATE pgqueuer SET execute_after = now() WHERE id = $1 AND execute_after > created', [ids[0]], [['r', 0]], 10)
-    assert.deepEqual(due.map((j) => j.id), ids, 'due: first again by id among its priority')
+    assert.deepEqual(
+      due.map((j) => j.id),
+      ids,
+      'due: first again by id among its priority',
+    )
     assert.equal(due[0].attempts, 1)
   })
 
@@ -112,7 +140,10 @@ describe('aizk_pick: ready-since-insert and delayed rows', () => {
     ])
     await db.pool.query("UPDATE pgqueuer SET execute_after = created + interval '1 microsecond' WHERE execute_after > created")
     const jobs = await pickJobs(db.pool, plan([['lim', 3]]), 10, 0)
-    assert.deepEqual(jobs.map((j) => j.id), (await db.pool.query<{ id: string }>('SELECT id FROM pgqueuer ORDER BY id LIMIT 3')).rows.map((r) => r.id))
+    assert.deepEqual(
+      jobs.map((j) => j.id),
+      (await db.pool.query<{ id: string }>('SELECT id FROM pgqueuer ORDER BY id LIMIT 3')).rows.map((r) => r.id),
+    )
     assert.equal((await pickJobs(db.pool, plan([['lim', 3]]), 10, 0)).length, 0)
   })
 
@@ -133,17 +164,34 @@ describe('aizk_pick: ready-since-insert and delayed rows', () => {
     }
     // Some delayed rows come due (execute_after now past, still later than created) and some
     // rows carry a time already past at insert (execute_after < created: ready since insert).
-    await db.pool.query("UPDATE pgqueuer SET execute_after = created + interval '1 millisecond' WHERE execute_after < now() + interval '2 seconds' AND execute_after > created")
+    await db.pool.query(
+      "UPDATE pgqueuer SET execute_after = created + interval '1 millisecond' WHERE execute_after < now() + interval '2 seconds' AND execute_after > created",
+    )
     await db.pool.query("UPDATE pgqueuer SET execute_after = created - interval '1 hour' WHERE id % 7 = 0 AND execute_after <= created")
     const { rows: d } = await db.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pgqueuer WHERE execute_after > created AND execute_after <= now()')
     const dueDelayed = d[0].n
-    const binds: [string, number][][] = [[['m1', 0], ['m2', 0]], [['m1', 0]], [['m2', 0]]]
+    const binds: [string, number][][] = [
+      [
+        ['m1', 0],
+        ['m2', 0],
+      ],
+      [['m1', 0]],
+      [['m2', 0]],
+    ]
     let taken = 0
     for (let i = 0; ; i++) {
       const eps = binds[i % binds.length]
-      const want = await expectedOrder(db.pool, eps.map(([e]) => e), 13)
+      const want = await expectedOrder(
+        db.pool,
+        eps.map(([e]) => e),
+        13,
+      )
       const got = await pickJobs(db.pool, plan(eps), 13, 0)
-      assert.deepEqual(got.map((j) => j.id), want, `pick ${i} bound to ${eps.map(([e]) => e).join(',')}`)
+      assert.deepEqual(
+        got.map((j) => j.id),
+        want,
+        `pick ${i} bound to ${eps.map(([e]) => e).join(',')}`,
+      )
       taken += got.length
       if (got.length === 0 && (await expectedOrder(db.pool, ['m1', 'm2'], 1)).length === 0) break
     }
@@ -157,12 +205,18 @@ describe('aizk_pick: ready-since-insert and delayed rows', () => {
     await db.pool.query(`INSERT INTO pgqueuer (priority, entrypoint, status, created, execute_after)
       SELECT g % 3, 'many', 'queued', now() - interval '1 hour', now() - interval '1 second' * (g % 50)
         FROM generate_series(1, 5000) g`)
-    await enqueueMany(db.pool, Array.from({ length: 20 }, (_, k) => ({ entrypoint: 'many', priority: k % 4 })))
+    await enqueueMany(
+      db.pool,
+      Array.from({ length: 20 }, (_, k) => ({ entrypoint: 'many', priority: k % 4 })),
+    )
     await db.pool.query('ANALYZE pgqueuer')
     for (let i = 0; i < 3; i++) {
       const want = await expectedOrder(db.pool, ['many'], 64)
       const got = await pickJobs(db.pool, plan([['many', 0]]), 64, 0)
-      assert.deepEqual(got.map((j) => j.id), want)
+      assert.deepEqual(
+        got.map((j) => j.id),
+        want,
+      )
     }
   })
 })

@@ -29,8 +29,7 @@ async function spread(): Promise<{ id: string; entrypoint: string; priority: num
   return items.map((it, k) => ({ ...it, id: ids[k] as string }))
 }
 
-const pickOrder = (a: { id: string; priority: number }, b: { id: string; priority: number }) =>
-  b.priority - a.priority || Number(a.id) - Number(b.id)
+const pickOrder = (a: { id: string; priority: number }, b: { id: string; priority: number }) => b.priority - a.priority || Number(a.id) - Number(b.id)
 
 describe('aizk_pick over many entrypoints', () => {
   it('takes the best batch across every bound entrypoint, in pick order', async () => {
@@ -38,7 +37,10 @@ describe('aizk_pick over many entrypoints', () => {
     const picked = await pickJobs(db.pool, plan(), 64, 0)
     assert.deepEqual(
       picked.map((j) => j.id),
-      [...jobs].sort(pickOrder).slice(0, 64).map((j) => j.id),
+      [...jobs]
+        .sort(pickOrder)
+        .slice(0, 64)
+        .map((j) => j.id),
     )
   })
 
@@ -156,7 +158,10 @@ describe('aizk_pick over many entrypoints, the whole queue in its front (migrati
     await db.pool.query("update pgqueuer set status = 'picked', queue_manager_id = gen_random_uuid(), heartbeat = now() where id = $1", [other.id])
     const picked = await pickJobs(db.pool, plan({ many_05: 2 }), 64, 0)
     const limited = jobs.filter((j) => j.entrypoint === 'many_05' && j.id !== other.id).sort(pickOrder)
-    const expected = jobs.filter((j) => j.entrypoint !== 'many_05').concat(limited.slice(0, 1)).sort(pickOrder)
+    const expected = jobs
+      .filter((j) => j.entrypoint !== 'many_05')
+      .concat(limited.slice(0, 1))
+      .sort(pickOrder)
     assert.deepEqual(
       picked.map((j) => j.id),
       expected.map((j) => j.id),
@@ -181,13 +186,13 @@ describe('aizk_pick over many entrypoints, the whole queue in its front (migrati
       const picked = await pickJobs(db.pool, p, 64, 0)
       assert.deepEqual(
         picked.map((j) => j.id),
-        jobs.filter((j) => j.entrypoint !== 'many_09').sort(pickOrder).map((j) => j.id),
+        jobs
+          .filter((j) => j.entrypoint !== 'many_09')
+          .sort(pickOrder)
+          .map((j) => j.id),
       )
       const { rows } = await db.pool.query<{ id: string }>("select id::text from pgqueuer where status = 'queued' order by id")
-      assert.deepEqual(
-        rows.map((r) => r.id).sort(),
-        [...jobs.filter((j) => j.entrypoint === 'many_09').map((j) => j.id), first, second].sort(),
-      )
+      assert.deepEqual(rows.map((r) => r.id).sort(), [...jobs.filter((j) => j.entrypoint === 'many_09').map((j) => j.id), first, second].sort())
     } finally {
       await resumeEntrypoint(db.pool, 'many_09')
     }

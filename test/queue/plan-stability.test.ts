@@ -76,7 +76,11 @@ describe('aizk_pick with statistics of an empty queue', () => {
     const { result: jobs, plans } = await explained((c) => pickJobs(c, pickPlan(randomUUID(), 'burst'), 4, 0))
     const picked = jobs.map((j) => j.id)
     const expected = await db.pool.query<{ id: string }>("SELECT id FROM pgqueuer WHERE status = 'queued' ORDER BY priority DESC, id LIMIT 4")
-    assert.deepEqual(picked, expected.rows.map((r) => r.id), 'the pick takes the first rows in pick order')
+    assert.deepEqual(
+      picked,
+      expected.rows.map((r) => r.id),
+      'the pick takes the first rows in pick order',
+    )
     assert.equal(ids.length, 50_000)
 
     const walk = plans.filter((p) => p.includes('ORDER BY q.priority DESC, q.id') && p.includes('q.execute_after <= q.created'))
@@ -90,29 +94,69 @@ describe('aizk_pick with statistics of an empty queue', () => {
 })
 
 describe("statements that find a worker's picked rows, with statistics of an empty queue", () => {
-  it('find them by id through the primary key, not through the worker\'s entries of the queue_manager_id index', async () => {
+  it("find them by id through the primary key, not through the worker's entries of the queue_manager_id index", async () => {
     await analyseEmptyQueue()
     const qm = randomUUID()
     // 20,000 jobs run by one worker, each round its own transactions: their index entries stay, dead.
     for (let round = 0; round < 10; round++) {
-      await enqueueMany(db.pool, Array.from({ length: 2000 }, () => ({ entrypoint: 'history' })))
+      await enqueueMany(
+        db.pool,
+        Array.from({ length: 2000 }, () => ({ entrypoint: 'history' })),
+      )
       const done = await pickJobs(db.pool, pickPlan(qm, 'history'), 2000, 0)
-      assert.equal(await completeJobs(db.pool, qm, done.map((j) => j.id)), 2000)
+      assert.equal(
+        await completeJobs(
+          db.pool,
+          qm,
+          done.map((j) => j.id),
+        ),
+        2000,
+      )
     }
-    await enqueueMany(db.pool, Array.from({ length: 60 }, () => ({ entrypoint: 'history' })))
+    await enqueueMany(
+      db.pool,
+      Array.from({ length: 60 }, () => ({ entrypoint: 'history' })),
+    )
     const held = (await pickJobs(db.pool, pickPlan(qm, 'history'), 60, 0)).map((j) => j.id)
     const { rows } = await db.pool.query<{ reltuples: number }>("SELECT reltuples FROM pg_class WHERE relname = 'pgqueuer'")
     assert.ok(rows[0].reltuples <= 0, 'the statistics still describe an empty table')
 
     const error = { type: 'Error', message: 'boom', at: new Date().toISOString(), attempt: 1 }
-    const record = (id: string) => ({ job_id: id, timestamp: error.at, exception_type: 'Error', exception_message: 'boom', traceback: '', additional_context: null })
+    const record = (id: string) => ({
+      job_id: id,
+      timestamp: error.at,
+      exception_type: 'Error',
+      exception_message: 'boom',
+      traceback: '',
+      additional_context: null,
+    })
     const o = { hasSlot: false }
     // What `aizk cancel --running` writes: only marked rows are settled as canceled.
-    await db.pool.query(`UPDATE pgqueuer SET headers = '{"aizk":{"cancelRequestedAt":"2026-01-01T00:00:00Z"}}' WHERE id = ANY ($1::bigint[])`, [held.slice(40, 50)])
+    await db.pool.query(`UPDATE pgqueuer SET headers = '{"aizk":{"cancelRequestedAt":"2026-01-01T00:00:00Z"}}' WHERE id = ANY ($1::bigint[])`, [
+      held.slice(40, 50),
+    ])
     const writes: [string, (c: pg.PoolClient) => Promise<unknown>][] = [
       ['completion', (c) => completeJobs(c, qm, held.slice(0, 10))],
-      ['retry', (c) => retryJobIds(c, qm, held.slice(10, 20).map((id) => ({ id, delayMs: 0, error })), o)],
-      ['hold', (c) => holdJobIds(c, qm, held.slice(20, 30).map((id) => ({ id, attemptsBump: 1, error, record: record(id) })), o)],
+      [
+        'retry',
+        (c) =>
+          retryJobIds(
+            c,
+            qm,
+            held.slice(10, 20).map((id) => ({ id, delayMs: 0, error })),
+            o,
+          ),
+      ],
+      [
+        'hold',
+        (c) =>
+          holdJobIds(
+            c,
+            qm,
+            held.slice(20, 30).map((id) => ({ id, attemptsBump: 1, error, record: record(id) })),
+            o,
+          ),
+      ],
       ['release', (c) => releaseJobs(c, qm, held.slice(30, 40), o)],
       ['cancel claim', (c) => verifiedCancels(c, qm, held.slice(40, 50))],
       ['cancel', (c) => settleCanceled(c, qm, held.slice(40, 50))],
@@ -123,9 +167,13 @@ describe("statements that find a worker's picked rows, with statistics of an emp
       const touched = Array.isArray(result) ? result.length : typeof result === 'number' ? result : (result as { touched: number }).touched
       assert.ok(touched > 0, `the ${what} found the worker's rows`)
       const reads = plans.filter((p) => /on pgqueuer(?!\w)/.test(p) && /(DELETE FROM|UPDATE|FROM) pgqueuer/.test(p))
-      assert.ok(reads.length > 0, `the ${what}'s plan was logged: ${plans.join("\n")}`)
+      assert.ok(reads.length > 0, `the ${what}'s plan was logged: ${plans.join('\n')}`)
       for (const plan of reads) {
-        assert.doesNotMatch(plan, /pgqueuer_queue_manager_id_idx|aizk_picked_heartbeat_idx|pgqueuer_updated_id_id1_idx/, `the ${what} does not read the worker's index entries:\n${plan}`)
+        assert.doesNotMatch(
+          plan,
+          /pgqueuer_queue_manager_id_idx|aizk_picked_heartbeat_idx|pgqueuer_updated_id_id1_idx/,
+          `the ${what} does not read the worker's index entries:\n${plan}`,
+        )
         assert.match(plan, /pgqueuer_pkey/, `the ${what} finds its rows by id:\n${plan}`)
       }
     }

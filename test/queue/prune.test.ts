@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { beforeEach, describe, it } from 'node:test'
-import { countPrunable, logSize, type PruneProgress, pruneLog, reclaimLog } from '../../src/queue/prune.js'
 import { ConflictError } from '../../src/errors.js'
-import { fileDatabase } from '../support/db.js'
+import { countPrunable, logSize, type PruneProgress, pruneLog, reclaimLog } from '../../src/queue/prune.js'
 import { insertLog } from '../support/commands/queue-rows.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 
@@ -21,15 +21,20 @@ describe('pruneLog', () => {
     assert.equal(result.deleted, 2500)
     assert.equal(result.batches, 3)
     assert.equal(result.vacuumed, true)
-    assert.deepEqual(progress.map((p) => [p.deleted, p.lastBatch, p.total]), [
-      [1000, 1000, 2500],
-      [2000, 1000, 2500],
-      [2500, 500, 2500],
-    ])
+    assert.deepEqual(
+      progress.map((p) => [p.deleted, p.lastBatch, p.total]),
+      [
+        [1000, 1000, 2500],
+        [2000, 1000, 2500],
+        [2500, 500, 2500],
+      ],
+    )
     const { rows } = await db.pool.query(`SELECT count(*)::int AS n, min(created) > now() - interval '7 days' AS recent FROM pgqueuer_log`)
     assert.equal(rows[0].n, 300)
     assert.equal(rows[0].recent, true)
-    const { rows: stats } = await db.pool.query(`SELECT last_vacuum IS NOT NULL OR last_autovacuum IS NOT NULL AS v FROM pg_stat_user_tables WHERE relname = 'pgqueuer_log'`)
+    const { rows: stats } = await db.pool.query(
+      `SELECT last_vacuum IS NOT NULL OR last_autovacuum IS NOT NULL AS v FROM pg_stat_user_tables WHERE relname = 'pgqueuer_log'`,
+    )
     assert.equal(stats[0].v, true)
   })
 

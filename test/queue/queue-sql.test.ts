@@ -7,10 +7,10 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import { describe, it } from 'node:test'
 import pg from 'pg'
+import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { retryDelayMs } from '../../src/queue/backoff.js'
 import { completeJobs } from '../../src/queue/complete.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
-import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { pickJobs, planPick } from '../../src/queue/pick.js'
 import { hasSlotColumn, holdJobs, releaseJobs, retryJobs } from '../../src/queue/retry.js'
 import { fileDatabase } from '../support/db.js'
@@ -18,7 +18,11 @@ import { fileDatabase } from '../support/db.js'
 const db = await fileDatabase({ emptied: ['pgqueuer', 'pgqueuer_log'] })
 
 const qm = () => randomUUID()
-const plan = (id: string, eps: [string, number][]) => planPick(id, eps.map(([entrypoint, concurrencyLimit]) => ({ entrypoint, concurrencyLimit })))
+const plan = (id: string, eps: [string, number][]) =>
+  planPick(
+    id,
+    eps.map(([entrypoint, concurrencyLimit]) => ({ entrypoint, concurrencyLimit })),
+  )
 const lastError = (message: string) => ({ type: 'Error', message, at: new Date().toISOString(), attempt: 1 })
 
 describe('aizk_pick', () => {
@@ -32,15 +36,32 @@ describe('aizk_pick', () => {
       { entrypoint: 'b', priority: 1 },
     ])
     const me = qm()
-    const jobs = await pickJobs(db.pool, plan(me, [['a', 0], ['b', 0]]), 10, 0)
-    assert.deepEqual(jobs.map((j) => j.id), [ids[1], ids[2], ids[0], ids[5]])
+    const jobs = await pickJobs(
+      db.pool,
+      plan(me, [
+        ['a', 0],
+        ['b', 0],
+      ]),
+      10,
+      0,
+    )
+    assert.deepEqual(
+      jobs.map((j) => j.id),
+      [ids[1], ids[2], ids[0], ids[5]],
+    )
     const { rows } = await db.pool.query("select id, queue_manager_id, attempts from pgqueuer where status = 'picked' order by id")
-    assert.deepEqual(rows.map((r) => r.id), [ids[0], ids[1], ids[2], ids[5]])
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [ids[0], ids[1], ids[2], ids[5]],
+    )
     assert.ok(rows.every((r) => r.queue_manager_id === me && r.attempts === 0))
   })
 
   it('a global limit counts every picked row, whoever picked it (PgQueuer workers too)', async () => {
-    await enqueueMany(db.pool, Array.from({ length: 10 }, () => ({ entrypoint: 'lim' })))
+    await enqueueMany(
+      db.pool,
+      Array.from({ length: 10 }, () => ({ entrypoint: 'lim' })),
+    )
     // Another worker (say Python PgQueuer) already holds one.
     await db.pool.query("update pgqueuer set status = 'picked', queue_manager_id = gen_random_uuid() where id = (select min(id) from pgqueuer)")
     const jobs = await pickJobs(db.pool, plan(qm(), [['lim', 3]]), 10, 0)
@@ -49,7 +70,10 @@ describe('aizk_pick', () => {
   })
 
   it('holds the limit under concurrent pickers', async () => {
-    await enqueueMany(db.pool, Array.from({ length: 200 }, () => ({ entrypoint: 'race' })))
+    await enqueueMany(
+      db.pool,
+      Array.from({ length: 200 }, () => ({ entrypoint: 'race' })),
+    )
     const pools = Array.from({ length: 6 }, () => new pg.Pool({ connectionString: db.url, max: 1 }))
     try {
       const picked = await Promise.all(pools.map((p) => pickJobs(p, plan(qm(), [['race', 4]]), 64, 0)))
@@ -62,32 +86,37 @@ describe('aizk_pick', () => {
   it('re-picks a stale pick of a registered aizk worker as a new attempt; a fresh one is left alone', async () => {
     const [stale, fresh] = await enqueueMany(db.pool, [{ entrypoint: 's' }, { entrypoint: 's' }])
     const dead = qm()
-    await db.pool.query("insert into aizk_worker (queue_manager_id, host, pid, version, entrypoints, heartbeat) values ($1, 'h', 1, 'v', '{s}', now() - interval '1 minute')", [dead])
     await db.pool.query(
-      "update pgqueuer set status = 'picked', queue_manager_id = $2, heartbeat = now() - interval '1 minute' where id = $1",
-      [stale, dead],
+      "insert into aizk_worker (queue_manager_id, host, pid, version, entrypoints, heartbeat) values ($1, 'h', 1, 'v', '{s}', now() - interval '1 minute')",
+      [dead],
     )
+    await db.pool.query("update pgqueuer set status = 'picked', queue_manager_id = $2, heartbeat = now() - interval '1 minute' where id = $1", [stale, dead])
     await db.pool.query("update pgqueuer set status = 'picked', queue_manager_id = gen_random_uuid() where id = $1", [fresh])
     const me = qm()
     assert.equal((await pickJobs(db.pool, plan(me, [['s', 0]]), 10, 0)).length, 0, 'no stale check asked')
     const jobs = await pickJobs(db.pool, plan(me, [['s', 0]]), 10, 30)
-    assert.deepEqual(jobs.map((j) => [j.id, j.recovered, j.attempts]), [[stale, true, 1]])
+    assert.deepEqual(
+      jobs.map((j) => [j.id, j.recovered, j.attempts]),
+      [[stale, true, 1]],
+    )
     const { rows } = await db.pool.query('select queue_manager_id from pgqueuer where id = $1', [stale])
     assert.equal(rows[0].queue_manager_id, me)
   })
 
   it('re-picks a pick of an unknown queue manager only past the foreign timeout', async () => {
     const [foreign] = await enqueueMany(db.pool, [{ entrypoint: 'f' }])
-    await db.pool.query(
-      "update pgqueuer set status = 'picked', queue_manager_id = gen_random_uuid(), heartbeat = now() - interval '1 minute' where id = $1",
-      [foreign],
-    )
+    await db.pool.query("update pgqueuer set status = 'picked', queue_manager_id = gen_random_uuid(), heartbeat = now() - interval '1 minute' where id = $1", [
+      foreign,
+    ])
     const me = qm()
     const eps = [{ entrypoint: 'f', concurrencyLimit: 0 }]
     assert.equal((await pickJobs(db.pool, planPick(me, eps), 10, 30)).length, 0, 'no foreign timeout: never')
     assert.equal((await pickJobs(db.pool, planPick(me, eps, { foreignStaleSeconds: 120 }), 10, 30)).length, 0, 'younger than the foreign timeout')
     const jobs = await pickJobs(db.pool, planPick(me, eps, { foreignStaleSeconds: 45 }), 10, 30)
-    assert.deepEqual(jobs.map((j) => [j.id, j.recovered]), [[foreign, true]])
+    assert.deepEqual(
+      jobs.map((j) => [j.id, j.recovered]),
+      [[foreign, true]],
+    )
   })
 
   it('logs a picked row per pick only when asked (PgQueuer parity)', async () => {
@@ -95,7 +124,10 @@ describe('aizk_pick', () => {
     await pickJobs(db.pool, planPick(qm(), [{ entrypoint: 'lp', concurrencyLimit: 0 }]), 10, 0)
     await pickJobs(db.pool, planPick(qm(), [{ entrypoint: 'lp2', concurrencyLimit: 0 }], { logPicks: true }), 10, 0)
     const { rows } = await db.pool.query("select job_id::text as id from pgqueuer_log where status = 'picked' and job_id = any($1::bigint[])", [[a, b]])
-    assert.deepEqual(rows.map((r) => r.id), [b])
+    assert.deepEqual(
+      rows.map((r) => r.id),
+      [b],
+    )
   })
 
   it('keeps its cost flat with 200,000 not-ready rows behind and in front', async () => {
@@ -103,13 +135,16 @@ describe('aizk_pick', () => {
       select 0, 'flat', 'queued', now() + interval '1 day' from generate_series(1, 100000)`)
     await db.pool.query(`insert into pgqueuer (priority, entrypoint, status)
       select 0, 'other', 'queued' from generate_series(1, 100000)`)
-    const ready = await enqueueMany(db.pool, Array.from({ length: 100 }, () => ({ entrypoint: 'flat' })))
+    const ready = await enqueueMany(
+      db.pool,
+      Array.from({ length: 100 }, () => ({ entrypoint: 'flat' })),
+    )
     await db.pool.query('analyze pgqueuer')
     const client = await db.pool.connect()
     try {
       const me = qm()
       const blocks = async () => {
-        const { rows } = await client.query("select sum(blks_hit + blks_read)::bigint n from pg_stat_database where datname = current_database()")
+        const { rows } = await client.query('select sum(blks_hit + blks_read)::bigint n from pg_stat_database where datname = current_database()')
         return Number(rows[0].n)
       }
       // Buffer accesses, not time: a pick that walked the 100,000 future rows would touch thousands.
@@ -118,7 +153,10 @@ describe('aizk_pick', () => {
       const jobs = await pickJobs(client, plan(me, [['flat', 0]]), 64, 0)
       await client.query('select pg_stat_force_next_flush()')
       const used = (await blocks()) - before
-      assert.deepEqual(jobs.map((j) => j.id), ready.slice(0, 64))
+      assert.deepEqual(
+        jobs.map((j) => j.id),
+        ready.slice(0, 64),
+      )
       assert.ok(used < 3000, `a pick touched ${used} buffers`)
       const idleBefore = await blocks()
       await pickJobs(client, plan(me, [['flat', 0]]), 64, 0)
@@ -134,13 +172,19 @@ describe('aizk_pick', () => {
 
 describe('outcomes', () => {
   it('completes many in one statement: rows gone, one successful log row each, only own rows', async () => {
-    const ids = await enqueueMany(db.pool, Array.from({ length: 5 }, () => ({ entrypoint: 'c', priority: 3 })))
+    const ids = await enqueueMany(
+      db.pool,
+      Array.from({ length: 5 }, () => ({ entrypoint: 'c', priority: 3 })),
+    )
     const me = qm()
     await pickJobs(db.pool, plan(me, [['c', 0]]), 4, 0)
     const n = await completeJobs(db.pool, me, ids as string[])
     assert.equal(n, 4, 'the unpicked one is not completed')
     const { rows } = await db.pool.query('select job_id, status, priority, entrypoint from pgqueuer_log order by job_id')
-    assert.deepEqual(rows, ids.slice(0, 4).map((id) => ({ job_id: id, status: 'successful', priority: 3, entrypoint: 'c' })))
+    assert.deepEqual(
+      rows,
+      ids.slice(0, 4).map((id) => ({ job_id: id, status: 'successful', priority: 3, entrypoint: 'c' })),
+    )
     assert.equal(await completeJobs(db.pool, qm(), [ids[4] as string]), 0)
   })
 
@@ -159,7 +203,9 @@ describe('outcomes', () => {
       payloads.length = 0
       assert.equal(await retryJobs(db.pool, me, [{ id: r1 as string, delayMs: 60_000, error: lastError('nope') }], { hasSlot: false }), 1)
       assert.equal(await releaseJobs(db.pool, me, [r2 as string], { hasSlot: false }), 1)
-      const { rows } = await db.pool.query('select id, status, attempts, queue_manager_id, headers, execute_after > now() + interval \'50 seconds\' as later from pgqueuer order by id')
+      const { rows } = await db.pool.query(
+        "select id, status, attempts, queue_manager_id, headers, execute_after > now() + interval '50 seconds' as later from pgqueuer order by id",
+      )
       assert.deepEqual(rows[0].headers.mine, 1)
       assert.equal(rows[0].headers.aizk.lastError.message, 'nope')
       assert.deepEqual([rows[0].status, rows[0].attempts, rows[0].queue_manager_id, rows[0].later], ['queued', 1, null, true])
@@ -180,7 +226,14 @@ describe('outcomes', () => {
     const [id] = await enqueueMany(db.pool, [{ entrypoint: 'h', priority: 2 }])
     const me = qm()
     await pickJobs(db.pool, plan(me, [['h', 0]]), 1, 0)
-    const record = { job_id: id as string, timestamp: new Date().toISOString(), exception_type: 'Error', exception_message: 'x', traceback: 'Error: x\n    at here', additional_context: null }
+    const record = {
+      job_id: id as string,
+      timestamp: new Date().toISOString(),
+      exception_type: 'Error',
+      exception_message: 'x',
+      traceback: 'Error: x\n    at here',
+      additional_context: null,
+    }
     assert.equal(await holdJobs(db.pool, me, [{ id: id as string, attemptsBump: 1, error: lastError('x'), record }], { hasSlot: false }), 1)
     const { rows } = await db.pool.query('select status, attempts, queue_manager_id from pgqueuer')
     assert.deepEqual(rows, [{ status: 'failed', attempts: 1, queue_manager_id: null }])
@@ -225,7 +278,10 @@ describe('outcomes', () => {
     const me = qm()
     const [old, fresh, canceled] = (await pickJobs(db.pool, plan(me, [['hf', 0]]), 3, 0)).map((j) => j.id)
     await db.pool.query("update pgqueuer set heartbeat = now() - interval '1 hour' where id = $1", [old])
-    await db.pool.query("update pgqueuer set heartbeat = now() - interval '10 minutes', headers = '{\"aizk\": {\"cancelRequestedAt\": \"x\"}}' where id = any($1::bigint[])", [[fresh, canceled]])
+    await db.pool.query(
+      'update pgqueuer set heartbeat = now() - interval \'10 minutes\', headers = \'{"aizk": {"cancelRequestedAt": "x"}}\' where id = any($1::bigint[])',
+      [[fresh, canceled]],
+    )
     await db.pool.query('update pgqueuer set headers = null where id = $1', [fresh])
     const beat = await heartbeat(db.pool, me, [old], [fresh, canceled])
     assert.deepEqual(beat, { touched: 1, cancelRequested: [canceled], paused: [], registered: false })
@@ -246,9 +302,21 @@ describe('outcomes', () => {
 describe('retryDelayMs', () => {
   it('grows exponentially, is capped and jittered within [half, full]', () => {
     const s = { retryBaseSeconds: 2, retryMaxSeconds: 600 }
-    assert.equal(retryDelayMs(1, s, () => 1), 2000)
-    assert.equal(retryDelayMs(1, s, () => 0), 1000)
-    assert.equal(retryDelayMs(3, s, () => 1), 8000)
-    assert.equal(retryDelayMs(30, s, () => 1), 600_000)
+    assert.equal(
+      retryDelayMs(1, s, () => 1),
+      2000,
+    )
+    assert.equal(
+      retryDelayMs(1, s, () => 0),
+      1000,
+    )
+    assert.equal(
+      retryDelayMs(3, s, () => 1),
+      8000,
+    )
+    assert.equal(
+      retryDelayMs(30, s, () => 1),
+      600_000,
+    )
   })
 })

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { beforeEach, describe, it } from 'node:test'
 import pg from 'pg'
-import { countHeld, idsNotHeld, requeueFailed } from '../../src/queue/requeue.js'
 import { compactCounts, readCounts } from '../../src/queue/counts.js'
-import { fileDatabase } from '../support/db.js'
+import { countHeld, idsNotHeld, requeueFailed } from '../../src/queue/requeue.js'
 import { insertHeld } from '../support/commands/queue-rows.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 
@@ -18,7 +18,10 @@ describe('requeueFailed', () => {
     const b = await insertHeld(db.pool, 'ep_b', 3)
     await db.pool.query("UPDATE pgqueuer SET execute_after = now() + interval '1 day', queue_manager_id = gen_random_uuid()")
     const moved = await requeueFailed(db.pool, { entrypoints: ['ep_a'], limit: 3 })
-    assert.deepEqual(moved.map((m) => m.id), a.slice(0, 3))
+    assert.deepEqual(
+      moved.map((m) => m.id),
+      a.slice(0, 3),
+    )
     assert.ok(moved.every((m) => m.entrypoint === 'ep_a' && m.cycles === 1))
     const { rows } = await db.pool.query(
       `SELECT id::text, status::text, attempts, queue_manager_id, execute_after <= now() AS ready, headers FROM pgqueuer ORDER BY id`,
@@ -42,20 +45,35 @@ describe('requeueFailed', () => {
     const two = await insertHeld(db.pool, 'ep_c', 1, { cycles: 2 })
     const fresh = await insertHeld(db.pool, 'ep_c', 1)
     const moved = await requeueFailed(db.pool, { entrypoints: ['ep_c'], limit: 10, maxCycles: 3 })
-    assert.deepEqual(moved.map((m) => [m.id, m.cycles]), [[two[0], 3], [fresh[0], 1]])
+    assert.deepEqual(
+      moved.map((m) => [m.id, m.cycles]),
+      [
+        [two[0], 3],
+        [fresh[0], 1],
+      ],
+    )
     const { rows } = await db.pool.query('SELECT status::text FROM pgqueuer WHERE id = $1', [burned[0]])
     assert.equal(rows[0].status, 'failed', 'the row that burned 3 cycles is left alone')
     const uncapped = await requeueFailed(db.pool, { limit: 10 })
-    assert.deepEqual(uncapped.map((m) => [m.id, m.cycles]), [[burned[0], 4]])
+    assert.deepEqual(
+      uncapped.map((m) => [m.id, m.cycles]),
+      [[burned[0], 4]],
+    )
   })
 
   it('dry run reports the window and changes nothing; ids and counts', async () => {
     const ids = await insertHeld(db.pool, 'ep_d', 4)
     const preview = await requeueFailed(db.pool, { limit: 2, dryRun: true })
-    assert.deepEqual(preview.map((p) => p.id), ids.slice(0, 2))
+    assert.deepEqual(
+      preview.map((p) => p.id),
+      ids.slice(0, 2),
+    )
     assert.equal(await countHeld(db.pool, {}), 4)
     const only = await requeueFailed(db.pool, { ids: [ids[3]], limit: 10 })
-    assert.deepEqual(only.map((p) => p.id), [ids[3]])
+    assert.deepEqual(
+      only.map((p) => p.id),
+      [ids[3]],
+    )
     assert.equal(await countHeld(db.pool, {}), 3)
     const missing = await idsNotHeld(db.pool, [ids[0], ids[3], '999999'])
     assert.deepEqual(missing, [
@@ -115,7 +133,10 @@ describe('requeueFailed', () => {
     const counts = (await readCounts(db.pool)).filter((c) => c.entrypoint === 'ep_g')
     assert.deepEqual(
       counts.map((c) => [c.status, c.n]),
-      [['failed', 6], ['queued', 4]],
+      [
+        ['failed', 6],
+        ['queued', 4],
+      ],
     )
   })
 

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict'
 import { beforeEach, describe, it } from 'node:test'
 import pg from 'pg'
+import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { compactCounts, compactThroughput, readCounts } from '../../src/queue/counts.js'
 import { queueStats, type StatsOptions } from '../../src/queue/stats.js'
-import { workerState } from '../../src/queue/stats-workers.js'
-import { heartbeat } from '../../src/db/sql/aizk-worker.js'
 import { cronPeriodSeconds, toCronParserExpression } from '../../src/queue/stats-schedules.js'
-import { fileDatabase } from '../support/db.js'
+import { workerState } from '../../src/queue/stats-workers.js'
 import { insertHeld, insertLog, insertQueued } from '../support/commands/queue-rows.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 const opts: StatsOptions = { heartbeatTimeoutSeconds: 30, heldThreshold: 0 }
@@ -22,7 +22,9 @@ describe('queue stats', () => {
     await insertQueued(db.pool, 'ep_a', 5, { priority: 10 })
     await insertQueued(db.pool, 'ep_b', 7)
     await insertHeld(db.pool, 'ep_b', 2)
-    await db.pool.query(`UPDATE pgqueuer SET status = 'picked', queue_manager_id = gen_random_uuid() WHERE id IN (SELECT id FROM pgqueuer WHERE entrypoint = 'ep_a' ORDER BY id LIMIT 4)`)
+    await db.pool.query(
+      `UPDATE pgqueuer SET status = 'picked', queue_manager_id = gen_random_uuid() WHERE id IN (SELECT id FROM pgqueuer WHERE entrypoint = 'ep_a' ORDER BY id LIMIT 4)`,
+    )
     const s = await queueStats(db.pool, { ...opts, jobInfo: (ep) => (ep === 'ep_a' ? { concurrencyLimit: 4 } : undefined) })
     assert.deepEqual(s.totals, { queued: 38, picked: 4, held: 2 })
     const a = s.entrypoints.find((e) => e.entrypoint === 'ep_a')!
@@ -31,7 +33,10 @@ describe('queue stats', () => {
     assert.deepEqual([b.queued, b.held, b.concurrencyLimit], [7, 2, null])
     const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM aizk_queue_count_delta')
     assert.equal(rows[0].n, 0, 'status folded the deltas')
-    assert.deepEqual(s.groups.find((g) => g.entrypoint === 'ep_a' && g.priority === 10), { entrypoint: 'ep_a', priority: 10, queued: 5, picked: 0, held: 0 })
+    assert.deepEqual(
+      s.groups.find((g) => g.entrypoint === 'ep_a' && g.priority === 10),
+      { entrypoint: 'ep_a', priority: 10, queued: 5, picked: 0, held: 0 },
+    )
   })
 
   it('compaction under concurrent writers loses nothing', async () => {
@@ -90,7 +95,10 @@ describe('queue stats', () => {
     assert.equal(byId.get(fromLog)!.lastError, 'ValueError: from python')
     assert.equal(s.health.healthy, true, 'under the threshold')
     const strict = await queueStats(db.pool, opts)
-    assert.deepEqual(strict.health.problems.map((p) => p.code), ['held_over_threshold'])
+    assert.deepEqual(
+      strict.health.problems.map((p) => p.code),
+      ['held_over_threshold'],
+    )
   })
 
   it('workers alive or gone, stale picks, overdue crons', async () => {
@@ -100,8 +108,12 @@ describe('queue stats', () => {
          ('22222222-2222-4222-8222-222222222222', 'dead-host', 20, '0.1.0', '{ep_a}', now() - interval '5 minutes')`,
     )
     await insertQueued(db.pool, 'ep_a', 3)
-    await db.pool.query(`UPDATE pgqueuer SET status = 'picked', queue_manager_id = '22222222-2222-4222-8222-222222222222', heartbeat = now() - interval '2 minutes' WHERE id = (SELECT min(id) FROM pgqueuer)`)
-    await db.pool.query(`UPDATE pgqueuer SET status = 'picked', queue_manager_id = '11111111-1111-4111-8111-111111111111' WHERE id = (SELECT max(id) FROM pgqueuer)`)
+    await db.pool.query(
+      `UPDATE pgqueuer SET status = 'picked', queue_manager_id = '22222222-2222-4222-8222-222222222222', heartbeat = now() - interval '2 minutes' WHERE id = (SELECT min(id) FROM pgqueuer)`,
+    )
+    await db.pool.query(
+      `UPDATE pgqueuer SET status = 'picked', queue_manager_id = '11111111-1111-4111-8111-111111111111' WHERE id = (SELECT max(id) FROM pgqueuer)`,
+    )
     await db.pool.query(
       `INSERT INTO pgqueuer_schedules (expression, entrypoint, next_run, last_run, created) VALUES
          ('* * * * *', 'aizk_cron_late', now() - interval '2 minutes', now() - interval '3 minutes', now() - interval '1 day'),
@@ -142,7 +154,11 @@ describe('queue stats', () => {
     assert.ok(w.stuckSince, 'since its first heartbeat that said so')
     assert.equal(workerState(w), 'stuck (4)')
     assert.equal(workerState(s.workers.list.find((x) => x.queueManagerId === gone)!), 'gone')
-    assert.deepEqual(s.health.problems.map((p) => p.code), ['stuck_handlers'], 'the gone worker is not judged by what it last said')
+    assert.deepEqual(
+      s.health.problems.map((p) => p.code),
+      ['stuck_handlers'],
+      'the gone worker is not judged by what it last said',
+    )
     assert.match(s.health.problems[0].message, new RegExp(`worker stuck-host pid 30 \\(${stuck}\\) has 4 handler statement\\(s\\) stuck`))
     assert.equal(first.toISOString(), w.stuckSince, 'a later heartbeat that still says so keeps the first time')
     await heartbeat(db.pool, stuck, [], [], 0)
@@ -199,15 +215,22 @@ describe('queue stats', () => {
     assert.equal(s.throughput.lastMinute, 50)
     assert.equal(s.throughput.perSecondNow, 5)
     assert.equal(s.throughput.perMinute.length, 15)
-    assert.equal(s.throughput.perMinute.reduce((a, b) => a + b, 0), 70)
+    assert.equal(
+      s.throughput.perMinute.reduce((a, b) => a + b, 0),
+      70,
+    )
     assert.ok(s.log.bytes > 0)
   })
 
   it('throughput compaction folds a second into one row per entrypoint and status, and trims old seconds', async () => {
     for (let i = 0; i < 3; i++) {
-      await db.pool.query(`INSERT INTO pgqueuer_log (created, job_id, status, priority, entrypoint) SELECT date_trunc('second', now()) - interval '30 seconds', g, 'successful', 0, 'ep_f' FROM generate_series(1, 4) g`)
+      await db.pool.query(
+        `INSERT INTO pgqueuer_log (created, job_id, status, priority, entrypoint) SELECT date_trunc('second', now()) - interval '30 seconds', g, 'successful', 0, 'ep_f' FROM generate_series(1, 4) g`,
+      )
     }
-    await db.pool.query(`INSERT INTO pgqueuer_log (created, job_id, status, priority, entrypoint) VALUES (now() - interval '2 hours', 1, 'successful', 0, 'ep_f')`)
+    await db.pool.query(
+      `INSERT INTO pgqueuer_log (created, job_id, status, priority, entrypoint) VALUES (now() - interval '2 hours', 1, 'successful', 0, 'ep_f')`,
+    )
     await compactThroughput(db.pool)
     const { rows } = await db.pool.query(`SELECT n::int, second < now() - interval '1 hour' AS old FROM aizk_throughput WHERE entrypoint = 'ep_f'`)
     assert.deepEqual(rows, [{ n: 12, old: false }])

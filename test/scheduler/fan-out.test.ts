@@ -6,8 +6,8 @@ import { type ScopedContext, ScopedScheduledJob, SystemScheduledJob } from '../.
 import { fanOut } from '../../src/scheduler/fan-out.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
-import { fileDatabase } from '../support/db.js'
 import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
 const seen: { scopes: readonly string[]; titles: string[]; role: string; narrowInsert: string }[] = []
 
@@ -38,9 +38,7 @@ const settings = identity
 before(async () => {
   new JobRegistry().registerModule({ FanProbeJob, SweepProbeJob })
   const write = (scopes: string[], title: string) =>
-    User.system(scopes, identity).transaction(app.scoped, (c) =>
-      c.query('insert into document (scopes, title) values ($1::uuid[], $2)', [scopes, title]),
-    )
+    User.system(scopes, identity).transaction(app.scoped, (c) => c.query('insert into document (scopes, title) values ($1::uuid[], $2)', [scopes, title]))
   await write([A], 'a')
   await write([A, B], 'ab')
   await write([C], 'c')
@@ -75,11 +73,22 @@ describe('fan-out', () => {
     assert.deepEqual(await fanOut(SweepProbeJob, db.pool, settings), { name: 'sweep_probe', kind: 'system', items: 1, enqueued: 1, alreadyQueued: 0 })
     assert.deepEqual(await fanOut(SweepProbeJob, db.pool, settings), { name: 'sweep_probe', kind: 'system', items: 1, enqueued: 0, alreadyQueued: 1 })
     const rows = await queued('aizk_task_sweep_probe')
-    assert.deepEqual(rows.map((r) => [r.dedupe_key, r.priority, JSON.parse(r.payload)]), [['sweep_probe', 10, {}]])
+    assert.deepEqual(
+      rows.map((r) => [r.dedupe_key, r.priority, JSON.parse(r.payload)]),
+      [['sweep_probe', 10, {}]],
+    )
   })
 
   it('the queued item runs execute(scopes) inside User.system(scopes), through the app role', async () => {
-    const ctx = { jobId: '1', entrypoint: FanProbeJob.entrypoint, attempts: 0, headers: {}, signal: new AbortController().signal, pool: app.scoped, settings: parseSettings({}, { overrides: identity }) } satisfies JobContext
+    const ctx = {
+      jobId: '1',
+      entrypoint: FanProbeJob.entrypoint,
+      attempts: 0,
+      headers: {},
+      signal: new AbortController().signal,
+      pool: app.scoped,
+      settings: parseSettings({}, { overrides: identity }),
+    } satisfies JobContext
     const payload = FanProbeJob.payload.parse({ scopes: [B, A] })
     await new FanProbeJob().handle(payload, ctx)
     assert.equal(seen.length, 1)

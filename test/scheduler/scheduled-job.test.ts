@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import * as inventory from '../../src/jobs/inventory/index.js'
-import { JobPriority } from '../../src/queue/priority.js'
-import { isJobClass, JobDeclarationError, JobRegistry } from '../../src/jobs/registry.js'
-import {
-  deriveJobName,
-  isScheduledJobClass,
-  ScheduledJob,
-  ScopedScheduledJob,
-  SystemScheduledJob,
-} from '../../src/jobs/scheduled-job.js'
 import { ConfigError } from '../../src/errors.js'
+import * as inventory from '../../src/jobs/inventory/index.js'
+import { isJobClass, JobDeclarationError, JobRegistry } from '../../src/jobs/registry.js'
+import { deriveJobName, isScheduledJobClass, ScheduledJob, ScopedScheduledJob, SystemScheduledJob } from '../../src/jobs/scheduled-job.js'
+import { JobPriority } from '../../src/queue/priority.js'
 import { envName, parseSettings } from '../../src/settings.js'
 import { runCli } from '../support/cli.js'
 
@@ -179,11 +173,17 @@ describe('a scheduled job registers its settings', () => {
     }
     assert.ok(caught instanceof ConfigError)
     assert.equal(caught.exitCode, 3)
-    assert.ok(caught.problems.some((p) => p.startsWith('AIZK_NIGHTLY_DIGEST_CRON:')), caught.message)
-    assert.ok(caught.problems.some((p) => p.startsWith('AIZK_QUEUE_BATCH_SIZE:')), 'every problem at once')
+    assert.ok(
+      caught.problems.some((p) => p.startsWith('AIZK_NIGHTLY_DIGEST_CRON:')),
+      caught.message,
+    )
+    assert.ok(
+      caught.problems.some((p) => p.startsWith('AIZK_QUEUE_BATCH_SIZE:')),
+      'every problem at once',
+    )
   })
 
-  it('the CLI exits 3 naming an inventory job\'s invalid cron variable', async () => {
+  it("the CLI exits 3 naming an inventory job's invalid cron variable", async () => {
     const res = await runCli(['settings'], { env: { AIZK_ARTIFACT_DISPATCH_CRON: '61 * * * *' } })
     assert.equal(res.code, 3, res.stderr)
     assert.match(res.stderr, /AIZK_ARTIFACT_DISPATCH_CRON: expected a cron expression/)

@@ -3,11 +3,11 @@ import { before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { buildServices } from '../../src/app/run-worker.js'
 import type { Database } from '../../src/db/database.js'
+import { WorkerEvents } from '../../src/events.js'
 import { JobRegistry } from '../../src/jobs/registry.js'
 import { SystemScheduledJob } from '../../src/jobs/scheduled-job.js'
 import { Scheduler } from '../../src/scheduler/scheduler.js'
 import { parseSettings, type Settings } from '../../src/settings.js'
-import { WorkerEvents } from '../../src/events.js'
 import { Worker } from '../../src/worker/worker.js'
 import { createTestDatabase, fileDatabase } from '../support/db.js'
 
@@ -64,9 +64,7 @@ describe('Scheduler', () => {
     // The minutely cron's next tick must not come due between the two runDue calls below.
     const toNextMinute = 60_000 - (Date.now() % 60_000)
     if (toNextMinute < 2_000) await sleep(toNextMinute + 50)
-    await db.pool.query(
-      "update pgqueuer_schedules set next_run = now() - interval '1 hour' where entrypoint = 'aizk_cron_minutely_probe'",
-    )
+    await db.pool.query("update pgqueuer_schedules set next_run = now() - interval '1 hour' where entrypoint = 'aizk_cron_minutely_probe'")
     const fired = await scheduler().runDue()
     const minutely = fired.filter((f) => f.name === 'minutely_probe')
     assert.equal(minutely.length, 1)
@@ -98,9 +96,7 @@ describe('Scheduler', () => {
       "update pgqueuer_schedules set status = 'picked', heartbeat = now(), next_run = now() - interval '1 minute' where entrypoint = 'aizk_cron_minutely_probe'",
     )
     assert.equal((await scheduler().runDue()).filter((f) => f.name === 'minutely_probe').length, 0)
-    await db.pool.query(
-      "update pgqueuer_schedules set heartbeat = now() - interval '31 seconds' where entrypoint = 'aizk_cron_minutely_probe'",
-    )
+    await db.pool.query("update pgqueuer_schedules set heartbeat = now() - interval '31 seconds' where entrypoint = 'aizk_cron_minutely_probe'")
     const fired = await scheduler().runDue()
     assert.equal(fired.filter((f) => f.name === 'minutely_probe').length, 1)
     assert.equal((await row('aizk_cron_minutely_probe'))[0].status, 'queued')
@@ -145,9 +141,15 @@ describe('Scheduler', () => {
 describe('Scheduler schedule rows over time', () => {
   it('replaces the row when a cron setting changes and removes it when the job is disabled', async () => {
     await scheduler().ensure()
-    assert.deepEqual((await row('aizk_cron_weekly_probe')).map((r) => r.expression), ['0 4 * * 0'])
+    assert.deepEqual(
+      (await row('aizk_cron_weekly_probe')).map((r) => r.expression),
+      ['0 4 * * 0'],
+    )
     await scheduler({ weeklyProbeCron: '0 5 * * 0' }).ensure()
-    assert.deepEqual((await row('aizk_cron_weekly_probe')).map((r) => r.expression), ['0 5 * * 0'])
+    assert.deepEqual(
+      (await row('aizk_cron_weekly_probe')).map((r) => r.expression),
+      ['0 5 * * 0'],
+    )
     await scheduler({ weeklyProbeCron: '0 5 * * 0', weeklyProbeEnabled: false }).ensure()
     assert.deepEqual(await row('aizk_cron_weekly_probe'), [])
   })
@@ -156,7 +158,15 @@ describe('Scheduler schedule rows over time', () => {
 describe('A worker bound to some entrypoints', () => {
   it("keeps and fires only its entrypoints' schedules, leaving others' due ticks to their workers", async () => {
     await db.pool.query('truncate pgqueuer, pgqueuer_schedules')
-    const worker = new Worker({ pool: db.pool, registry, settings, events: new WorkerEvents(), entrypoints: ['aizk_task_weekly_probe'], batchSize: 1, concurrency: 1 })
+    const worker = new Worker({
+      pool: db.pool,
+      registry,
+      settings,
+      events: new WorkerEvents(),
+      entrypoints: ['aizk_task_weekly_probe'],
+      batchSize: 1,
+      concurrency: 1,
+    })
     const services = await buildServices({ worker, db: { pool: db.pool } as Database, settings, events: new WorkerEvents(), registry })
     const s = services.find((x): x is Scheduler => x instanceof Scheduler)
     assert.ok(s, 'the worker runs a scheduler')
@@ -166,7 +176,10 @@ describe('A worker bound to some entrypoints', () => {
       "insert into pgqueuer_schedules (expression, entrypoint, next_run) values ('* * * * *', 'aizk_cron_minutely_probe', now() - interval '1 hour')",
     )
     await db.pool.query("update pgqueuer_schedules set next_run = now() - interval '1 hour'")
-    assert.deepEqual((await s.runDue()).map((f) => f.name), ['weekly_probe'])
+    assert.deepEqual(
+      (await s.runDue()).map((f) => f.name),
+      ['weekly_probe'],
+    )
     const { rows } = await db.pool.query('select entrypoint from pgqueuer order by entrypoint')
     assert.deepEqual(rows, [{ entrypoint: 'aizk_task_weekly_probe' }], 'no tick queued for an entrypoint this worker does not run')
     assert.equal((await row('aizk_cron_minutely_probe'))[0].last_run, null)

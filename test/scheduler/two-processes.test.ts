@@ -64,9 +64,7 @@ describe('two scheduler processes on one database', () => {
     assert.equal(new Set(ticks).size, ticks.length, `a tick fired twice: ${fired.map((f) => `${f.pid}@${f.scheduledFor}`).join(' ')}`)
     for (let i = 1; i < ticks.length; i++) assert.equal(ticks[i] - ticks[i - 1], 1000, 'no tick skipped between fires')
     assert.ok(ticks.length >= TICKS)
-    const { rows } = await db.pool.query(
-      "select count(*)::int as n from pgqueuer_schedules where entrypoint = 'aizk_cron_tick_probe'",
-    )
+    const { rows } = await db.pool.query("select count(*)::int as n from pgqueuer_schedules where entrypoint = 'aizk_cron_tick_probe'")
     assert.equal(rows[0].n, 1)
   })
 })

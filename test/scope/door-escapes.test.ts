@@ -26,13 +26,15 @@ const usage = (over: Record<string, unknown> = {}) => ({
   dedupeKey: (over.dedupeKey as string | undefined) ?? `usage:${A}:cap`,
   ...(over.executeAfter ? { executeAfter: over.executeAfter as Date } : {}),
 })
-const refusedAsA = (item: ReturnType<typeof usage>) => as([A]).transaction(app.scoped, (c) => enqueue(c, item as never)).then(
-  (id) => assert.fail(`enqueued ${id}`),
-  (err: Error) => err.message,
-)
+const refusedAsA = (item: ReturnType<typeof usage>) =>
+  as([A])
+    .transaction(app.scoped, (c) => enqueue(c, item as never))
+    .then(
+      (id) => assert.fail(`enqueued ${id}`),
+      (err: Error) => err.message,
+    )
 const live = async (key: string) =>
   (await db.pool.query<{ entrypoint: string }>(`select entrypoint from pgqueuer where dedupe_key = $1 order by id`, [key])).rows.map((r) => r.entrypoint)
-
 
 describe('dedupe keys belong to sets', () => {
   it("A's usage events keyed insight:<B>, raptor:<B>, communities:<B> or B's chunk id are refused; B's own jobs still enqueue", async () => {
@@ -46,18 +48,31 @@ describe('dedupe keys belong to sets', () => {
       assert.deepEqual(await live(key), [], key)
     }
     // B's own: its scoped enqueues through the door, and the scheduler's passes as the owner.
-    const raptor = await as([B]).transaction(app.scoped, (c) => enqueue(c, { entrypoint: 'aizk_task_raptor', priority: 10, dedupeKey: `raptor:${B}`, payload: { scopes: [B] } }))
+    const raptor = await as([B]).transaction(app.scoped, (c) =>
+      enqueue(c, { entrypoint: 'aizk_task_raptor', priority: 10, dedupeKey: `raptor:${B}`, payload: { scopes: [B] } }),
+    )
     assert.ok(raptor)
     const projection = await as([B]).transaction(app.scoped, (c) =>
       enqueue(c, { entrypoint: CHUNK_PROJECTION_ENTRYPOINT, priority: 50, dedupeKey: bChunk, payload: { chunkId: bChunk, scopes: [B] } }),
     )
     assert.ok(projection)
-    for (const [entrypoint, key] of [['aizk_task_insight', `insight:${B}`], ['aizk_task_communities', `communities:${B}`]]) {
+    for (const [entrypoint, key] of [
+      ['aizk_task_insight', `insight:${B}`],
+      ['aizk_task_communities', `communities:${B}`],
+    ]) {
       assert.ok(await enqueue(db.pool, { entrypoint, priority: 10, dedupeKey: key, payload: { scopes: [B] } }), key)
     }
-    assert.ok(await as([B]).transaction(app.scoped, (c) => UsageAccountingJob.enqueueEvent(c, { captureKey: 'cap', scopes: [B], kind: 'tokens', occurredAt: '2026-01-01T00:00:00Z' })))
+    assert.ok(
+      await as([B]).transaction(app.scoped, (c) =>
+        UsageAccountingJob.enqueueEvent(c, { captureKey: 'cap', scopes: [B], kind: 'tokens', occurredAt: '2026-01-01T00:00:00Z' }),
+      ),
+    )
     // A's own usage event, keyed in its own namespace, goes in.
-    assert.ok(await as([A]).transaction(app.scoped, (c) => UsageAccountingJob.enqueueEvent(c, { captureKey: 'cap', scopes: [A], kind: 'tokens', occurredAt: '2026-01-01T00:00:00Z' })))
+    assert.ok(
+      await as([A]).transaction(app.scoped, (c) =>
+        UsageAccountingJob.enqueueEvent(c, { captureKey: 'cap', scopes: [A], kind: 'tokens', occurredAt: '2026-01-01T00:00:00Z' }),
+      ),
+    )
     assert.deepEqual(await live(`usage:${A}:cap`), ['aizk_usage_event'])
   })
 
@@ -94,7 +109,9 @@ describe('dedupe keys belong to sets', () => {
     // The limit is the database's: the owner (aizk install) raises it, and the same payload goes in.
     await db.pool.query('update aizk_enqueue_limit set max_payload_bytes = 400000')
     try {
-      assert.ok(await as([A]).transaction(app.scoped, (c) => enqueue(c, usage({ payload: { pad: 'x'.repeat(300_000) }, dedupeKey: `usage:${A}:big` }) as never)))
+      assert.ok(
+        await as([A]).transaction(app.scoped, (c) => enqueue(c, usage({ payload: { pad: 'x'.repeat(300_000) }, dedupeKey: `usage:${A}:big` }) as never)),
+      )
     } finally {
       await db.pool.query('update aizk_enqueue_limit set max_payload_bytes = 262144')
     }

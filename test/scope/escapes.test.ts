@@ -11,11 +11,11 @@ import { checkAppLogin } from '../../src/db/app-login.js'
 import { ConfigError, TransactionEscapeError } from '../../src/errors.js'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { enqueue } from '../../src/queue/enqueue.js'
-import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
+import { parseSettings } from '../../src/settings.js'
+import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 import { runCli } from '../support/cli.js'
 import { adminQuery, fileDatabase } from '../support/db.js'
-import { A, B, C, fileAppLogin, identity } from '../support/app-login.js'
 
 const db = await fileDatabase()
 const app = await fileAppLogin(db)
@@ -50,10 +50,10 @@ describe('a scoped transaction cannot widen itself', () => {
   it("another transaction's proof, copied in with its sets, is refused", async () => {
     const stolen = await as([A, B]).transaction(app.scoped, async (c) => (await c.query("select current_setting('aizk.scope_proof') as p")).rows[0].p as string)
     const seen = await as([A]).transaction(app.scoped, async (c) => {
-      await c.query(
-        `select set_config('aizk.read_scopes', $1, true), set_config('aizk.write_scopes', $1, true), set_config('aizk.scope_proof', $2, true)`,
-        [`{${A},${B}}`, stolen],
-      )
+      await c.query(`select set_config('aizk.read_scopes', $1, true), set_config('aizk.write_scopes', $1, true), set_config('aizk.scope_proof', $2, true)`, [
+        `{${A},${B}}`,
+        stolen,
+      ])
       return titles(c)
     })
     assert.deepEqual(seen, [])
@@ -193,14 +193,20 @@ describe('the queue under row security for the app role', () => {
     const idA = await as([A]).transaction(app.scoped, (c) => enqueue(c, raptor([A])))
     assert.ok(idA)
     assert.ok(await as([B]).transaction(app.scoped, (c) => enqueue(c, raptor([B]))))
-    await assert.rejects(as([B]).transaction(app.scoped, (c) => c.query('select id::text from pgqueuer')), /permission denied/)
+    await assert.rejects(
+      as([B]).transaction(app.scoped, (c) => c.query('select id::text from pgqueuer')),
+      /permission denied/,
+    )
     // The worker's pick function, called as the app role, reaches no row either.
     await assert.rejects(
       as([B]).transaction(app.scoped, (c) => c.query("select * from aizk_pick(100, gen_random_uuid(), array['aizk_task_raptor'], array[0], 0)")),
       /permission denied/,
     )
     for (const sql of ["update pgqueuer set status = 'queued'", 'delete from pgqueuer']) {
-      await assert.rejects(as([B]).transaction(app.scoped, (c) => c.query(sql)), /permission denied/)
+      await assert.rejects(
+        as([B]).transaction(app.scoped, (c) => c.query(sql)),
+        /permission denied/,
+      )
     }
     // The owner (worker, operator commands) still sees every row.
     const all = await db.pool.query("select count(*)::int as n from pgqueuer where entrypoint = 'aizk_task_raptor'")

@@ -31,7 +31,12 @@ interface ScopedKey {
 
 /** One row of every table a scoped foreign key may name, written by the set itself. */
 async function seed(scopes: string[], tag: string): Promise<Record<string, string>> {
-  await ingestOriginal(app.scoped, settings, { scopes, bytes: Buffer.from(`# ${tag}\n\noriginal of ${tag}\n`), filename: `${tag}.md`, mediaType: 'text/markdown' })
+  await ingestOriginal(app.scoped, settings, {
+    scopes,
+    bytes: Buffer.from(`# ${tag}\n\noriginal of ${tag}\n`),
+    filename: `${tag}.md`,
+    mediaType: 'text/markdown',
+  })
   return inSet(scopes, async (c) => {
     const doc = await writeDocument(c, scopes, { title: tag, body: `notes of ${tag}` }, { chunkMaxChars: 400, chunkOverlapChars: 0 })
     const one = async (sql: string, params: unknown[] = []) => (await c.query<{ id: string }>(sql, params)).rows[0].id
@@ -45,7 +50,10 @@ async function seed(scopes: string[], tag: string): Promise<Record<string, strin
         `insert into community (scopes, level, title, summary, size, lineage, novelty) values ($1::uuid[], 0, $2, $2, 1, gen_random_uuid(), 'first') returning id::text`,
         [scopes, tag],
       ),
-      insight: await one(`insert into insight (scopes, kind, title, evidence_key) values ($1::uuid[], 'rising_entity', $2, $2) returning id::text`, [scopes, tag]),
+      insight: await one(`insert into insight (scopes, kind, title, evidence_key) values ($1::uuid[], 'rising_entity', $2, $2) returning id::text`, [
+        scopes,
+        tag,
+      ]),
     }
   })
 }

@@ -3,19 +3,15 @@ import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { runIfGrown } from '../../src/scope/growth-gate.js'
 import { User } from '../../src/scope/user.js'
-import { fileDatabase } from '../support/db.js'
 import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 const app = await fileAppLogin(db)
 
-
 async function addClaims(scopes: string[], n: number): Promise<void> {
   await User.system(scopes, identity).transaction(app.scoped, (c) =>
-    c.query(
-      "insert into claim (scopes, subject, predicate, object) select $1::uuid[], 's' || i, 'p', 'o' from generate_series(1, $2) i",
-      [scopes, n],
-    ),
+    c.query("insert into claim (scopes, subject, predicate, object) select $1::uuid[], 's' || i, 'p', 'o' from generate_series(1, $2) i", [scopes, n]),
   )
 }
 

@@ -13,12 +13,12 @@ import { checkAppLogin } from '../../src/db/app-login.js'
 import { boundaryRefusals } from '../../src/db/boundary-refusals.js'
 import { createPool } from '../../src/db/connect.js'
 import { AppLoginSettingsError, ConfigError } from '../../src/errors.js'
+import { WorkerEvents } from '../../src/events.js'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { appLoginBegin } from '../../src/scope/sql/user.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
 import { createWorkerMetrics } from '../../src/worker/metrics.js'
-import { WorkerEvents } from '../../src/events.js'
 import { A, B, fileAppLogin, identity } from '../support/app-login.js'
 import { adminQuery, fileDatabase } from '../support/db.js'
 
@@ -41,7 +41,9 @@ async function freshly<T>(fn: (scoped: pg.Pool, loginPool: pg.Pool) => Promise<T
 
 /** B's next ingest, on fresh connections. */
 function bIngests(note: string) {
-  return freshly((scoped) => ingestOriginal(scoped, settings, { scopes: [B], bytes: Buffer.from(`# B\n\n${note}\n`), filename: 'b.md', mediaType: 'text/markdown' }))
+  return freshly((scoped) =>
+    ingestOriginal(scoped, settings, { scopes: [B], bytes: Buffer.from(`# B\n\n${note}\n`), filename: 'b.md', mediaType: 'text/markdown' }),
+  )
 }
 
 db.beforeDrop(async () => {
@@ -62,7 +64,10 @@ describe("a tenant cannot change what another tenant's next connection gets", ()
     assert.match(refused.message, new RegExp(`app login ${app.role} has role-level settings \\(default_transaction_read_only=on, row_security=off\\)`))
     assert.match(refused.hint ?? '', /ALTER ROLE .* RESET ALL/)
     // Connections opened earlier refuse too: the check reads the catalog on every transaction.
-    await assert.rejects(as([B]).transaction(app.scoped, (c) => c.query('select 1')), AppLoginSettingsError)
+    await assert.rejects(
+      as([B]).transaction(app.scoped, (c) => c.query('select 1')),
+      AppLoginSettingsError,
+    )
     assert.equal(boundaryRefusals.loginSettings, before + 2)
     const metrics = createWorkerMetrics({ events: new WorkerEvents(), processMetrics: false })
     try {
@@ -71,7 +76,10 @@ describe("a tenant cannot change what another tenant's next connection gets", ()
       metrics.detach()
     }
     // Start-up refuses the login too (openDatabase runs checkAppLogin): exit 3.
-    await assert.rejects(checkAppLogin(app.pool, 'aizk_app'), (err: Error) => err instanceof ConfigError && /role-level settings \(default_transaction_read_only=on, row_security=off\)/.test(err.message))
+    await assert.rejects(
+      checkAppLogin(app.pool, 'aizk_app'),
+      (err: Error) => err instanceof ConfigError && /role-level settings \(default_transaction_read_only=on, row_security=off\)/.test(err.message),
+    )
     const { rows } = await db.pool.query(`select count(*)::int as n from document`)
     assert.equal(rows[0].n, 0, 'nothing written half-way')
 
@@ -95,7 +103,10 @@ describe("a tenant cannot change what another tenant's next connection gets", ()
       const poisoned = (await c.query('select pg_backend_pid() as pid')).rows[0].pid
       c.release()
       await adminQuery(`alter role ${app.role} reset all`)
-      await assert.rejects(as([B]).transaction(scoped, (t) => t.query('select 1')), (err: Error) => err instanceof AppLoginSettingsError && /\(work_mem=64kB\)/.test(err.message))
+      await assert.rejects(
+        as([B]).transaction(scoped, (t) => t.query('select 1')),
+        (err: Error) => err instanceof AppLoginSettingsError && /\(work_mem=64kB\)/.test(err.message),
+      )
       const next = await as([B]).transaction(scoped, async (t) => ({
         pid: (await t.query('select pg_backend_pid() as pid')).rows[0].pid,
         workMem: (await t.query(`select current_setting('work_mem') as w`)).rows[0].w,
@@ -126,25 +137,27 @@ describe("a tenant cannot change what another tenant's next connection gets", ()
   it('as the app role (before RESET ROLE) A can change neither the login nor what applies to it; as the login it can', async () => {
     const outcome: Record<string, string> = {}
     await assert.rejects(
-      freshly((scoped) => as([A]).transaction(scoped, async (c) => {
-        const attempt = async (name: string, sql: string) => {
-          await c.query('savepoint s')
-          outcome[name] = await c.query(sql).then(
-            () => 'allowed',
-            (err: Error) => err.message,
-          )
-          await c.query('rollback to savepoint s')
-        }
-        await attempt('login password as the app role', `alter role ${app.role} password 'taken'`)
-        await attempt('login default as the app role', `alter role ${app.role} set work_mem = '64kB'`)
-        // Its own defaults apply to sessions that log in as it: the app role has no login.
-        await attempt('app role default as the app role', `alter role aizk_app set work_mem = '64kB'`)
-        await attempt('app role login as the app role', 'alter role aizk_app login')
-        await c.query('reset role')
-        await attempt('login password as the login', `alter role ${app.role} password 'taken'`)
-        await attempt('login default as the login', `alter role ${app.role} set work_mem = '64kB'`)
-        throw new Error('rolled back: nothing of this stays')
-      })),
+      freshly((scoped) =>
+        as([A]).transaction(scoped, async (c) => {
+          const attempt = async (name: string, sql: string) => {
+            await c.query('savepoint s')
+            outcome[name] = await c.query(sql).then(
+              () => 'allowed',
+              (err: Error) => err.message,
+            )
+            await c.query('rollback to savepoint s')
+          }
+          await attempt('login password as the app role', `alter role ${app.role} password 'taken'`)
+          await attempt('login default as the app role', `alter role ${app.role} set work_mem = '64kB'`)
+          // Its own defaults apply to sessions that log in as it: the app role has no login.
+          await attempt('app role default as the app role', `alter role aizk_app set work_mem = '64kB'`)
+          await attempt('app role login as the app role', 'alter role aizk_app login')
+          await c.query('reset role')
+          await attempt('login password as the login', `alter role ${app.role} password 'taken'`)
+          await attempt('login default as the login', `alter role ${app.role} set work_mem = '64kB'`)
+          throw new Error('rolled back: nothing of this stays')
+        }),
+      ),
       /rolled back/,
     )
     assert.deepEqual(outcome, {
@@ -158,7 +171,9 @@ describe("a tenant cannot change what another tenant's next connection gets", ()
   })
 
   it("A's new password for the login commits; a server that authenticates the login without its password lets B connect after it", async () => {
-    const { rows: hba } = await adminQuery(`select auth_method from pg_hba_file_rules where type = 'host' and 'all' = any(database) and error is null order by line_number limit 1`)
+    const { rows: hba } = await adminQuery(
+      `select auth_method from pg_hba_file_rules where type = 'host' and 'all' = any(database) and error is null order by line_number limit 1`,
+    )
     await freshly((scoped) =>
       as([A]).transaction(scoped, async (c) => {
         await c.query('reset role')

@@ -15,7 +15,7 @@ import { createPool } from '../../src/db/connect.js'
 import type { DatabasePool } from '../../src/db/database-pool.js'
 import { AppLoginSettingsError, TransactionEscapeError } from '../../src/errors.js'
 import { User } from '../../src/scope/user.js'
-import { A, B, testAppLogin, identity } from '../support/app-login.js'
+import { A, B, identity, testAppLogin } from '../support/app-login.js'
 import { adminQuery, baseUrl, testDatabase } from '../support/db.js'
 import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../support/pgbouncer.js'
 import { waitFor } from '../support/wait-for.js'
@@ -26,7 +26,9 @@ const as = (scopes: string[]) => User.system(scopes, identity)
 const LOCK = 424242
 
 for (const roundRobin of [false, true]) {
-  describe(`scoped work through PgBouncer (transaction pooling, server_round_robin = ${roundRobin ? 1 : 0})`, { skip: 'skip' in binary ? binary.skip : false }, () => {
+  describe(`scoped work through PgBouncer (transaction pooling, server_round_robin = ${roundRobin ? 1 : 0})`, {
+    skip: 'skip' in binary ? binary.skip : false,
+  }, () => {
     const db = testDatabase()
     const login = testAppLogin(db, 'aizk_app')
     let bouncer: PgBouncer
@@ -188,7 +190,11 @@ for (const roundRobin of [false, true]) {
     /** Close the login's server connections as an administrator; PgBouncer opens new ones. */
     async function dropServers(): Promise<void> {
       await adminQuery(`select pg_terminate_backend(pid) from pg_stat_activity where usename = $1`, [login.role])
-      await waitFor('the server connections to close', async () => (await adminQuery(`select count(*)::int as n from pg_stat_activity where usename = $1`, [login.role])).rows[0].n === 0, 10_000)
+      await waitFor(
+        'the server connections to close',
+        async () => (await adminQuery(`select count(*)::int as n from pg_stat_activity where usename = $1`, [login.role])).rows[0].n === 0,
+        10_000,
+      )
       // PgBouncer finds a closed idle server connection when it next hands it out: let it find them all.
       for (let i = 0; i < POOL * 3; i++) await appPool.query('select 1').catch(() => {})
     }
@@ -201,11 +207,18 @@ for (const roundRobin of [false, true]) {
       assert.equal(locks[0].n, 0, 'no session advisory lock held by a server connection of the login')
       const { rows: temps } = await db.pool.query(`select count(*)::int as n from pg_class where relpersistence = 't' and relname = 'leftover'`)
       assert.equal(temps[0].n, 0, 'no temporary table left on any server connection')
-      const { rows: backends } = await db.pool.query(`select count(*)::int as n from pg_stat_activity where usename = $1 and backend_type = 'client backend'`, [login.role])
+      const { rows: backends } = await db.pool.query(`select count(*)::int as n from pg_stat_activity where usename = $1 and backend_type = 'client backend'`, [
+        login.role,
+      ])
       assert.ok(backends[0].n <= POOL, `PgBouncer holds at most ${POOL} server connections`)
       const servers = await serverSettings()
       assert.equal(new Set(servers.map((s) => s.pid)).size, POOL, 'every server connection seen')
-      for (const s of servers) assert.deepEqual({ readOnly: s.readOnly, path: s.path, temps: s.temps }, { readOnly: 'off', path: '"$user", public', temps: 0 }, `server connection ${s.pid}`)
+      for (const s of servers)
+        assert.deepEqual(
+          { readOnly: s.readOnly, path: s.path, temps: s.temps },
+          { readOnly: 'off', path: '"$user", public', temps: 0 },
+          `server connection ${s.pid}`,
+        )
     }
   })
 }

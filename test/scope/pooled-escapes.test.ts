@@ -10,17 +10,16 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type pg from 'pg'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
-import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
-import { fileDatabase } from '../support/db.js'
+import { parseSettings } from '../../src/settings.js'
 import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 const app = await fileAppLogin(db, 'aizk_app', { max: 1 })
 const settings = { ...parseSettings({}), ...identity }
 const as = (scopes: string[]) => User.system(scopes, identity)
 const pid = async (c: pg.PoolClient) => (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid
-
 
 describe('a pooled connection carries nothing into the next tenant', () => {
   it("temporary tables and views named like artifact, chunk and document do not catch B's ingest, and A reads none of it", async () => {
@@ -123,7 +122,11 @@ describe('what the app login cannot do at all', () => {
       [`copy document from '/etc/passwd'`, /permission denied|must be superuser|pg_read_server_files/],
     ] as const
     for (const [sql, refused] of attempts) {
-      await assert.rejects(as([A]).transaction(app.scoped, (c) => c.query(sql)), refused, sql)
+      await assert.rejects(
+        as([A]).transaction(app.scoped, (c) => c.query(sql)),
+        refused,
+        sql,
+      )
     }
   })
 
@@ -133,7 +136,11 @@ describe('what the app login cannot do at all', () => {
       'create view public.everything as select 1',
       `create function public.aizk_read_scopes_too() returns uuid[] language sql as $$ select '{}'::uuid[] $$`,
     ]) {
-      await assert.rejects(as([A]).transaction(app.scoped, (c) => c.query(sql)), /permission denied/, sql)
+      await assert.rejects(
+        as([A]).transaction(app.scoped, (c) => c.query(sql)),
+        /permission denied/,
+        sql,
+      )
     }
   })
 })

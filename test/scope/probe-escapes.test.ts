@@ -80,7 +80,7 @@ describe('the content hash: whether anyone stored given bytes', () => {
   const stored = sha256(bSecret)
   const nobody = sha256(Buffer.from('bytes nobody stored'))
 
-  it('EXPLAIN (ANALYZE) of a lookup by content id shows the same for B\'s bytes and bytes nobody has', async () => {
+  it("EXPLAIN (ANALYZE) of a lookup by content id shows the same for B's bytes and bytes nobody has", async () => {
     for (const table of ['artifact', 'aizk_content']) {
       const seen = await explained(`select 1 from ${table} where content_id = ${literal(stored)}`)
       assert.deepEqual(seen, await explained(`select 1 from ${table} where content_id = ${literal(nobody)}`), table)
@@ -102,12 +102,15 @@ describe('the content hash: whether anyone stored given bytes', () => {
     assert.equal(viaFunction.rows[0].b, null)
     // A's own copy (stored above) is A's; B's row stays out of sight.
     const viaTable = await inSet([A], (c) => c.query('select scopes::text[] as s from aizk_content where content_id = $1', [stored]))
-    assert.deepEqual(viaTable.rows.map((r) => r.s), [[A]])
+    assert.deepEqual(
+      viaTable.rows.map((r) => r.s),
+      [[A]],
+    )
   })
 })
 
 describe('what a tenant can still learn (docs/security.md, "Existence probes")', () => {
-  it("whether some set has an entity of an exact normalized name: the name index serves scoped lookups", async () => {
+  it('whether some set has an entity of an exact normalized name: the name index serves scoped lookups', async () => {
     const hit = await explained(`select 1 from entity where normalized_name = 'project nightjar'`)
     const miss = await explained(`select 1 from entity where normalized_name = 'project nobody'`)
     assert.notDeepEqual(hit, miss)
@@ -126,7 +129,7 @@ describe('what a tenant can still learn (docs/security.md, "Existence probes")',
     assert.doesNotMatch(JSON.stringify(await explained(`select 1 from chunk where id = ${literal(randomUUID())}`)), /"Rows Removed by Filter":1/)
   })
 
-  it('whether a word occurs in a chunk of a wider set holding A, through recall\'s index', async () => {
+  it("whether a word occurs in a chunk of a wider set holding A, through recall's index", async () => {
     const recall = (word: string) => (c: pg.PoolClient) =>
       c.query(`select * from aizk_recall_candidates(to_tsquery('english', $1), array[$1], '{}'::text[], 10)`, [word])
     const hit = await counted('chunk', recall('zeppelin'))
@@ -139,7 +142,13 @@ describe('what a tenant can still learn (docs/security.md, "Existence probes")',
 
 describe('large objects', () => {
   it('the app login creates, imports and reads none', async () => {
-    for (const sql of ['select lo_create(0)', 'select lo_creat(-1)', "select lo_from_bytea(0, 'planted'::bytea)", "select lo_import('/etc/hostname')", 'select lo_get(1)']) {
+    for (const sql of [
+      'select lo_create(0)',
+      'select lo_creat(-1)',
+      "select lo_from_bytea(0, 'planted'::bytea)",
+      "select lo_import('/etc/hostname')",
+      'select lo_get(1)',
+    ]) {
       const err = await inSet([A], (c) => c.query(sql)).catch((e: Error) => e)
       assert.match(String(err), /permission denied for function lo_/, sql)
     }

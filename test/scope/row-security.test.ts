@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { OwnerAccessError } from '../../src/errors.js'
 import { User } from '../../src/scope/user.js'
-import { fileDatabase } from '../support/db.js'
 import { A, B, C, createAppLogin, fileAppLogin, identity, SYSTEM } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 const app = await fileAppLogin(db)
@@ -41,15 +41,21 @@ describe('row security through the app role', () => {
 
   it('a pass for {A, B} reads {A}, {B} and {A, B}, not {A, C} or {C}', async () => {
     const { rows } = await as([B, A]).transaction(app.scoped, (c) => c.query('select title from document order by title'))
-    assert.deepEqual(rows.map((r) => r.title), ['a', 'ab', 'b'])
+    assert.deepEqual(
+      rows.map((r) => r.title),
+      ['a', 'ab', 'b'],
+    )
   })
 
-  it("a pass for {A, B} cannot insert a row scoped {C}, nor one scoped {A}", async () => {
+  it('a pass for {A, B} cannot insert a row scoped {C}, nor one scoped {A}', async () => {
     await assert.rejects(insertDocument(as([A, B]), [C], 'leak'), refused)
     await assert.rejects(insertDocument(as([A, B]), [A], 'narrowed'), refused)
     await insertDocument(as([A, B]), [A, B], 'exact')
     const { rows } = await db.pool.query("select scopes from document where title in ('leak', 'narrowed', 'exact')")
-    assert.deepEqual(rows.map((r) => r.scopes), [[A, B]])
+    assert.deepEqual(
+      rows.map((r) => r.scopes),
+      [[A, B]],
+    )
   })
 
   it('a pass cannot move a row it can read out of its write set, nor delete a narrower row', async () => {
@@ -119,15 +125,21 @@ describe('row security through the app role', () => {
   })
 
   it('the owner connection refuses any caller but the bare system user, with a typed error', async () => {
-    await assert.rejects(as([A]).owner(db.pool, async () => 'opened'), OwnerAccessError)
-    await assert.rejects(as([SYSTEM, A]).owner(db.pool, async () => 'opened'), OwnerAccessError)
+    await assert.rejects(
+      as([A]).owner(db.pool, async () => 'opened'),
+      OwnerAccessError,
+    )
+    await assert.rejects(
+      as([SYSTEM, A]).owner(db.pool, async () => 'opened'),
+      OwnerAccessError,
+    )
     assert.equal(await as([]).owner(db.pool, async () => 'opened'), 'opened')
     assert.equal(await as([SYSTEM]).owner(db.pool, async () => 'opened'), 'opened')
   })
 
   it('the owner connection is read-only', async () => {
     await assert.rejects(
-      as([]).owner(db.pool, (c) => c.query("insert into document (scopes) values ($1::uuid[])", [[A]])),
+      as([]).owner(db.pool, (c) => c.query('insert into document (scopes) values ($1::uuid[])', [[A]])),
       /read-only transaction/,
     )
   })

@@ -11,9 +11,9 @@ import { describe, it } from 'node:test'
 import type { PoolClient } from 'pg'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
-import { A, identity, fileAppLogin } from '../support/app-login.js'
-import { workerFixture } from '../support/commands/worker-fixture.js'
+import { A, fileAppLogin, identity } from '../support/app-login.js'
 import { cliEnv } from '../support/commands/env.js'
+import { workerFixture } from '../support/commands/worker-fixture.js'
 import { waitFor } from '../support/wait-for.js'
 
 const fx = await workerFixture({ env: (url) => cliEnv(url) })
@@ -52,7 +52,10 @@ describe('a cancellation_event is a claim the worker checks', () => {
 
     const ended = await worker.waitFor((e) => (e.event === 'job:completed' || e.event === 'job:canceled') && e.jobId === id, 'the end of the job')
     assert.equal(ended.event, 'job:completed')
-    assert.equal(worker.events.some((e) => e.event === 'job:cancel-requested' || e.event === 'job:canceled'), false)
+    assert.equal(
+      worker.events.some((e) => e.event === 'job:cancel-requested' || e.event === 'job:canceled'),
+      false,
+    )
     const refused = worker.events.filter((e) => e.event === 'job:cancel-unverified')
     assert.ok(refused.length > 0 && refused.every((e) => JSON.stringify(e.jobIds) === JSON.stringify([id])), JSON.stringify(refused))
     await waitFor('the completion to be written', async () => (await logOf(id)).length > 0)

@@ -12,13 +12,13 @@ import type pg from 'pg'
 import { writeDocument } from '../../src/graph/project/write-memory.js'
 import { ingestOriginal } from '../../src/ingest/ingest.js'
 import { CHUNK_PROJECTION_ENTRYPOINT } from '../../src/ingest/projection.js'
-import { enqueue } from '../../src/queue/enqueue.js'
 import { readCounts } from '../../src/queue/counts.js'
+import { enqueue } from '../../src/queue/enqueue.js'
 import { dropQueuedJobs } from '../../src/queue/remove-jobs.js'
-import { parseSettings } from '../../src/settings.js'
 import { User } from '../../src/scope/user.js'
-import { fileDatabase } from '../support/db.js'
+import { parseSettings } from '../../src/settings.js'
 import { A, B, fileAppLogin, identity } from '../support/app-login.js'
+import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
 const app = await fileAppLogin(db)
@@ -65,7 +65,9 @@ describe("aizk_drop_queued_jobs drops only the caller's own set's queued jobs", 
   it('a forged aizk.own_counts does not hide the drop from the live counts', async () => {
     const projectionCounts = async () => {
       const live = (await readCounts(db.pool)).filter((c) => c.entrypoint === CHUNK_PROJECTION_ENTRYPOINT && c.status === 'queued').reduce((n, c) => n + c.n, 0)
-      const table = await db.pool.query<{ n: number }>(`select count(*)::int as n from pgqueuer where entrypoint = $1 and status = 'queued'`, [CHUNK_PROJECTION_ENTRYPOINT])
+      const table = await db.pool.query<{ n: number }>(`select count(*)::int as n from pgqueuer where entrypoint = $1 and status = 'queued'`, [
+        CHUNK_PROJECTION_ENTRYPOINT,
+      ])
       return { live, table: table.rows[0].n }
     }
     const dropped = await as([A]).transaction(app.scoped, async (c) => {
@@ -82,9 +84,9 @@ describe("aizk_drop_queued_jobs drops only the caller's own set's queued jobs", 
 
 describe('content is read only by a tenant that holds its bytes', () => {
   it("an artifact naming B's content id is refused, and A reads none of B's bytes", async () => {
-    const named = await as([A]).transaction(app.scoped, (c) =>
-      c.query(`insert into artifact (scopes, content_id) values ($1::uuid[], $2)`, [[A], secretId]),
-    ).catch((e: Error) => e)
+    const named = await as([A])
+      .transaction(app.scoped, (c) => c.query(`insert into artifact (scopes, content_id) values ($1::uuid[], $2)`, [[A], secretId]))
+      .catch((e: Error) => e)
     assert.match(String(named), /did not store/)
     const read = await as([A]).transaction(app.scoped, (c) => c.query('select count(*)::int as n from aizk_content where content_id = $1', [secretId]))
     assert.equal(read.rows[0].n, 0)
@@ -92,7 +94,9 @@ describe('content is read only by a tenant that holds its bytes', () => {
 
   it("repointing A's own artifact at B's content id is refused too", async () => {
     const own = await ingestOriginal(app.scoped, settings, { scopes: [A], bytes: Buffer.from('A owns this'), filename: 'a.txt', mediaType: 'text/plain' })
-    const moved = await as([A]).transaction(app.scoped, (c) => c.query('update artifact set content_id = $1 where id = $2', [secretId, own.artifactId])).catch((e: Error) => e)
+    const moved = await as([A])
+      .transaction(app.scoped, (c) => c.query('update artifact set content_id = $1 where id = $2', [secretId, own.artifactId]))
+      .catch((e: Error) => e)
     assert.match(String(moved), /did not store/)
     const row = await db.pool.query('select content_id from artifact where id = $1', [own.artifactId])
     assert.equal(row.rows[0].content_id, own.contentId)
@@ -118,13 +122,23 @@ describe('queue rows go in only through aizk_app_enqueue', () => {
       `select nextval('pgqueuer_id_seq')`,
     ]
     for (const sql of attempts) {
-      await assert.rejects(as([A]).transaction(app.scoped, (c) => c.query(sql)), /permission denied/, sql)
+      await assert.rejects(
+        as([A]).transaction(app.scoped, (c) => c.query(sql)),
+        /permission denied/,
+        sql,
+      )
     }
     assert.equal((await db.pool.query(`select count(*)::int as n from pgqueuer where dedupe_key = 'insight:${B}'`)).rows[0].n, 0)
   })
 
   it('the door refuses other sets, foreign keys, system entrypoints, far-off times, other priorities and headers', async () => {
-    const item = (over: Record<string, unknown>) => ({ entrypoint: 'aizk_task_raptor', priority: 10, dedupeKey: `raptor:${A}`, payload: { scopes: [A] }, ...over })
+    const item = (over: Record<string, unknown>) => ({
+      entrypoint: 'aizk_task_raptor',
+      priority: 10,
+      dedupeKey: `raptor:${A}`,
+      payload: { scopes: [A] },
+      ...over,
+    })
     const refused: [Record<string, unknown>, RegExp][] = [
       [{ payload: { scopes: [B] } }, /payload's scopes/],
       [{ dedupeKey: `raptor:${B}` }, /dedupe key/],
@@ -140,15 +154,29 @@ describe('queue rows go in only through aizk_app_enqueue', () => {
       [{ headers: { otel: { traceparent: `00-${'0'.repeat(32)}-b7ad6b7169203331-01` } } }, /headers/],
       [{ headers: { otel: { traceparent: TRACEPARENT, tracestate: 'x'.repeat(513) } } }, /headers/],
       [{ entrypoint: CHUNK_PROJECTION_ENTRYPOINT, priority: 50, dedupeKey: bChunk, payload: { chunkId: bChunk, scopes: [A] } }, /not in the write set/],
-      [{ entrypoint: 'aizk_convert_artifact', priority: 75, dedupeKey: secretId, payload: { artifactId: '00000000-0000-4000-8000-000000000000', scopes: [A] } }, /content id of an artifact/],
+      [
+        {
+          entrypoint: 'aizk_convert_artifact',
+          priority: 75,
+          dedupeKey: secretId,
+          payload: { artifactId: '00000000-0000-4000-8000-000000000000', scopes: [A] },
+        },
+        /content id of an artifact/,
+      ],
     ]
     for (const [over, why] of refused) {
-      await assert.rejects(as([A]).transaction(app.scoped, (c) => enqueue(c, item(over) as never)), why, JSON.stringify(over))
+      await assert.rejects(
+        as([A]).transaction(app.scoped, (c) => enqueue(c, item(over) as never)),
+        why,
+        JSON.stringify(over),
+      )
     }
     // Called directly, with a literal infinity, the same door.
     await assert.rejects(
       as([A]).transaction(app.scoped, (c) =>
-        c.query(`select * from aizk_app_enqueue('{10}', '{aizk_task_raptor}', array[convert_to('{"scopes":["${A}"]}', 'UTF8')], '{raptor:${A}}', '{infinity}', '{NULL}', false)`),
+        c.query(
+          `select * from aizk_app_enqueue('{10}', '{aizk_task_raptor}', array[convert_to('{"scopes":["${A}"]}', 'UTF8')], '{raptor:${A}}', '{infinity}', '{NULL}', false)`,
+        ),
       ),
       /execute_after must be a finite time/,
     )
@@ -175,19 +203,27 @@ describe("a scoped write names only rows within the caller's set", () => {
   const noEntities = "'{}', '{}', '{}', '{}', '{}'"
   const noClaims = "'{}', '{}', '{}', '{}', '{}', '{}', '{}'"
   const newEntity = async (c: pg.PoolClient, scopes: string[], name: string) =>
-    (await c.query(`insert into entity (scopes, name, normalized_name, kind) values ($1::uuid[], $2, lower($2), 'concept') returning id::text`, [scopes, name])).rows[0]
-      .id as string
+    (await c.query(`insert into entity (scopes, name, normalized_name, kind) values ($1::uuid[], $2, lower($2), 'concept') returning id::text`, [scopes, name]))
+      .rows[0].id as string
   const claimAbout = (c: pg.PoolClient, scopes: string[], subject: string, object: string) =>
-    c.query(`insert into claim (scopes, subject_id, predicate, object_id, object_key) values ($1::uuid[], $2::uuid, 'knows', $3::uuid, 'entity:' || $3::text)`, [scopes, subject, object])
+    c.query(
+      `insert into claim (scopes, subject_id, predicate, object_id, object_key) values ($1::uuid[], $2::uuid, 'knows', $3::uuid, 'entity:' || $3::text)`,
+      [scopes, subject, object],
+    )
 
   it("aizk_write_projection on B's chunk is refused, and writes no {A} entity or mention pointing at it", async () => {
-    const err = await as([A]).transaction(app.scoped, (c) =>
-      c.query(`select * from aizk_write_projection($1::uuid[], $2::uuid, 30, '{Secret}', '{secret}', '{concept}', '{1}', '{NULL}', ${noClaims})`, [[A], bChunk]),
-    ).catch((e: Error) => e)
+    const err = await as([A])
+      .transaction(app.scoped, (c) =>
+        c.query(`select * from aizk_write_projection($1::uuid[], $2::uuid, 30, '{Secret}', '{secret}', '{concept}', '{1}', '{NULL}', ${noClaims})`, [
+          [A],
+          bChunk,
+        ]),
+      )
+      .catch((e: Error) => e)
     assert.match(String(err), /not in the write set/)
-    const wrongSet = await as([A]).transaction(app.scoped, (c) =>
-      c.query(`select * from aizk_write_projection($1::uuid[], $2::uuid, 30, ${noEntities}, ${noClaims})`, [[B], bChunk]),
-    ).catch((e: Error) => e)
+    const wrongSet = await as([A])
+      .transaction(app.scoped, (c) => c.query(`select * from aizk_write_projection($1::uuid[], $2::uuid, 30, ${noEntities}, ${noClaims})`, [[B], bChunk]))
+      .catch((e: Error) => e)
     assert.match(String(wrongSet), /projection refused/)
     const mentions = await db.pool.query('select count(*)::int as n from mention where chunk_id = $1 and scopes <> $2::uuid[]', [bChunk, [B]])
     assert.equal(mentions.rows[0].n, 0)
@@ -218,7 +254,9 @@ describe("a scoped write names only rows within the caller's set", () => {
       await claimAbout(c, [A, B], e, narrowEntity)
       return e
     })
-    const err = await as([A]).transaction(app.scoped, (c) => claimAbout(c, [A], narrowEntity, wideEntity)).catch((e: Error) => e)
+    const err = await as([A])
+      .transaction(app.scoped, (c) => claimAbout(c, [A], narrowEntity, wideEntity))
+      .catch((e: Error) => e)
     assert.match(String(err), /outside the write set/)
   })
 })

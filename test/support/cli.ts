@@ -31,7 +31,10 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 /** `bin`: another build's bin/run.js (the previous release's, test/support/previous-release.ts). */
-export function runCli(args: string[], opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; bin?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; bin?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [opts.bin ?? binPath, ...args], { env: cleanEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''

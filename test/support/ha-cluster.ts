@@ -32,7 +32,12 @@ export function haParts(): HaParts | { skip: string } {
   if (!existsSync(path.join(PG_BIN, 'postgres'))) return { skip: `PostgreSQL 15 is not at ${PG_BIN} (Debian's postgresql-15)` }
   const r = spawnSync('bash', [path.join(repoRoot, 'scripts', 'fetch-ha.sh')], { encoding: 'utf8', timeout: 600_000 })
   if (r.status !== 0) return { skip: `Patroni, etcd or HAProxy unavailable: ${(r.stderr || r.error?.message || 'scripts/fetch-ha.sh failed').trim()}` }
-  const found = Object.fromEntries(r.stdout.trim().split('\n').map((l) => l.split(' ', 2)))
+  const found = Object.fromEntries(
+    r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ', 2)),
+  )
   return { patroni: found.patroni, patronictl: found.patronictl, etcd: found.etcd, haproxy: found.haproxy }
 }
 
@@ -75,7 +80,9 @@ export interface HaOptions {
 
 export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCluster> {
   const asRoot = process.getuid?.() === 0
-  const postgresIds = asRoot ? { uid: Number((await run('id', ['-u', 'postgres'])).stdout), gid: Number((await run('id', ['-g', 'postgres'])).stdout) } : undefined
+  const postgresIds = asRoot
+    ? { uid: Number((await run('id', ['-u', 'postgres'])).stdout), gid: Number((await run('id', ['-g', 'postgres'])).stdout) }
+    : undefined
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aizk-ha-'))
   chmodSync(dir, 0o755)
   // Patroni's files where the postgres user can read them (the cache may sit under a mode-700 home).
@@ -138,7 +145,12 @@ export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCl
     return n
   }
   const startPatroni = (node: Node) => {
-    node.patroni = spawn(patroniBin, [node.config], { cwd: node.dir, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: node.dir, LC_ALL: 'C.UTF-8' }, ...(postgresIds ?? {}) })
+    node.patroni = spawn(patroniBin, [node.config], {
+      cwd: node.dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: node.dir, LC_ALL: 'C.UTF-8' },
+      ...(postgresIds ?? {}),
+    })
     collect(node.name, node.patroni)
   }
 
@@ -179,7 +191,8 @@ export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCl
       return false
     }
   }
-  const exited = (child: ChildProcess | undefined) => new Promise<void>((resolve) => (!child || child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())))
+  const exited = (child: ChildProcess | undefined) =>
+    new Promise<void>((resolve) => (!child || child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())))
 
   let synchronous = o.synchronous
   // A test process that ends without stop() still leaves no server behind (its children are
@@ -263,7 +276,14 @@ export async function startHaCluster(parts: HaParts, o: HaOptions): Promise<HaCl
   }
 
   try {
-    await waitFor('etcd answering', async () => fetch(`http://127.0.0.1:${etcdClient}/health`).then((r) => r.ok).catch(() => false), { timeoutMs: 30_000 })
+    await waitFor(
+      'etcd answering',
+      async () =>
+        fetch(`http://127.0.0.1:${etcdClient}/health`)
+          .then((r) => r.ok)
+          .catch(() => false),
+      { timeoutMs: 30_000 },
+    )
     // Both at once: the one that takes etcd's initialize key runs initdb, the other copies it.
     startPatroni(nodes[0])
     startPatroni(nodes[1])

@@ -73,7 +73,9 @@ export function startEnqueuer(url: string, o: { everyMs: number; perTick: number
   const looper = new Looper(url, o.everyMs, async (c) => {
     const items = Array.from({ length: o.perTick }, () => {
       n++
-      return n % o.limitedEvery === 0 ? { entrypoint: o.limited, payload: { ms: 20 }, tag: `load-${n}` } : { entrypoint: o.plain, payload: { tag: `load-${n}` }, tag: `load-${n}` }
+      return n % o.limitedEvery === 0
+        ? { entrypoint: o.limited, payload: { ms: 20 }, tag: `load-${n}` }
+        : { entrypoint: o.plain, payload: { tag: `load-${n}` }, tag: `load-${n}` }
     })
     const ids = await enqueueMany(
       c,

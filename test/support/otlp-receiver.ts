@@ -44,7 +44,18 @@ function attributesOf(list: KeyValue[] | undefined): Record<string, string | num
 interface ExportRequest {
   resourceSpans: {
     resource?: { attributes?: KeyValue[] }
-    scopeSpans: { spans: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[]; links?: { traceId: string; spanId: string }[]; status?: { code?: number; message?: string } }[] }[]
+    scopeSpans: {
+      spans: {
+        traceId: string
+        spanId: string
+        parentSpanId?: string
+        name: string
+        kind: number
+        attributes?: KeyValue[]
+        links?: { traceId: string; spanId: string }[]
+        status?: { code?: number; message?: string }
+      }[]
+    }[]
   }[]
 }
 

@@ -80,7 +80,10 @@ export async function startPgBouncer(binary: string, o: PgBouncerOptions): Promi
   const port = await freePort()
   const others = Object.entries(o.users ?? {})
   const quote = (v: string) => v.replaceAll('"', '""')
-  writeFileSync(path.join(dir, 'users.txt'), [[user, others.length ? decodeURIComponent(server.password) : ''], ...others].map(([u, p]) => `"${quote(u)}" "${quote(p)}"\n`).join(''))
+  writeFileSync(
+    path.join(dir, 'users.txt'),
+    [[user, others.length ? decodeURIComponent(server.password) : ''], ...others].map(([u, p]) => `"${quote(u)}" "${quote(p)}"\n`).join(''),
+  )
   writeFileSync(
     path.join(dir, 'pgbouncer.ini'),
     `[databases]

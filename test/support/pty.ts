@@ -2,7 +2,7 @@
  * Run a command inside a real pseudo-terminal (script(1) from util-linux), sized so ink lays
  * out as on an operator's screen, and collect everything it drew.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { after } from 'node:test'
 import { cleanEnv } from './cli.js'
 
@@ -50,9 +50,12 @@ export function runInPty(argv: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: 
 
 /** The text without colours and cursor movement. */
 export function stripAnsi(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: escape codes are what we strip
-  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/\u001b\][^\u0007]*\u0007/g, '').replace(/\r/g, '')
+  return text.replace(CSI, '').replace(OSC, '').replace(/\r/g, '')
 }
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escape codes are what we strip
+const CSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escape codes are what we strip
+const OSC = /\u001b\][^\u0007]*\u0007/g
 
 /** The last frame ink drew that starts with `marker` (frames are redrawn in place). */
 export function lastFrameOf(raw: string, marker: string): string {

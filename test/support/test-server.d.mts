@@ -9,7 +9,12 @@ export function acquireTestServer(opts: {
   log?: (line: string) => void
   env: NodeJS.ProcessEnv
   embedded: {
-    ensureEmbeddedServer(opts: { dataDir: string; port?: number; log?: (line: string) => void; env: NodeJS.ProcessEnv }): Promise<{ url: string; port: number; started: boolean }>
+    ensureEmbeddedServer(opts: {
+      dataDir: string
+      port?: number
+      log?: (line: string) => void
+      env: NodeJS.ProcessEnv
+    }): Promise<{ url: string; port: number; started: boolean }>
     stopEmbeddedServer(dataDir: string, env: NodeJS.ProcessEnv): Promise<boolean>
   }
   lock: { withStartLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> }

@@ -23,7 +23,11 @@ const SMALL = { rows: 24, columns: 80 }
 /** 40 held jobs, ids 1039 (newest) down to 1000, as readHeld orders them. */
 function heldStats() {
   const base = statusStats()
-  const jobs = Array.from({ length: 40 }, (_, i) => ({ ...base.held.jobs[0], id: String(1039 - i), lastError: `UpstreamError: call number ${1039 - i} failed\n  at fetch (job.ts:12)` }))
+  const jobs = Array.from({ length: 40 }, (_, i) => ({
+    ...base.held.jobs[0],
+    id: String(1039 - i),
+    lastError: `UpstreamError: call number ${1039 - i} failed\n  at fetch (job.ts:12)`,
+  }))
   const list = base.workers.list.map((w, i) => ({ ...w, entrypoints: i === 0 ? ['aizk_convert_artifact', 'aizk_build_graph_chunk'] : [] }))
   return statusStats({ held: { count: 45, threshold: 0, jobs }, totals: { queued: 1500, picked: 4, held: 45 }, workers: { ...base.workers, list } })
 }
@@ -57,7 +61,10 @@ describe('the status panes scroll', () => {
     assert.ok(first.split('\n').length <= SMALL.rows - 1)
 
     const down = render(<StatusDashboard stats={stats} focus="held" now={now} size={SMALL} scroll={{ held: 7 }} />)
-    assert.deepEqual(heldIds(down.lastFrame() ?? ''), shown.map((id) => String(Number(id) - 7)))
+    assert.deepEqual(
+      heldIds(down.lastFrame() ?? ''),
+      shown.map((id) => String(Number(id) - 7)),
+    )
     down.unmount()
     const past = render(<StatusDashboard stats={stats} focus="held" now={now} size={SMALL} scroll={{ held: 999 }} />)
     const last = heldIds(past.lastFrame() ?? '')
@@ -93,7 +100,7 @@ describe('the status panes scroll', () => {
     }
   })
 
-  it('the plain frame lists each worker\'s entrypoints and only the first line of an error', () => {
+  it("the plain frame lists each worker's entrypoints and only the first line of an error", () => {
     const text = renderTextFrame(heldStats(), now)
     assert.match(text, /ENTRYPOINTS\n.*aizk_convert_artifact,aizk_build_graph_chunk/)
     assert.match(text, /UpstreamError: call number 1039 failed$/m)
@@ -108,7 +115,10 @@ describe('held jobs in a pseudo-terminal of 80x24', () => {
     db = await createTestDatabase()
     ids = []
     for (let i = 0; i < 30; i++) {
-      const error = { type: 'UpstreamError', message: `call ${String(i).padStart(2, '0')} to the converter timed out after 30 seconds while it read a very long document\nsecond line` }
+      const error = {
+        type: 'UpstreamError',
+        message: `call ${String(i).padStart(2, '0')} to the converter timed out after 30 seconds while it read a very long document\nsecond line`,
+      }
       ids.push(...(await insertHeld(db.pool, 'app_held', 1, { lastError: error })))
     }
     await db.pool.query(
@@ -119,10 +129,17 @@ describe('held jobs in a pseudo-terminal of 80x24', () => {
     await db.drop()
   })
 
-  it('`aizk jobs --state held` shows each error\'s first line, cut to 80 columns; piped, the whole first line', async () => {
-    const run = runInPty([process.execPath, binPath, 'jobs', '--state', 'held', '--limit', '5'], { cwd: repoRoot, env: cleanEnv({ AIZK_DATABASE_URL: db.url }), cols: 80, rows: 24 })
+  it("`aizk jobs --state held` shows each error's first line, cut to 80 columns; piped, the whole first line", async () => {
+    const run = runInPty([process.execPath, binPath, 'jobs', '--state', 'held', '--limit', '5'], {
+      cwd: repoRoot,
+      env: cleanEnv({ AIZK_DATABASE_URL: db.url }),
+      cols: 80,
+      rows: 24,
+    })
     assert.equal(await run.exited, 0, run.output())
-    const lines = stripAnsi(run.output()).split('\n').filter((l) => l.trim())
+    const lines = stripAnsi(run.output())
+      .split('\n')
+      .filter((l) => l.trim())
     assert.match(lines[0], /^\s*ID\s+STATE\s+ENTRYPOINT\s+PRIORITY\s+ATTEMPTS\s+AGE\s+ERROR$/)
     const rows = lines.filter((l) => /^\s*\d+\s+held\s+app_held/.test(l))
     assert.equal(rows.length, 5, run.output())
@@ -136,7 +153,7 @@ describe('held jobs in a pseudo-terminal of 80x24', () => {
     assert.doesNotMatch(piped.stdout, /second line/)
   })
 
-  it('`aizk status` scrolls the held pane with the keys and shows the workers\' entrypoints, never clearing the screen', async () => {
+  it("`aizk status` scrolls the held pane with the keys and shows the workers' entrypoints, never clearing the screen", async () => {
     const run = runInPty([process.execPath, binPath, 'status'], { cwd: repoRoot, env: cleanEnv({ AIZK_DATABASE_URL: db.url }), cols: 80, rows: 24 })
     const frame = () => lastFrameOf(run.output(), 'aizk status ·')
     const firstHeld = () => /^\s*│\s+(\d+) app_held/m.exec(frame())?.[1]

@@ -4,8 +4,8 @@ import { cleanup, render } from 'ink-testing-library'
 import { StatusApp } from '../../src/ui/status/status-app.js'
 import { StatusDashboard } from '../../src/ui/status/status-dashboard.js'
 import { renderTextFrame } from '../../src/ui/status/text-frame.js'
-import { waitFor } from '../support/wait-for.js'
 import { now, statusStats as stats } from '../support/ui/status-stats.js'
+import { waitFor } from '../support/wait-for.js'
 
 // A view a failed assertion left mounted keeps drawing (and refreshing) until the file's timeout: unmount every one after each test.
 afterEach(cleanup)
@@ -46,9 +46,15 @@ describe('status dashboard', () => {
       return stats({ totals: { queued: loads, picked: 0, held: 2 } })
     }
     let left = false
-    const app = render(<StatusApp load={load} intervalMs={20} onExit={() => {
-      left = true
-    }} />)
+    const app = render(
+      <StatusApp
+        load={load}
+        intervalMs={20}
+        onExit={() => {
+          left = true
+        }}
+      />,
+    )
     await waitFor('the frame', () => /queued [2-9]/.test(app.lastFrame() ?? ''))
     assert.match(app.lastFrame() ?? '', /▸ Jobs/)
     app.stdin.write('\t')
@@ -76,9 +82,15 @@ describe('status dashboard', () => {
     await waitFor('the frame', () => /▸ Workers/.test(app.lastFrame() ?? ''))
     // A burst ending in q leaves.
     let left = false
-    app.rerender(<StatusApp load={async () => stats()} intervalMs={1000} onExit={() => {
-      left = true
-    }} />)
+    app.rerender(
+      <StatusApp
+        load={async () => stats()}
+        intervalMs={1000}
+        onExit={() => {
+          left = true
+        }}
+      />,
+    )
     app.stdin.write('\tq')
     await waitFor('the frame', () => left)
     app.unmount()
@@ -87,7 +99,13 @@ describe('status dashboard', () => {
   it('the plain frame has the same panes and no escape codes', () => {
     const text = renderTextFrame(stats(), now)
     assert.ok(!text.includes('\u001b['))
-    for (const heading of ['JOBS', 'HELD (2, threshold 0)', 'WORKERS (1 alive of 2; stale picks 0; suspect picks 0)', 'SCHEDULES', 'LOG pgqueuer_log: about 1,234,567 rows, 300 MB']) {
+    for (const heading of [
+      'JOBS',
+      'HELD (2, threshold 0)',
+      'WORKERS (1 alive of 2; stale picks 0; suspect picks 0)',
+      'SCHEDULES',
+      'LOG pgqueuer_log: about 1,234,567 rows, 300 MB',
+    ]) {
       assert.ok(text.includes(heading), heading)
     }
     assert.match(text, /health: UNHEALTHY\n {2}- 2 held job\(s\)/)
@@ -127,4 +145,3 @@ describe('status dashboard', () => {
     assert.doesNotMatch(frame, /bbbbbbbb.*STUCK/)
   })
 })
-

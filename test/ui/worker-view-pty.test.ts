@@ -40,7 +40,10 @@ describe('worker outputs in a real terminal and without one', () => {
     assert.match(stderr, /mode=json/)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: there must be none
     assert.doesNotMatch(stdout, /\u001b/)
-    const lines = stdout.trimEnd().split('\n').map((l) => JSON.parse(l))
+    const lines = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     assert.equal(lines.length, 1 + 1 + 12_000 * 2 + 2 + 1)
     assert.equal(lines.filter((l) => l.event === 'job:completed').length, 12_000)
     assert.ok(lines.every((l) => typeof l.ts === 'string' && typeof l.event === 'string'))

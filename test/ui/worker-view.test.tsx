@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
-import { afterEach, describe, it } from 'node:test'
 import { Writable } from 'node:stream'
+import { afterEach, describe, it } from 'node:test'
 import { cleanup, render } from 'ink-testing-library'
 import { attachWorkerOutputs } from '../../src/cli/worker-outputs.js'
-import { createWorkerViewService } from '../../src/ui/worker/worker-view-service.js'
+import { WorkerEvents } from '../../src/events.js'
 import { WorkerViewStore } from '../../src/ui/worker/view-store.js'
 import { WorkerView } from '../../src/ui/worker/worker-view.js'
-import { WorkerEvents } from '../../src/events.js'
+import { createWorkerViewService } from '../../src/ui/worker/worker-view-service.js'
 import { waitFor } from '../support/wait-for.js'
 
 // A view a failed assertion left mounted keeps drawing (and refreshing) until the file's timeout: unmount every one after each test.
@@ -27,13 +27,28 @@ function setup(limits: Record<string, number> = {}) {
 describe('worker view', () => {
   it('shows picks, holds, in flight against limits, rates, totals and the next cron fire in its last frame', () => {
     const { events, store, clock, detach } = setup({ aizk_task_communities: 1 })
-    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['aizk_task_communities', 'chunk_project'], batchSize: 64, concurrency: 256, localQueueSize: 0, pid: 4242, host: 'node-1' })
+    events.emit('worker:started', {
+      queueManagerId: QM,
+      entrypoints: ['aizk_task_communities', 'chunk_project'],
+      batchSize: 64,
+      concurrency: 256,
+      localQueueSize: 0,
+      pid: 4242,
+      host: 'node-1',
+    })
     store.snapshot()
     events.emit('schedule:next', { name: 'communities', cronEntrypoint: 'aizk_cron_communities', nextRun: '2026-11-29T12:05:00.000Z' })
     events.emit('job:picked', { jobId: '101', entrypoint: 'aizk_task_communities', priority: 10, attempts: 4, waitMs: 12, scopes: [SCOPE] })
     for (let i = 0; i < 10; i++) events.emit('job:picked', { jobId: String(200 + i), entrypoint: 'chunk_project', priority: 50, attempts: 0, waitMs: 3 })
     for (let i = 0; i < 9; i++) events.emit('job:completed', { jobId: String(200 + i), entrypoint: 'chunk_project', durationMs: 4 })
-    events.emit('job:held', { jobId: '101', entrypoint: 'aizk_task_communities', attempts: 5, error: 'RuntimeError: graph build failed\n  at build()', scopes: [SCOPE], durationMs: 1500 })
+    events.emit('job:held', {
+      jobId: '101',
+      entrypoint: 'aizk_task_communities',
+      attempts: 5,
+      error: 'RuntimeError: graph build failed\n  at build()',
+      scopes: [SCOPE],
+      durationMs: 1500,
+    })
     events.emit('job:picked', { jobId: '102', entrypoint: 'aizk_task_communities', priority: 10, attempts: 0, waitMs: 1, scopes: [SCOPE] })
     clock.advance(2000)
     const state = store.snapshot()
@@ -88,7 +103,15 @@ describe('worker view', () => {
 
   it('marks paused entrypoints in the table and counts them in the header, until they are resumed', () => {
     const { events, store, detach } = setup()
-    events.emit('worker:started', { queueManagerId: QM, entrypoints: ['chunk_project', 'embed_chunks', 'ocr_pages'], batchSize: 8, concurrency: 16, localQueueSize: 0, pid: 7, host: 'h' })
+    events.emit('worker:started', {
+      queueManagerId: QM,
+      entrypoints: ['chunk_project', 'embed_chunks', 'ocr_pages'],
+      batchSize: 8,
+      concurrency: 16,
+      localQueueSize: 0,
+      pid: 7,
+      host: 'h',
+    })
     const idle = store.drawKey()
     events.emit('entrypoint:paused', { entrypoint: 'embed_chunks', pausedAt: '2026-11-29T12:00:00.000Z', pausedBy: 'ops', reason: 'provider outage' })
     events.emit('entrypoint:paused', { entrypoint: 'ocr_pages', pausedAt: '2026-11-29T12:00:00.000Z', pausedBy: null, reason: null })
@@ -125,7 +148,13 @@ describe('worker view', () => {
     assert.notEqual(store.drawKey(), running)
     const asked = store.snapshot()
     assert.equal(asked.inFlight, 2, 'asked to cancel, the handler still runs until it returns')
-    assert.deepEqual(asked.picks.map((p) => [p.jobId, p.outcome]), [['302', 'running'], ['301', 'canceling']])
+    assert.deepEqual(
+      asked.picks.map((p) => [p.jobId, p.outcome]),
+      [
+        ['302', 'running'],
+        ['301', 'canceling'],
+      ],
+    )
     const r1 = render(<WorkerView state={asked} />)
     assert.match(r1.lastFrame() ?? '', /#301\s+p0\s+wait 2ms\s+canceling/)
     r1.unmount()
@@ -184,7 +213,15 @@ describe('worker view', () => {
 
   it('the service writes nothing to the terminal while nothing changes, and draws again on an event', async () => {
     let writes = 0
-    const stdout = Object.assign(new Writable({ write: (_chunk, _enc, done) => { writes++; done() } }), { isTTY: true, columns: 120, rows: 40 })
+    const stdout = Object.assign(
+      new Writable({
+        write: (_chunk, _enc, done) => {
+          writes++
+          done()
+        },
+      }),
+      { isTTY: true, columns: 120, rows: 40 },
+    )
     const events = new WorkerEvents()
     const view = createWorkerViewService({ events, stdout: stdout as unknown as NodeJS.WriteStream, fps: 30 })
     await view.start()
@@ -221,15 +258,32 @@ describe('worker view', () => {
     assert.equal(state.totals.held, 100)
     assert.equal(state.inFlight, 0)
     assert.equal(Math.round(state.rates.completed), 99_900)
-    assert.deepEqual(state.picks.map((p) => p.jobId), ['99999', '99998', '99997', '99996'])
+    assert.deepEqual(
+      state.picks.map((p) => p.jobId),
+      ['99999', '99998', '99997', '99996'],
+    )
     assert.equal(state.picks[0].outcome, 'held')
   })
 
   it("keeps the command's notes (the embedded server's start, how to stop it) on screen above the live view", async () => {
     let drawn = ''
-    const stdout = Object.assign(new Writable({ write: (chunk, _enc, done) => { drawn += chunk; done() } }), { isTTY: true, columns: 200, rows: 40 })
+    const stdout = Object.assign(
+      new Writable({
+        write: (chunk, _enc, done) => {
+          drawn += chunk
+          done()
+        },
+      }),
+      { isTTY: true, columns: 200, rows: 40 },
+    )
     const events = new WorkerEvents()
-    const outputs = await attachWorkerOutputs({ events, settings: { workerOutput: 'auto', workerLogJobs: true }, stdout: stdout as unknown as NodeJS.WriteStream, isTTY: true, fps: 30 })
+    const outputs = await attachWorkerOutputs({
+      events,
+      settings: { workerOutput: 'auto', workerLogJobs: true },
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      isTTY: true,
+      fps: 30,
+    })
     assert.equal(outputs.mode, 'view')
     const note = 'aizk: started embedded PostgreSQL 15.18.0 in /tmp/data on 127.0.0.1:54329; it keeps running for every aizk process until `aizk server stop`'
     outputs.note(note)

@@ -11,7 +11,11 @@ import { repoRoot } from '../support/cli.js'
 describe('the API reports', () => {
   it('match the built entries (api/*.api.md)', () => {
     const run = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'api-report.mjs'), '--check'], { cwd: repoRoot, encoding: 'utf8' })
-    assert.equal(run.status, 0, `${run.stdout}${run.stderr}\nthe public API changed: if that is meant, \`npm run build:dev && npm run api\` rewrites api/*.api.md (commit them with the change)`)
+    assert.equal(
+      run.status,
+      0,
+      `${run.stdout}${run.stderr}\nthe public API changed: if that is meant, \`npm run build:dev && npm run api\` rewrites api/*.api.md (commit them with the change)`,
+    )
   })
 
   it('name no export that docs/api.md leaves out', () => {

@@ -130,7 +130,10 @@ const SQL_STATEMENT =
 
 /** The top-level declaration a position is in starts with `export`. */
 function inExportedDeclaration(text: string, at: number): boolean {
-  const declaration = text.slice(0, at).match(/^(export\s+)?(const|let|(async\s+)?function|class|interface|type)\b/gm)?.at(-1)
+  const declaration = text
+    .slice(0, at)
+    .match(/^(export\s+)?(const|let|(async\s+)?function|class|interface|type)\b/gm)
+    ?.at(-1)
   return declaration?.startsWith('export') ?? false
 }
 
@@ -154,7 +157,10 @@ export function sqlOutsideSqlFolders(files: string[], { besideCaller = false } =
 }
 
 /** `file imports package` for every import (static, type, re-export or dynamic) of a package `banned` forbids to the file's part. */
-export function frameworkImports(banned: Record<string, RegExp>, files = Object.keys(banned).flatMap((part) => sources(path.join(repoRoot, 'src', part)))): string[] {
+export function frameworkImports(
+  banned: Record<string, RegExp>,
+  files = Object.keys(banned).flatMap((part) => sources(path.join(repoRoot, 'src', part))),
+): string[] {
   const out: string[] = []
   for (const file of files) {
     const rule = banned[partOf(file)]
@@ -284,7 +290,13 @@ describe('architecture', () => {
 
   it('SQL text lives beside its caller or in the sql/ folder of its layer, and commands write none', () => {
     const layers = ['queue', 'scope', 'db', 'content', 'ingest', 'backup', 'usage', 'graph']
-    assert.deepEqual(sqlOutsideSqlFolders(layers.flatMap((l) => sources(path.join(repoRoot, 'src', l))), { besideCaller: true }), [])
+    assert.deepEqual(
+      sqlOutsideSqlFolders(
+        layers.flatMap((l) => sources(path.join(repoRoot, 'src', l))),
+        { besideCaller: true },
+      ),
+      [],
+    )
     assert.deepEqual(sqlOutsideSqlFolders(sources(path.join(repoRoot, 'src', 'commands'))), [])
   })
 

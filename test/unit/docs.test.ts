@@ -17,7 +17,8 @@ const RUN_RECORDS = path.join(repoRoot, 'bench', 'results')
 const markdownUnder = (dir: string) => filesUnder(dir).filter((f) => f.endsWith('.md'))
 
 /** A day or a month: 2026-12-04, 2026-12, "December 4, 2026", "December 2026". */
-const DATE = /\b(19|20)\d{2}-(0[1-9]|1[0-2])\b|\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2}, )?(19|20)\d{2}\b/
+const DATE =
+  /\b(19|20)\d{2}-(0[1-9]|1[0-2])\b|\b(January|February|March|April|May|June|July|August|September|October|November|December) (\d{1,2}, )?(19|20)\d{2}\b/
 
 const CITATION = /\bDESIGN\b|\bSTYLE\.md\b|(?<!sdk\/)shared\/|spec\/(job-system|background-work)\.md/
 
@@ -75,7 +76,9 @@ describe('documentation', () => {
 
   it('no heading of README.md or docs/ carries a date', () => {
     const dated = [README, ...markdownUnder(DOCS)].flatMap((file) =>
-      [...withoutCode(readFileSync(file, 'utf8')).matchAll(/^#{1,6}\s+(.+)$/gm)].filter((m) => DATE.test(m[1])).map((m) => `${path.relative(repoRoot, file)}: ${m[0]}`),
+      [...withoutCode(readFileSync(file, 'utf8')).matchAll(/^#{1,6}\s+(.+)$/gm)]
+        .filter((m) => DATE.test(m[1]))
+        .map((m) => `${path.relative(repoRoot, file)}: ${m[0]}`),
     )
     assert.deepEqual(dated, [])
   })

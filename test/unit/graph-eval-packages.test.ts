@@ -50,12 +50,16 @@ describe('graph evaluation, package by package', () => {
   it('loads the real fixtures: the old set as tuned, every package file as never tuned', () => {
     const e = loadEvaluation(fixtures)
     assert.ok(e.packages.filter((p) => p.tuned).length >= 5)
-    assert.ok(e.packages.every((p) => p.tuned === ['debian-handbook', 'python3.11-doc', 'debian-history', 'debian-faq', 'debian-reference-en'].includes(p.name)))
+    assert.ok(
+      e.packages.every((p) => p.tuned === ['debian-handbook', 'python3.11-doc', 'debian-history', 'debian-faq', 'debian-reference-en'].includes(p.name)),
+    )
   })
 
   it('refuses a misspelt label field, naming the file and the field', () => {
     const bad = { ...passage('p1'), claims: [{ subject: 'CD-R', predicates: ['prevent'], object: 'x', objectIsEntity: false, negate: true }] }
-    withPackageFile(packageFile([bad]), (dir) => assert.throws(() => loadEvaluation(dir), /pkg\.json: labels do not follow the format[\s\S]*passages\.0\.claims\.0/))
+    withPackageFile(packageFile([bad]), (dir) =>
+      assert.throws(() => loadEvaluation(dir), /pkg\.json: labels do not follow the format[\s\S]*passages\.0\.claims\.0/),
+    )
   })
 
   it('refuses a claim whose subject is no labeled entity, and an id used twice', () => {
@@ -81,7 +85,10 @@ describe('graph evaluation, package by package', () => {
     assert.equal(isInformative(claim('not be', 'free software', { past: true }), past), true)
     const until: LabeledClaim = { subject: 'X', predicates: ['lead'], object: 'Debian', objectIsEntity: true, until: 'March 1998' }
     assert.equal(isInformative(scoredClaim({ subject: 'x', predicate: 'lead', object: 'debian', objectIsEntity: true, validFrom: 'April 1996' }), until), false)
-    assert.equal(isInformative(scoredClaim({ subject: 'x', predicate: 'lead', object: 'debian', objectIsEntity: true, validTo: 'March 1998' } as never), until), true)
+    assert.equal(
+      isInformative(scoredClaim({ subject: 'x', predicate: 'lead', object: 'debian', objectIsEntity: true, validTo: 'March 1998' } as never), until),
+      true,
+    )
   })
 
   it('scores kinds over matched entities, and entities that sit in a claim', () => {
@@ -94,7 +101,14 @@ describe('graph evaluation, package by package', () => {
 
   it('pools the never-tuned packages apart from the tuned ones and prints each pooled figure beside its target', () => {
     const row = (name: string, tuned: boolean, right: number, out: number): Row => ({
-      name, tuned, label: name, counts: { ...zeroCounts(), passages: 2, entitiesRight: right, entitiesOut: out }, merges: zeroMerges(), big: 0, coherent: 0, entityNames: 10,
+      name,
+      tuned,
+      label: name,
+      counts: { ...zeroCounts(), passages: 2, entitiesRight: right, entitiesOut: out },
+      merges: zeroMerges(),
+      big: 0,
+      coherent: 0,
+      entityNames: 10,
       contradictions: tuned ? undefined : { reported: 1, right: 1, labeled: 1 },
     })
     const lines: string[] = []
@@ -113,7 +127,13 @@ describe('graph evaluation, package by package', () => {
   })
 
   it('judges merges by labeled identity and by the name the group is shown under', async () => {
-    const p = passage('p', { entities: [{ name: 'Linux', kind: 'product', aliases: ['Linux kernel'] }, { name: 'Secure Shell', kind: 'product', aliases: [] }, { name: 'Shell', kind: 'concept', aliases: [] }] })
+    const p = passage('p', {
+      entities: [
+        { name: 'Linux', kind: 'product', aliases: ['Linux kernel'] },
+        { name: 'Secure Shell', kind: 'product', aliases: [] },
+        { name: 'Shell', kind: 'concept', aliases: [] },
+      ],
+    })
     const e = (name: string, mentions = 1, kind = 'product') => ({ name, normalizedName: name.toLowerCase(), kind, mentions })
     // The resolver's own rules decide what merges; here every pair of names does, to test the judging.
     const everyPair = async (all: { id: string }[]) => all.slice(1).map((x) => ({ a: all[0].id, b: x.id }))
@@ -122,7 +142,13 @@ describe('graph evaluation, package by package', () => {
     // The resolver shows a group under its most-mentioned member's name: here the unlabeled one.
     const renamed = await scoreMerges([p], [[e('Linux'), e('Loading Linux', 24)]], [], zeroMerges(), everyPair)
     assert.deepEqual([renamed.right, renamed.wrong, renamed.examples], [0, 1, ['linux shown as "Loading Linux"']], 'shown under a name nobody labeled')
-    const apart = await scoreMerges([p], [[e('Shell', 3, 'concept'), e('Secure Shell', 1, 'concept')]], [{ names: ['Shell', 'Secure Shell'], same: false }], zeroMerges(), everyPair)
+    const apart = await scoreMerges(
+      [p],
+      [[e('Shell', 3, 'concept'), e('Secure Shell', 1, 'concept')]],
+      [{ names: ['Shell', 'Secure Shell'], same: false }],
+      zeroMerges(),
+      everyPair,
+    )
     assert.deepEqual([apart.right, apart.wrong], [0, 1])
     const unlabeled = await scoreMerges([p], [[e('Ctrl D'), e('Toggle')]], [], zeroMerges(), everyPair)
     assert.deepEqual([unlabeled.right, unlabeled.wrong, unlabeled.unjudged], [0, 0, 1])

@@ -49,7 +49,10 @@ describe('graph evaluation scoring', () => {
 
   it('scores single-valued facts by kind: dated leaders are a supersession, undated ones a (false) contradiction', () => {
     const set = { functional: [{ subject: 'Debian', predicate: 'lead', kind: 'supersession' as const, split: 'tune' as const }], passages: [passage] }
-    const lead = (subject: string, when?: string) => ({ passage, claim: { subject, predicate: 'lead', object: 'Debian', objectIsEntity: true, ...(when ? { when } : {}) } })
+    const lead = (subject: string, when?: string) => ({
+      passage,
+      claim: { subject, predicate: 'lead', object: 'Debian', objectIsEntity: true, ...(when ? { when } : {}) },
+    })
     const dated = scoreFunctional(set, 'tune', { claims: [lead('Ian Murdock', 'August 1993'), lead('Bruce Perens', 'April 1996')] }, 4)
     assert.deepEqual([dated.supersessions.right, dated.supersessions.reported, dated.supersessions.labeled, dated.contradictions.reported], [1, 1, 1, 0])
     const undated = scoreFunctional(set, 'tune', { claims: [lead('Ian Murdock'), lead('Bruce Perens')] }, 4)
@@ -57,13 +60,21 @@ describe('graph evaluation scoring', () => {
     assert.equal(scoreFunctional(set, 'held-out', { claims: [] }, 4).supersessions.labeled, 0, 'labels count on their own split only')
   })
 
-  it('reads a single-valued fact\'s names as the labeled entities they name', () => {
+  it("reads a single-valued fact's names as the labeled entities they name", () => {
     const faq = (id: string): Passage => ({ ...passage, id, entities: [{ name: 'stable', kind: 'product', aliases: ['stable distribution'] }], claims: [] })
     const set = { functional: [{ subject: 'stable', predicate: 'be currently', kind: 'contradiction' as const, split: 'tune' as const }], passages: [] }
-    const current = (p: Passage, subject: string, object: string) => ({ passage: p, claim: { subject, predicate: 'be currently', object, objectIsEntity: true } })
+    const current = (p: Passage, subject: string, object: string) => ({
+      passage: p,
+      claim: { subject, predicate: 'be currently', object, objectIsEntity: true },
+    })
     const f = scoreFunctional(set, 'tune', { claims: [current(faq('11'), 'stable', 'bullseye'), current(faq('12'), 'stable distribution', 'bookworm')] }, 4)
     assert.deepEqual([f.contradictions.right, f.contradictions.reported, f.contradictions.labeled], [1, 1, 1])
-    const agree = scoreFunctional(set, 'tune', { claims: [current(faq('11'), 'stable', 'bullseye'), current(faq('11b'), 'stable distribution', 'bullseye')] }, 4)
+    const agree = scoreFunctional(
+      set,
+      'tune',
+      { claims: [current(faq('11'), 'stable', 'bullseye'), current(faq('11b'), 'stable distribution', 'bullseye')] },
+      4,
+    )
     assert.equal(agree.contradictions.reported, 0, 'one value under two labeled names is no conflict')
   })
 })

@@ -8,8 +8,8 @@ import { execFile, execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { after, describe, it } from 'node:test'
+import { promisify } from 'node:util'
 import { repoRoot } from '../support/cli.js'
 
 const run = promisify(execFile)
@@ -21,7 +21,10 @@ async function oclifStderr(env: Record<string, string>): Promise<string> {
   mkdirSync(path.join(cache, 'oclif'), { recursive: true })
   writeFileSync(path.join(cache, 'oclif', 'version'), JSON.stringify({ latest: '99.0.0' }))
   rmSync(path.join(cache, 'oclif', 'last-warning'), { force: true })
-  const { stderr } = await run(path.join(repoRoot, 'node_modules/.bin/oclif'), ['--version'], { cwd: repoRoot, env: { ...process.env, XDG_CACHE_HOME: cache, ...env } })
+  const { stderr } = await run(path.join(repoRoot, 'node_modules/.bin/oclif'), ['--version'], {
+    cwd: repoRoot,
+    env: { ...process.env, XDG_CACHE_HOME: cache, ...env },
+  })
   return stderr
 }
 
@@ -30,9 +33,11 @@ describe('installing and building print no update nag', () => {
     assert.equal(execFileSync('npm', ['config', 'get', 'update-notifier'], { cwd: repoRoot, encoding: 'utf8' }).trim(), 'false')
   })
 
-  it("every script that runs oclif skips its new-version check, which would warn otherwise", async () => {
+  it('every script that runs oclif skips its new-version check, which would warn otherwise', async () => {
     const scripts: Record<string, string> = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).scripts
-    const oclifRuns = Object.values(scripts).flatMap((s) => s.split('&&').map((part) => part.trim())).filter((part) => /(^|\s)oclif\s/.test(part))
+    const oclifRuns = Object.values(scripts)
+      .flatMap((s) => s.split('&&').map((part) => part.trim()))
+      .filter((part) => /(^|\s)oclif\s/.test(part))
     assert.ok(oclifRuns.length >= 2, 'build:dev and readme run oclif')
     for (const part of oclifRuns) assert.match(part, /^OCLIF_SKIP_NEW_VERSION_CHECK=true oclif /, part)
     assert.match(await oclifStderr({}), /update available/, 'the fake cache makes oclif warn')

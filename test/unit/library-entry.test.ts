@@ -26,9 +26,10 @@ describe('the library entries', () => {
     assert.ok(packages.includes('pg'), `expected pg among ${packages.join(', ')}`)
   })
 
-  it('`aizk/jobs` declares aizk\'s own jobs in the shared registry', () => {
+  it("`aizk/jobs` declares aizk's own jobs in the shared registry", () => {
     const { entrypoints } = importEntry('aizk/jobs')
-    for (const name of ['aizk_convert_artifact', 'aizk_build_graph_chunk', 'aizk_task_backup', 'aizk_task_session_promote']) assert.ok(entrypoints.includes(name), `${name} not in ${entrypoints.join(', ')}`)
+    for (const name of ['aizk_convert_artifact', 'aizk_build_graph_chunk', 'aizk_task_backup', 'aizk_task_session_promote'])
+      assert.ok(entrypoints.includes(name), `${name} not in ${entrypoints.join(', ')}`)
   })
 })
 

@@ -27,7 +27,10 @@ describe('the npm package', () => {
   it('ships every file the README links to', () => {
     const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8')
     const targets = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]).filter((t) => !/^[a-z]+:/.test(t))
-    assert.ok(targets.some((t) => t.startsWith('docs/')), 'the README links no docs/ page')
+    assert.ok(
+      targets.some((t) => t.startsWith('docs/')),
+      'the README links no docs/ page',
+    )
     assert.deepEqual(
       targets.filter((t) => !files.has(path.posix.normalize(t))),
       [],
@@ -35,8 +38,14 @@ describe('the npm package', () => {
   })
 
   it('ships every page under docs/, and every file those pages link to', () => {
-    const pages = readdirSync(path.join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.md')).map((p) => path.posix.join('docs', p))
-    assert.deepEqual(pages.filter((p) => !files.has(p)), [], 'pages not packed')
+    const pages = readdirSync(path.join(repoRoot, 'docs'), { recursive: true, encoding: 'utf8' })
+      .filter((p) => p.endsWith('.md'))
+      .map((p) => path.posix.join('docs', p))
+    assert.deepEqual(
+      pages.filter((p) => !files.has(p)),
+      [],
+      'pages not packed',
+    )
     const dead: string[] = []
     for (const page of pages) {
       const text = readFileSync(path.join(repoRoot, page), 'utf8').replace(/^```[\s\S]*?^```/gm, '')

@@ -45,9 +45,7 @@ function filesUnder(dir: string): string[] {
 
 function scannedFiles(): string[] {
   const files = [...SCANNED_DIRS.flatMap((d) => filesUnder(path.join(repoRoot, d))), ...SCANNED_FILES.map((f) => path.join(repoRoot, f))]
-  return files
-    .map((f) => path.relative(repoRoot, f))
-    .filter((f) => TEXT.test(path.basename(f)) && !SKIPPED.some((s) => s.test(f)))
+  return files.map((f) => path.relative(repoRoot, f)).filter((f) => TEXT.test(path.basename(f)) && !SKIPPED.some((s) => s.test(f)))
 }
 
 /** Compiled names point back at their sources; built output (dist/) is not in the repository. */

@@ -90,7 +90,7 @@ describe('settings', () => {
     assert.deepEqual(unknownSettingVariables({ AIZK_QUEUE_BATCHSIZE: '1', AIZK_DEBUG: '1', AIZK_CONTENT_TYPE: 'json' }), ['AIZK_QUEUE_BATCHSIZE'])
   })
 
-  it('takes the settings a registry\'s jobs declared, validated with the rest', () => {
+  it("takes the settings a registry's jobs declared, validated with the rest", () => {
     const registry = new JobRegistry()
     class UnitTestProbe {
       static entrypoint = 'unit_test_probe'
@@ -117,7 +117,10 @@ describe('settings documentation', () => {
     const { describeSettings } = await import('../../src/settings.js')
     await loadJobModules()
     const missing = describeSettings(parseSettings({}, { registry: jobRegistry }), jobRegistry).filter((r) => !r.description && !r.key.startsWith('unitTest'))
-    assert.deepEqual(missing.map((r) => r.key), [])
+    assert.deepEqual(
+      missing.map((r) => r.key),
+      [],
+    )
   })
 })
 
@@ -140,14 +143,14 @@ describe('README', () => {
 })
 
 describe('settings reference', () => {
-  it('docs/settings.md and the README\'s first-run table are what `npm run readme` writes from the declarations', async () => {
+  it("docs/settings.md and the README's first-run table are what `npm run readme` writes from the declarations", async () => {
     const { readFileSync } = await import('node:fs')
     const { firstRunTable, referenceRows, settingsReference } = await import('../../src/app/settings-reference.js')
     const rows = (await referenceRows()).filter((r) => !r.key.startsWith('unitTest'))
     const reference = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8')
     assert.equal(reference, settingsReference(rows), 'docs/settings.md is stale: run `npm run readme`')
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-    assert.ok(readme.includes(`<!-- settings -->\n${firstRunTable(rows)}\n<!-- settingsstop -->`), 'the README\'s settings table is stale: run `npm run readme`')
+    assert.ok(readme.includes(`<!-- settings -->\n${firstRunTable(rows)}\n<!-- settingsstop -->`), "the README's settings table is stale: run `npm run readme`")
   })
 
   it('every setting belongs to a feature group, and a handful is marked for a first run', async () => {

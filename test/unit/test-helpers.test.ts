@@ -56,7 +56,8 @@ describe('test database setup', () => {
       if (rel in ALLOWED) continue
       const source = readFileSync(file, 'utf8')
       for (const hook of ['before', 'after'] as const) {
-        if (hookBodies(source, hook).some((body) => HAND_WRITTEN[hook].test(body))) offenders.push(`${rel}: its ${hook} hook (use fileDatabase() or testDatabase() from test/support/db.ts)`)
+        if (hookBodies(source, hook).some((body) => HAND_WRITTEN[hook].test(body)))
+          offenders.push(`${rel}: its ${hook} hook (use fileDatabase() or testDatabase() from test/support/db.ts)`)
       }
     }
     assert.deepEqual(offenders, [])

@@ -55,6 +55,9 @@ describe('the hooks without an SDK', () => {
     assert.deepEqual(seen, [{ entrypoint: 'e', headers: null }])
     const job = { id: '1', entrypoint: 'e', attempts: 0, headers: { otel: { traceparent: `00-${TRACE}-${SPAN}-01` } } }
     traceReceived([job], 0, 1)
-    assert.equal(runTraced(job, () => 'ran'), 'ran')
+    assert.equal(
+      runTraced(job, () => 'ran'),
+      'ran',
+    )
   })
 })

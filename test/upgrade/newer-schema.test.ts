@@ -28,14 +28,22 @@ describe('this build on a schema a newer aizk installed', () => {
     const w = spawnWorker(fastWorkerEnv(db.url, { AIZK_WORKER_HEALTH_PORT: String(port) }), ['--entrypoint', 'test_record'])
     workers.push(w)
     await w.waitFor((e) => e.event === 'worker:started', 'the start')
-    assert.match(w.stderr() + w.rawStdout(), /installed by a newer aizk \(migration 9001_from_a_newer_release, definition functions\/aizk_from_a_newer_release\)/)
-    const ids = await enqueueMany(db.pool, Array.from({ length: 20 }, (_, i) => ({ entrypoint: 'test_record', payload: { tag: String(i) } })))
+    assert.match(
+      w.stderr() + w.rawStdout(),
+      /installed by a newer aizk \(migration 9001_from_a_newer_release, definition functions\/aizk_from_a_newer_release\)/,
+    )
+    const ids = await enqueueMany(
+      db.pool,
+      Array.from({ length: 20 }, (_, i) => ({ entrypoint: 'test_record', payload: { tag: String(i) } })),
+    )
     await waitFor('20 runs', async () => (await db.pool.query<{ n: number }>('select count(*)::int n from test_runs')).rows[0].n === 20)
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`)
     const body = await ready.text()
     assert.equal(ready.status, 200, body)
     assert.match(body, /installed by a newer aizk/)
-    const logged = await db.pool.query<{ n: number }>("select count(*)::int n from pgqueuer_log where status = 'successful' and job_id = any($1::bigint[])", [ids])
+    const logged = await db.pool.query<{ n: number }>("select count(*)::int n from pgqueuer_log where status = 'successful' and job_id = any($1::bigint[])", [
+      ids,
+    ])
     assert.equal(logged.rows[0].n, 20)
     assert.equal(await w.stop(), 0)
   })

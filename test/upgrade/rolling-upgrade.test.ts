@@ -12,7 +12,7 @@ import { describe, it } from 'node:test'
 import { schemaState } from '../../src/db/migrate.js'
 import { enqueueMany } from '../../src/queue/enqueue.js'
 import { runCli } from '../support/cli.js'
-import { type TestDatabase, freshDatabases } from '../support/db.js'
+import { freshDatabases, type TestDatabase } from '../support/db.js'
 import { previousRelease } from '../support/previous-release.js'
 import { type EnqueueMany, samplePicked, startSteadyLoad } from '../support/steady-load.js'
 import { waitFor } from '../support/wait-for.js'
@@ -48,7 +48,11 @@ describe('rolling upgrade from the previous release', { skip }, () => {
     const before = await db.pool.connect().then(async (c) => schemaState(c, { appRole: 'aizk_app' }).finally(() => c.release()))
     const oldEnqueue = ((await import(path.join(release.root, 'dist', 'queue', 'enqueue.js'))) as { enqueueMany: EnqueueMany }).enqueueMany
     const start = (build?: { bin: string; root: string }, jobs?: string) => {
-      const w = spawnWorker(fastWorkerEnv(db.url, jobs ? { AIZK_WORKER_JOB_MODULES: jobs } : {}), ['--entrypoint', 'test_record', '--entrypoint', 'test_limited'], build)
+      const w = spawnWorker(
+        fastWorkerEnv(db.url, jobs ? { AIZK_WORKER_JOB_MODULES: jobs } : {}),
+        ['--entrypoint', 'test_record', '--entrypoint', 'test_limited'],
+        build,
+      )
       workers.push(w)
       return w
     }

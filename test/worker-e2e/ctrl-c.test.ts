@@ -16,7 +16,9 @@ const db = await fileDatabase()
 
 async function ctrlC(argv: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; text: string }> {
   const run = runInPty(argv, { cwd: repoRoot, env: cleanEnv(workerEnv(db.url, { AIZK_WORKER_ENTRYPOINTS: 'test_noop', ...extraEnv })) })
-  await waitFor('the live view', () => /aizk worker [0-9a-f]{8} .* pid \d+/.test(lastFrameOf(run.output(), 'aizk worker')), { detail: () => stripAnsi(run.output()) })
+  await waitFor('the live view', () => /aizk worker [0-9a-f]{8} .* pid \d+/.test(lastFrameOf(run.output(), 'aizk worker')), {
+    detail: () => stripAnsi(run.output()),
+  })
   run.child.stdin?.write('\u0003')
   const code = await run.exited
   return { code, text: stripAnsi(run.output()) }

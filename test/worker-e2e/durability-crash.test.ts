@@ -22,7 +22,14 @@ let url: string
 
 const withClient = <T>(fn: (c: pg.Client) => Promise<T>) => withUrlClient(url, fn)
 
-const enqueueJobs = (n: number) => withClient(async (c) => (await enqueueMany(c, Array.from({ length: n }, () => ({ entrypoint: 'test_sleep', payload: { ms: 0 } })))) as string[])
+const enqueueJobs = (n: number) =>
+  withClient(
+    async (c) =>
+      (await enqueueMany(
+        c,
+        Array.from({ length: n }, () => ({ entrypoint: 'test_sleep', payload: { ms: 0 } })),
+      )) as string[],
+  )
 
 /** Runs a worker until `ids` are done, then stops it. */
 async function drain(ids: string[]): Promise<void> {
@@ -63,7 +70,9 @@ before(async () => {
   url = (await ensureEmbeddedServer({ dataDir, port: await freePort(), env: process.env })).url
   await withClient(async (c) => {
     await migrate(c, { appRole: 'aizk_app' })
-    await c.query('create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())')
+    await c.query(
+      'create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())',
+    )
   })
 })
 

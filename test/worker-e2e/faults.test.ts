@@ -16,7 +16,9 @@ let worker: WorkerProcess | undefined
 let proxy: net.Server | undefined
 
 before(async () => {
-  await db.pool.query(`create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())`)
+  await db.pool.query(
+    `create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())`,
+  )
 })
 afterEach(async () => {
   await worker?.kill()

@@ -8,7 +8,9 @@ const db = await fileDatabase()
 let worker: WorkerProcess | undefined
 
 before(async () => {
-  await db.pool.query(`create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())`)
+  await db.pool.query(
+    `create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())`,
+  )
 })
 afterEach(async () => {
   await worker?.kill()
@@ -43,7 +45,10 @@ describe('aizk worker end to end: a handler that never settles, health and metri
     await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     const hangId = String(await enqueue(db.pool, { entrypoint: 'test_hang' }))
     await worker.waitFor((e) => e.event === 'job:picked' && e.jobId === hangId, 'the hanging job to be picked')
-    const ids = (await enqueueMany(db.pool, Array.from({ length: 300 }, (_, i) => ({ entrypoint: 'test_noop', payload: { i } })))) as string[]
+    const ids = (await enqueueMany(
+      db.pool,
+      Array.from({ length: 300 }, (_, i) => ({ entrypoint: 'test_noop', payload: { i } })),
+    )) as string[]
     await worker.waitForCount(isEvent('job:completed', 'test_noop'), ids.length, 'every other job to complete')
 
     const metrics = await get(port, '/metrics')
@@ -62,7 +67,10 @@ describe('aizk worker end to end: a handler that never settles, health and metri
     worker.child.kill('SIGTERM')
     const { code } = await worker.exited
     assert.equal(code, 0, worker.stderr())
-    assert.ok(worker.events.some((e) => e.event === 'job:released' && e.jobId === hangId), 'the hung job was released')
+    assert.ok(
+      worker.events.some((e) => e.event === 'job:released' && e.jobId === hangId),
+      'the hung job was released',
+    )
     const row = await db.pool.query('select status::text, attempts, queue_manager_id from pgqueuer where id = $1', [hangId])
     assert.deepEqual(row.rows, [{ status: 'queued', attempts: 0, queue_manager_id: null }], 'back to queued without counting an attempt')
     const log = await db.pool.query<{ n: number }>("select count(*)::int as n from pgqueuer_log where status = 'successful'")
@@ -74,7 +82,12 @@ describe('aizk worker end to end: a handler that never settles, health and metri
     await db.pool.query('truncate pgqueuer, pgqueuer_log')
     const port = await freePort()
     worker = spawnWorker(
-      workerEnv(db.url, { AIZK_WORKER_ENTRYPOINTS: 'test_hang', AIZK_WORKER_HEALTH_PORT: String(port), AIZK_JOB_TIMEOUT_SECONDS: '0', AIZK_SHUTDOWN_TIMEOUT_SECONDS: '30' }),
+      workerEnv(db.url, {
+        AIZK_WORKER_ENTRYPOINTS: 'test_hang',
+        AIZK_WORKER_HEALTH_PORT: String(port),
+        AIZK_JOB_TIMEOUT_SECONDS: '0',
+        AIZK_SHUTDOWN_TIMEOUT_SECONDS: '30',
+      }),
     )
     await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     await enqueue(db.pool, { entrypoint: 'test_hang' })

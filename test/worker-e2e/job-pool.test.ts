@@ -29,7 +29,10 @@ async function mostAtOnce(poolSize: string | undefined, jobs: number): Promise<n
   const extra: Record<string, string> = { AIZK_QUEUE_CONCURRENT_TASKS: '8', AIZK_WORKER_ENTRYPOINTS: 'test_sql_sleep' }
   if (poolSize) extra.AIZK_WORKER_JOB_POOL_SIZE = poolSize
   workers.push(spawnWorker(workerEnv(db.url, extra)))
-  await enqueueMany(db.pool, Array.from({ length: jobs }, () => ({ entrypoint: 'test_sql_sleep', payload: { seconds: 0.4 } })))
+  await enqueueMany(
+    db.pool,
+    Array.from({ length: jobs }, () => ({ entrypoint: 'test_sql_sleep', payload: { seconds: 0.4 } })),
+  )
   let most = 0
   await waitFor(
     'every job recorded',
@@ -79,7 +82,11 @@ describe('aizk worker: the handlers pool', () => {
     ])) as string[]
     const retried = await w.waitFor((e) => e.event === 'job:retried' && e.jobId === short, 'the statement past the deadline to fail its job', 20_000)
     assert.match(String(retried.error), /no reply from PostgreSQL within 1000 ms/)
-    await waitFor('the jobs that said so to finish', async () => (await db.pool.query('select 1 from test_runs where job_id = any($1::bigint[])', [long])).rowCount === 2, 20_000)
+    await waitFor(
+      'the jobs that said so to finish',
+      async () => (await db.pool.query('select 1 from test_runs where job_id = any($1::bigint[])', [long])).rowCount === 2,
+      20_000,
+    )
     assert.deepEqual(
       w.events.filter((e) => e.event === 'job:retried' && long.includes(String(e.jobId))),
       [],

@@ -16,7 +16,9 @@ const db = await fileDatabase()
 const workers: WorkerProcess[] = []
 
 before(async () => {
-  await db.pool.query('create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())')
+  await db.pool.query(
+    'create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())',
+  )
 })
 beforeEach(async () => {
   await db.pool.query('truncate pgqueuer, pgqueuer_log, test_runs, aizk_worker')
@@ -45,7 +47,9 @@ async function assertOneSuccessEach(ids: string[]): Promise<void> {
   // A handler's end is not yet its completion: completions ride on the next pick or a flush
   // (docs/job-lifecycle.md#the-local-queue), so wait until every row has left the queue.
   await waitFor('every job completed in the database', async () => (await db.pool.query('select count(*)::int as n from pgqueuer')).rows[0].n === 0, 30_000)
-  const log = await db.pool.query<{ job_id: string; status: string; n: number }>('select job_id::text, status::text, count(*)::int as n from pgqueuer_log group by 1, 2')
+  const log = await db.pool.query<{ job_id: string; status: string; n: number }>(
+    'select job_id::text, status::text, count(*)::int as n from pgqueuer_log group by 1, 2',
+  )
   assert.deepEqual(
     log.rows.filter((r) => r.status !== 'successful' || r.n !== 1),
     [],
@@ -59,7 +63,7 @@ async function assertOneSuccessEach(ids: string[]): Promise<void> {
 /** How many times each job's handler started, by job id. */
 async function runsByJob(): Promise<Map<string, { n: number; pids: number[]; attempts: number[] }>> {
   const { rows } = await db.pool.query<{ job_id: string; n: number; pids: number[]; attempts: number[] }>(
-    "select job_id::text, count(*)::int as n, array_agg(pid) as pids, array_agg(attempts) as attempts from test_runs group by 1",
+    'select job_id::text, count(*)::int as n, array_agg(pid) as pids, array_agg(attempts) as attempts from test_runs group by 1',
   )
   return new Map(rows.map((r) => [r.job_id, r]))
 }
@@ -84,7 +88,11 @@ describe('aizk worker end to end: the local queue', () => {
       ids.map(() => [aPid]),
       'each job ran once, in worker A',
     )
-    assert.deepEqual(b.events.filter((e) => e.event === 'job:picked' || e.event === 'job:recovered'), [], 'worker B took nothing')
+    assert.deepEqual(
+      b.events.filter((e) => e.event === 'job:picked' || e.event === 'job:recovered'),
+      [],
+      'worker B took nothing',
+    )
     // The precondition: the waiting jobs did wait longer than the heartbeat timeout.
     const picked = await db.pool.query<{ waited: number }>(
       "select min(extract(epoch from (r.at - s.at)))::float8 as waited from test_runs r, test_runs s where r.entrypoint = 'test_record' and s.entrypoint = 'test_sleep'",

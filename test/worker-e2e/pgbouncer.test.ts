@@ -14,11 +14,11 @@ import { openDatabase } from '../../src/db/database.js'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { User } from '../../src/scope/user.js'
 import { parseSettings } from '../../src/settings.js'
+import { A, B, identity } from '../support/app-login.js'
 import { runCli } from '../support/cli.js'
 import { baseUrl, testDatabase } from '../support/db.js'
 import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../support/pgbouncer.js'
 import { waitFor } from '../support/wait-for.js'
-import { A, B, identity } from '../support/app-login.js'
 import { isEvent, spawnWorker, type WorkerProcess, workerEnv } from '../support/worker-process.js'
 
 const POOL = 3
@@ -32,7 +32,9 @@ describe('aizk through PgBouncer (transaction pooling)', { skip: 'skip' in binar
   const pooledEnv = (extra: Record<string, string> = {}) => ({ AIZK_DATABASE_URL: pooledUrl, AIZK_DATABASE_POOL_MODE: 'transaction', ...extra })
 
   before(async () => {
-    await db.pool.query('create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())')
+    await db.pool.query(
+      'create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())',
+    )
     bouncer = await startPgBouncer((binary as { path: string }).path, { server: baseUrl(), poolSize: POOL })
     pooledUrl = bouncer.url(db.name)
   })
@@ -90,28 +92,55 @@ describe('aizk through PgBouncer (transaction pooling)', { skip: 'skip' in binar
     try {
       const app = await openDatabase(parseSettings(pooledEnv()), { poolSize: 8 })
       try {
-        ids.push(...((await Promise.all(Array.from({ length: 40 }, (_, i) => enqueue(app.pool, { entrypoint: 'test_record', payload: { tag: `one ${i}` } })))) as string[]))
+        ids.push(
+          ...((await Promise.all(
+            Array.from({ length: 40 }, (_, i) => enqueue(app.pool, { entrypoint: 'test_record', payload: { tag: `one ${i}` } })),
+          )) as string[]),
+        )
         for (let b = 0; b < 4; b++) {
-          ids.push(...((await enqueueMany(app.pool, Array.from({ length: 140 }, (_, i) => ({ entrypoint: 'test_record', payload: { tag: `many ${b}.${i}` } })))) as string[]))
+          ids.push(
+            ...((await enqueueMany(
+              app.pool,
+              Array.from({ length: 140 }, (_, i) => ({ entrypoint: 'test_record', payload: { tag: `many ${b}.${i}` } })),
+            )) as string[]),
+          )
         }
       } finally {
         await app.close()
       }
-      await waitFor('the queue drained through PgBouncer', async () => (await db.pool.query('select count(*)::int as n from pgqueuer')).rows[0].n === 0, 120_000)
+      await waitFor(
+        'the queue drained through PgBouncer',
+        async () => (await db.pool.query('select count(*)::int as n from pgqueuer')).rows[0].n === 0,
+        120_000,
+      )
     } finally {
       sampling = false
       await sampler
     }
     const runs = await db.pool.query<{ job_id: string; n: number }>('select job_id::text, count(*)::int as n from test_runs group by 1')
-    assert.deepEqual(runs.rows.filter((r) => r.n !== 1), [], 'no job ran twice')
+    assert.deepEqual(
+      runs.rows.filter((r) => r.n !== 1),
+      [],
+      'no job ran twice',
+    )
     assert.deepEqual(new Set(runs.rows.map((r) => r.job_id)), new Set(ids), 'no job lost')
-    const log = await db.pool.query<{ n: number; distinct: number }>("select count(*)::int as n, count(distinct job_id)::int as distinct from pgqueuer_log where status = 'successful'")
+    const log = await db.pool.query<{ n: number; distinct: number }>(
+      "select count(*)::int as n, count(distinct job_id)::int as distinct from pgqueuer_log where status = 'successful'",
+    )
     assert.deepEqual(log.rows[0], { n: ids.length, distinct: ids.length })
     assert.ok(maxServers >= 1, 'the sampler saw PgBouncer use server connections')
     assert.ok(maxServers <= POOL, `PgBouncer held ${maxServers} server connections, over its pool of ${POOL}`)
     const handled = workers.slice(0, 2).map((w) => w.events.filter(isEvent('job:completed')).length)
-    assert.ok(handled.every((n) => n > 0), `both listening workers ran jobs: ${handled.join(' / ')}`)
-    for (const w of workers) assert.deepEqual(w.events.filter((e) => e.event === 'worker:error' || e.event === 'db:lost'), [], w.stderr())
+    assert.ok(
+      handled.every((n) => n > 0),
+      `both listening workers ran jobs: ${handled.join(' / ')}`,
+    )
+    for (const w of workers)
+      assert.deepEqual(
+        w.events.filter((e) => e.event === 'worker:error' || e.event === 'db:lost'),
+        [],
+        w.stderr(),
+      )
 
     // The two listeners may drain everything before the poller's next look: with them stopped,
     // jobs enqueued now reach the polling worker through its polls alone.
@@ -129,7 +158,10 @@ describe('aizk through PgBouncer (transaction pooling)', { skip: 'skip' in binar
     const app = await openDatabase(parseSettings(pooledEnv()), { poolSize: 2 })
     const as = (scopes: string[]) => User.system(scopes, identity)
     const count = (scopes: string[]) =>
-      as(scopes).transaction(app.pool, async (c) => (await c.query<{ n: number }>("select count(*)::int as n from document where title = 'B private'")).rows[0].n)
+      as(scopes).transaction(
+        app.pool,
+        async (c) => (await c.query<{ n: number }>("select count(*)::int as n from document where title = 'B private'")).rows[0].n,
+      )
     try {
       await as([B]).transaction(app.pool, (c) => c.query("insert into document (scopes, title) values ($1::uuid[], 'B private')", [[B]]))
       assert.equal(await count([A]), 0)

@@ -31,7 +31,10 @@ function start(extra: Record<string, string> = {}): WorkerProcess {
 }
 
 function enqueueNoops(n: number): Promise<unknown> {
-  return enqueueMany(db.pool, Array.from({ length: n }, (_, i) => ({ entrypoint: 'test_noop', payload: { i } })))
+  return enqueueMany(
+    db.pool,
+    Array.from({ length: n }, (_, i) => ({ entrypoint: 'test_noop', payload: { i } })),
+  )
 }
 
 const pickCounts = (w: WorkerProcess): number[] => w.events.filter(isEvent('batch:picked')).map((e) => e.count as number)

@@ -8,7 +8,9 @@ const db = await fileDatabase()
 let worker: WorkerProcess | undefined
 
 before(async () => {
-  await db.pool.query(`create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())`)
+  await db.pool.query(
+    `create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())`,
+  )
 })
 afterEach(async () => {
   await worker?.kill()
@@ -58,7 +60,12 @@ describe('aizk worker end to end: order and shutdown', () => {
       Array.from({ length: n }, (_, i) => ({ entrypoint: 'test_sleep', payload: { ms: 300 + (i % 4) * 50 } })),
     )) as string[]
     worker = spawnWorker(
-      workerEnv(db.url, { AIZK_QUEUE_BATCH_SIZE: '8', AIZK_QUEUE_CONCURRENT_TASKS: '8', AIZK_WORKER_ENTRYPOINTS: 'test_sleep', AIZK_SHUTDOWN_TIMEOUT_SECONDS: '20' }),
+      workerEnv(db.url, {
+        AIZK_QUEUE_BATCH_SIZE: '8',
+        AIZK_QUEUE_CONCURRENT_TASKS: '8',
+        AIZK_WORKER_ENTRYPOINTS: 'test_sleep',
+        AIZK_SHUTDOWN_TIMEOUT_SECONDS: '20',
+      }),
     )
     await worker.waitForCount(isEvent('job:completed', 'test_sleep'), 10, 'ten completions')
     worker.child.kill('SIGTERM')
@@ -72,13 +79,20 @@ describe('aizk worker end to end: order and shutdown', () => {
 
     const completed = new Set(worker.events.filter(isEvent('job:completed')).map((e) => e.jobId as string))
     const log = await db.pool.query<{ job_id: string; status: string }>('select job_id::text, status::text from pgqueuer_log')
-    assert.deepEqual(log.rows.filter((r) => r.status !== 'successful'), [], 'nothing failed')
+    assert.deepEqual(
+      log.rows.filter((r) => r.status !== 'successful'),
+      [],
+      'nothing failed',
+    )
     assert.deepEqual(new Set(log.rows.map((r) => r.job_id)), completed)
     assert.equal(log.rows.length, completed.size, 'one log row per finished job')
     const left = await db.pool.query<{ id: string; status: string; attempts: number; queue_manager_id: string | null }>(
       'select id::text, status::text, attempts, queue_manager_id from pgqueuer order by id',
     )
-    assert.ok(left.rows.every((r) => r.status === 'queued' && r.attempts === 0 && r.queue_manager_id === null), JSON.stringify(left.rows))
+    assert.ok(
+      left.rows.every((r) => r.status === 'queued' && r.attempts === 0 && r.queue_manager_id === null),
+      JSON.stringify(left.rows),
+    )
     assert.deepEqual(new Set([...completed, ...left.rows.map((r) => r.id)]), new Set(ids), 'every job is either done or still queued')
     assert.ok(left.rows.length > 0, 'it stopped picking before the queue was empty')
     const registered = await db.pool.query('select count(*)::int as n from aizk_worker')

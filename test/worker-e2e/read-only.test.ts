@@ -30,7 +30,13 @@ const withClient = <T>(fn: (c: pg.Client) => Promise<T>) =>
   })
 
 const enqueueSleeps = (n: number, ms: number) =>
-  withClient(async (c) => (await enqueueMany(c, Array.from({ length: n }, () => ({ entrypoint: 'test_sleep', payload: { ms } })))) as string[])
+  withClient(
+    async (c) =>
+      (await enqueueMany(
+        c,
+        Array.from({ length: n }, () => ({ entrypoint: 'test_sleep', payload: { ms } })),
+      )) as string[],
+  )
 
 const setReadOnly = (on: boolean) =>
   withClient(async (c) => {
@@ -45,8 +51,14 @@ const readyz = async (port: number) => {
 
 /** Every job logged exactly once, as successful, and none missing. */
 async function assertEachOnce(ids: string[]): Promise<void> {
-  const log = await withClient((c) => c.query<{ job_id: string; status: string; n: number }>('select job_id::text, status::text, count(*)::int as n from pgqueuer_log group by 1, 2'))
-  assert.deepEqual(log.rows.filter((r) => r.status !== 'successful' || r.n !== 1), [], 'each job logged once, as successful')
+  const log = await withClient((c) =>
+    c.query<{ job_id: string; status: string; n: number }>('select job_id::text, status::text, count(*)::int as n from pgqueuer_log group by 1, 2'),
+  )
+  assert.deepEqual(
+    log.rows.filter((r) => r.status !== 'successful' || r.n !== 1),
+    [],
+    'each job logged once, as successful',
+  )
   assert.deepEqual(new Set(log.rows.map((r) => r.job_id)), new Set(ids), 'no job lost')
   assert.equal((await withClient((c) => c.query('select 1 from pgqueuer'))).rowCount, 0, 'the queue is empty')
 }
@@ -73,7 +85,15 @@ describe('aizk worker end to end: a server that turns read-only, connections end
     await withClient((c) => c.query('TRUNCATE pgqueuer, pgqueuer_log, test_runs'))
     const first = await enqueueSleeps(600, 150)
     const healthPort = await freePort()
-    worker = spawnWorker(fastWorkerEnv(url, { AIZK_QUEUE_BATCH_SIZE: '8', AIZK_QUEUE_CONCURRENT_TASKS: '8', AIZK_WORKER_ENTRYPOINTS: 'test_sleep', AIZK_WORKER_HEALTH_PORT: String(healthPort), AIZK_HEARTBEAT_TIMEOUT_SECONDS: '30' }))
+    worker = spawnWorker(
+      fastWorkerEnv(url, {
+        AIZK_QUEUE_BATCH_SIZE: '8',
+        AIZK_QUEUE_CONCURRENT_TASKS: '8',
+        AIZK_WORKER_ENTRYPOINTS: 'test_sleep',
+        AIZK_WORKER_HEALTH_PORT: String(healthPort),
+        AIZK_HEARTBEAT_TIMEOUT_SECONDS: '30',
+      }),
+    )
     const w = worker
     await w.waitForCount(isEvent('job:completed'), 40, 'work flowing before the flip')
     assert.equal((await readyz(healthPort))?.status, 200)
@@ -95,7 +115,11 @@ describe('aizk worker end to end: a server that turns read-only, connections end
     const markedAt = w.events.length
     await new Promise((r) => setTimeout(r, 2000))
     const during = w.events.slice(markedAt)
-    assert.deepEqual(during.filter((e) => e.event === 'batch:picked' || e.event === 'outcomes:written' || e.event === 'db:reconnected'), [], 'nothing picked or written while read-only')
+    assert.deepEqual(
+      during.filter((e) => e.event === 'batch:picked' || e.event === 'outcomes:written' || e.event === 'db:reconnected'),
+      [],
+      'nothing picked or written while read-only',
+    )
     assert.equal((await readyz(healthPort))?.status, 503, 'still not ready')
 
     const flippedBackAt = Date.now()
@@ -113,7 +137,11 @@ describe('aizk worker end to end: a server that turns read-only, connections end
 
     const second = await enqueueSleeps(100, 1)
     const all = [...first, ...second]
-    await waitFor('every job done', async () => (await withClient((c) => c.query("select 1 from pgqueuer_log where status = 'successful'"))).rowCount === all.length, 120_000)
+    await waitFor(
+      'every job done',
+      async () => (await withClient((c) => c.query("select 1 from pgqueuer_log where status = 'successful'"))).rowCount === all.length,
+      120_000,
+    )
     await assertEachOnce(all)
     assert.equal(w.events.filter(isEvent('job:held')).length, 0, 'a handler whose write was refused is retried, never held')
     const released = w.events.filter(isEvent('job:released')).length
@@ -136,10 +164,17 @@ describe('aizk worker end to end: a server that turns read-only, connections end
       await w.waitForCount(isEvent('db:lost'), round, `loss ${round}`)
       await w.waitForCount(isEvent('db:reconnected'), round, `reconnect ${round}`)
     }
-    await waitFor('LISTEN back', async () => (await withClient((c) => c.query("select 1 from pg_stat_activity where application_name = 'aizk-listen'"))).rowCount === 1)
+    await waitFor(
+      'LISTEN back',
+      async () => (await withClient((c) => c.query("select 1 from pg_stat_activity where application_name = 'aizk-listen'"))).rowCount === 1,
+    )
     const more = await enqueueSleeps(50, 1)
     const all = [...ids, ...more]
-    await waitFor('every job done', async () => (await withClient((c) => c.query("select 1 from pgqueuer_log where status = 'successful'"))).rowCount === all.length, 120_000)
+    await waitFor(
+      'every job done',
+      async () => (await withClient((c) => c.query("select 1 from pgqueuer_log where status = 'successful'"))).rowCount === all.length,
+      120_000,
+    )
     await assertEachOnce(all)
     assert.equal(w.events.filter(isEvent('job:held')).length, 0)
     assert.equal(await w.stop(), 0, w.stderr())

@@ -22,7 +22,13 @@ const withClient = <T>(fn: (c: pg.Client) => Promise<T>) => withUrlClient(url, f
 
 /** test_sleep jobs write a row and sleep a little, so the restart lands on jobs in flight. */
 const enqueueJobs = (n: number) =>
-  withClient(async (c) => (await enqueueMany(c, Array.from({ length: n }, () => ({ entrypoint: 'test_sleep', payload: { ms: 2 } })))) as string[])
+  withClient(
+    async (c) =>
+      (await enqueueMany(
+        c,
+        Array.from({ length: n }, () => ({ entrypoint: 'test_sleep', payload: { ms: 2 } })),
+      )) as string[],
+  )
 
 before(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'aizk-restart-'))
@@ -31,7 +37,9 @@ before(async () => {
   url = server.url
   await withClient(async (c) => {
     await migrate(c, { appRole: 'aizk_app' })
-    await c.query('create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())')
+    await c.query(
+      'create table test_runs (id bigserial primary key, job_id bigint, entrypoint text, attempts int, pid int, note text, at timestamptz default now())',
+    )
   })
 })
 
@@ -62,12 +70,22 @@ describe('aizk worker end to end: a database restart', () => {
     const { code } = await worker.exited
     assert.equal(code, 0, worker.stderr())
 
-    const log = await withClient((c) => c.query<{ job_id: string; status: string; n: number }>('select job_id::text, status::text, count(*)::int as n from pgqueuer_log group by 1, 2'))
-    assert.deepEqual(log.rows.filter((r) => r.status !== 'successful' || r.n !== 1), [], 'each job logged once, as successful')
+    const log = await withClient((c) =>
+      c.query<{ job_id: string; status: string; n: number }>('select job_id::text, status::text, count(*)::int as n from pgqueuer_log group by 1, 2'),
+    )
+    assert.deepEqual(
+      log.rows.filter((r) => r.status !== 'successful' || r.n !== 1),
+      [],
+      'each job logged once, as successful',
+    )
     assert.deepEqual(new Set(log.rows.map((r) => r.job_id)), new Set(all), 'no job lost')
     const completions = new Map<string, number>()
     for (const e of worker.events.filter(isEvent('job:completed'))) completions.set(e.jobId as string, (completions.get(e.jobId as string) ?? 0) + 1)
-    assert.deepEqual([...completions.values()].filter((n) => n !== 1), [], 'each job completed once in the worker log')
+    assert.deepEqual(
+      [...completions.values()].filter((n) => n !== 1),
+      [],
+      'each job completed once in the worker log',
+    )
     assert.equal(completions.size, all.length)
     assert.deepEqual(worker.badLines, [])
     // A handler whose own write hit the outage failed and ran again: retried, never held.

@@ -143,14 +143,16 @@ describe('aizk worker end to end: network stalls', () => {
 
   it('runs every job exactly once across repeated stalls and a reset under load', async () => {
     proxy = await startStallProxy(db.url)
-    worker = spawnWorker(fastWorkerEnv(proxy.url, {
-      ...STALL_ENV,
-      AIZK_WORKER_ENTRYPOINTS: 'test_noop,test_sleep',
-      AIZK_QUEUE_BATCH_SIZE: '8',
-      AIZK_QUEUE_CONCURRENT_TASKS: '8',
-      // A handler's own statement whose reply was lost fails at the job timeout and is retried.
-      AIZK_JOB_TIMEOUT_SECONDS: '4',
-    }))
+    worker = spawnWorker(
+      fastWorkerEnv(proxy.url, {
+        ...STALL_ENV,
+        AIZK_WORKER_ENTRYPOINTS: 'test_noop,test_sleep',
+        AIZK_QUEUE_BATCH_SIZE: '8',
+        AIZK_QUEUE_CONCURRENT_TASKS: '8',
+        // A handler's own statement whose reply was lost fails at the job timeout and is retried.
+        AIZK_JOB_TIMEOUT_SECONDS: '4',
+      }),
+    )
     await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     const ids: string[] = []
     for (let round = 0; round < 4; round++) {
@@ -186,13 +188,15 @@ describe('aizk worker end to end: network stalls', () => {
   it("fails handlers' statements on a stalled path at the deadline: probes run on the freed slots, and every job runs once", async () => {
     proxy = await startStallProxy(db.url)
     const healthPort = await freePort()
-    worker = spawnWorker(fastWorkerEnv(proxy.url, {
-      ...STALL_ENV,
-      AIZK_WORKER_ENTRYPOINTS: 'test_record,test_noop',
-      AIZK_QUEUE_BATCH_SIZE: '4',
-      AIZK_QUEUE_CONCURRENT_TASKS: '4',
-      AIZK_WORKER_HEALTH_PORT: String(healthPort),
-    }))
+    worker = spawnWorker(
+      fastWorkerEnv(proxy.url, {
+        ...STALL_ENV,
+        AIZK_WORKER_ENTRYPOINTS: 'test_record,test_noop',
+        AIZK_QUEUE_BATCH_SIZE: '4',
+        AIZK_QUEUE_CONCURRENT_TASKS: '4',
+        AIZK_WORKER_HEALTH_PORT: String(healthPort),
+      }),
+    )
     await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     const warm = await enqueueRecords(4, 'before')
     await waitFor('the first jobs to run', () => allDone(warm), 15_000)
@@ -225,23 +229,29 @@ describe('aizk worker end to end: network stalls', () => {
     proxy.stall({ applicationName: 'aizk-worker-jobs' })
     // test_sql_long declares a 30 s deadline: without asking the server it would wait that long.
     const long = (await enqueueMany(db.pool, [{ entrypoint: 'test_sql_long', payload: { seconds: 0 } }])) as string[]
-    const retried = await worker.waitFor((e) => e.event === 'job:retried' && e.jobId === long[0], 'the lost statement to fail its job', DEADLINE_SECONDS * 1000 * 2 + 8000)
+    const retried = await worker.waitFor(
+      (e) => e.event === 'job:retried' && e.jobId === long[0],
+      'the lost statement to fail its job',
+      DEADLINE_SECONDS * 1000 * 2 + 8000,
+    )
     assert.match(String(retried.error), /PostgreSQL is not running this statement/)
     proxy.resume()
     await waitFor('the job to run once the path is back', () => allDone(long), 15_000)
     await assertOnceEach([...warm, ...long])
   })
 
-  it("makes `status --check` exit 7 naming a worker whose handler statement nothing ends (no deadline, past the job timeout), and 0 once it ends", async () => {
+  it('makes `status --check` exit 7 naming a worker whose handler statement nothing ends (no deadline, past the job timeout), and 0 once it ends', async () => {
     proxy = await startStallProxy(db.url)
     const healthPort = await freePort()
     const jobTimeoutSeconds = 2
-    worker = spawnWorker(fastWorkerEnv(proxy.url, {
-      ...STALL_ENV,
-      AIZK_WORKER_ENTRYPOINTS: 'test_sql_no_deadline,test_noop',
-      AIZK_WORKER_HEALTH_PORT: String(healthPort),
-      AIZK_JOB_TIMEOUT_SECONDS: String(jobTimeoutSeconds),
-    }))
+    worker = spawnWorker(
+      fastWorkerEnv(proxy.url, {
+        ...STALL_ENV,
+        AIZK_WORKER_ENTRYPOINTS: 'test_sql_no_deadline,test_noop',
+        AIZK_WORKER_HEALTH_PORT: String(healthPort),
+        AIZK_JOB_TIMEOUT_SECONDS: String(jobTimeoutSeconds),
+      }),
+    )
     const started = await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     const check = () => runCli(['status', '--check', '--json', '--max-held', '1000'], { env: cliEnv(db.url) })
     const healthy = await check()
@@ -253,12 +263,20 @@ describe('aizk worker end to end: network stalls', () => {
     const [lost] = (await enqueueMany(db.pool, [{ entrypoint: 'test_sql_no_deadline', payload: { seconds: 0 } }])) as string[]
     await worker.waitFor((e) => e.event === 'job:held' && e.jobId === lost, 'the job timeout to end the job', jobTimeoutSeconds * 1000 + 10_000)
 
-    const stuck = await waitFor('status --check to say the worker is stuck', async () => {
-      const res = await check()
-      return res.code === 7 ? res : undefined
-    }, 20_000)
+    const stuck = await waitFor(
+      'status --check to say the worker is stuck',
+      async () => {
+        const res = await check()
+        return res.code === 7 ? res : undefined
+      },
+      20_000,
+    )
     const problems = JSON.parse(stuck.stdout).error.details as { code: string; message: string }[]
-    assert.deepEqual(problems.map((p) => p.code), ['stuck_handlers'], stuck.stdout)
+    assert.deepEqual(
+      problems.map((p) => p.code),
+      ['stuck_handlers'],
+      stuck.stdout,
+    )
     assert.match(problems[0].message, new RegExp(`pid ${started.pid} \\(${started.queueManagerId}\\) has 1 handler statement\\(s\\) stuck`))
     const live = await probe(healthPort, '/livez')
     assert.equal(live.status, 503, live.body)
@@ -280,12 +298,14 @@ describe('aizk worker end to end: network stalls', () => {
 
   it("resumes jobs that run SQL within the deadline and a few seconds after every connection stalled (the handlers' too)", async () => {
     proxy = await startStallProxy(db.url)
-    worker = spawnWorker(fastWorkerEnv(proxy.url, {
-      ...STALL_ENV,
-      AIZK_WORKER_ENTRYPOINTS: 'test_record,test_noop',
-      AIZK_QUEUE_BATCH_SIZE: '8',
-      AIZK_QUEUE_CONCURRENT_TASKS: '8',
-    }))
+    worker = spawnWorker(
+      fastWorkerEnv(proxy.url, {
+        ...STALL_ENV,
+        AIZK_WORKER_ENTRYPOINTS: 'test_record,test_noop',
+        AIZK_QUEUE_BATCH_SIZE: '8',
+        AIZK_QUEUE_CONCURRENT_TASKS: '8',
+      }),
+    )
     await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     const ids = await enqueueRecords(300, 'load')
     await waitFor('the load to be under way', async () => (await successfulRuns(ids)).size >= 20, 15_000)
@@ -307,7 +327,11 @@ describe('aizk worker end to end: network stalls', () => {
     await worker.waitFor(isEvent('worker:started'), 'the worker to start')
     const [hung] = (await enqueueMany(db.pool, [{ entrypoint: 'test_hang' }])) as string[]
     await worker.waitFor((e) => e.event === 'job:picked' && e.jobId === hung, 'the hanging job to be picked')
-    await waitFor('the hanging job to record its start', async () => (await db.pool.query('select 1 from test_runs where job_id = $1', [hung])).rowCount, 10_000)
+    await waitFor(
+      'the hanging job to record its start',
+      async () => (await db.pool.query('select 1 from test_runs where job_id = $1', [hung])).rowCount,
+      10_000,
+    )
     proxy.stall()
     const t0 = Date.now()
     worker.child.kill('SIGTERM')
@@ -332,7 +356,11 @@ describe('aizk worker end to end: network stalls', () => {
     const [id] = await enqueueNoops(1, 'cli')
     const env = { AIZK_DATABASE_URL: proxy.url, AIZK_DB_DEADLINE_SECONDS: '1' }
     assert.equal((await runCli(['jobs', 'show', id, '--json'], { env })).code, 0)
-    const commands = [['status', '--check'], ['requeue', '--entrypoint', 'test_noop', '--yes'], ['jobs', 'show', id]]
+    const commands = [
+      ['status', '--check'],
+      ['requeue', '--entrypoint', 'test_noop', '--yes'],
+      ['jobs', 'show', id],
+    ]
     // Stalled from the start (the handshake hangs), and stalled once the command has connected
     // and read the schema's version (three ReadyForQuery: the handshake, two statements), so its
     // own first statement hangs.

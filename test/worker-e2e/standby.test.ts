@@ -29,7 +29,9 @@ before(async () => {
   })
   // The standby has replayed the schema and the job once it shows the row.
   await waitFor('the standby replaying the primary', () =>
-    withClient((pair as StandbyPair).standbyUrl, async (c) => (await c.query('select 1 from pgqueuer where id = $1', [jobId])).rowCount === 1).catch(() => false),
+    withClient((pair as StandbyPair).standbyUrl, async (c) => (await c.query('select 1 from pgqueuer where id = $1', [jobId])).rowCount === 1).catch(
+      () => false,
+    ),
   )
 })
 
@@ -54,7 +56,10 @@ describe('a command or a worker pointed at a hot standby', { skip: missing }, ()
   it('lets the commands that only read work there (jobs, jobs show); status, which folds the live counts, is refused', async () => {
     const list = await runCli(['jobs', '--json'], { env: env() })
     assert.equal(list.code, 0, list.stderr)
-    assert.deepEqual(JSON.parse(list.stdout).jobs.map((j: { id: string }) => j.id), [jobId])
+    assert.deepEqual(
+      JSON.parse(list.stdout).jobs.map((j: { id: string }) => j.id),
+      [jobId],
+    )
     const status = await runCli(['status', '--json'], { env: env() })
     assert.equal(status.code, 4, status.stderr)
     assert.equal(JSON.parse(status.stdout).error.code, 'database_read_only')

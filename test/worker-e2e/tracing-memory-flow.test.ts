@@ -115,11 +115,15 @@ describe('the memory flow with tracing on and off', () => {
     assert.deepEqual(traced, plain)
 
     assert.deepEqual(receiver.rejected, [])
-    const processed = await waitFor('process spans of the conversion and a chunk projection', () => {
-      const convert = receiver.spans.find((s) => s.name === 'process aizk_convert_artifact')
-      const chunk = receiver.spans.find((s) => s.name === 'process aizk_build_graph_chunk')
-      return convert && chunk ? { convert, chunk } : undefined
-    }, 30_000)
+    const processed = await waitFor(
+      'process spans of the conversion and a chunk projection',
+      () => {
+        const convert = receiver.spans.find((s) => s.name === 'process aizk_convert_artifact')
+        const chunk = receiver.spans.find((s) => s.name === 'process aizk_build_graph_chunk')
+        return convert && chunk ? { convert, chunk } : undefined
+      },
+      30_000,
+    )
     assert.equal(processed.chunk.traceId, processed.convert.traceId, "a chunk's projection continues the trace of the conversion that enqueued it")
   })
 })

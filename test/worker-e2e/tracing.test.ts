@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import path from 'node:path'
-import { promisify } from 'node:util'
 import { afterEach, before, describe, it } from 'node:test'
+import { promisify } from 'node:util'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { cleanEnv, repoRoot, runCli } from '../support/cli.js'
 import { fileDatabase } from '../support/db.js'
@@ -41,7 +41,15 @@ function otelEnv(): Record<string, string> {
 }
 
 function startWorker(extra: Record<string, string> = {}): WorkerProcess {
-  const w = spawnWorker(workerEnv(db.url, { AIZK_WORKER_JOB_MODULES: `${FIXTURE_JOBS},${TRACING_JOBS}`, AIZK_RETRY_BASE_SECONDS: '0.05', AIZK_RETRY_MAX_SECONDS: '0.1', ...otelEnv(), ...extra }))
+  const w = spawnWorker(
+    workerEnv(db.url, {
+      AIZK_WORKER_JOB_MODULES: `${FIXTURE_JOBS},${TRACING_JOBS}`,
+      AIZK_RETRY_BASE_SECONDS: '0.05',
+      AIZK_RETRY_MAX_SECONDS: '0.1',
+      ...otelEnv(),
+      ...extra,
+    }),
+  )
   workers.push(w)
   return w
 }
@@ -55,7 +63,8 @@ async function enqueueFromApp(entrypoint: string, payload: object): Promise<{ id
 }
 
 const spansOf = (traceId: string) => receiver.spans.filter((s) => s.traceId === traceId)
-const childrenOf = (parent: ReceivedSpan, name: string) => receiver.spans.filter((s) => s.parentSpanId === parent.spanId && s.traceId === parent.traceId && s.name === name)
+const childrenOf = (parent: ReceivedSpan, name: string) =>
+  receiver.spans.filter((s) => s.parentSpanId === parent.spanId && s.traceId === parent.traceId && s.name === name)
 
 function one(spans: ReceivedSpan[], what: string): ReceivedSpan {
   assert.equal(spans.length, 1, `exactly one ${what}; spans seen: ${receiver.spans.map((s) => `${s.service}:${s.name}`).join(', ')}`)
@@ -75,11 +84,18 @@ describe('traces from an enqueue in one process to the run in a worker process',
     startWorker()
     const app = await enqueueFromApp('test_traced', { failFirst: true })
     assert.ok(app.id, 'the job was enqueued')
-    const settles = await waitFor('two settle spans of the job (retried, completed)', () => {
-      const s = spansOf(app.traceId).filter((x) => x.name === 'settle test_traced')
-      return s.length === 2 ? s : undefined
-    }, 60_000)
-    const request = one(spansOf(app.traceId).filter((s) => s.spanId === app.spanId), 'request span')
+    const settles = await waitFor(
+      'two settle spans of the job (retried, completed)',
+      () => {
+        const s = spansOf(app.traceId).filter((x) => x.name === 'settle test_traced')
+        return s.length === 2 ? s : undefined
+      },
+      60_000,
+    )
+    const request = one(
+      spansOf(app.traceId).filter((s) => s.spanId === app.spanId),
+      'request span',
+    )
     assert.equal(request.service, 'traced-app')
     const send = one(childrenOf(request, 'send test_traced'), 'send span under the request')
     assert.equal(send.service, 'traced-app', 'the send span is exported by the enqueuing process')
@@ -118,7 +134,9 @@ describe('traces from an enqueue in one process to the run in a worker process',
     const res = await runCli(['enqueue', 'test_noop', '--json'], { env: { AIZK_DATABASE_URL: db.url, AIZK_WORKER_JOB_MODULES: FIXTURE_JOBS, ...otelEnv() } })
     assert.equal(res.code, 0, res.stderr)
     const id = JSON.parse(res.stdout).id as string
-    const send = await waitFor('the CLI send span', () => receiver.spans.find((s) => s.name === 'send test_noop' && s.attributes['messaging.message.id'] === id))
+    const send = await waitFor('the CLI send span', () =>
+      receiver.spans.find((s) => s.name === 'send test_noop' && s.attributes['messaging.message.id'] === id),
+    )
     assert.equal(send.service, 'aizk-cli')
     assert.equal(send.parentSpanId, '', 'the CLI send span is the root of its trace')
     const proc = await waitFor('the process span of that job', () => receiver.spans.find((s) => s.name === 'process test_noop' && s.traceId === send.traceId))
@@ -127,18 +145,31 @@ describe('traces from an enqueue in one process to the run in a worker process',
 
   it('a cron tick is a trace of its own, and the job it fans out starts another, linked to the tick', async () => {
     startWorker({ AIZK_WORKER_NO_SCHEDULER: 'false' })
-    const tick = await waitFor('a tick span', () => receiver.spans.find((s) => s.name.startsWith('tick ') && s.attributes['aizk.schedule.name'] === 'trace_tick'), 60_000)
+    const tick = await waitFor(
+      'a tick span',
+      () => receiver.spans.find((s) => s.name.startsWith('tick ') && s.attributes['aizk.schedule.name'] === 'trace_tick'),
+      60_000,
+    )
     assert.equal(tick.parentSpanId, '', 'the tick is the root of its trace')
-    const create = await waitFor('the fan-out job of that tick', () => receiver.spans.find((s) => s.name.startsWith('create ') && s.links.some((l) => l.spanId === tick.spanId)))
+    const create = await waitFor('the fan-out job of that tick', () =>
+      receiver.spans.find((s) => s.name.startsWith('create ') && s.links.some((l) => l.spanId === tick.spanId)),
+    )
     assert.notEqual(create.traceId, tick.traceId, 'the fanned-out job has a trace of its own')
     assert.equal(create.parentSpanId, '')
     assert.equal(create.kind, SPAN_KIND.PRODUCER)
     const entrypoint = create.attributes['messaging.destination.name']
     // The send span ends after the insert, so it may come in a later export than the create spans.
-    const send = await waitFor('the send span in the tick', () => receiver.spans.find((s) => s.traceId === tick.traceId && s.parentSpanId === tick.spanId && s.name === `send ${entrypoint}`))
+    const send = await waitFor('the send span in the tick', () =>
+      receiver.spans.find((s) => s.traceId === tick.traceId && s.parentSpanId === tick.spanId && s.name === `send ${entrypoint}`),
+    )
     assert.equal(send.kind, SPAN_KIND.PRODUCER)
-    const proc = await waitFor('the run of the fanned-out job', () => receiver.spans.find((s) => s.traceId === create.traceId && s.name === `process ${entrypoint}`))
-    const receive = one(receiver.spans.filter((s) => s.spanId === proc.parentSpanId), 'receive span of the fanned-out job')
+    const proc = await waitFor('the run of the fanned-out job', () =>
+      receiver.spans.find((s) => s.traceId === create.traceId && s.name === `process ${entrypoint}`),
+    )
+    const receive = one(
+      receiver.spans.filter((s) => s.spanId === proc.parentSpanId),
+      'receive span of the fanned-out job',
+    )
     assert.equal(receive.parentSpanId, create.spanId)
   })
 

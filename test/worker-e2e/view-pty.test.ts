@@ -34,7 +34,10 @@ function waitForOutput(read: () => string, child: import('node:child_process').C
 
 describe('aizk worker end to end: the live view in a terminal', () => {
   it('draws picks, totals and in-flight counts in a pseudo-terminal, and drains on SIGTERM', async () => {
-    await enqueueMany(db.pool, Array.from({ length: 500 }, (_, i) => ({ entrypoint: 'test_noop', payload: { i }, priority: i % 2 ? 10 : 50 })))
+    await enqueueMany(
+      db.pool,
+      Array.from({ length: 500 }, (_, i) => ({ entrypoint: 'test_noop', payload: { i }, priority: i % 2 ? 10 : 50 })),
+    )
     const run = runInPty([process.execPath, binPath, 'worker'], {
       cwd: repoRoot,
       env: cleanEnv(workerEnv(db.url, { AIZK_WORKER_ENTRYPOINTS: 'test_noop' })),

@@ -29,14 +29,22 @@ async function picked(me: string, n: number): Promise<string[]> {
 }
 
 const left = async (ids: string[]) => (await db.pool.query('select 1 from pgqueuer where id = any($1::bigint[])', [ids])).rowCount ?? 0
-const successes = async (ids: string[]) => (await db.pool.query("select 1 from pgqueuer_log where job_id = any($1::bigint[]) and status = 'successful'", [ids])).rowCount ?? 0
+const successes = async (ids: string[]) =>
+  (await db.pool.query("select 1 from pgqueuer_log where job_id = any($1::bigint[]) and status = 'successful'", [ids])).rowCount ?? 0
 
 /** `n` picked rows completed through a buffer that gathers for `gatherMs` while `busy`. */
 async function completed(n: number, gatherMs: number, busy: boolean): Promise<{ ids: string[]; buffer: OutcomeBuffer; writes: OutcomeCounts[] }> {
   const me = crypto.randomUUID()
   const ids = await picked(me, n)
   const writes: OutcomeCounts[] = []
-  const b = new OutcomeBuffer(db.pool, me, { hasSlot: false }, (_where, err) => assert.fail(String(err)), () => {}, gatherMs)
+  const b = new OutcomeBuffer(
+    db.pool,
+    me,
+    { hasSlot: false },
+    (_where, err) => assert.fail(String(err)),
+    () => {},
+    gatherMs,
+  )
   b.busy = () => busy
   b.onWritten = (w) => writes.push(w)
   buffers.push(b)

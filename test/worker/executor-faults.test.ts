@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { z } from 'zod'
+import { WorkerEvents } from '../../src/events.js'
 import { QueueJob } from '../../src/jobs/queue-job.js'
 import type { PickedJob } from '../../src/queue/pick.js'
-import { WorkerEvents } from '../../src/events.js'
+import { parseSettings } from '../../src/settings.js'
 import { Executor } from '../../src/worker/executor.js'
 import { OutcomeBuffer } from '../../src/worker/outcomes.js'
-import { parseSettings } from '../../src/settings.js'
 import { fileDatabase } from '../support/db.js'
 
 const db = await fileDatabase()
@@ -26,7 +26,6 @@ class GatedJob extends QueueJob<Record<string, never>> {
     await new Promise<void>((resolve) => gates.push(resolve))
   }
 }
-
 
 const picked = (id: string): PickedJob => ({
   id,
@@ -46,7 +45,13 @@ function timers(): number {
 describe('executor faults', () => {
   it('refuses to start a job id it is already running; the first run settles it once', async () => {
     const errors: unknown[] = []
-    const outcomes = new OutcomeBuffer(db.pool, crypto.randomUUID(), { hasSlot: false }, (_w, e) => errors.push(e), () => {})
+    const outcomes = new OutcomeBuffer(
+      db.pool,
+      crypto.randomUUID(),
+      { hasSlot: false },
+      (_w, e) => errors.push(e),
+      () => {},
+    )
     const executor = new Executor({
       pool: db.pool,
       events: new WorkerEvents(),
@@ -70,7 +75,13 @@ describe('executor faults', () => {
   it('after the drain, a late outcome starts no write and no timer, even on an ended pool', async () => {
     const errors: unknown[] = []
     const pool = new (await import('pg')).default.Pool({ connectionString: db.url, max: 1 })
-    const outcomes = new OutcomeBuffer(pool, crypto.randomUUID(), { hasSlot: false }, (_w, e) => errors.push(e), () => {})
+    const outcomes = new OutcomeBuffer(
+      pool,
+      crypto.randomUUID(),
+      { hasSlot: false },
+      (_w, e) => errors.push(e),
+      () => {},
+    )
     await outcomes.drain(Date.now() + 1000)
     outcomes.close()
     await pool.end()

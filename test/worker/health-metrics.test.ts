@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
-import { enqueueMany } from '../../src/queue/enqueue.js'
-import { CallTracker } from '../../src/db/deadline-client.js'
 import { closePool, createPool } from '../../src/db/connect.js'
+import { CallTracker } from '../../src/db/deadline-client.js'
 import { WorkerEvents } from '../../src/events.js'
+import { enqueueMany } from '../../src/queue/enqueue.js'
 import { createHealthService, type HealthService } from '../../src/worker/health.js'
 import { createWorkerMetrics, type WorkerMetrics } from '../../src/worker/metrics.js'
 import { createEmptyDatabase, testDatabase } from '../support/db.js'
@@ -52,7 +52,15 @@ describe('health and metrics', () => {
       { entrypoint: 'depth_b' },
     ])
     await db.pool.query("update pgqueuer set status = 'failed' where entrypoint = 'depth_b'")
-    events.emit('worker:started', { queueManagerId: 'a7c1f0e2-0000-4000-8000-000000000001', entrypoints: ['depth_a', 'depth_idle'], batchSize: 1, concurrency: 1, localQueueSize: 4, pid: 1, host: 'h' })
+    events.emit('worker:started', {
+      queueManagerId: 'a7c1f0e2-0000-4000-8000-000000000001',
+      entrypoints: ['depth_a', 'depth_idle'],
+      batchSize: 1,
+      concurrency: 1,
+      localQueueSize: 4,
+      pid: 1,
+      host: 'h',
+    })
     const res = await get(health.port, '/metrics')
     assert.equal(res.status, 200)
     assert.match(res.type, /^text\/plain; version=0\.0\.4/)
@@ -65,8 +73,11 @@ describe('health and metrics', () => {
 
   it('reports artifacts whose original failed re-verification', async () => {
     const scopes = '{00000000-0000-4000-a000-0000000000aa}'
-    await db.pool.query(`insert into artifact (scopes, content_id, integrity_status) values
-      ($1, 'c1', 'mismatch'), ($1, 'c2', 'missing'), ($1, 'c3', 'missing'), ($1, 'c4', 'ok')`, [scopes])
+    await db.pool.query(
+      `insert into artifact (scopes, content_id, integrity_status) values
+      ($1, 'c1', 'mismatch'), ($1, 'c2', 'missing'), ($1, 'c3', 'missing'), ($1, 'c4', 'ok')`,
+      [scopes],
+    )
     const res = await get(health.port, '/metrics')
     assert.equal(sample(res.body, 'aizk_artifact_integrity_failures', { status: 'mismatch' }), 1)
     assert.equal(sample(res.body, 'aizk_artifact_integrity_failures', { status: 'missing' }), 2)
@@ -113,7 +124,15 @@ describe('health and metrics', () => {
   it('answers /livez 503 while a handler statement waits past its own deadline (a connection nothing ends)', async () => {
     const calls = new CallTracker()
     const handlersProbe = { draining: false, lastTurnAt: Date.now(), stuckHandlerCalls: (slackMs: number) => calls.overdue(slackMs) }
-    const h = createHealthService({ port: 0, host: '127.0.0.1', pool: db.pool, settings, events: new WorkerEvents(), probe: handlersProbe, loopStaleMs: 60_000 })
+    const h = createHealthService({
+      port: 0,
+      host: '127.0.0.1',
+      pool: db.pool,
+      settings,
+      events: new WorkerEvents(),
+      probe: handlersProbe,
+      loopStaleMs: 60_000,
+    })
     await h.start()
     try {
       const long = calls.begin(60_000)

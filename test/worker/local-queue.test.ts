@@ -174,7 +174,10 @@ async function drainCountingOverlaps(env: Record<string, string>): Promise<{ ove
     }
   })
   const total = 20000
-  await enqueueMany(db.pool, Array.from({ length: total }, () => ({ entrypoint: 'lq_other', payload: {} })))
+  await enqueueMany(
+    db.pool,
+    Array.from({ length: total }, () => ({ entrypoint: 'lq_other', payload: {} })),
+  )
   const events = await startWorker({ AIZK_POLL_INTERVAL_SECONDS: '60', ...env }, { batchSize: 64, concurrency: 16, pool: watchedPool })
   await count(events, 'job:completed', total)
   assert.equal(new Set(started).size, total, 'every job ran once')

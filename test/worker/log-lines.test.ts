@@ -4,7 +4,15 @@ import { WorkerEvents } from '../../src/events.js'
 import { attachJsonLines } from '../../src/worker/log-lines.js'
 
 function emitSome(events: WorkerEvents) {
-  events.emit('worker:started', { queueManagerId: 'a7c1f0e2-0000-4000-8000-000000000001', entrypoints: ['e1'], batchSize: 64, concurrency: 256, localQueueSize: 256, pid: 1, host: 'h' })
+  events.emit('worker:started', {
+    queueManagerId: 'a7c1f0e2-0000-4000-8000-000000000001',
+    entrypoints: ['e1'],
+    batchSize: 64,
+    concurrency: 256,
+    localQueueSize: 256,
+    pid: 1,
+    host: 'h',
+  })
   events.emit('batch:picked', { count: 2, byEntrypoint: { e1: 2 }, ms: 1.5 })
   events.emit('job:picked', { jobId: '9007199254740993', entrypoint: 'e1', priority: 50, attempts: 0, waitMs: 3, scopes: ['a', 'b'] })
   events.emit('job:completed', { jobId: '9007199254740993', entrypoint: 'e1', durationMs: 2 })
@@ -27,7 +35,10 @@ describe('JSON log lines', () => {
     const out = text()
     assert.ok(!out.includes('\u001b'), 'no escape codes')
     assert.ok(out.endsWith('\n'))
-    const parsed = out.trimEnd().split('\n').map((l) => JSON.parse(l))
+    const parsed = out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     assert.deepEqual(
       parsed.map((p) => p.event),
       ['worker:started', 'batch:picked', 'job:picked', 'job:completed', 'job:held', 'schedule:next'],
@@ -57,7 +68,10 @@ describe('JSON log lines', () => {
     assert.equal(events.wants('job:held'), true)
     emitSome(events)
     lines.detach()
-    const names = text().trimEnd().split('\n').map((l) => JSON.parse(l).event)
+    const names = text()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l).event)
     assert.deepEqual(names, ['worker:started', 'batch:picked', 'job:held', 'schedule:next'])
   })
 })

@@ -50,7 +50,9 @@ describe('a worker with an outcome jsonb refuses', () => {
     assert.match(String(payloadRow.headers?.aizk?.lastError?.message), /abc\\0def/, 'the NUL is stored escaped')
     const errorRow = await rowOf(nulError)
     assert.equal(errorRow.headers?.aizk?.lastError?.message, 'bad byte \\0 in attempt 1')
-    const logs = await q<{ job_id: string; message: string }>("select job_id::text, traceback->>'exception_message' as message from pgqueuer_log where status = 'failed' order by job_id")
+    const logs = await q<{ job_id: string; message: string }>(
+      "select job_id::text, traceback->>'exception_message' as message from pgqueuer_log where status = 'failed' order by job_id",
+    )
     assert.deepEqual(logs.map((l) => l.job_id).sort(), [nulPayload, nulError, clean].sort())
     assert.ok(logs.every((l) => !l.message.includes('\0')))
     const retried = await w.waitFor((e) => e.event === 'job:retried' && e.jobId === nulError, 'the retry of the NUL error')
@@ -90,16 +92,35 @@ describe('the outcome buffer isolates a refused row', () => {
     const [a, b, c, always, d, e] = ids
     const errors: unknown[] = []
     const announced: string[] = []
-    const buffer = new OutcomeBuffer(db.pool, me, { hasSlot: false }, (_where, err) => errors.push(err), () => {})
+    const buffer = new OutcomeBuffer(
+      db.pool,
+      me,
+      { hasSlot: false },
+      (_where, err) => errors.push(err),
+      () => {},
+    )
     const error = (message: string): LastError => ({ type: 'Error', message, at: new Date().toISOString(), attempt: 1 })
     const hold = (id: string, message: string): HoldItem => ({
       id,
       attemptsBump: 1,
       error: error(message),
-      record: { job_id: id, timestamp: new Date().toISOString(), exception_type: 'Error', exception_message: message, traceback: message, additional_context: null },
+      record: {
+        job_id: id,
+        timestamp: new Date().toISOString(),
+        exception_type: 'Error',
+        exception_message: message,
+        traceback: message,
+        additional_context: null,
+      },
     })
     const retry = (id: string, message: string): RetryItem => ({ id, delayMs: 60_000, error: error(message) })
-    for (const [id, message] of [[a, 'fine'], [b, 'poison here'], [c, 'fine'], [always, 'fine'], [d, 'fine']] as const) {
+    for (const [id, message] of [
+      [a, 'fine'],
+      [b, 'poison here'],
+      [c, 'fine'],
+      [always, 'fine'],
+      [d, 'fine'],
+    ] as const) {
       buffer.hold(hold(id, message), (written) => announced.push(`${written.id}:${written.error.message}`))
     }
     buffer.retry(retry(e, 'poison again'), (written) => announced.push(`${written.id}:${written.error.message}`))
@@ -116,7 +137,10 @@ describe('the outcome buffer isolates a refused row', () => {
     assert.match(String(retried.headers?.aizk?.lastError?.message), /could not be stored as it was/)
     assert.deepEqual(await rowOf(always).then((r) => [r.status, r.queue_manager_id]), ['picked', me], 'refused in every form: left picked')
     const logged = await q<{ job_id: string }>("select job_id::text from pgqueuer_log where status = 'failed' order by job_id")
-    assert.deepEqual(logged.map((r) => r.job_id), [a, b, c, d])
+    assert.deepEqual(
+      logged.map((r) => r.job_id),
+      [a, b, c, d],
+    )
     assert.deepEqual(announced.map((s) => s.split(':')[0]).sort(), [a, b, c, d, e].sort(), 'the refused row is not announced')
     assert.equal(errors.length, 1)
     assert.match(String((errors[0] as Error).message), new RegExp(`job ${always} was refused`))

@@ -31,7 +31,9 @@ afterEach(async () => {
 })
 
 async function vacuumsOfQueue(): Promise<number> {
-  const { rows } = await db.pool.query<{ n: string }>("SELECT (vacuum_count + autovacuum_count)::text AS n FROM pg_stat_user_tables WHERE relid = 'pgqueuer'::regclass")
+  const { rows } = await db.pool.query<{ n: string }>(
+    "SELECT (vacuum_count + autovacuum_count)::text AS n FROM pg_stat_user_tables WHERE relid = 'pgqueuer'::regclass",
+  )
   return Number(rows[0].n)
 }
 
@@ -68,7 +70,10 @@ describe('Worker: the queue table vacuum', () => {
     const events = await startWorker('500')
     const vacuumed = new Promise<{ changedRows: number; ms: number }>((resolve) => events.on('queue:vacuumed', resolve))
     const done = completions(events, 600)
-    await enqueueMany(db.pool, Array.from({ length: 600 }, (_, i) => ({ entrypoint: 'vacuum_noop', payload: { i } })))
+    await enqueueMany(
+      db.pool,
+      Array.from({ length: 600 }, (_, i) => ({ entrypoint: 'vacuum_noop', payload: { i } })),
+    )
     await done
     const e = await vacuumed
     // Each job is one update (the pick) and one delete (the completion).
@@ -83,7 +88,10 @@ describe('Worker: the queue table vacuum', () => {
     let vacuums = 0
     events.on('queue:vacuumed', () => vacuums++)
     const done = completions(events, 600)
-    await enqueueMany(db.pool, Array.from({ length: 600 }, (_, i) => ({ entrypoint: 'vacuum_noop', payload: { i } })))
+    await enqueueMany(
+      db.pool,
+      Array.from({ length: 600 }, (_, i) => ({ entrypoint: 'vacuum_noop', payload: { i } })),
+    )
     await done
     // Two checks of the statistics pass (every 2 s) after the 1,200 changes reached them.
     await new Promise((r) => setTimeout(r, 5000))

@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { z } from 'zod'
+import { WorkerEvents } from '../../src/events.js'
 import { QueueJob } from '../../src/jobs/queue-job.js'
 import { JobRegistry } from '../../src/jobs/registry.js'
 import { enqueue } from '../../src/queue/enqueue.js'
 import { parseSettings } from '../../src/settings.js'
-import { WorkerEvents } from '../../src/events.js'
 import { Worker } from '../../src/worker/worker.js'
 import { fileDatabase } from '../support/db.js'
 

@@ -7,8 +7,8 @@ import { afterEach, before, describe, it } from 'node:test'
 import { enqueue, enqueueMany } from '../../src/queue/enqueue.js'
 import { readWorkers } from '../../src/queue/stats-workers.js'
 import { fileDatabase } from '../support/db.js'
-import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../support/worker-process.js'
 import { waitFor } from '../support/wait-for.js'
+import { FIXTURE_TABLES, fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../support/worker-process.js'
 
 const db = await fileDatabase()
 let workers: SpawnedWorker[] = []
@@ -33,7 +33,9 @@ describe('aizk worker processes', () => {
   it('hands its flags to job bodies as settings; --batch-size keeps an explicit AIZK_QUEUE_CONCURRENT_TASKS; --local-queue sizes the local queue', async () => {
     await enqueue(db.pool, { entrypoint: 'test_settings' })
     // 256 is also 4 x the default batch size: the value the old derivation mistook for "unset".
-    const w = start(['--entrypoint', 'test_settings', '--batch-size', '3', '--local-queue', '5', '--heartbeat-timeout', '2'], { AIZK_QUEUE_CONCURRENT_TASKS: '256' })
+    const w = start(['--entrypoint', 'test_settings', '--batch-size', '3', '--local-queue', '5', '--heartbeat-timeout', '2'], {
+      AIZK_QUEUE_CONCURRENT_TASKS: '256',
+    })
     await waitFor('the probe ran', async () => (await one<{ n: number }>('select count(*)::int n from test_runs'))!.n === 1)
     const run = await one<{ note: string }>('select note from test_runs')
     assert.deepEqual(JSON.parse(run!.note), { queueBatchSize: 3, queueConcurrentTasks: 256, queueLocalSize: 5, heartbeatTimeoutSeconds: 2 })
@@ -77,7 +79,11 @@ describe('aizk worker processes', () => {
     })()
     for (let i = 0; i < 4; i++) start(['--entrypoint', 'test_limited', '--batch-size', '16'])
     try {
-      await waitFor('all limited jobs done', async () => (await one<{ done: number }>("select done from test_counter where name = 'limited'"))!.done >= n, 180_000)
+      await waitFor(
+        'all limited jobs done',
+        async () => (await one<{ done: number }>("select done from test_counter where name = 'limited'"))!.done >= n,
+        180_000,
+      )
     } finally {
       sampling = false
       await sampler
@@ -107,7 +113,10 @@ describe('aizk worker processes', () => {
     const log = await q<{ status: string }>('select status from pgqueuer_log where job_id = $1', [id])
     assert.deepEqual(log, [{ status: 'successful' }])
     const runs = await q<{ attempts: number }>('select attempts from test_runs where job_id = $1 order by seq', [id])
-    assert.deepEqual(runs.map((r) => r.attempts), [0, 1])
+    assert.deepEqual(
+      runs.map((r) => r.attempts),
+      [0, 1],
+    )
     assert.equal((await q('select 1 from pgqueuer where id = $1', [id])).length, 0)
   })
 
@@ -124,7 +133,10 @@ describe('aizk worker processes', () => {
     const b = start(['--entrypoint', 'test_slow_first'])
     const { queueManagerId: alive } = await b.waitFor((e) => e.event === 'worker:started', 'the second start')
     await b.waitFor((e) => e.event === 'job:recovered' && e.jobId === id, 'the recovery')
-    await waitFor('the cleanup pass to remove the dead row', async () => (await q('select 1 from aizk_worker where queue_manager_id = $1', [dead])).length === 0)
+    await waitFor(
+      'the cleanup pass to remove the dead row',
+      async () => (await q('select 1 from aizk_worker where queue_manager_id = $1', [dead])).length === 0,
+    )
     assert.deepEqual(await q('select queue_manager_id::text as id from aizk_worker'), [{ id: alive }], 'the live worker keeps its row')
   })
 
@@ -137,7 +149,10 @@ describe('aizk worker processes', () => {
     const held = await w.waitFor((e) => e.event === 'job:held' && e.jobId === id, 'the hold')
     assert.equal(held.attempts, 5)
     await waitFor('the hold is written', async () => (await q("select 1 from pgqueuer where id = $1 and status = 'failed'", [id])).length === 1)
-    const row = await one<{ status: string; attempts: number; queue_manager_id: string | null }>('select status, attempts, queue_manager_id from pgqueuer where id = $1', [id])
+    const row = await one<{ status: string; attempts: number; queue_manager_id: string | null }>(
+      'select status, attempts, queue_manager_id from pgqueuer where id = $1',
+      [id],
+    )
     assert.deepEqual(row, { status: 'failed', attempts: 5, queue_manager_id: null })
     assert.equal((await q('select 1 from test_runs where job_id = $1', [id])).length, 0)
     await waitFor('the log row', async () => (await q('select 1 from pgqueuer_log where job_id = $1', [id])).length > 0)
@@ -153,11 +168,16 @@ describe('aizk worker processes', () => {
     await w.waitFor((e) => e.event === 'job:held' && e.jobId === id, 'the hold')
     await waitFor('the failed log row', async () => (await q('select 1 from pgqueuer_log where job_id = $1', [id])).length > 0)
     const runs = await q<{ attempts: number }>('select attempts from test_runs where job_id = $1 order by seq', [id])
-    assert.deepEqual(runs.map((r) => r.attempts), [0, 1, 2])
-    const row = await one<{ status: string; attempts: number; queue_manager_id: string | null; headers: { aizk: { lastError: { message: string; type: string } } } }>(
-      'select status, attempts, queue_manager_id, headers from pgqueuer where id = $1',
-      [id],
+    assert.deepEqual(
+      runs.map((r) => r.attempts),
+      [0, 1, 2],
     )
+    const row = await one<{
+      status: string
+      attempts: number
+      queue_manager_id: string | null
+      headers: { aizk: { lastError: { message: string; type: string } } }
+    }>('select status, attempts, queue_manager_id, headers from pgqueuer where id = $1', [id])
     assert.equal(row!.status, 'failed')
     assert.equal(row!.attempts, 3)
     assert.equal(row!.queue_manager_id, null)
@@ -182,7 +202,10 @@ describe('aizk worker processes', () => {
     const row = await one<{ status: string; attempts: number }>('select status, attempts from pgqueuer where id = $1', [id])
     assert.deepEqual(row, { status: 'failed', attempts: 1 })
     assert.equal((await q('select 1 from test_runs where job_id = $1', [id])).length, 0)
-    const log = await one<{ traceback: { exception_type: string; additional_context: { validationIssues: string[] } } }>('select traceback from pgqueuer_log where job_id = $1', [id])
+    const log = await one<{ traceback: { exception_type: string; additional_context: { validationIssues: string[] } } }>(
+      'select traceback from pgqueuer_log where job_id = $1',
+      [id],
+    )
     assert.equal(log!.traceback.exception_type, 'PayloadError')
     assert.match(log!.traceback.additional_context.validationIssues.join('\n'), /^n: /)
   })
@@ -220,7 +243,10 @@ describe('aizk worker processes', () => {
     const rows = await q<{ id: string; status: string; attempts: number; queue_manager_id: string | null }>(
       'select id, status, attempts, queue_manager_id from pgqueuer order by id',
     )
-    assert.deepEqual(rows, long.map((id) => ({ id, status: 'queued', attempts: 0, queue_manager_id: null })))
+    assert.deepEqual(
+      rows,
+      long.map((id) => ({ id, status: 'queued', attempts: 0, queue_manager_id: null })),
+    )
     const log = await q<{ job_id: string; status: string }>('select job_id, status from pgqueuer_log')
     assert.deepEqual(log, [{ job_id: short, status: 'successful' }])
     assert.equal((await q('select 1 from aizk_worker')).length, 0, 'deregistered')
@@ -232,9 +258,16 @@ describe('aizk worker processes', () => {
       AIZK_JOB_TIMEOUT_SECONDS: '2',
     })
     await w.waitFor((e) => e.event === 'job:picked' && e.jobId === hang, 'the hanging pick')
-    await enqueueMany(db.pool, Array.from({ length: 20 }, (_, i) => ({ entrypoint: 'test_record', payload: { tag: String(i) } })))
+    await enqueueMany(
+      db.pool,
+      Array.from({ length: 20 }, (_, i) => ({ entrypoint: 'test_record', payload: { tag: String(i) } })),
+    )
     await waitFor('20 records', async () => (await q("select 1 from pgqueuer_log where entrypoint = 'test_record'")).length === 20)
-    assert.equal(w.events.some((e) => e.event === 'job:held' && e.jobId === hang), false, 'the hanging job was still running meanwhile')
+    assert.equal(
+      w.events.some((e) => e.event === 'job:held' && e.jobId === hang),
+      false,
+      'the hanging job was still running meanwhile',
+    )
     const held = await w.waitFor((e) => e.event === 'job:held' && e.jobId === hang, 'the timeout')
     assert.match(String(held.error), /did not finish within 2 s/)
   })
@@ -242,14 +275,18 @@ describe('aizk worker processes', () => {
   it('survives its connections being cut: reconnects LISTEN and the pool, polls again, loses nothing', async () => {
     const w = start(['--entrypoint', 'test_record'])
     await w.waitFor((e) => e.event === 'worker:started', 'the start')
-    await q(
-      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name like 'aizk%'",
-    )
+    await q("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name like 'aizk%'")
     await w.waitFor((e) => e.event === 'db:lost', 'the loss')
     await w.waitFor((e) => e.event === 'db:reconnected', 'the reconnect')
-    const ids = await enqueueMany(db.pool, Array.from({ length: 5 }, (_, i) => ({ entrypoint: 'test_record', payload: { tag: String(i) } })))
+    const ids = await enqueueMany(
+      db.pool,
+      Array.from({ length: 5 }, (_, i) => ({ entrypoint: 'test_record', payload: { tag: String(i) } })),
+    )
     await waitFor('5 completions', async () => (await q("select 1 from pgqueuer_log where status = 'successful'")).length === 5)
     const runs = await q<{ job_id: string }>('select job_id from test_runs order by job_id')
-    assert.deepEqual(runs.map((r) => r.job_id), ids)
+    assert.deepEqual(
+      runs.map((r) => r.job_id),
+      ids,
+    )
   })
 })

@@ -10,7 +10,10 @@ export default class GraphMerges extends AizkCommand {
     'Each row is one record of the dedup pass (docs/memory-graph.md, "Resolution"); its id is what `aizk graph unmerge` takes. Undone merges are hidden unless --undone.'
   static override examples = [
     { command: '<%= config.bin %> graph merges --scope aaaaaaaa-0000-4000-8000-000000000001', description: "The set's latest merges." },
-    { command: '<%= config.bin %> graph merges --scope aaaaaaaa-0000-4000-8000-000000000001 --entity Akkerman --undone', description: 'Merges of or into "Akkerman", undone ones too.' },
+    {
+      command: '<%= config.bin %> graph merges --scope aaaaaaaa-0000-4000-8000-000000000001 --entity Akkerman --undone',
+      description: 'Merges of or into "Akkerman", undone ones too.',
+    },
     { command: '<%= config.bin %> graph merges --scope aaaaaaaa-0000-4000-8000-000000000001 --limit 200 --json', description: 'Print the records as JSON.' },
   ]
   static override flags = {

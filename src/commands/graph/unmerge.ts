@@ -4,7 +4,8 @@ import { checkScopes, scopeFlag } from '../../cli/scope-flags.js'
 import { undoMerge } from '../../graph/resolve/merge-history.js'
 
 export default class GraphUnmerge extends AizkCommand {
-  static override summary = 'Undo one entity merge from its record: the merged entity, its claims, evidence and mentions come back, and the pair is never merged again.'
+  static override summary =
+    'Undo one entity merge from its record: the merged entity, its claims, evidence and mentions come back, and the pair is never merged again.'
   static override description =
     'Takes a merge id from `aizk graph merges`. The survivor gives back what the merge added (claims folded into its own, their weight and evidence, mentions, its old name); both profiles are rebuilt by the next profile pass. Exit 2 when the id is not a merge of this set, was already undone, or a later merge holds its survivor (the message names the merge to undo first).'
   static override examples = [

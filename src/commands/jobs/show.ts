@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 import { AizkCommand } from '../../cli/base-command.js'
+import { NotFoundError } from '../../errors.js'
 import { jobStoryJson, renderJobStory } from '../../operator/job-story-view.js'
 import { jobId } from '../../operator/numbers.js'
-import { NotFoundError } from '../../errors.js'
 import { readJobStory } from '../../queue/job-story.js'
 
 export default class JobsShow extends AizkCommand {
@@ -28,7 +28,11 @@ export default class JobsShow extends AizkCommand {
     const db = await this.database({ readOnly: true })
     const story = await readJobStory(db.pool, id, settings.heartbeatTimeoutSeconds)
     if (!story) {
-      throw new NotFoundError(`no job ${id}: not in the queue and no log row`, 'finished jobs are kept only in pgqueuer_log, until `aizk prune` trims it; `aizk status` lists live ones', { id })
+      throw new NotFoundError(
+        `no job ${id}: not in the queue and no log row`,
+        'finished jobs are kept only in pgqueuer_log, until `aizk prune` trims it; `aizk status` lists live ones',
+        { id },
+      )
     }
     const doc = jobStoryJson(story, flags.full)
     if (!this.jsonEnabled()) this.log(renderJobStory(story, flags.full))

@@ -5,7 +5,7 @@ import { jobInventory, renderJobInventory } from '../../operator/job-inventory.j
 export default class JobsTypes extends AizkCommand {
   static override summary = 'List the job inventory: entrypoint, kind, priority, concurrency, attempts, cron, next fire, payload fields.'
   static override description =
-    'The job types, not the jobs themselves (`aizk jobs` lists those). Every job this process registers (aizk\'s own and those of AIZK_WORKER_JOB_MODULES). Scheduled jobs show their effective cron and whether they are enabled (AIZK_<NAME>_CRON / AIZK_<NAME>_ENABLED) and their next fire computed from the cron in AIZK_TIMEZONE. Needs no database.'
+    "The job types, not the jobs themselves (`aizk jobs` lists those). Every job this process registers (aizk's own and those of AIZK_WORKER_JOB_MODULES). Scheduled jobs show their effective cron and whether they are enabled (AIZK_<NAME>_CRON / AIZK_<NAME>_ENABLED) and their next fire computed from the cron in AIZK_TIMEZONE. Needs no database."
   static override examples = [
     { command: '<%= config.bin %> jobs types', description: 'The inventory as a table.' },
     { command: '<%= config.bin %> jobs types --kind scoped', description: 'Only scoped scheduled jobs (on-write, scoped or system).' },

@@ -11,7 +11,14 @@ export default class ServerStatus extends AizkCommand {
     const settings = await this.settings()
     const dataDir = settings.dataDir ?? defaultDataDir(settings.env)
     const s = await embeddedServerStatus(dataDir)
-    const out = { dataDir, initialised: s.initialised, running: s.running, port: s.port ?? null, pid: s.pid ?? null, configuredUrl: settings.databaseUrl ? describeUrl(settings.databaseUrl) : null }
+    const out = {
+      dataDir,
+      initialised: s.initialised,
+      running: s.running,
+      port: s.port ?? null,
+      pid: s.pid ?? null,
+      configuredUrl: settings.databaseUrl ? describeUrl(settings.databaseUrl) : null,
+    }
     if (this.jsonEnabled()) return out
     if (!s.initialised) this.log(`no embedded server in ${dataDir} yet (it is created on first use)`)
     else this.log(`${s.running ? 'running' : 'stopped'}: ${dataDir}, 127.0.0.1:${s.port}${s.pid ? `, pid ${s.pid}` : ''}`)

@@ -5,7 +5,8 @@ export default class ServerStop extends AizkCommand {
   static override summary = 'Stop the embedded PostgreSQL (fast shutdown; data is kept).'
   static override examples = [
     { command: '<%= config.bin %> server stop --json', description: 'The same as JSON.' },
-    { command: '<%= config.bin %> server stop', description: 'Stop the shared embedded server.' }]
+    { command: '<%= config.bin %> server stop', description: 'Stop the shared embedded server.' },
+  ]
 
   async run() {
     await this.parse(ServerStop)

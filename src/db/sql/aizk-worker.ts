@@ -113,7 +113,13 @@ export interface HeartbeatResult {
  * `held`: rows whose heartbeat is refreshed; `fresh`: rows picked too lately to need it, checked
  * for cancels only; `stuckCalls`: the worker's handler statements nothing is ending.
  */
-export async function heartbeat(db: Queryable, queueManagerId: string, held: readonly string[], fresh: readonly string[] = [], stuckCalls = 0): Promise<HeartbeatResult> {
+export async function heartbeat(
+  db: Queryable,
+  queueManagerId: string,
+  held: readonly string[],
+  fresh: readonly string[] = [],
+  stuckCalls = 0,
+): Promise<HeartbeatResult> {
   const { rows } = await db.query<{ touched: number; registered: boolean; cancel: string[]; paused: string[] }>({
     ...HEARTBEAT,
     values: [queueManagerId, `{${held.join(',')}}`, `{${fresh.join(',')}}`, stuckCalls],

@@ -6,5 +6,4 @@
  * worker (dead ones included, which a bitmap scan never marks) grow with every job it has run
  * (docs/job-lifecycle.md#plans-that-hold-whatever-the-statistics-say).
  */
-export const owned = (table: string, queueManagerId: string): string =>
-  `(${table}.queue_manager_id = ${queueManagerId} AND ${table}.status = 'picked') IS TRUE`
+export const owned = (table: string, queueManagerId: string): string => `(${table}.queue_manager_id = ${queueManagerId} AND ${table}.status = 'picked') IS TRUE`

@@ -99,10 +99,7 @@ export async function heartbeatSchedules(db: Queryable, ids: number[]): Promise<
 /** The tick is done: back to queued, with last_run. */
 export async function releaseSchedules(db: Queryable, ids: number[]): Promise<void> {
   if (ids.length === 0) return
-  await db.query(
-    `UPDATE pgqueuer_schedules SET status = 'queued', last_run = now(), updated = now() WHERE id = ANY($1::bigint[])`,
-    [ids],
-  )
+  await db.query(`UPDATE pgqueuer_schedules SET status = 'queued', last_run = now(), updated = now() WHERE id = ANY($1::bigint[])`, [ids])
 }
 
 /** Milliseconds until the earliest next_run among `keys` (negative when overdue; null when none). */

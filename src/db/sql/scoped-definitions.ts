@@ -96,5 +96,7 @@ function updateTrigger(t: ScopedTable): string {
 
 /** Whether a definition's name is one this generator writes (so a file of that name not generated is stale). */
 export function isGeneratedName(name: string): boolean {
-  return /^policies\/\w+\.rls_(select|insert|update|delete)$/.test(name) || /^(functions\/aizk_\w+_refs_visible|triggers\/aizk_\w+_refs_(insert|update))$/.test(name)
+  return (
+    /^policies\/\w+\.rls_(select|insert|update|delete)$/.test(name) || /^(functions\/aizk_\w+_refs_visible|triggers\/aizk_\w+_refs_(insert|update))$/.test(name)
+  )
 }

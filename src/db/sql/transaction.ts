@@ -37,7 +37,11 @@ export async function withTransaction<T>(
     if (resetSession) forgetPreparedStatements(client)
     return result
   } catch (err) {
-    broken = (err as { discardsConnection?: boolean }).discardsConnection ? (err as Error) : resetSession ? await rollBackAndReset(client) : await rollBack(client)
+    broken = (err as { discardsConnection?: boolean }).discardsConnection
+      ? (err as Error)
+      : resetSession
+        ? await rollBackAndReset(client)
+        : await rollBack(client)
     throw err
   } finally {
     if (pooled) client.release(broken)

@@ -84,7 +84,10 @@ export function extractBuiltin(text: string): Extraction {
     lastTopic = subjectHere
     const times = claimTimes(s, found)
     for (const [k, c] of found.entries()) claims.push(timed(asClaim(c, nameOf), times[k]))
-    const sentenceText = s.map((t) => `${t.pre}${t.text}${t.post}`).join('').trim()
+    const sentenceText = s
+      .map((t) => `${t.pre}${t.text}${t.post}`)
+      .join('')
+      .trim()
     for (const c of found) if (c.predicate === 'be' && !c.objectIsEntity && !described.has(c.subject)) described.set(c.subject, sentenceText)
     for (const x of names) if (!described.has(x.key)) described.set(x.key, sentenceText)
   })
@@ -128,6 +131,3 @@ function asClaim(c: SentenceClaim, nameOf: Map<string, string>): Extraction['cla
     ...(c.when ? { when: c.when } : {}),
   }
 }
-
-
-

@@ -9,7 +9,7 @@ import type { Extraction } from './extraction.js'
 
 const SUBJECT = String.raw`(\p{L}[\p{L}-]*(?: \p{L}[\p{L}-]*){0,2})`
 const VALUE = String.raw`(\p{L}[\p{L}\d.-]*)`
-const LINK = "(?:an? (?:symbolic |permanent symbolic )?link to )?"
+const LINK = '(?:an? (?:symbolic |permanent symbolic )?link to )?'
 /** "Currently, stable is ... bullseye ... and testing is ... bookworm". */
 const CURRENTLY_FIRST = new RegExp(String.raw`\bCurrently, (?:the )?${SUBJECT} is ${LINK}${VALUE}`, 'u')
 const AND_NEXT = new RegExp(String.raw`\band (?:the )?${SUBJECT} is ${LINK}${VALUE}`, 'gu')

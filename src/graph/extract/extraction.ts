@@ -99,7 +99,13 @@ export function cleanExtraction(raw: Extraction): CleanExtraction {
       existing.description ??= told
       return existing
     }
-    const entity: CleanEntity = { name: displayName(name).slice(0, 300), normalizedName, kind: k, mentions: Math.max(count, 1), ...(told ? { description: told } : {}) }
+    const entity: CleanEntity = {
+      name: displayName(name).slice(0, 300),
+      normalizedName,
+      kind: k,
+      mentions: Math.max(count, 1),
+      ...(told ? { description: told } : {}),
+    }
     entities.set(key, entity)
     return entity
   }

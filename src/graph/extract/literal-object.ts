@@ -11,10 +11,34 @@ export const verbish = (t: Term) => has(t, 'Verb', 'Auxiliary', 'Copula', 'Modal
 /** Prepositions that carry a noun phrase's complement ("infrastructure for packet filtering"). */
 const COMPLEMENT = new Set(['of', 'for', 'to', 'in', 'on', 'with', 'from', 'between', 'about', 'over', 'under', 'into', 'against'])
 /** Heads that say nothing on their own: "Git does everything", "the last two". */
-const VACUOUS = new Set(['everything', 'something', 'anything', 'nothing', 'all', 'one', 'ones', 'thing', 'things', 'lot', 'way', 'part', 'kind', 'sort', 'bit', 'rest', 'same', 'other', 'others', 'both', 'each', 'none'])
+const VACUOUS = new Set([
+  'everything',
+  'something',
+  'anything',
+  'nothing',
+  'all',
+  'one',
+  'ones',
+  'thing',
+  'things',
+  'lot',
+  'way',
+  'part',
+  'kind',
+  'sort',
+  'bit',
+  'rest',
+  'same',
+  'other',
+  'others',
+  'both',
+  'each',
+  'none',
+])
 
 const nounLike = (t: Term) => has(t, 'Noun', 'Value') && !has(t, 'Pronoun')
-const phraseStart = (t: Term | undefined) => t !== undefined && has(t, 'Determiner', 'Adjective', 'Noun', 'Value', 'Possessive') && !has(t, 'Pronoun') && !verbish(t)
+const phraseStart = (t: Term | undefined) =>
+  t !== undefined && has(t, 'Determiner', 'Adjective', 'Noun', 'Value', 'Possessive') && !has(t, 'Pronoun') && !verbish(t)
 
 /**
  * The noun phrase from `from` as a literal object, whole: its head noun with the complements
@@ -43,7 +67,8 @@ export function literalAfter(s: Sentence, from: number, to: number): string | un
     }
     // A gerund after a noun names a thing ("packet filtering") unless it takes an object.
     const next = s[k + 1]
-    const compoundGerund = has(t, 'Gerund') && prev !== undefined && nounLike(prev) && (next === undefined || k + 1 >= to || COMPLEMENT.has(next.normal) || /[,;:.]/.test(t.post))
+    const compoundGerund =
+      has(t, 'Gerund') && prev !== undefined && nounLike(prev) && (next === undefined || k + 1 >= to || COMPLEMENT.has(next.normal) || /[,;:.]/.test(t.post))
     // A bare verb form right before a noun modifies it ("overwrite accidents").
     const adjunct = has(t, 'Infinitive') && !has(t, 'Auxiliary', 'Copula', 'Modal') && has(s[k + 1], 'Noun') && !has(s[k + 1], 'Pronoun', 'Verb') && k + 1 < to
     if (!compoundGerund && !adjunct && (has(t, 'Preposition', 'Conjunction', 'Pronoun', 'Gerund') || verbish(t))) break
@@ -58,5 +83,8 @@ export function literalAfter(s: Sentence, from: number, to: number): string | un
   if (!head || VACUOUS.has(head.normal)) return undefined
   // A bare date is the claim's time (its `when`), not its object.
   if (terms.every((t) => has(t, 'Month', 'Date', 'Value') || /^(1[89]|20)\d\d(s)?$/.test(t.normal))) return undefined
-  return terms.map((t, n) => t.text + (n < terms.length - 1 ? ' ' : '')).join('').replace(/[,;:.!?)]+$/, '')
+  return terms
+    .map((t, n) => t.text + (n < terms.length - 1 ? ' ' : ''))
+    .join('')
+    .replace(/[,;:.!?)]+$/, '')
 }

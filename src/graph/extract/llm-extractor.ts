@@ -48,7 +48,10 @@ export class LlmExtractor implements Extractor {
       const parsed = parseAnswer(answer)
       if (parsed.ok) return parsed.value
       problem = parsed.problem
-      messages.push({ role: 'assistant', content: answer }, { role: 'user', content: `That answer was invalid (${problem}). Answer again with the JSON object only.` })
+      messages.push(
+        { role: 'assistant', content: answer },
+        { role: 'user', content: `That answer was invalid (${problem}). Answer again with the JSON object only.` },
+      )
     }
     throw new MalformedAnswerError(
       `the model's extraction was malformed ${this.settings.llmMaxAttempts} time(s) (${problem}); its last answer: ${answer.slice(0, 2000)}`,

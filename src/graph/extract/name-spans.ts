@@ -26,12 +26,46 @@ export interface NamedEntity {
 }
 
 const PARTICLES = new Set(['van', 'von', 'de', 'der', 'den', 'du', 'la', 'le', 'da', 'di', 'of', 'for'])
-const LEADING = new Set(['each', 'every', 'some', 'many', 'most', 'all', 'several', 'other', 'others', 'any', 'both', 'few', 'no', 'such', 'our', 'their', 'his', 'her', 'its', 'this', 'that', 'these', 'those', 'the', 'a', 'an', 'dr', 'dr.', 'mr', 'mr.', 'ms', 'ms.'])
+const LEADING = new Set([
+  'each',
+  'every',
+  'some',
+  'many',
+  'most',
+  'all',
+  'several',
+  'other',
+  'others',
+  'any',
+  'both',
+  'few',
+  'no',
+  'such',
+  'our',
+  'their',
+  'his',
+  'her',
+  'its',
+  'this',
+  'that',
+  'these',
+  'those',
+  'the',
+  'a',
+  'an',
+  'dr',
+  'dr.',
+  'mr',
+  'mr.',
+  'ms',
+  'ms.',
+])
 const STRUCTURE = new Set(['section', 'chapter', 'figure', 'table', 'example', 'note', 'appendix', 'part', 'step', 'see', 'tip', 'warning'])
 const CORPORATE_SUFFIX = new Set(['inc', 'inc.', 'ltd', 'ltd.', 'llc', 'gmbh', 'co.', 'corp.'])
 /** Lower-case words that end an organisation's or a document's name after a capitalised one ("Debian security team"). */
 const NAME_HEADS = new Set(['team', 'policy', 'committee', 'group'])
-const ORG_WORDS = /^(foundation|corporation|inc\.?|ltd\.?|gmbh|llc|company|team|initiatives|centrum|labs|partners|institute|university|group|committee|society|association|consortium|council)$/i
+const ORG_WORDS =
+  /^(foundation|corporation|inc\.?|ltd\.?|gmbh|llc|company|team|initiatives|centrum|labs|partners|institute|university|group|committee|society|association|consortium|council)$/i
 const BREAK_AFTER = /[,;:()“”"[\]—–]|\.\s*$/
 const BREAK_BEFORE = /[(“"[]/
 
@@ -51,7 +85,8 @@ function nameStart(t: Term, sentenceStart: boolean): boolean {
   if (functionWord(t) && !has(t, 'Person', 'Place', 'Organization', 'Acronym')) return false
   // "Creating group", "Loading Linux": a gerund opens a phrase, not a name.
   if (has(t, 'Gerund') && /ing$/.test(t.normal) && !has(t, 'ProperNoun')) return false
-  if (LEADING.has(t.normal) || STRUCTURE.has(t.normal) || has(t, 'Date', 'Month', 'WeekDay', 'Pronoun', 'Preposition', 'Conjunction', 'QuestionWord')) return false
+  if (LEADING.has(t.normal) || STRUCTURE.has(t.normal) || has(t, 'Date', 'Month', 'WeekDay', 'Pronoun', 'Preposition', 'Conjunction', 'QuestionWord'))
+    return false
   if (!sentenceStart) return true
   if (has(t, 'Person', 'Place', 'Organization', 'Acronym')) return true
   return !knownWord(t.normal) && !has(t, 'Verb', 'Adverb', 'Adjective', 'Determiner', 'Value', 'Plural') && !COMMON_SUFFIX.test(t.normal)
@@ -61,7 +96,50 @@ function nameStart(t: Term, sentenceStart: boolean): boolean {
 const COMMON_SUFFIX = /(ment|tion|sion|ness|ity|ance|ence|ing|ism|ship|ure|ies|ers|ology|able|ible)$/
 
 /** A capitalised function word inside a run ("ANSI C. After that") ends the name. */
-const FUNCTION_WORDS = new Set(['after', 'before', 'when', 'while', 'since', 'although', 'because', 'if', 'then', 'thus', 'however', 'therefore', 'also', 'in', 'on', 'at', 'for', 'with', 'from', 'by', 'as', 'to', 'and', 'or', 'but', 'so', 'yet', 'not', 'no', 'yes', 'once', 'until', 'unless', 'during', 'without', 'within', 'about', 'into', 'here', 'there', 'now', 'today'])
+const FUNCTION_WORDS = new Set([
+  'after',
+  'before',
+  'when',
+  'while',
+  'since',
+  'although',
+  'because',
+  'if',
+  'then',
+  'thus',
+  'however',
+  'therefore',
+  'also',
+  'in',
+  'on',
+  'at',
+  'for',
+  'with',
+  'from',
+  'by',
+  'as',
+  'to',
+  'and',
+  'or',
+  'but',
+  'so',
+  'yet',
+  'not',
+  'no',
+  'yes',
+  'once',
+  'until',
+  'unless',
+  'during',
+  'without',
+  'within',
+  'about',
+  'into',
+  'here',
+  'there',
+  'now',
+  'today',
+])
 
 function functionWord(t: Term): boolean {
   if (FUNCTION_WORDS.has(t.normal)) return true
@@ -111,7 +189,10 @@ function acronymOwner(t: Term): boolean {
 function surfaceOf(s: Sentence, start: number, end: number): string {
   let text = ''
   for (let k = start; k < end; k++) text += s[k].text + (k < end - 1 ? s[k].post.replace(/[^,\s]/g, '') || ' ' : '')
-  return text.replace(/['’]s$/, '').replace(/\s+/g, ' ').trim()
+  return text
+    .replace(/['’]s$/, '')
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 
 /** Every name mention of the chunk, in order, its first term validated. */
@@ -132,7 +213,8 @@ export function findMentions(sentences: readonly Sentence[]): Mention[] {
       raw.push({ sentence: n, run, initial })
       let from = run.start
       while (from < run.end && !nameStart(s[from], false)) from++
-      if (from < run.end && (!initial || from > run.start) && s.slice(from, run.end).some(capitalised)) seenInside.add(normalizeName(surfaceOf(s, from, run.end)))
+      if (from < run.end && (!initial || from > run.start) && s.slice(from, run.end).some(capitalised))
+        seenInside.add(normalizeName(surfaceOf(s, from, run.end)))
     }
   })
   for (const { sentence, run, initial } of raw) {
@@ -190,7 +272,8 @@ function kindOf(surface: string, terms: readonly Term[], modifierAfter = false):
   if (ORG_WORDS.test(words.at(-1) ?? '') || CORPORATE_SUFFIX.has((words.at(-1) ?? '').toLowerCase())) return 'organisation'
   // An all-capital word is an acronym ("PAM", "ABI"), never a first name.
   const firstName = (t: Term) => has(t, 'FirstName') && !/^\p{Lu}[\p{Lu}\d]+$/u.test(t.text)
-  if (words.length > 1 && terms.some(firstName) && terms.every((t) => has(t, 'Person', 'ProperNoun') || PARTICLES.has(t.normal) || abbreviation(t))) return 'person'
+  if (words.length > 1 && terms.some(firstName) && terms.every((t) => has(t, 'Person', 'ProperNoun') || PARTICLES.has(t.normal) || abbreviation(t)))
+    return 'person'
   if (terms.some((t) => has(t, 'Place', 'Country', 'City'))) return 'place'
   // compromise guesses Organization for any acronym ("GPL", "GRUB"); only its lexicon's own count.
   if (terms.some((t) => /Organization/.test(knownTag(t.normal)))) return 'organisation'
@@ -200,7 +283,9 @@ function kindOf(surface: string, terms: readonly Term[], modifierAfter = false):
 
 function modifiesNoun(s: Sentence, end: number): boolean {
   const next = s[end]
-  return next !== undefined && !/[,;:()]/.test(s[end - 1].post) && /^\p{Ll}/u.test(next.text) && has(next, 'Noun') && !has(next, 'Verb', 'Pronoun', 'Preposition')
+  return (
+    next !== undefined && !/[,;:()]/.test(s[end - 1].post) && /^\p{Ll}/u.test(next.text) && has(next, 'Noun') && !has(next, 'Verb', 'Pronoun', 'Preposition')
+  )
 }
 
 /**
@@ -213,14 +298,22 @@ export function resolveMentions(sentences: readonly Sentence[], mentions: readon
     const key = normalizeName(m.surface)
     const e = byKey.get(key)
     if (e) e.count++
-    else byKey.set(key, { name: m.surface, kind: kindOf(m.surface, sentences[m.sentence].slice(m.start, m.end), modifiesNoun(sentences[m.sentence], m.end)), words: m.surface.split(/\s+/), count: 1, first: i })
+    else
+      byKey.set(key, {
+        name: m.surface,
+        kind: kindOf(m.surface, sentences[m.sentence].slice(m.start, m.end), modifiesNoun(sentences[m.sentence], m.end)),
+        words: m.surface.split(/\s+/),
+        count: 1,
+        first: i,
+      })
   })
   const alias = new Map<string, string>()
   // An acronym in parentheses right after a name: "Free Software Foundation (FSF)".
   mentions.forEach((m, i) => {
     const next = mentions[i + 1]
     if (!next || next.sentence !== m.sentence || next.start !== m.end || !next.surface.split(/\s+/).some((w) => /^\p{Lu}[\p{Lu}\d&]{1,7}$/u.test(w))) return
-    if (BREAK_BEFORE.test(sentences[m.sentence][next.start].pre) || /\(\s*$/.test(sentences[m.sentence][m.end - 1].post)) alias.set(normalizeName(next.surface), normalizeName(m.surface))
+    if (BREAK_BEFORE.test(sentences[m.sentence][next.start].pre) || /\(\s*$/.test(sentences[m.sentence][m.end - 1].post))
+      alias.set(normalizeName(next.surface), normalizeName(m.surface))
   })
   const multi = [...byKey].filter(([, e]) => e.words.length > 1)
   for (const [key, e] of byKey) {

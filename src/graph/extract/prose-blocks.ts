@@ -38,7 +38,13 @@ function foldRestructuredText(text: string): string {
     }
     const next = lines[i + 1] ?? ''
     // An overline: the title under it is taken with its underline on the next line.
-    if (ADORNMENT.test(line) && next.trim() && !ADORNMENT.test(next) && (lines[i + 2] ?? '').trim() === line.trim() && line.trim().length >= next.trim().length) {
+    if (
+      ADORNMENT.test(line) &&
+      next.trim() &&
+      !ADORNMENT.test(next) &&
+      (lines[i + 2] ?? '').trim() === line.trim() &&
+      line.trim().length >= next.trim().length
+    ) {
       out.push('')
       continue
     }

@@ -43,7 +43,11 @@ interface VerbGroup {
 const MODALS = new Set(['can', 'cannot', 'could', 'may', 'might', 'must', 'shall', 'should', 'will', 'would'])
 /** "is released under": compromise reads the participle as an adjective; before a preposition it is the verb. */
 const participleAfterBe = (s: Sentence, k: number) =>
-  k > 0 && (BE.has(s[k - 1].normal) || has(s[k - 1], 'Negative')) && has(s[k], 'Adjective') && /ed$/.test(s[k].normal) && (has(s[k + 1], 'Preposition') || PARTICLES.has(s[k + 1]?.normal ?? ''))
+  k > 0 &&
+  (BE.has(s[k - 1].normal) || has(s[k - 1], 'Negative')) &&
+  has(s[k], 'Adjective') &&
+  /ed$/.test(s[k].normal) &&
+  (has(s[k + 1], 'Preposition') || PARTICLES.has(s[k + 1]?.normal ?? ''))
 const mainVerb = (t: Term) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal', 'Negative') && !MODALS.has(t.normal)
 
 const BE = new Set(['be', 'is', 'are', 'was', 'were', 'been', 'being', 'am', "'s"])
@@ -79,7 +83,11 @@ function verbGroups(s: Sentence, taken: Uint8Array): VerbGroup[] {
       }
     }
     const terms = s.slice(i, end)
-    const main = terms.find((_, k) => participleAfterBe(s, i + k)) ?? [...terms].reverse().find((t) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal', 'Negative')) ?? terms.find((t) => !has(t, 'Negative', 'Adverb')) ?? s[i]
+    const main =
+      terms.find((_, k) => participleAfterBe(s, i + k)) ??
+      [...terms].reverse().find((t) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal', 'Negative')) ??
+      terms.find((t) => !has(t, 'Negative', 'Adverb')) ??
+      s[i]
     const beAux = terms.some((t) => t !== main && (BE.has(t.normal) || BE.has(t.root)))
     const modal = terms.find((t) => MODALS.has(t.normal))?.normal.replace(/^cannot$/, 'can')
     const tensed = terms.find((t) => verbish(t) && !has(t, 'Negative'))
@@ -202,7 +210,25 @@ function governed(s: Sentence, start: number): boolean {
 }
 
 /** Words between a subject and its verb that do not change who does what. */
-const DISCOURSE = new Set(['therefore', 'thus', 'also', 'then', 'now', 'still', 'however', 'hence', 'later', 'first', 'finally', 'successively', 'usually', 'often', 'eventually', 'always', 'never'])
+const DISCOURSE = new Set([
+  'therefore',
+  'thus',
+  'also',
+  'then',
+  'now',
+  'still',
+  'however',
+  'hence',
+  'later',
+  'first',
+  'finally',
+  'successively',
+  'usually',
+  'often',
+  'eventually',
+  'always',
+  'never',
+])
 
 const RELATIVES = new Set(['whom', 'whose', 'which'])
 
@@ -211,7 +237,14 @@ const SUBORDINATORS = new Set(['since', 'as', 'while', 'after', 'before', 'until
 /** A name followed by a common noun modifies it ("a GNU/Linux distribution", "Python's principal author"). */
 function modifies(s: Sentence, n: NameAt): boolean {
   const next = s[n.end]
-  return next !== undefined && !/[,;:()]/.test(s[n.end - 1].post) && has(next, 'Noun', 'Adjective') && !has(next, 'ProperNoun', 'Pronoun', 'Preposition') && !verbish(next) && /^\p{Ll}/u.test(next.text)
+  return (
+    next !== undefined &&
+    !/[,;:()]/.test(s[n.end - 1].post) &&
+    has(next, 'Noun', 'Adjective') &&
+    !has(next, 'ProperNoun', 'Pronoun', 'Preposition') &&
+    !verbish(next) &&
+    /^\p{Ll}/u.test(next.text)
+  )
 }
 
 const negate = (g: VerbGroup, predicate: string) => (g.negated ? `not ${predicate}` : predicate)

@@ -15,8 +15,8 @@ import type { Settings } from '../../settings.js'
 import { chatCompletion } from '../extract/llm-client.js'
 import { mapLimited } from '../map-limited.js'
 import { claimSentence } from './claim-sentence.js'
-import { whatItIs } from './what-it-is.js'
 import { claimDirtyProfiles, type DirtyProfile, type ProfileClaim, storeProfiles, strongestClaims } from './sql/profile-sql.js'
+import { whatItIs } from './what-it-is.js'
 
 export type ProfileSettings = Pick<
   Settings,
@@ -36,7 +36,10 @@ const sentenceOf = (c: ProfileClaim) => claimSentence(c.subject, c.predicate, c.
  * claim says what it is ("X is ..."); with no claim and no description, only how often it is
  * mentioned.
  */
-export function extractiveSummary(entity: Pick<DirtyProfile, 'name' | 'kind' | 'mentions'> & { description?: string | null }, claims: readonly ProfileClaim[]): string {
+export function extractiveSummary(
+  entity: Pick<DirtyProfile, 'name' | 'kind' | 'mentions'> & { description?: string | null },
+  claims: readonly ProfileClaim[],
+): string {
   const ordered = [...claims].sort((a, b) => b.weight - a.weight || b.sources - a.sources)
   const said = [...new Set(ordered.map(sentenceOf))]
   const saysWhat = claims.some((c) => c.subject === entity.name && /^(not )?be$/.test(c.predicate))

@@ -20,11 +20,20 @@ export type ProjectionOutcome = { outcome: 'projected'; entities: number; claims
 
 type GraphSettings = Pick<Settings, 'systemUserId' | 'appRole' | 'decayHalfLifeDays'>
 
-export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: ChunkRef, extractor: Extractor, signal?: AbortSignal): Promise<ProjectionOutcome> {
+export async function projectChunk(
+  pool: pg.Pool,
+  settings: GraphSettings,
+  ref: ChunkRef,
+  extractor: Extractor,
+  signal?: AbortSignal,
+): Promise<ProjectionOutcome> {
   const user = User.system(ref.scopes, settings)
   // One round trip: the read's transaction opens, reads and commits in one batch.
   const wantsNames = extractor.name.startsWith('llm:')
-  const [read] = await user.readOnce<{ text: string; known?: string[] }>(pool, chunkTextSql(ref.chunkId, user.write, false, wantsNames ? `text, ${knownNamesSql(user.write)} AS known` : 'text'))
+  const [read] = await user.readOnce<{ text: string; known?: string[] }>(
+    pool,
+    chunkTextSql(ref.chunkId, user.write, false, wantsNames ? `text, ${knownNamesSql(user.write)} AS known` : 'text'),
+  )
   if (!read) return { outcome: 'gone' }
   const { text } = read
   const extraction = cleanExtraction(await extractor.extract(text, signal, read.known ?? []))
@@ -32,7 +41,10 @@ export async function projectChunk(pool: pg.Pool, settings: GraphSettings, ref: 
   // other), its text compared with the one extracted, the write, COMMIT. The rows it creates are
   // locked only while the server runs the batch, never across a round trip to this process, so a
   // neighbouring chunk waiting on one of them waits for the server alone.
-  const [row] = await user.readOnce<{ same: boolean } & WriteCounts>(pool, lockedWriteSql(user.write, ref.chunkId, text, extraction, settings.decayHalfLifeDays))
+  const [row] = await user.readOnce<{ same: boolean } & WriteCounts>(
+    pool,
+    lockedWriteSql(user.write, ref.chunkId, text, extraction, settings.decayHalfLifeDays),
+  )
   if (!row) return { outcome: 'gone' }
   if (!row.same) throw new Error(`chunk ${ref.chunkId} changed during projection; the retry reads it again`)
   return { outcome: 'projected', entities: row.entities, claims: row.claims, mentions: row.mentions }

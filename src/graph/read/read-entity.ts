@@ -49,7 +49,9 @@ export async function readEntity(pool: pg.Pool, scopes: Iterable<string>, nameOr
       const like = (await db.query<{ name: string }>(sql.SIMILAR_NAMES, [normalizeName(key)])).rows.map((r) => r.name)
       throw new NotFoundError(
         `no entity "${key}" in {${user.read.join(',')}}`,
-        like.length ? `did you mean ${like.map((n) => `"${n}"`).join(', ')}?` : 'names are matched whole (case and leading articles aside); `aizk graph --scope ...` lists entities',
+        like.length
+          ? `did you mean ${like.map((n) => `"${n}"`).join(', ')}?`
+          : 'names are matched whole (case and leading articles aside); `aizk graph --scope ...` lists entities',
         { similar: like },
       )
     }

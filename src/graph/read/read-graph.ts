@@ -63,21 +63,10 @@ export async function readGraph(pool: pg.Pool, scopes: Iterable<string>, setting
   const kind = page.kind ?? null
   const user = User.system(scopes, settings)
   return user.transaction(pool, async (db) => {
-    const totals = await db.query<GraphView['totals']>(
-      GRAPH_TOTALS,
-    )
-    const entities = await db.query(
-      TOP_ENTITIES,
-      [limit, offset, kind],
-    )
-    const claims = await db.query(
-      TOP_CLAIMS,
-      [limit, offset, kind],
-    )
-    const profiles = await db.query(
-      RECENT_PROFILES,
-      [limit, offset, kind],
-    )
+    const totals = await db.query<GraphView['totals']>(GRAPH_TOTALS)
+    const entities = await db.query(TOP_ENTITIES, [limit, offset, kind])
+    const claims = await db.query(TOP_CLAIMS, [limit, offset, kind])
+    const profiles = await db.query(RECENT_PROFILES, [limit, offset, kind])
     return {
       scopes: [...user.read],
       totals: totals.rows[0],

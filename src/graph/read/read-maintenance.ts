@@ -43,19 +43,19 @@ export interface MaintenanceView {
   insights: InsightView[]
 }
 
-export async function readMaintenance(pool: pg.Pool, scopes: Iterable<string>, settings: IdentitySettings, limit = 50, memberLimit = 12): Promise<MaintenanceView> {
+export async function readMaintenance(
+  pool: pg.Pool,
+  scopes: Iterable<string>,
+  settings: IdentitySettings,
+  limit = 50,
+  memberLimit = 12,
+): Promise<MaintenanceView> {
   return User.system(scopes, settings).transaction(pool, async (db) => {
-    const communities = await db.query<CommunityView & { parent_id: string | null; reported_at: Date | null }>(
-      COMMUNITIES_WITH_MEMBERS,
-      [limit, memberLimit],
-    )
-    const raptor = await db.query<{ level: number; nodes: number; children: number; sample: string }>(
-      RAPTOR_LEVELS,
-    )
-    const insights = await db.query<{ id: string; kind: string; title: string; created: Date; evidence: InsightView['evidence'] }>(
-      INSIGHTS_WITH_EVIDENCE,
-      [limit],
-    )
+    const communities = await db.query<CommunityView & { parent_id: string | null; reported_at: Date | null }>(COMMUNITIES_WITH_MEMBERS, [limit, memberLimit])
+    const raptor = await db.query<{ level: number; nodes: number; children: number; sample: string }>(RAPTOR_LEVELS)
+    const insights = await db.query<{ id: string; kind: string; title: string; created: Date; evidence: InsightView['evidence'] }>(INSIGHTS_WITH_EVIDENCE, [
+      limit,
+    ])
     return {
       communities: communities.rows.map((r) => ({
         id: r.id,

@@ -7,8 +7,8 @@
  * item reaches the floor, recall answers nothing.
  */
 import type { PoolClient } from 'pg'
-import type { RankedResult, RecallResult } from './recall-types.js'
 import { questionWordForms } from './question-terms.js'
+import type { RankedResult, RecallResult } from './recall-types.js'
 import * as sql from './sql/recall-sql.js'
 
 /** Calibrated leave-one-package-out on `npm run eval:recall` (docs/memory-graph.md). */
@@ -37,7 +37,17 @@ export async function weighedGroups(db: PoolClient, question: string): Promise<W
     byWord.set(flat[i].word, forms)
   })
   // One word said twice counts once.
-  const groups = [...new Map([...byWord.values()].map((forms) => [forms.map((f) => f.join(' ')).sort().join('|'), forms])).values()]
+  const groups = [
+    ...new Map(
+      [...byWord.values()].map((forms) => [
+        forms
+          .map((f) => f.join(' '))
+          .sort()
+          .join('|'),
+        forms,
+      ]),
+    ).values(),
+  ]
   const all = [...new Set(groups.flat(2))]
   if (!all.length) return []
   const counts = new Map((await db.query<{ lexeme: string; chunks: number }>(sql.LEXEME_CHUNKS, [all, CHUNK_COUNT_CAP])).rows.map((r) => [r.lexeme, r.chunks]))
@@ -76,7 +86,11 @@ export async function supportOf(db: PoolClient, texts: string[], groups: WordGro
  */
 export async function applyFloor(db: PoolClient, result: RankedResult, floor: number): Promise<RecallResult> {
   const groups = await weighedGroups(db, result.query)
-  const supports = await supportOf(db, result.items.map((i) => i.text), groups)
+  const supports = await supportOf(
+    db,
+    result.items.map((i) => i.text),
+    groups,
+  )
   const support = Number(Math.max(0, ...supports).toFixed(4))
   const items = result.items.map((item, i) => ({ ...item, support: Number(supports[i].toFixed(4)) }))
   if (support >= floor) return { ...result, items, support, floor, abstained: false }

@@ -44,7 +44,11 @@ export interface WalkBounds {
 export async function walkGraph(db: PoolClient, seedScore: Map<string, number>, claimHits: string[], bounds: WalkBounds): Promise<Map<string, WalkedClaim>> {
   const first = await claimsAround(db, [...seedScore.keys()], claimHits, bounds)
   const neighbourScore = neighbourScores(first, seedScore)
-  const neighbours = rankBy(neighbourScore.entries(), ([id]) => id, ([, s]) => s).slice(0, NEIGHBOURS)
+  const neighbours = rankBy(
+    neighbourScore.entries(),
+    ([id]) => id,
+    ([, s]) => s,
+  ).slice(0, NEIGHBOURS)
   const second = neighbours.length ? await claimsAround(db, neighbours, [], bounds) : []
   return mergeHops(first, second, seedScore, neighbourScore)
 }
@@ -63,7 +67,10 @@ function neighbourScores(first: ClaimRow[], seedScore: Map<string, number>): Map
 
 function mergeHops(first: ClaimRow[], second: ClaimRow[], seedScore: Map<string, number>, neighbourScore: Map<string, number>): Map<string, WalkedClaim> {
   const claims = new Map<string, WalkedClaim>()
-  for (const [rows, hop] of [[first, 1], [second, 2]] as const) {
+  for (const [rows, hop] of [
+    [first, 1],
+    [second, 2],
+  ] as const) {
     for (const c of rows) {
       const near = hop === 1 ? seedScore : neighbourScore
       const graph = Math.max(near.get(c.subject_id) ?? 0, near.get(c.object_id ?? '') ?? 0) * Number(c.weight) * (hop === 1 ? 1 : SECOND_HOP)

@@ -20,12 +20,21 @@ interface Details {
   chunks: Map<string, RecalledChunk>
 }
 
-export async function rankedResult(db: PoolClient, top: Fused[], claims: Map<string, WalkedClaim>, communityRows: RecalledCommunity[], head: ResultHead): Promise<RankedResult> {
+export async function rankedResult(
+  db: PoolClient,
+  top: Fused[],
+  claims: Map<string, WalkedClaim>,
+  communityRows: RecalledCommunity[],
+  head: ResultHead,
+): Promise<RankedResult> {
   const ids = (kind: string) => top.filter((f) => f.key.startsWith(`${kind}:`)).map((f) => f.key.slice(kind.length + 1))
   const topClaims = ids('claim').map((id) => claims.get(id) as WalkedClaim)
   const entityIds = new Set([...ids('entity'), ...topClaims.flatMap((c) => [c.subject_id, c.object_id ?? ''].filter(Boolean))])
   // One client, one statement at a time.
-  const sources = await readSources(db, topClaims.map((c) => c.id))
+  const sources = await readSources(
+    db,
+    topClaims.map((c) => c.id),
+  )
   const entities = await readEntities(db, [...entityIds])
   const chunks = await readChunks(db, ids('chunk'))
   const details: Details = {
@@ -129,5 +138,13 @@ async function readEntities(db: PoolClient, ids: string[]): Promise<RecalledEnti
 async function readChunks(db: PoolClient, ids: string[]): Promise<RecalledChunk[]> {
   if (!ids.length) return []
   const { rows } = await db.query(sql.CHUNKS, [ids])
-  return rows.map((r) => ({ id: r.id, documentId: r.document_id, title: r.title, charStart: r.char_start, charEnd: r.char_end, text: r.text, scopes: r.scopes }))
+  return rows.map((r) => ({
+    id: r.id,
+    documentId: r.document_id,
+    title: r.title,
+    charStart: r.char_start,
+    charEnd: r.char_end,
+    text: r.text,
+    scopes: r.scopes,
+  }))
 }

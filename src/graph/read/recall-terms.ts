@@ -5,12 +5,17 @@
 import { normalizeName } from '../extract/normalize.js'
 
 const COMMON = new Set(
-  'a an and are as at be by did do does for from had has have how in is it its of on or that the this to was were what when where which who whom whose why with'.split(' '),
+  'a an and are as at be by did do does for from had has have how in is it its of on or that the this to was were what when where which who whom whose why with'.split(
+    ' ',
+  ),
 )
 const MAX_NAMES = 40
 
 export function questionNames(question: string): string[] {
-  const words = question.split(/[^\p{L}\p{N}'’./+#-]+/u).map((w) => w.replace(/^[.'’-]+|[.'’?-]+$/g, '')).filter(Boolean)
+  const words = question
+    .split(/[^\p{L}\p{N}'’./+#-]+/u)
+    .map((w) => w.replace(/^[.'’-]+|[.'’?-]+$/g, ''))
+    .filter(Boolean)
   const out = new Set<string>()
   for (let n = 3; n >= 1; n--) {
     for (let i = 0; i + n <= words.length; i++) {

@@ -15,8 +15,8 @@ import { UsageError } from '../../errors.js'
 import { type IdentitySettings, User } from '../../scope/user.js'
 import { DEFAULT_SYSTEM_USER_ID } from '../../settings.js'
 import { asOfSpan, type TimeSpan } from '../time-span.js'
-import { type Fused, fuse, type Ranking, rankBy } from './recall-fuse.js'
 import { applyFloor, RECALL_FLOOR } from './recall-floor.js'
+import { type Fused, fuse, type Ranking, rankBy } from './recall-fuse.js'
 import { type WalkedClaim, walkGraph } from './recall-graph.js'
 import { rankedResult } from './recall-result.js'
 import { questionNames } from './recall-terms.js'
@@ -42,7 +42,8 @@ export function checkQuestion(question: string): string {
   const q = question.trim()
   if (!q) throw new UsageError('the question is empty', 'pass the question as the first argument, in quotes')
   const at = q.indexOf('\0')
-  if (at >= 0) throw new UsageError(`the question holds a NUL character (at character ${at + 1})`, 'ask in plain text: remove the NUL (\\0, \\u0000) from the question')
+  if (at >= 0)
+    throw new UsageError(`the question holds a NUL character (at character ${at + 1})`, 'ask in plain text: remove the NUL (\\0, \\u0000) from the question')
   return q
 }
 
@@ -67,7 +68,11 @@ interface When {
 export function recallSpan(asOf: Date | string | undefined): TimeSpan | null {
   if (asOf === undefined) return null
   const span = asOfSpan(typeof asOf === 'string' ? asOf : asOf.toISOString())
-  if (!span) throw new UsageError(`the as-of "${String(asOf)}" is not a date`, 'pass a year (1997), a month (2001-04 or "April 2001"), a day (2010-06-01) or an ISO 8601 moment')
+  if (!span)
+    throw new UsageError(
+      `the as-of "${String(asOf)}" is not a date`,
+      'pass a year (1997), a month (2001-04 or "April 2001"), a day (2010-06-01) or an ISO 8601 moment',
+    )
   return span
 }
 
@@ -77,7 +82,12 @@ async function recallIn(db: PoolClient, question: string, limit: number, when: W
   // Entities the question names: their three rankings fused into one order.
   const entityOrder = fuse(['entity', 'name', 'profile'].map((s) => ({ name: s, keys: from(s).map((c) => c.id) })))
   const seedScore = new Map(entityOrder.slice(0, SEED_ENTITIES).map((f) => [f.key, f.score]))
-  const claims = await walkGraph(db, seedScore, from('claim').map((c) => c.id), { at, span: when.span, terms })
+  const claims = await walkGraph(
+    db,
+    seedScore,
+    from('claim').map((c) => c.id),
+    { at, span: when.span, terms },
+  )
   const communityHits = from('community').map((c) => c.id)
   const communityRows = await readCommunities(db, [...seedScore.keys()], communityHits)
   const rankings = [...claimAndTextRankings(claims, entityOrder, from), communityRanking(communityRows, communityHits)]
@@ -103,8 +113,22 @@ async function findCandidates(db: PoolClient, question: string, vector: number[]
 function claimAndTextRankings(claims: Map<string, WalkedClaim>, entityOrder: Fused[], from: (source: string) => Candidate[]): Ranking[] {
   return [
     // A claim's words count by how many of the question's it holds; its rank only breaks ties.
-    { name: 'claim text', keys: rankBy(claims.values(), (c) => `claim:${c.id}`, (c) => (c.coverage >= 2 ? c.coverage + c.text_rank : 0)) },
-    { name: 'graph', keys: rankBy(claims.values(), (c) => `claim:${c.id}`, (c) => c.graph * (1 + c.coverage)) },
+    {
+      name: 'claim text',
+      keys: rankBy(
+        claims.values(),
+        (c) => `claim:${c.id}`,
+        (c) => (c.coverage >= 2 ? c.coverage + c.text_rank : 0),
+      ),
+    },
+    {
+      name: 'graph',
+      keys: rankBy(
+        claims.values(),
+        (c) => `claim:${c.id}`,
+        (c) => c.graph * (1 + c.coverage),
+      ),
+    },
     { name: 'entity', keys: entityOrder.map((f) => `entity:${f.key}`) },
     { name: 'chunk text', keys: from('chunk').map((c) => `chunk:${c.id}`), weight: CHUNK_WEIGHT },
     { name: 'chunk vector', keys: from('vector').map((c) => `chunk:${c.id}`), weight: CHUNK_WEIGHT },
@@ -114,7 +138,11 @@ function claimAndTextRankings(claims: Map<string, WalkedClaim>, entityOrder: Fus
 function communityRanking(communityRows: RecalledCommunity[], communityHits: string[]): Ranking {
   return {
     name: 'community',
-    keys: rankBy(communityRows, (m) => `community:${m.id}`, (m) => m.members.length + (communityHits.includes(m.id) ? 1 : 0) + 1 / (1 + m.level)),
+    keys: rankBy(
+      communityRows,
+      (m) => `community:${m.id}`,
+      (m) => m.members.length + (communityHits.includes(m.id) ? 1 : 0) + 1 / (1 + m.level),
+    ),
     weight: 0.5,
   }
 }

@@ -58,10 +58,10 @@ function ownForms(candidates: readonly NameCandidate[]): NameCandidate[] {
 
 function isOwnForm(c: NameCandidate, top: NameCandidate): boolean {
   return (
-      c === top ||
-      fullerFormOf(c.name, top.name) ||
-      withDesignators(normalizeName(c.name), normalizeName(top.name)) ||
-      (ACRONYM.test(top.name) && isAcronymOf(normalizeName(top.name), normalizeName(c.name)))
+    c === top ||
+    fullerFormOf(c.name, top.name) ||
+    withDesignators(normalizeName(c.name), normalizeName(top.name)) ||
+    (ACRONYM.test(top.name) && isAcronymOf(normalizeName(top.name), normalizeName(c.name)))
   )
 }
 

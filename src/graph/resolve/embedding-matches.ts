@@ -13,7 +13,8 @@ const COMMON_WORD = 50
 
 export function embeddingCandidates(entities: readonly NamedEntity[], matched: ReadonlySet<string>): [NamedEntity, NamedEntity][] {
   const byWord = new Map<string, NamedEntity[]>()
-  for (const e of entities) for (const w of new Set(words(e.name))) if (w.length >= 2) byWord.set(`${e.kind}\u0000${w}`, [...(byWord.get(`${e.kind}\u0000${w}`) ?? []), e])
+  for (const e of entities)
+    for (const w of new Set(words(e.name))) if (w.length >= 2) byWord.set(`${e.kind}\u0000${w}`, [...(byWord.get(`${e.kind}\u0000${w}`) ?? []), e])
   const seen = new Set<string>()
   const out: [NamedEntity, NamedEntity][] = []
   for (const list of byWord.values()) {
@@ -35,7 +36,11 @@ function vetoed(a: string, b: string): boolean {
   const x = words(a)
   const y = words(b)
   if (x.length === 1 && y.length === 1) return true
-  const bag = (ws: string[]) => ws.map((w) => w.replace(/(['’]s|s)$/u, '')).sort().join(' ')
+  const bag = (ws: string[]) =>
+    ws
+      .map((w) => w.replace(/(['’]s|s)$/u, ''))
+      .sort()
+      .join(' ')
   return x.length === y.length && bag(x) === bag(y)
 }
 

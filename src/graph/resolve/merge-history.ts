@@ -11,7 +11,12 @@ import { listMerges, type MergeRecord, unmergeEntity } from './sql/merge-record-
 
 export type { MergeRecord }
 
-export function readMerges(pool: pg.Pool, scopes: Iterable<string>, settings: IdentitySettings, opts: { limit: number; entity?: string; undone?: boolean }): Promise<MergeRecord[]> {
+export function readMerges(
+  pool: pg.Pool,
+  scopes: Iterable<string>,
+  settings: IdentitySettings,
+  opts: { limit: number; entity?: string; undone?: boolean },
+): Promise<MergeRecord[]> {
   const user = User.system(scopes, settings)
   return user.transaction(pool, (db) => listMerges(db, user.write, opts))
 }

@@ -14,8 +14,36 @@ export type NameRule = 'acronym' | 'designator' | 'partial-name'
 
 /** Words that say what sort of thing a name is without telling two things apart. */
 export const DESIGNATORS = new Set([
-  'project', 'projects', 'team', 'kernel', 'language', 'programming', 'web', 'server', 'software', 'system', 'distribution',
-  'corporation', 'corp', 'company', 'inc', 'inc.', 'ltd', 'ltd.', 'gmbh', 'llc', 'studios', 'report', 'dr', 'dr.', 'mr', 'mr.', 'ms', 'ms.', 'prof', 'prof.',
+  'project',
+  'projects',
+  'team',
+  'kernel',
+  'language',
+  'programming',
+  'web',
+  'server',
+  'software',
+  'system',
+  'distribution',
+  'corporation',
+  'corp',
+  'company',
+  'inc',
+  'inc.',
+  'ltd',
+  'ltd.',
+  'gmbh',
+  'llc',
+  'studios',
+  'report',
+  'dr',
+  'dr.',
+  'mr',
+  'mr.',
+  'ms',
+  'ms.',
+  'prof',
+  'prof.',
 ])
 const FUNCTION_WORDS = new Set(['of', 'for', 'the', 'and', 'de', 'van', 'von', 'on', 'in', '&'])
 const INITIAL = /^\p{L}\.?$/u

@@ -59,10 +59,9 @@ export async function insertArtifact(db: Queryable, a: NewArtifact): Promise<{ i
     [a.scopes, a.contentId, a.filename, a.mediaType, a.byteSize, a.storage, a.location],
   )
   if (inserted.rows[0]) return { id: inserted.rows[0].id, inserted: true, status: inserted.rows[0].conversion_status }
-  const existing = await db.query<{ id: string; conversion_status: string }>(
-    'SELECT id::text AS id, conversion_status FROM aizk_artifact_of_content($1)',
-    [a.contentId],
-  )
+  const existing = await db.query<{ id: string; conversion_status: string }>('SELECT id::text AS id, conversion_status FROM aizk_artifact_of_content($1)', [
+    a.contentId,
+  ])
   if (!existing.rows[0]) throw new Error(`artifact for ${a.contentId} in {${a.scopes.join(',')}} conflicted but cannot be read`)
   return { id: existing.rows[0].id, inserted: false, status: existing.rows[0].conversion_status }
 }
@@ -77,10 +76,10 @@ export async function markConversionFailed(db: Queryable, id: string, error: str
 }
 
 export async function storeMarkdown(db: Queryable, id: string, markdown: string): Promise<void> {
-  await db.query(
-    `UPDATE artifact SET markdown = $2, conversion_status = 'converted', conversion_error = NULL, converted_at = now() WHERE id = $1`,
-    [id, markdown],
-  )
+  await db.query(`UPDATE artifact SET markdown = $2, conversion_status = 'converted', conversion_error = NULL, converted_at = now() WHERE id = $1`, [
+    id,
+    markdown,
+  ])
 }
 
 /**

@@ -1,6 +1,7 @@
 /** SQL on the chunk table, on the caller's client (inside User.system(scopes)). */
-import type { Queryable } from '../../db/queryable.js'
+
 import type { Chunk } from '../../chunking/index.js'
+import type { Queryable } from '../../db/queryable.js'
 import { dropQueuedJobs } from '../../queue/remove-jobs.js'
 import { CHUNK_PROJECTION_ENTRYPOINT } from '../projection.js'
 
@@ -25,7 +26,11 @@ export async function replaceChunks(
   vectors: (number[] | null)[],
 ): Promise<StoredChunk[]> {
   const old = await db.query<{ id: string }>('DELETE FROM chunk WHERE artifact_id = $1 RETURNING id::text AS id', [artifactId])
-  await dropQueuedJobs(db, CHUNK_PROJECTION_ENTRYPOINT, old.rows.map((r) => r.id))
+  await dropQueuedJobs(
+    db,
+    CHUNK_PROJECTION_ENTRYPOINT,
+    old.rows.map((r) => r.id),
+  )
   if (chunks.length === 0) return []
   const { rows } = await db.query<{ id: string; ordinal: number }>(
     `INSERT INTO chunk (scopes, artifact_id, source, ordinal, text, heading, char_start, char_end, embedding)

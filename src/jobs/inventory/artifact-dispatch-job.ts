@@ -4,7 +4,7 @@
  * the second of two scope sets' identical bytes once the first conversion has finished.
  */
 import { artifactsToDispatch } from '../../ingest/sql/artifact.js'
-import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
+import { type ScopedContext, ScopedScheduledJob } from '../scheduled-job.js'
 import { DoclingConversionJob } from './docling-conversion-job.js'
 
 /** Pending artifacts re-dispatched per tick and scope set: a backlog drains over a few minutes' ticks, no one needs to tune it. */

@@ -4,9 +4,9 @@
  * a chunk with a live projection job is skipped in the SQL and refused by the index.
  */
 import type { Queryable } from '../../db/queryable.js'
-import { chunksToDispatch } from '../../ingest/sql/chunk.js'
 import { enqueueChunkProjections } from '../../ingest/projection.js'
-import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
+import { chunksToDispatch } from '../../ingest/sql/chunk.js'
+import { type ScopedContext, ScopedScheduledJob } from '../scheduled-job.js'
 
 /** Enqueue projection for pending chunks of exactly this scope set; returns how many were new. */
 export async function enqueuePending(db: Queryable, scopes: readonly string[], limit: number): Promise<number> {

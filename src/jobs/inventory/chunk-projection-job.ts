@@ -5,13 +5,16 @@
  */
 import { z } from 'zod'
 import { CHUNK_PROJECTION_ENTRYPOINT } from '../../ingest/projection.js'
-import { normalizeScopes } from '../../scope/scope-set.js'
 import { JobPriority } from '../../queue/priority.js'
+import { normalizeScopes } from '../../scope/scope-set.js'
 import { lazyModule } from '../lazy-module.js'
 import { type JobContext, QueueJob, type StatementDeadline } from '../queue-job.js'
 
 const projection = lazyModule(async () => {
-  const [{ extractorFor }, { projectChunk }] = await Promise.all([import('../../graph/extract/choose-extractor.js'), import('../../graph/project/project-chunk.js')])
+  const [{ extractorFor }, { projectChunk }] = await Promise.all([
+    import('../../graph/extract/choose-extractor.js'),
+    import('../../graph/project/project-chunk.js'),
+  ])
   return { extractorFor, projectChunk }
 })
 

@@ -29,9 +29,7 @@ export class CommunitiesJob extends ScopedScheduledJob {
   async execute(scopes: readonly string[], ctx: ScopedContext): Promise<void> {
     const { buildCommunities } = await import('../../graph/maintain/communities/build-communities.js')
     const threshold = ctx.settings.communitiesGrowthThreshold
-    const gate = await runIfGrown(ctx.db, { job: CommunitiesJob.jobName, scopes, threshold }, () =>
-      buildCommunities(ctx.db, scopes, ctx.settings, ctx.signal),
-    )
+    const gate = await runIfGrown(ctx.db, { job: CommunitiesJob.jobName, scopes, threshold }, () => buildCommunities(ctx.db, scopes, ctx.settings, ctx.signal))
     if (!gate.ran) {
       ctx.report?.({ gate: 'skipped', claims: gate.factCount, sinceLastBuild: gate.factCount - gate.previous, threshold })
       return

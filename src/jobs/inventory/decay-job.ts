@@ -3,7 +3,7 @@
  * Its batches commit one by one in their own short transactions under the same User, not in the
  * pass's transaction, so no lock is held across the whole set.
  */
-import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
+import { type ScopedContext, ScopedScheduledJob } from '../scheduled-job.js'
 
 export class DecayJob extends ScopedScheduledJob {
   static override defaultCron = '0 3 * * *'

@@ -1,5 +1,5 @@
 /** InsightJob (scoped, Sundays 07:00): derive the set's insights (src/graph/maintain/insights). */
-import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
+import { type ScopedContext, ScopedScheduledJob } from '../scheduled-job.js'
 
 export class InsightJob extends ScopedScheduledJob {
   static override defaultCron = '0 7 * * 0'

@@ -4,8 +4,8 @@
  * converting again, replacing the artifact's chunks atomically and enqueueing their projection.
  */
 import type { Queryable } from '../../db/queryable.js'
-import { normalizeScopes } from '../../scope/scope-set.js'
 import { JobPriority } from '../../queue/priority.js'
+import { normalizeScopes } from '../../scope/scope-set.js'
 import { type JobContext, QueueJob, type StatementDeadline } from '../queue-job.js'
 import { type ArtifactRefPayload, artifactRefPayload, convertModule } from './docling-conversion-job.js'
 

@@ -6,7 +6,7 @@
  * AIZK_EMBEDDINGS_URL is a settings error (exit 3), reported with every other setting.
  */
 import type { DeclaredSettings } from '../registry.js'
-import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
+import { type ScopedContext, ScopedScheduledJob } from '../scheduled-job.js'
 
 /** Whether RAPTOR is switched on (the setting alone; its cron may well be off). */
 export function raptorEnabled(settings: Readonly<Record<string, unknown>>): boolean {

@@ -1,6 +1,6 @@
 /** SessionPromoteJob (scoped, every 15 minutes): idle sessions become documents (src/graph/project/promote-sessions.ts). */
 import { SESSION_PROMOTE_ENTRYPOINT } from '../../graph/project/write-memory.js'
-import { ScopedScheduledJob, type ScopedContext } from '../scheduled-job.js'
+import { type ScopedContext, ScopedScheduledJob } from '../scheduled-job.js'
 
 export class SessionPromoteJob extends ScopedScheduledJob {
   static override defaultCron = '*/15 * * * *'

@@ -37,8 +37,6 @@ export class UsageAccountingJob extends QueueJob<UsagePayload> {
 
   async handle(payload: UsagePayload, ctx: JobContext): Promise<void> {
     const scopes = normalizeScopes(payload.scopes)
-    await User.system(scopes, ctx.settings).transaction(ctx.pool, (db) =>
-      recordUsage(db, { ...payload, scopes, occurredAt: new Date(payload.occurredAt) }),
-    )
+    await User.system(scopes, ctx.settings).transaction(ctx.pool, (db) => recordUsage(db, { ...payload, scopes, occurredAt: new Date(payload.occurredAt) }))
   }
 }

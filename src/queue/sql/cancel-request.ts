@@ -1,7 +1,8 @@
 /** Cancel requests for picked jobs, and settling the canceled ones. */
-import { filterSql } from './job-filter.js'
-import { NOTIFY_CHANNEL } from '../notify.js'
+
 import { owned } from '../../db/sql/owned.js'
+import { NOTIFY_CHANNEL } from '../notify.js'
+import { filterSql } from './job-filter.js'
 
 /** Ids per notification: NOTIFY payloads must stay under 8000 bytes. */
 export const IDS_PER_NOTIFY = 300

@@ -1,6 +1,7 @@
 /** Retry, hold and release of picked jobs. */
-import { notifySql } from '../notify.js'
+
 import { owned } from '../../db/sql/owned.js'
+import { notifySql } from '../notify.js'
 import type { OutcomeOptions } from '../retry.js'
 
 export const objectHeaders = `CASE WHEN jsonb_typeof(q.headers) = 'object' THEN q.headers ELSE '{}'::jsonb END`

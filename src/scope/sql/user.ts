@@ -36,7 +36,8 @@ function loginSettings(loaded: LoadedCheck): string {
  * for this one (whatever the login's defaults): read-write at READ COMMITTED (in BEGIN itself),
  * row security on (off turns a filtered read into an error), the scoped search path, the app role.
  */
-const PINNED = "SELECT set_config('row_security', 'on', true), set_config('default_transaction_read_only', 'off', true), set_config('default_transaction_isolation', 'read committed', true)"
+const PINNED =
+  "SELECT set_config('row_security', 'on', true), set_config('default_transaction_read_only', 'off', true), set_config('default_transaction_isolation', 'read committed', true)"
 
 /**
  * On the app login, one round trip: begin; report the backend pid and the start time (ISO 8601
@@ -71,6 +72,7 @@ export function ownerBegin(role: string, read: string, write: string): string {
 
 export const SCOPE_PROOF = 'SELECT aizk_scope_proof($1::uuid[], $2::uuid[], $3::int, $4::timestamptz) AS proof'
 
-export const SET_SCOPES_WITH_PROOF = "SELECT set_config('aizk.read_scopes', $1, true), set_config('aizk.write_scopes', $2, true), set_config('aizk.scope_proof', $3, true)"
+export const SET_SCOPES_WITH_PROOF =
+  "SELECT set_config('aizk.read_scopes', $1, true), set_config('aizk.write_scopes', $2, true), set_config('aizk.scope_proof', $3, true)"
 
 export const BEGIN_READ_ONLY = 'BEGIN READ ONLY'

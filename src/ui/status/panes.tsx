@@ -5,8 +5,8 @@
 import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
 import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../operator/format.js'
-import type { StatusStats } from './status-stats.js'
 import { describeGate } from '../../scope/memory-backlog.js'
+import type { StatusStats } from './status-stats.js'
 import { limitText, pausedText } from './text-frame.js'
 
 export const PANES = ['jobs', 'held', 'workers', 'schedules'] as const
@@ -22,17 +22,30 @@ export function Summary({ stats }: { stats: StatusStats }) {
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        queued <Text bold>{formatCount(t.queued)}</Text> · picked <Text bold color="cyan">{formatCount(t.picked)}</Text> · held{' '}
-        <Text bold color={t.held ? 'red' : undefined}>{formatCount(t.held)}</Text> · log{' '}
-        {stats.log.rowsEstimate === null ? '' : `~${formatCount(stats.log.rowsEstimate)} rows `}
+        queued <Text bold>{formatCount(t.queued)}</Text> · picked{' '}
+        <Text bold color="cyan">
+          {formatCount(t.picked)}
+        </Text>{' '}
+        · held{' '}
+        <Text bold color={t.held ? 'red' : undefined}>
+          {formatCount(t.held)}
+        </Text>{' '}
+        · log {stats.log.rowsEstimate === null ? '' : `~${formatCount(stats.log.rowsEstimate)} rows `}
         {formatBytes(stats.log.bytes)}
         {stats.log.unlogged ? <Text color="yellow"> unlogged</Text> : null}
       </Text>
       <Text wrap="truncate-end">
-        throughput <Text bold color="green">{formatRate(tp.perSecondNow)}</Text> · {formatCount(tp.lastMinute)}/min{' '}
-        <Text color="green">{sparkline(tp.perMinute)}</Text> <Text dimColor>(last {tp.perMinute.length} min)</Text>
+        throughput{' '}
+        <Text bold color="green">
+          {formatRate(tp.perSecondNow)}
+        </Text>{' '}
+        · {formatCount(tp.lastMinute)}/min <Text color="green">{sparkline(tp.perMinute)}</Text> <Text dimColor>(last {tp.perMinute.length} min)</Text>
       </Text>
-      {stats.paused.length ? <Text color="yellow" wrap="truncate-end">paused: {truncate(stats.paused.map(pausedText).join(', '), 110)}</Text> : null}
+      {stats.paused.length ? (
+        <Text color="yellow" wrap="truncate-end">
+          paused: {truncate(stats.paused.map(pausedText).join(', '), 110)}
+        </Text>
+      ) : null}
       {stats.health.healthy ? (
         <Text color="green">healthy</Text>
       ) : (
@@ -89,7 +102,11 @@ function Footer({ total, win, focused, beyond }: { total: number; win: PaneWindo
     )
   }
   if (beyond) parts.push(beyond)
-  return parts.length ? <Text dimColor wrap="truncate-end">{parts.join(' · ')}</Text> : null
+  return parts.length ? (
+    <Text dimColor wrap="truncate-end">
+      {parts.join(' · ')}
+    </Text>
+  ) : null
 }
 
 export function JobsPane({ stats, win, focused }: { stats: StatusStats; win: PaneWindow; focused: boolean }) {
@@ -104,12 +121,13 @@ export function JobsPane({ stats, win, focused }: { stats: StatusStats; win: Pan
       {stats.entrypoints.length === 0 ? <Text dimColor>(the queue is empty)</Text> : null}
       {list.map((e) => (
         <Text key={e.entrypoint} wrap="truncate-end">
-          <Text color={e.paused ? 'yellow' : undefined}>{fit(e.paused ? `${e.entrypoint} ⏸` : e.entrypoint, w)}</Text> {e.priorities.join(',').padStart(6)} {formatCount(e.queued).padStart(10)}{' '}
+          <Text color={e.paused ? 'yellow' : undefined}>{fit(e.paused ? `${e.entrypoint} ⏸` : e.entrypoint, w)}</Text> {e.priorities.join(',').padStart(6)}{' '}
+          {formatCount(e.queued).padStart(10)}{' '}
           <Text color={e.concurrencyLimit && e.picked >= e.concurrencyLimit ? 'yellow' : undefined}>
             {limitText(e.picked, e.concurrencyLimit).padStart(10)}
           </Text>{' '}
-          <Text color={e.held ? 'red' : undefined}>{formatCount(e.held).padStart(7)}</Text>{' '}
-          {(e.queued ? formatAge(e.oldestQueuedAgeSeconds) : '-').padStart(8)} {formatRate(e.throughputPerSecond).padStart(8)}
+          <Text color={e.held ? 'red' : undefined}>{formatCount(e.held).padStart(7)}</Text> {(e.queued ? formatAge(e.oldestQueuedAgeSeconds) : '-').padStart(8)}{' '}
+          {formatRate(e.throughputPerSecond).padStart(8)}
         </Text>
       ))}
       <Footer total={stats.entrypoints.length} win={win} focused={focused} />
@@ -132,7 +150,12 @@ export function HeldPane({ stats, win, focused, now }: { stats: StatusStats; win
           <Text color="red">{truncate(h.lastError?.split('\n')[0], 110)}</Text>
         </Text>
       ))}
-      <Footer total={stats.held.jobs.length} win={win} focused={focused} beyond={notLoaded > 0 ? `${formatCount(notLoaded)} more: aizk jobs --state held` : null} />
+      <Footer
+        total={stats.held.jobs.length}
+        win={win}
+        focused={focused}
+        beyond={notLoaded > 0 ? `${formatCount(notLoaded)} more: aizk jobs --state held` : null}
+      />
     </Box>
   )
 }
@@ -145,9 +168,10 @@ function workerLines(stats: StatusStats): { key: string; line: ReactNode }[] {
       key: w.queueManagerId,
       line: (
         <>
-          <Text color={w.alive ? (w.stuckCalls > 0 ? 'yellow' : 'green') : 'red'}>{w.alive ? '●' : '○'}</Text> {w.queueManagerId.slice(0, 8)} {fit(w.host, 18)} pid {String(w.pid).padEnd(7)}
-          {w.alive && w.stuckCalls > 0 ? ` STUCK ${w.stuckCalls}` : ''} picked{' '}
-          {String(w.picked).padStart(4)} · beat {formatAge(w.heartbeatAgeSeconds)} ago · v{w.version}
+          <Text color={w.alive ? (w.stuckCalls > 0 ? 'yellow' : 'green') : 'red'}>{w.alive ? '●' : '○'}</Text> {w.queueManagerId.slice(0, 8)} {fit(w.host, 18)}{' '}
+          pid {String(w.pid).padEnd(7)}
+          {w.alive && w.stuckCalls > 0 ? ` STUCK ${w.stuckCalls}` : ''} picked {String(w.picked).padStart(4)} · beat {formatAge(w.heartbeatAgeSeconds)} ago · v
+          {w.version}
         </>
       ),
     })
@@ -158,8 +182,8 @@ function workerLines(stats: StatusStats): { key: string; line: ReactNode }[] {
       key: f.queueManagerId,
       line: (
         <>
-          <Text color={f.suspect ? 'yellow' : 'cyan'}>◆</Text> {f.queueManagerId.slice(0, 8)} foreign (PgQueuer?){f.suspect ? ' SUSPECT' : ''} picked {String(f.picked).padStart(4)} · beat{' '}
-          {formatAge(f.heartbeatAgeSeconds)} ago · runs {f.entrypoints.join(', ')}
+          <Text color={f.suspect ? 'yellow' : 'cyan'}>◆</Text> {f.queueManagerId.slice(0, 8)} foreign (PgQueuer?){f.suspect ? ' SUSPECT' : ''} picked{' '}
+          {String(f.picked).padStart(4)} · beat {formatAge(f.heartbeatAgeSeconds)} ago · runs {f.entrypoints.join(', ')}
         </>
       ),
     })
@@ -205,7 +229,13 @@ export function SchedulesPane({ stats, win, focused, now }: { stats: StatusStats
       {list.map((s) => (
         <Text key={`${s.entrypoint} ${s.expression}`} wrap="truncate-end">
           {fit(s.entrypoint, w)} {fit(s.expression, 14)} next {fit(formatRelative(s.nextRun, now), 12)} last {fit(formatRelative(s.lastRun, now), 12)}{' '}
-          {s.enabled === false ? <Text dimColor>disabled</Text> : s.overdue && !s.foreign ? <Text color="red">OVERDUE</Text> : <Text dimColor>{s.overdue ? 'late' : s.status}</Text>}
+          {s.enabled === false ? (
+            <Text dimColor>disabled</Text>
+          ) : s.overdue && !s.foreign ? (
+            <Text color="red">OVERDUE</Text>
+          ) : (
+            <Text dimColor>{s.overdue ? 'late' : s.status}</Text>
+          )}
           {s.foreign ? <Text dimColor> (foreign)</Text> : null}
         </Text>
       ))}

@@ -7,10 +7,10 @@
 import { useApp, useInput, useStdout } from 'ink'
 import { useEffect, useRef, useState } from 'react'
 import type { ScreenSize } from '../fit-height.js'
-import type { StatusStats } from './status-stats.js'
 import { dashboardActions } from './keys.js'
 import type { PaneName } from './panes.js'
 import { nextPane, paneWindows, StatusDashboard } from './status-dashboard.js'
+import type { StatusStats } from './status-stats.js'
 
 export interface StatusAppProps {
   load: () => Promise<StatusStats>

@@ -4,9 +4,9 @@
  */
 import { formatAge, formatBytes, formatCount, formatRate, formatRelative, sparkline, truncate } from '../../operator/format.js'
 import { renderTable } from '../../operator/table.js'
-import type { StatusStats } from './status-stats.js'
-import { describeGate } from '../../scope/memory-backlog.js'
 import { workerState } from '../../queue/stats-workers.js'
+import { describeGate } from '../../scope/memory-backlog.js'
+import type { StatusStats } from './status-stats.js'
 
 export function limitText(inUse: number, limit: number | null): string {
   if (limit === null) return `${inUse}/?`
@@ -28,7 +28,9 @@ export function renderTextFrame(s: StatusStats, now = Date.now()): string {
   const out: string[] = []
   out.push(`aizk status · ${s.generatedAt}`)
   out.push(headline(s))
-  out.push(`throughput (jobs/min, last ${s.throughput.perMinute.length} min) ${sparkline(s.throughput.perMinute)} peak ${formatCount(Math.max(0, ...s.throughput.perMinute))}`)
+  out.push(
+    `throughput (jobs/min, last ${s.throughput.perMinute.length} min) ${sparkline(s.throughput.perMinute)} peak ${formatCount(Math.max(0, ...s.throughput.perMinute))}`,
+  )
   if (s.paused.length) out.push(`paused: ${s.paused.map(pausedText).join(', ')}`)
   out.push(s.health.healthy ? 'health: ok' : `health: UNHEALTHY\n${s.health.problems.map((p) => `  - ${p.message}`).join('\n')}`)
   out.push('')
@@ -128,6 +130,8 @@ export function renderTextFrame(s: StatusStats, now = Date.now()): string {
     out.push(s.memory.gates.length ? s.memory.gates.map((g) => `  gate ${describeGate(g)}`).join('\n') : '  gate: no growth-gated pass has run yet')
     out.push('')
   }
-  out.push(`LOG pgqueuer_log${s.log.unlogged ? ' (unlogged: a server crash empties it)' : ''}: ${s.log.rowsEstimate === null ? 'rows not yet estimated (never analyzed)' : `about ${formatCount(s.log.rowsEstimate)} rows`}, ${formatBytes(s.log.bytes)}`)
+  out.push(
+    `LOG pgqueuer_log${s.log.unlogged ? ' (unlogged: a server crash empties it)' : ''}: ${s.log.rowsEstimate === null ? 'rows not yet estimated (never analyzed)' : `about ${formatCount(s.log.rowsEstimate)} rows`}, ${formatBytes(s.log.bytes)}`,
+  )
   return out.join('\n')
 }

@@ -6,8 +6,8 @@
  * of jobs per second never mean thousands of renders.
  */
 import type { WorkerEventMap, WorkerEvents } from '../../events.js'
-import type { EntrypointRow, PickOutcome, RecentHold, RecentPick, ScheduleRow, Totals, WorkerViewState } from './view-state.js'
 import { formatAgeMinutes, formatSteadyRate } from '../../operator/format.js'
+import type { EntrypointRow, PickOutcome, RecentHold, RecentPick, ScheduleRow, Totals, WorkerViewState } from './view-state.js'
 
 export type { EntrypointRow, PickOutcome, RecentHold, RecentPick, ScheduleRow, Totals, WorkerViewState } from './view-state.js'
 
@@ -116,7 +116,15 @@ export class WorkerViewStore {
       on('job:retried', (e) => this.onFinished(e.jobId, e.entrypoint, 'retried', e.durationMs)),
       on('job:held', (e) => {
         this.onFinished(e.jobId, e.entrypoint, 'held', e.durationMs)
-        this.holds.unshift({ at: this.now(), jobId: e.jobId, entrypoint: e.entrypoint, attempts: e.attempts, durationMs: e.durationMs, error: e.error, scopes: e.scopes })
+        this.holds.unshift({
+          at: this.now(),
+          jobId: e.jobId,
+          entrypoint: e.entrypoint,
+          attempts: e.attempts,
+          durationMs: e.durationMs,
+          error: e.error,
+          scopes: e.scopes,
+        })
         if (this.holds.length > this.keepHolds) this.holds.pop()
       }),
       on('job:released', (e) => this.onFinished(e.jobId, e.entrypoint, 'released')),
@@ -263,9 +271,7 @@ export class WorkerViewStore {
       entrypoints: [...this.rows.values()].map((r) => ({ ...r })).sort((a, b) => a.entrypoint.localeCompare(b.entrypoint)),
       picks: ordered.filter(Boolean).map((p) => ({ ...p })),
       holds: this.holds.map((h) => ({ ...h })),
-      schedules: [...this.schedules.values()]
-        .map((s) => ({ ...s }))
-        .sort((a, b) => (a.nextRun ?? '\uffff').localeCompare(b.nextRun ?? '\uffff')),
+      schedules: [...this.schedules.values()].map((s) => ({ ...s })).sort((a, b) => (a.nextRun ?? '\uffff').localeCompare(b.nextRun ?? '\uffff')),
       notes: [...this.notes],
     }
   }

@@ -4,7 +4,7 @@
  * taken and the view rendered; an idle worker draws nothing. Frames are spaced so rendering takes
  * at most 2% of the process's time: under load, a slow frame delays the next one. Stopping draws the final frame and leaves it on screen.
  */
-import { render, type Instance } from 'ink'
+import { type Instance, render } from 'ink'
 import type { WorkerEvents } from '../../events.js'
 import { type ViewStoreOptions, WorkerViewStore } from './view-store.js'
 import { WorkerView } from './worker-view.js'

@@ -6,9 +6,9 @@
  * header stays on screen at 80x24.
  */
 import { Box, Text } from 'ink'
+import { fit, formatAgeMinutes, formatClock, formatCount, formatLimit, formatMs, formatScopes, formatSteadyRate, oneLine } from '../../operator/format.js'
 import { frameBudget, type ScreenSize, shareRows } from '../fit-height.js'
 import type { EntrypointRow, RecentHold, RecentPick, ScheduleRow, WorkerViewState } from './view-store.js'
-import { fit, formatAgeMinutes, formatClock, formatCount, formatLimit, formatMs, formatSteadyRate, formatScopes, oneLine } from '../../operator/format.js'
 
 const OUTCOME_COLOR: Record<RecentPick['outcome'], string> = {
   running: 'cyan',
@@ -43,7 +43,11 @@ function Header({ state }: { state: WorkerViewState }) {
         {w ? ` ${w.queueManagerId.slice(0, 8)} · ${w.host} pid ${w.pid}` : ''} · <Text color={phaseColor}>{state.phase}</Text> · up{' '}
         {formatAgeMinutes(state.now - state.startedAt)} · db <Database db={state.db} />
       </Text>
-      {state.phase === 'waiting' && state.db.lastError ? <Text color="yellow" wrap="truncate-end">{oneLine(state.db.lastError, 120)}</Text> : null}
+      {state.phase === 'waiting' && state.db.lastError ? (
+        <Text color="yellow" wrap="truncate-end">
+          {oneLine(state.db.lastError, 120)}
+        </Text>
+      ) : null}
       {w ? (
         <Text dimColor wrap="truncate-end">
           batch {w.batchSize} · concurrency {w.concurrency} · in flight {state.inFlight} · {w.entrypoints.length} entrypoints
@@ -68,9 +72,8 @@ function Throughput({ state }: { state: WorkerViewState }) {
         <Text color={rates.failed > 0 ? 'yellow' : undefined}>{formatSteadyRate(rates.failed)}</Text>
       </Text>
       <Text wrap="truncate-end">
-        <Text bold>total</Text> picked {formatCount(totals.picked)} · completed {formatCount(totals.completed)} · retried{' '}
-        {formatCount(totals.retried)} · held <Text color={totals.held ? 'red' : undefined}>{formatCount(totals.held)}</Text> · canceled{' '}
-        {formatCount(totals.canceled)} · released{' '}
+        <Text bold>total</Text> picked {formatCount(totals.picked)} · completed {formatCount(totals.completed)} · retried {formatCount(totals.retried)} · held{' '}
+        <Text color={totals.held ? 'red' : undefined}>{formatCount(totals.held)}</Text> · canceled {formatCount(totals.canceled)} · released{' '}
         {formatCount(totals.released)} · recovered {formatCount(totals.recovered)}
       </Text>
     </Box>
@@ -88,8 +91,7 @@ function Entrypoints({ rows: all, shown }: { rows: EntrypointRow[]; shown: numbe
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold wrap="truncate-end">
-        {fit('ENTRYPOINT', width)} {'IN FLIGHT'.padStart(10)} {'PICKED'.padStart(9)} {'DONE'.padStart(9)} {'RETRIED'.padStart(8)}{' '}
-        {'HELD'.padStart(6)}
+        {fit('ENTRYPOINT', width)} {'IN FLIGHT'.padStart(10)} {'PICKED'.padStart(9)} {'DONE'.padStart(9)} {'RETRIED'.padStart(8)} {'HELD'.padStart(6)}
       </Text>
       {rows.map((r) => (
         <Text key={r.entrypoint} wrap="truncate-end">
@@ -162,7 +164,12 @@ function Schedules({ schedules: all, now, shown }: { schedules: ScheduleRow[]; n
           <Text key={s.name} wrap="truncate-end">
             {' '}
             {fit(s.name, 24)} {next !== undefined ? `in ${formatAgeMinutes(next - now).padEnd(7)} ${s.nextRun}` : 'not scheduled'}
-            {s.lastFiredAt ? <Text dimColor> · last fired {s.lastFiredAt}, {s.lastEnqueued ?? 0} enqueued</Text> : null}
+            {s.lastFiredAt ? (
+              <Text dimColor>
+                {' '}
+                · last fired {s.lastFiredAt}, {s.lastEnqueued ?? 0} enqueued
+              </Text>
+            ) : null}
           </Text>
         )
       })}
@@ -195,7 +202,10 @@ export function sectionRows(space: number, sections: Section[]): (number | null)
   const kept = wanted.map((w) => w >= 0)
   const cost = () => kept.reduce((n, k) => n + (k ? 3 : 0), 0)
   for (let i = sections.length - 1; i >= 0 && cost() > space; i--) kept[i] = false
-  const extra = shareRows(space - cost(), wanted.map((w, i) => (kept[i] ? Math.max(0, w - 1) : 0)))
+  const extra = shareRows(
+    space - cost(),
+    wanted.map((w, i) => (kept[i] ? Math.max(0, w - 1) : 0)),
+  )
   return sections.map((s, i) => {
     if (!kept[i]) return null
     const lines = 1 + extra[i]

@@ -1,7 +1,7 @@
 // Jobs the command tests register through AIZK_WORKER_JOB_MODULES: a no-op the worker drains
 // during the prune test, and a strict schema for the enqueue validation tests.
 import { z } from 'zod'
-import { QueueJob, jobRegistry } from '../../../dist/index.js'
+import { jobRegistry, QueueJob } from '../../../dist/index.js'
 
 export class CliNoopJob extends QueueJob {
   static entrypoint = 'cli_noop'

@@ -21,7 +21,12 @@ export async function insertHeld(
 }
 
 /** Insert `n` queued rows of an entrypoint in one statement (generate_series). */
-export async function insertQueued(db: pg.Pool | pg.Client, entrypoint: string, n: number, opts: { priority?: number; executeAfter?: string } = {}): Promise<void> {
+export async function insertQueued(
+  db: pg.Pool | pg.Client,
+  entrypoint: string,
+  n: number,
+  opts: { priority?: number; executeAfter?: string } = {},
+): Promise<void> {
   await db.query(
     `INSERT INTO pgqueuer (priority, entrypoint, payload, status, execute_after)
      SELECT $1, $2, NULL, 'queued', coalesce($4::timestamptz, now()) FROM generate_series(1, $3::int)`,

@@ -14,13 +14,19 @@ export interface DashboardProcess {
 }
 
 export async function spawnDashboard(env: Record<string, string>, args: string[] = []): Promise<DashboardProcess> {
-  const child = spawn(process.execPath, [binPath, 'dashboard', '--json', '--port', '0', ...args], { cwd: repoRoot, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [binPath, 'dashboard', '--json', '--port', '0', ...args], {
+    cwd: repoRoot,
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const killOnExit = () => child.kill('SIGKILL')
   process.once('exit', killOnExit)
-  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => {
-    process.off('exit', killOnExit)
-    resolve(code)
-  }))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('close', (code) => {
+      process.off('exit', killOnExit)
+      resolve(code)
+    }),
+  )
   const events: Record<string, unknown>[] = []
   let stderr = ''
   let pending = ''

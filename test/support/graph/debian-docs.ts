@@ -22,5 +22,7 @@ export function debianPackageDir(pkg: string): { dir: string } | { missing: stri
     // The script prints every folder it unpacked before the one it could not fetch.
     reason = String((err as { stderr?: string }).stderr ?? (err as Error).message).trim()
   }
-  return existsSync(path.join(dir, '.complete')) ? { dir } : { missing: `${pkg} is not in ${cache}/debs (scripts/fetch-corpus.sh --eval: ${reason || 'no folder'})` }
+  return existsSync(path.join(dir, '.complete'))
+    ? { dir }
+    : { missing: `${pkg} is not in ${cache}/debs (scripts/fetch-corpus.sh --eval: ${reason || 'no folder'})` }
 }

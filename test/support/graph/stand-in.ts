@@ -39,14 +39,25 @@ export async function startStandIn(opts: { failEmbeddings?: number } = {}): Prom
       counters.embedded += input.length
       return {
         status: 200,
-        body: { object: 'list', model: body.model, data: input.map((t, index) => ({ object: 'embedding', index, embedding: bagOfWords(t) })), usage: { prompt_tokens: 1, total_tokens: 1 } },
+        body: {
+          object: 'list',
+          model: body.model,
+          data: input.map((t, index) => ({ object: 'embedding', index, embedding: bagOfWords(t) })),
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        },
       }
     }
     if (req.method === 'POST' && req.path === '/v1/chat/completions') {
       counters.chats++
       const messages = body.messages as { role: string; content: string }[]
       const prompt = messages.at(-1)?.content ?? ''
-      const words = prompt.replace(/\[\d+\]/g, ' ').replace(/\s+/g, ' ').trim().split(' ').slice(0, 12).join(' ')
+      const words = prompt
+        .replace(/\[\d+\]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .split(' ')
+        .slice(0, 12)
+        .join(' ')
       const wantsTitle = /"title"/.test(messages[0]?.content ?? '')
       const answer = wantsTitle ? { title: `About ${words.slice(0, 40)}`, summary: `Model report: ${words}` } : { summary: `Model summary: ${words}` }
       return { status: 200, body: chatBody(JSON.stringify(answer), body.model) }

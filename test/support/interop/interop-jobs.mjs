@@ -1,7 +1,7 @@
 // aizk's side of the interop suite: jobs an aizk worker (AIZK_WORKER_JOB_MODULES) runs beside a
 // PgQueuer worker. Each records what it saw in interop_runs, which the test creates.
 import { z } from 'zod'
-import { QueueJob, bytesPayload } from '../../../dist/index.js'
+import { bytesPayload, QueueJob } from '../../../dist/index.js'
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 

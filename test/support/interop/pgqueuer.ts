@@ -85,7 +85,13 @@ export function pgq(url: string, args: string[]): Promise<PgqEvent[]> {
     child.on('close', (code) => {
       clearTimeout(timer)
       if (code !== 0) reject(new Error(`pgq ${args[0]} exited ${code}: ${err.trim().split('\n').slice(-5).join(' | ')}`))
-      else resolve(out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as PgqEvent))
+      else
+        resolve(
+          out
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as PgqEvent),
+        )
     })
   })
 }

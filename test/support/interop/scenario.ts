@@ -8,9 +8,9 @@ import { before, it as nodeIt, type TestContext } from 'node:test'
 import type pg from 'pg'
 import { migrate } from '../../../src/db/migrate.js'
 import { repoRoot } from '../cli.js'
-import { createEmptyDatabase, type TestDatabase, freshDatabases } from '../db.js'
+import { createEmptyDatabase, freshDatabases, type TestDatabase } from '../db.js'
 import { fastWorkerEnv, killAll, type SpawnedWorker, spawnWorker } from '../worker-process.js'
-import { pgq, type PgqWorker, type PgqWorkerOptions, pgqueuerAbsent, requirePgQueuer, startPgqWorker } from './pgqueuer.js'
+import { type PgqWorker, type PgqWorkerOptions, pgq, pgqueuerAbsent, requirePgQueuer, startPgqWorker } from './pgqueuer.js'
 
 export const INTEROP_JOBS = path.join(repoRoot, 'test', 'support', 'interop', 'interop-jobs.mjs')
 
@@ -62,7 +62,10 @@ export interface RunRow {
 }
 
 export async function runsOf(pool: pg.Pool, entrypoint: string): Promise<RunRow[]> {
-  const { rows } = await pool.query<RunRow>('SELECT job_id::text, entrypoint, side, attempts, payload_hex, payload_json, started, finished FROM interop_runs WHERE entrypoint = $1 ORDER BY seq', [entrypoint])
+  const { rows } = await pool.query<RunRow>(
+    'SELECT job_id::text, entrypoint, side, attempts, payload_hex, payload_json, started, finished FROM interop_runs WHERE entrypoint = $1 ORDER BY seq',
+    [entrypoint],
+  )
   return rows
 }
 

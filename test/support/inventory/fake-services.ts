@@ -66,7 +66,8 @@ export function startFakeDocling(opts: { apiKey?: string; fail?: 'http500' | 'fa
     const file = form.get('files')
     if (!(file instanceof Blob) || form.get('to_formats') !== 'md') return { status: 422, body: { detail: 'files and to_formats required' } }
     const name = (file as File).name
-    if (opts.fail === 'failure') return { status: 200, body: { document: { filename: name, md_content: null }, status: 'failure', errors: [{ error_message: 'bad pdf' }] } }
+    if (opts.fail === 'failure')
+      return { status: 200, body: { document: { filename: name, md_content: null }, status: 'failure', errors: [{ error_message: 'bad pdf' }] } }
     const bytes = Buffer.from(await file.arrayBuffer())
     const md = `# ${name}\n\nConverted by docling: ${bytes.length} bytes.\n\n## Section\n\nBody of ${name}.\n`
     return {

@@ -8,7 +8,16 @@
 import { randomUUID } from 'node:crypto'
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Queryable } from '../../../db/queryable.js'
-import { claimFacts, entityEdges, entityNames, type InternalClaims, internalClaims, type NewCommunity, previousCommunities, replaceCommunities } from '../sql/community-sql.js'
+import {
+  claimFacts,
+  entityEdges,
+  entityNames,
+  type InternalClaims,
+  internalClaims,
+  type NewCommunity,
+  previousCommunities,
+  replaceCommunities,
+} from '../sql/community-sql.js'
 import { clusterOffThread } from './cluster-pool.js'
 import { extractiveDescription } from './describe.js'
 import { traceLineage } from './lineage.js'
@@ -31,7 +40,10 @@ export interface CommunityBuild {
 
 export async function buildCommunities(db: Queryable, scopes: readonly string[], opts: CommunityOptions, signal?: AbortSignal): Promise<CommunityBuild> {
   const edges = await entityEdges(db, scopes)
-  const { ids: entityIds, a: { length: edgeCount } } = edges
+  const {
+    ids: entityIds,
+    a: { length: edgeCount },
+  } = edges
   const levels = await clusterOffThread(edges, { maxLevels: MAX_LEVELS, resolution: opts.communitiesResolution }, signal)
   const claims = await internalClaims(db, scopes, entityIds)
   const names = await entityNames(db, [...new Set(levels[0]?.flat() ?? [])])

@@ -84,7 +84,11 @@ export function clusterLevels(edges: Iterable<WeightedEdge>, opts: ClusterOption
     for (const [node, c] of assignment) groups.set(c, [...(groups.get(c) ?? []), node])
     if (level > 0 && groups.size === graph.order) break
     const nextMembers = new Map<string, string[]>()
-    for (const [c, nodes] of groups) nextMembers.set(`c${c}`, nodes.flatMap((n) => members.get(n) ?? []))
+    for (const [c, nodes] of groups)
+      nextMembers.set(
+        `c${c}`,
+        nodes.flatMap((n) => members.get(n) ?? []),
+      )
     levels.push([...nextMembers.values()].sort((x, y) => y.length - x.length || (x[0] < y[0] ? -1 : 1)))
     if (groups.size <= 1) break
     const coarse: WeightedEdge[] = []

@@ -15,7 +15,12 @@ import { type DescribeSettings, reportCommunity } from './describe.js'
 
 export type ReportSettings = DescribeSettings & Pick<Settings, 'reportBatch' | 'reportConcurrency'>
 
-export async function reportCommunities(pool: pg.Pool, user: User, settings: ReportSettings, signal?: AbortSignal): Promise<{ reported: number; kept: number }> {
+export async function reportCommunities(
+  pool: pg.Pool,
+  user: User,
+  settings: ReportSettings,
+  signal?: AbortSignal,
+): Promise<{ reported: number; kept: number }> {
   const out = { reported: 0, kept: 0 }
   if (!settings.llmUrl) return out
   for (;;) {

@@ -55,8 +55,12 @@ function groups(claims: readonly CommunityClaim[]): Group[] {
     bySubject.set(s, [...(bySubject.get(s) ?? []), c])
   }
   const candidates: (Group & { claims: CommunityClaim[] })[] = []
-  for (const cs of byObject.values()) if (cs.length >= 2) candidates.push({ side: 'object', predicate: cs[0].predicate, fixed: cs[0].object, others: [], past: dated(cs[0]), span: '', claims: cs })
-  for (const cs of bySubject.values()) if (cs.length >= 2) candidates.push({ side: 'subject', predicate: cs[0].predicate, fixed: cs[0].subject, others: [], past: dated(cs[0]), span: '', claims: cs })
+  for (const cs of byObject.values())
+    if (cs.length >= 2)
+      candidates.push({ side: 'object', predicate: cs[0].predicate, fixed: cs[0].object, others: [], past: dated(cs[0]), span: '', claims: cs })
+  for (const cs of bySubject.values())
+    if (cs.length >= 2)
+      candidates.push({ side: 'subject', predicate: cs[0].predicate, fixed: cs[0].subject, others: [], past: dated(cs[0]), span: '', claims: cs })
   candidates.sort((a, b) => b.claims.length - a.claims.length)
   const used = new Set<CommunityClaim>()
   const out: Group[] = []
@@ -89,7 +93,15 @@ function groupTitle(g: Group): string {
 
 export function communityText(names: readonly string[], size: number, claims: readonly CommunityClaim[]): { title: string; summary: string } {
   const shared = groups(claims)
-  const inGroup = new Set(shared.flatMap((g) => claims.filter((c) => (g.side === 'object' ? c.object === g.fixed && g.others.includes(c.subject) : c.subject === g.fixed && g.others.includes(c.object)) && c.predicate === g.predicate)))
+  const inGroup = new Set(
+    shared.flatMap((g) =>
+      claims.filter(
+        (c) =>
+          (g.side === 'object' ? c.object === g.fixed && g.others.includes(c.subject) : c.subject === g.fixed && g.others.includes(c.object)) &&
+          c.predicate === g.predicate,
+      ),
+    ),
+  )
   const top = names.slice(0, 3)
   const around = list(top, 3)
   const title = shared[0] ? groupTitle(shared[0]) : around || 'community'

@@ -11,7 +11,11 @@ import {
   ANALYZE_TREND_WEIGHTS,
   DROP_TREND_WEIGHTS,
   INDEX_TREND_WEIGHTS,
-  MEASURE_TREND_WEIGHTS, MOVED_ENTITIES, STORE_TREND_WEIGHTS, ZERO_VANISHED_TRENDS } from '../sql/trend-sql.js'
+  MEASURE_TREND_WEIGHTS,
+  MOVED_ENTITIES,
+  STORE_TREND_WEIGHTS,
+  ZERO_VANISHED_TRENDS,
+} from '../sql/trend-sql.js'
 
 export interface TrendOptions {
   ratio: number
@@ -21,26 +25,19 @@ export interface TrendOptions {
 
 export async function findTrends(db: Queryable, scopes: readonly string[], opts: TrendOptions): Promise<NewInsight[]> {
   // Named with pg_temp.: a table of the same name elsewhere on the search path never stands in.
-  await db.query(
-    MEASURE_TREND_WEIGHTS,
-    [scopes],
-  )
+  await db.query(MEASURE_TREND_WEIGHTS, [scopes])
   // A temp table has no statistics: without a key and ANALYZE, the joins below may be planned
   // as nested loops over every pair of entities.
   await db.query(INDEX_TREND_WEIGHTS)
   await db.query(ANALYZE_TREND_WEIGHTS)
-  const { rows } = await db.query<{ id: string; name: string; before: number; now: number; since: Date; evidence: string[] | null }>(
-    MOVED_ENTITIES,
-    [scopes, opts.ratio, opts.minDelta, opts.evidenceClaims],
-  )
-  await db.query(
-    STORE_TREND_WEIGHTS,
-    [scopes],
-  )
-  await db.query(
-    ZERO_VANISHED_TRENDS,
-    [scopes],
-  )
+  const { rows } = await db.query<{ id: string; name: string; before: number; now: number; since: Date; evidence: string[] | null }>(MOVED_ENTITIES, [
+    scopes,
+    opts.ratio,
+    opts.minDelta,
+    opts.evidenceClaims,
+  ])
+  await db.query(STORE_TREND_WEIGHTS, [scopes])
+  await db.query(ZERO_VANISHED_TRENDS, [scopes])
   await db.query(DROP_TREND_WEIGHTS)
   return rows.map((r) => {
     const rising = r.now > r.before

@@ -65,7 +65,13 @@ async function buildLevels(run: RunTask, chunks: LayerItem[], settings: RaptorSe
         signal,
       ),
     )
-    const vectors = await embedTexts(summaries, { url, model: settings.embeddingsModel, apiKey: settings.embeddingsApiKey, batchSize: settings.embeddingsBatch, signal })
+    const vectors = await embedTexts(summaries, {
+      url,
+      model: settings.embeddingsModel,
+      apiKey: settings.embeddingsApiKey,
+      batchSize: settings.embeddingsBatch,
+      signal,
+    })
     const next: LayerItem[] = clusters.map((members, i) => {
       const children = members.map((m) => layer[m].id)
       const node: NewRaptorNode = {

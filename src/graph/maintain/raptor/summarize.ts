@@ -36,7 +36,10 @@ export async function summarizeCluster(settings: SummarySettings, texts: string[
   const fallback = extractiveSummary(texts, SUMMARY_CHARS)
   if (!settings.llmUrl) return fallback
   const budget = Math.max(2000, SUMMARY_CHARS * 8)
-  const passages = texts.map((t, i) => `[${i + 1}] ${t}`).join('\n\n').slice(0, budget)
+  const passages = texts
+    .map((t, i) => `[${i + 1}] ${t}`)
+    .join('\n\n')
+    .slice(0, budget)
   const answer = await chatCompletion(
     settings,
     [

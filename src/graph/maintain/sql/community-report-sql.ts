@@ -43,7 +43,12 @@ export async function storeCommunityReports(
             findings = coalesce(u.findings, c.findings), reported_at = now()
        FROM jsonb_to_recordset($2::jsonb) AS u(id uuid, title text, summary text, findings jsonb)
       WHERE c.id = u.id AND c.scopes = $1::uuid[]`,
-    [scopes, JSON.stringify(reports.map((r) => ({ id: r.id, title: r.report?.title ?? null, summary: r.report?.summary ?? null, findings: r.report?.findings ?? null })))],
+    [
+      scopes,
+      JSON.stringify(
+        reports.map((r) => ({ id: r.id, title: r.report?.title ?? null, summary: r.report?.summary ?? null, findings: r.report?.findings ?? null })),
+      ),
+    ],
   )
   return rowCount ?? 0
 }

@@ -4,8 +4,8 @@
  * set's communities wholesale, inside the pass's one transaction.
  */
 import type { Queryable } from '../../../db/queryable.js'
-import type { CommunityClaim } from '../communities/community-text.js'
 import type { EdgeList } from '../communities/cluster-levels.js'
+import type { CommunityClaim } from '../communities/community-text.js'
 
 /**
  * Entity-to-entity edges of the set: live claims (not superseded, not faded), weights added. One

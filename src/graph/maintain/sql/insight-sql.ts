@@ -32,7 +32,12 @@ export async function writeInsights(db: Queryable, scopes: readonly string[], in
        FROM jsonb_to_recordset($2::jsonb) AS u(kind text, title text, detail jsonb, entity_id uuid, evidence_key text)
      ON CONFLICT (scopes, kind, evidence_key) DO NOTHING
      RETURNING id::text, kind, evidence_key`,
-    [scopes, JSON.stringify([...keyed.values()].map((i) => ({ kind: i.kind, title: i.title, detail: i.detail, entity_id: i.entityId ?? null, evidence_key: evidenceKey(i) })))],
+    [
+      scopes,
+      JSON.stringify(
+        [...keyed.values()].map((i) => ({ kind: i.kind, title: i.title, detail: i.detail, entity_id: i.entityId ?? null, evidence_key: evidenceKey(i) })),
+      ),
+    ],
   )
   const insightIds: string[] = []
   const claimIds: string[] = []

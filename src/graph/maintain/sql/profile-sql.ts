@@ -76,10 +76,24 @@ export async function strongestClaims(db: Queryable, scopes: readonly string[], 
       ORDER BY p.e, c.weight DESC, c.last_reinforced DESC, c.id`,
     [scopes, entityIds, perEntity],
   )
-  return rows.map((r) => ({ entityId: r.entity_id, claimId: r.id, subject: r.subject, predicate: r.predicate, object: r.object, weight: Number(r.weight), sources: r.sources, validFrom: r.valid_from, validTo: r.valid_to }))
+  return rows.map((r) => ({
+    entityId: r.entity_id,
+    claimId: r.id,
+    subject: r.subject,
+    predicate: r.predicate,
+    object: r.object,
+    weight: Number(r.weight),
+    sources: r.sources,
+    validFrom: r.valid_from,
+    validTo: r.valid_to,
+  }))
 }
 
-export async function storeProfiles(db: Queryable, scopes: readonly string[], profiles: { entityId: string; summary: string; claimIds: string[] }[]): Promise<void> {
+export async function storeProfiles(
+  db: Queryable,
+  scopes: readonly string[],
+  profiles: { entityId: string; summary: string; claimIds: string[] }[],
+): Promise<void> {
   if (profiles.length === 0) return
   await db.query(
     `UPDATE profile p SET summary = u.summary, claim_ids = u.claim_ids, claimed_at = NULL, refreshed_at = now()

@@ -25,7 +25,15 @@ export async function insertDocumentChunks(db: Queryable, scopes: readonly strin
      SELECT $1::uuid[], $2::uuid, 'document', o, t, h, cs, ce
        FROM unnest($3::int[], $4::text[], $5::text[], $6::int[], $7::int[]) AS u(o, t, h, cs, ce)
      RETURNING id::text, ordinal`,
-    [scopes, documentId, chunks.map((c) => c.ordinal), chunks.map((c) => c.text), chunks.map((c) => c.heading), chunks.map((c) => c.charStart), chunks.map((c) => c.charEnd)],
+    [
+      scopes,
+      documentId,
+      chunks.map((c) => c.ordinal),
+      chunks.map((c) => c.text),
+      chunks.map((c) => c.heading),
+      chunks.map((c) => c.charStart),
+      chunks.map((c) => c.charEnd),
+    ],
   )
   return rows.sort((a, b) => a.ordinal - b.ordinal).map((r) => r.id)
 }

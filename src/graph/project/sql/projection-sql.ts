@@ -46,7 +46,14 @@ export function lockedWriteSql(scopes: readonly string[], chunkId: string, text:
   const annotation = annotationArgs(extraction)
   const annotate = annotation && [set, ...annotation.map((a) => arrayLiteral(a.values, a.type))]
   const ended = extraction.claims.filter((c) => c.validTo)
-  const ends = ended.length > 0 && [set, ...claimKeyArgs(ended).map((a) => arrayLiteral(a.values, a.type)), arrayLiteral(ended.map((c) => c.validTo ?? null), 'text')]
+  const ends = ended.length > 0 && [
+    set,
+    ...claimKeyArgs(ended).map((a) => arrayLiteral(a.values, a.type)),
+    arrayLiteral(
+      ended.map((c) => c.validTo ?? null),
+      'text',
+    ),
+  ]
   // The locked row's check is an uncorrelated subquery of the write's WHERE: the planner makes it
   // a one-time filter, run before the function, so the write happens only for an unchanged chunk.
   // The annotation runs once the write's row exists, and (a volatile function's statements each

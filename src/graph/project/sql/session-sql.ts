@@ -33,10 +33,10 @@ export async function lockUnpromotedItems(db: Queryable, scopes: readonly string
 }
 
 export async function nextSessionPart(db: Queryable, scopes: readonly string[], sessionId: string): Promise<number> {
-  const { rows } = await db.query<{ part: number }>('SELECT coalesce(max(part), 0)::int + 1 AS part FROM document WHERE scopes = $1::uuid[] AND session_id = $2', [
-    scopes,
-    sessionId,
-  ])
+  const { rows } = await db.query<{ part: number }>(
+    'SELECT coalesce(max(part), 0)::int + 1 AS part FROM document WHERE scopes = $1::uuid[] AND session_id = $2',
+    [scopes, sessionId],
+  )
   return rows[0].part
 }
 

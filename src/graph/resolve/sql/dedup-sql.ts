@@ -67,9 +67,15 @@ export async function entityStamps(db: Queryable, scopes: readonly string[], ids
  * its claims (folding claims that become one: weights add, evidence joins), its mentions
  * (counts add) and drop its profile, leaving the survivor's profile dirty.
  */
-export async function mergeEntities(db: Queryable, scopes: readonly string[], merges: readonly PlannedMerge[]): Promise<{ claimsMoved: number; claimsFolded: number }> {
+export async function mergeEntities(
+  db: Queryable,
+  scopes: readonly string[],
+  merges: readonly PlannedMerge[],
+): Promise<{ claimsMoved: number; claimsFolded: number }> {
   // Named with pg_temp.: a table of the same name elsewhere on the search path never stands in.
-  await db.query('CREATE TEMP TABLE pg_temp.aizk_dedup_map (f uuid PRIMARY KEY, t uuid NOT NULL, rule text NOT NULL, score float8 NOT NULL, kept text NOT NULL) ON COMMIT DROP')
+  await db.query(
+    'CREATE TEMP TABLE pg_temp.aizk_dedup_map (f uuid PRIMARY KEY, t uuid NOT NULL, rule text NOT NULL, score float8 NOT NULL, kept text NOT NULL) ON COMMIT DROP',
+  )
   await db.query('INSERT INTO pg_temp.aizk_dedup_map SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::float8[], $5::text[])', [
     merges.map((m) => m.from),
     merges.map((m) => m.into),
@@ -153,7 +159,9 @@ export async function mergeEntities(db: Queryable, scopes: readonly string[], me
     [scopes],
   )
   await db.query(WRITE_MERGE_RECORDS, [scopes])
-  await db.query('UPDATE entity e SET name = m.kept FROM (SELECT DISTINCT t, kept FROM pg_temp.aizk_dedup_map) m WHERE e.id = m.t AND e.scopes = $1::uuid[]', [scopes])
+  await db.query('UPDATE entity e SET name = m.kept FROM (SELECT DISTINCT t, kept FROM pg_temp.aizk_dedup_map) m WHERE e.id = m.t AND e.scopes = $1::uuid[]', [
+    scopes,
+  ])
   await db.query('DROP TABLE pg_temp.aizk_dedup_fold, pg_temp.aizk_dedup_claims, pg_temp.aizk_dedup_map, pg_temp.aizk_dedup_undo')
   return { claimsMoved: moved.rowCount ?? 0, claimsFolded: folded.rowCount ?? 0 }
 }

@@ -50,7 +50,18 @@ export interface MergeRecord {
 
 /** The set's merges, newest first; `entity` narrows them to merges of or into entities of that name. */
 export async function listMerges(db: Queryable, scopes: readonly string[], opts: { limit: number; entity?: string; undone?: boolean }): Promise<MergeRecord[]> {
-  const { rows } = await db.query<{ id: string; merged_id: string; into_id: string; rule: string; score: number; merged_name: string; into_name: string; kept_name: string; merged_at: Date; undone_at: Date | null }>(
+  const { rows } = await db.query<{
+    id: string
+    merged_id: string
+    into_id: string
+    rule: string
+    score: number
+    merged_name: string
+    into_name: string
+    kept_name: string
+    merged_at: Date
+    undone_at: Date | null
+  }>(
     `SELECT id::text, merged_id::text, into_id::text, rule, score, merged_name, into_name, kept_name, merged_at, undone_at
        FROM entity_merge
       WHERE scopes = $1::uuid[] AND ($3::text IS NULL OR lower($3) IN (lower(merged_name), lower(into_name), lower(kept_name)))
@@ -74,9 +85,10 @@ export async function listMerges(db: Queryable, scopes: readonly string[], opts:
 
 /** Pairs (merged, into) whose merge was undone: the dedup pass never makes them again. */
 export async function undoneMergePairs(db: Queryable, scopes: readonly string[]): Promise<[string, string][]> {
-  const { rows } = await db.query<{ m: string; i: string }>('SELECT merged_id::text AS m, into_id::text AS i FROM entity_merge WHERE scopes = $1::uuid[] AND undone_at IS NOT NULL', [
-    scopes,
-  ])
+  const { rows } = await db.query<{ m: string; i: string }>(
+    'SELECT merged_id::text AS m, into_id::text AS i FROM entity_merge WHERE scopes = $1::uuid[] AND undone_at IS NOT NULL',
+    [scopes],
+  )
   return rows.map((r) => [r.m, r.i])
 }
 
@@ -136,7 +148,7 @@ export async function unmergeEntity(db: Queryable, scopes: readonly string[], me
     [scopes, mergeId],
   )
   const r = rows[0]
-  if (!r) throw new UsageError(`no merge ${mergeId} in this scope set`, 'list the set\'s merges with `aizk graph merges --scope ...`')
+  if (!r) throw new UsageError(`no merge ${mergeId} in this scope set`, "list the set's merges with `aizk graph merges --scope ...`")
   if (r.undone_at) throw new UsageError(`merge ${mergeId} was already undone at ${r.undone_at.toISOString()}`)
   if (r.now_into !== r.into_id) {
     const later = await db.query<{ id: string }>(
