@@ -180,6 +180,9 @@ function sources(dir: string): string[] {
   })
 }
 
+/** Past this a file does more than one thing (docs/architecture.md#small-files). */
+const MAX_SOURCE_LINES = 300
+
 describe('architecture', () => {
   it('core modules import neither oclif, ink, react nor the CLI layers', () => {
     const offenders: string[] = []
@@ -270,6 +273,14 @@ describe('architecture', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  it('no source file is over 300 lines: a longer one does more than one thing and is split', () => {
+    const long = sources(path.join(repoRoot, 'src'))
+      .map((file) => ({ file: path.relative(repoRoot, file), lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > MAX_SOURCE_LINES)
+      .map((f) => `${f.file}: ${f.lines} lines`)
+    assert.deepEqual(long, [])
   })
 
   it('no comment in src/ names an issue or a part of one', () => {
