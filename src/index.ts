@@ -64,7 +64,7 @@ export { type JobOutcome, type WaitOptions, waitForJobs } from './queue/wait-for
 // Memory: scoped access, writing, reading
 export { type GrowthGateOptions, type GrowthGateResult, runIfGrown, type ScopeSet, User } from './scope/index.js'
 // Settings, the database, the worker
-export { type ParseOptions, parseSettings, type Settings, type SettingsSource } from './settings.js'
+export { type NumberSettingKey, type ParseOptions, parseSettings, type SettingKey, type Settings, type SettingsSource } from './settings.js'
 export { JobCanceledError } from './worker/executor.js'
 export { Worker } from './worker/worker.js'
 export type { WorkerOptions, WorkerService, WorkerSettings } from './worker/worker-options.js'
