@@ -37,6 +37,7 @@ export interface Migration {
  */
 const RELEASED_RAW_CHECKSUMS: Record<string, string[]> = {
   '0022_baseline.sql': ['651cfb8881fb7eed'],
+  '0026_keys_belong_to_sets.sql': ['8057d7eb999b82ac'],
 }
 
 const migrationsOnce = oncePerProcess(readMigrations)
