@@ -55,13 +55,14 @@ function readMigrations(appRole: string, dir: string): Migration[] {
       const raw = readFileSync(path.join(dir, file), 'utf8')
       const { first, rest } = splitCommitFirst(file, renderAppRole(raw, appRole))
       const { requires, checks, drops } = readDirectives(file, raw)
+      const overWhatRuns = checksum(raw)
       return {
         version: Number(file.slice(0, 4)),
         name: file.replace(/\.sql$/, ''),
         commitFirst: first,
         sql: rest,
-        checksum: checksum(raw),
-        acceptedChecksums: [checksum(raw), rawChecksum(raw), ...(RELEASED_RAW_CHECKSUMS[file] ?? [])],
+        checksum: overWhatRuns,
+        acceptedChecksums: [overWhatRuns, rawChecksum(raw), ...(RELEASED_RAW_CHECKSUMS[file] ?? [])],
         requires,
         checks,
         drops,
