@@ -101,7 +101,7 @@ export async function scoreMerges(
   for (const group of members.values()) {
     const names = [...new Set(group.map((e) => e.name))]
     if (names.length < 2) continue
-    const display = betterName(group.flatMap((e) => [...e.shown].map(([name, mentions]) => ({ name, mentions }))))
+    const display = betterName(group.flatMap((e) => [...e.shown].map(([name, mentions]) => ({ name, mentions, kind: e.kind }))))
     const shown = normalizeName(display)
     for (const name of names.filter((n) => n !== shown)) {
       const mine = of(name)

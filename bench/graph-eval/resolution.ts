@@ -87,7 +87,7 @@ async function scoreSet(set: NameSet, keep: (p: MergePair) => boolean, score: Sc
     const labeled = members.find((m) => m.kept)
     if (members.length < 2 || !labeled || new Set(members.map((m) => m.entity)).size > 1) continue
     score.keptGroups++
-    const kept = betterName(members.map((m) => ({ name: m.name, mentions: 0 })))
+    const kept = betterName(members.map((m) => ({ name: m.name, mentions: 0, kind: m.kind })))
     if (kept === labeled.name) score.keptRight++
     else if (process.env.EVAL_VERBOSE) console.log(`    kept ${kept}, labeled ${labeled.name}`)
   }

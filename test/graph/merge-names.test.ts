@@ -59,39 +59,96 @@ describe('merges that would rename things', () => {
   it('shows one of the most mentioned member’s own forms', () => {
     assert.equal(
       betterName([
-        { name: 'Linux', mentions: 24 },
-        { name: 'Loading Linux', mentions: 1 },
+        { name: 'Linux', mentions: 24, kind: 'concept' },
+        { name: 'Loading Linux', mentions: 1, kind: 'concept' },
       ]),
       'Linux',
     )
     assert.equal(
       betterName([
-        { name: 'Free Software', mentions: 12 },
-        { name: 'FS', mentions: 2 },
+        { name: 'Free Software', mentions: 12, kind: 'concept' },
+        { name: 'FS', mentions: 2, kind: 'concept' },
       ]),
       'Free Software',
     )
     assert.equal(
       betterName([
-        { name: 'PC', mentions: 9 },
-        { name: 'Places->CD/DVD Creator', mentions: 1 },
+        { name: 'PC', mentions: 9, kind: 'concept' },
+        { name: 'Places->CD/DVD Creator', mentions: 1, kind: 'concept' },
       ]),
       'PC',
     )
     // A fuller form and an expansion are the entity's own.
     assert.equal(
       betterName([
-        { name: "Raphaël's", mentions: 9 },
-        { name: 'Raphaël Hertzog', mentions: 1 },
+        { name: "Raphaël's", mentions: 9, kind: 'person' },
+        { name: 'Raphaël Hertzog', mentions: 1, kind: 'person' },
       ]),
       'Raphaël Hertzog',
     )
     assert.equal(
       betterName([
-        { name: 'DPL', mentions: 20 },
-        { name: 'Debian Project Leader', mentions: 2 },
+        { name: 'DPL', mentions: 20, kind: 'concept' },
+        { name: 'Debian Project Leader', mentions: 2, kind: 'concept' },
       ]),
       'Debian Project Leader',
     )
+  })
+})
+
+describe('a shorter name folds into a longer one only where names work that way', () => {
+  const pairs = async (kind: string, a: string, b: string) =>
+    merged([
+      [a, kind],
+      [b, kind],
+    ])
+
+  it('merges a person’s first or last name, a designator, an acronym whose initials spell it, a phrase after its owner, a codename after its version', async () => {
+    assert.deepEqual(await pairs('person', 'Raphaël', 'Raphaël Hertzog'), ['Raphaël = Raphaël Hertzog (partial-name)'])
+    assert.deepEqual(await pairs('person', 'Hertzog', 'Raphaël Hertzog'), ['Hertzog = Raphaël Hertzog (partial-name)'])
+    assert.deepEqual(await pairs('organisation', 'Debian', 'Debian Project'), ['Debian = Debian Project (designator)'])
+    assert.deepEqual(await pairs('concept', 'DFSG', 'Debian Free Software Guidelines'), ['DFSG = Debian Free Software Guidelines (acronym)'])
+    assert.deepEqual(await pairs('organisation', 'SPI', 'Software in the Public Interest'), ['SPI = Software in the Public Interest (acronym)'])
+    assert.deepEqual(
+      await merged([
+        ['Debian', 'organisation'],
+        ['Technical Committee', 'organisation'],
+        ['Debian Technical Committee', 'organisation'],
+      ]),
+      ['Technical Committee = Debian Technical Committee (partial-name)'],
+    )
+    assert.deepEqual(
+      await merged([
+        ['Debian 9', 'product'],
+        ['Stretch', 'product'],
+        ['Debian 9 Stretch', 'product'],
+      ]),
+      ['Stretch = Debian 9 Stretch (partial-name)'],
+    )
+  })
+
+  it('never folds a one-word name into a name that qualifies it, nor an acronym into words whose initials do not spell it', async () => {
+    const set = (kind: string, names: string[]) => merged(names.map((n) => [n, kind]))
+    // The heads are names of the set, as in the Debian handbook: still another thing.
+    assert.deepEqual(await set('product', ['Linux', 'SUSE', 'SUSE Linux', 'Debian', 'Debian GNU/Linux', 'GNU/Linux', 'Debian GNU Linux']), [])
+    assert.deepEqual(await set('concept', ['Linux', 'SUSE', 'SUSE Linux', 'GNU', 'GNU Readline', 'Readline']), [])
+    assert.deepEqual(await set('concept', ['Shell', 'Secure Shell', 'OpenSSH']), [])
+    // Two letters fit too many names; "OS X" is not an acronym; initials must cover every significant word, in order.
+    assert.deepEqual(await set('concept', ['FS', 'Free Software', 'OS X', 'OS', 'Open Source', 'PC', 'Personal Computer']), [])
+    assert.deepEqual(await set('concept', ['DFS', 'Debian Free Software Guidelines', 'FSD', 'Free Software Definition Debian']), [])
+    assert.deepEqual(await set('organisation', ['SFC', 'Free Software Conservancy']), [])
+  })
+
+  it('shows a name the most mentioned member has, never a qualified or unrelated one', () => {
+    const shown = (kind: string, ...names: [string, number][]) => betterName(names.map(([name, mentions]) => ({ name, mentions, kind })))
+    assert.equal(shown('product', ['Linux', 24], ['SUSE Linux', 1]), 'Linux')
+    assert.equal(shown('product', ['GNU/Linux', 10], ['Debian GNU/Linux', 3]), 'GNU/Linux')
+    assert.equal(shown('concept', ['Shell', 8], ['Secure Shell', 1]), 'Shell')
+    assert.equal(shown('organisation', ['Technical Committee', 5], ['Debian Technical Committee', 1]), 'Debian Technical Committee')
+    assert.equal(shown('product', ['Stretch', 7], ['Debian 9 Stretch', 1]), 'Debian 9 Stretch')
+    assert.equal(shown('organisation', ['Debian Project', 6], ['Debian', 2]), 'Debian')
+    assert.equal(shown('person', ['Raphaël', 6], ['Raphaël Hertzog', 1]), 'Raphaël Hertzog')
+    // Not a person: a word added before a one-word name qualifies it.
+    assert.equal(shown('concept', ['Hertzog', 6], ['Raphaël Hertzog', 1]), 'Hertzog')
   })
 })

@@ -33,7 +33,7 @@ describe('name rules', () => {
     assert.equal(rule('Reston', 'Reston, Virginia', 'place'), null)
   })
 
-  it('within a set: a partial name or acronym that fits two names merges with neither; a tail needs a head that is a name', async () => {
+  it('within a set: a partial name or acronym that fits two names merges with neither; a tail of two words or more needs a head that is a name', async () => {
     assert.deepEqual(
       await merged([
         ['Sam', 'person'],
@@ -60,11 +60,11 @@ describe('name rules', () => {
     )
     assert.deepEqual(
       await merged([
-        ['Readline', 'product'],
-        ['GNU Readline', 'product'],
-        ['GNU', 'product'],
+        ['Technical Committee', 'organisation'],
+        ['Debian Technical Committee', 'organisation'],
+        ['Debian', 'organisation'],
       ]),
-      ['Readline = GNU Readline (partial-name)'],
+      ['Technical Committee = Debian Technical Committee (partial-name)'],
     )
     assert.deepEqual(
       await merged([
@@ -80,31 +80,31 @@ describe('name rules', () => {
   it('keeps the better name', () => {
     assert.equal(
       betterName([
-        { name: "Raphaël's", mentions: 9 },
-        { name: 'Raphaël Hertzog', mentions: 1 },
-        { name: 'Hertzog', mentions: 3 },
+        { name: "Raphaël's", mentions: 9, kind: 'person' },
+        { name: 'Raphaël Hertzog', mentions: 1, kind: 'person' },
+        { name: 'Hertzog', mentions: 3, kind: 'person' },
       ]),
       'Raphaël Hertzog',
     )
     assert.equal(
       betterName([
-        { name: 'DPL', mentions: 20 },
-        { name: 'Debian Project Leader', mentions: 2 },
+        { name: 'DPL', mentions: 20, kind: 'concept' },
+        { name: 'Debian Project Leader', mentions: 2, kind: 'concept' },
       ]),
       'Debian Project Leader',
     )
     assert.equal(
       betterName([
-        { name: 'Debian project', mentions: 1 },
-        { name: 'Debian', mentions: 1 },
+        { name: 'Debian project', mentions: 1, kind: 'product' },
+        { name: 'Debian', mentions: 1, kind: 'product' },
       ]),
       'Debian',
     )
     assert.equal(
       betterName([
-        { name: 'Richard Stallman', mentions: 5 },
-        { name: 'Richard M. Stallman', mentions: 1 },
-        { name: 'Dr. Richard M. Stallman', mentions: 1 },
+        { name: 'Richard Stallman', mentions: 5, kind: 'person' },
+        { name: 'Richard M. Stallman', mentions: 1, kind: 'person' },
+        { name: 'Dr. Richard M. Stallman', mentions: 1, kind: 'person' },
       ]),
       'Richard M. Stallman',
     )

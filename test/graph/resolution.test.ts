@@ -136,6 +136,33 @@ describe('resolution', () => {
     assert.equal((await readMerges(app.scoped, AB, identity, { limit: 50, undone: true })).length, 3)
   })
 
+  it('never folds a one-word name into a name that qualifies it; the survivor shows a name its most mentioned member has', async () => {
+    const [c1] = await addDocument(app.scoped, [B], 'distributions', 'Linux. SUSE Linux by SUSE. Debian GNU/Linux is a GNU/Linux. The Technical Committee.')
+    const [c2] = await addDocument(app.scoped, [B], 'kernel', 'Linux again. The Debian Technical Committee decides.')
+    const products = ['Linux', 'SUSE Linux', 'SUSE', 'Debian GNU/Linux', 'GNU/Linux', 'Debian']
+    await projectExtraction(app.scoped, [B], c1, {
+      entities: [...products.map((name) => ({ name, kind: 'product' })), { name: 'Technical Committee', kind: 'organisation' }],
+      claims: [{ subject: 'Technical Committee', predicate: 'decide', object: 'disputes', objectIsEntity: false }],
+    })
+    await projectExtraction(app.scoped, [B], c2, {
+      entities: [
+        { name: 'Linux', kind: 'product' },
+        { name: 'Debian Technical Committee', kind: 'organisation' },
+        { name: 'Debian', kind: 'organisation' },
+      ],
+      claims: [],
+    })
+    await runScoped(DedupJob, app.scoped, settings, [B])
+    assert.deepEqual(
+      (await readMerges(app.scoped, [B], identity, { limit: 10 }))
+        .map((m) => `${[m.mergedName, m.intoName].sort().join(' + ')}, kept ${m.keptName}:${m.rule}`)
+        .sort(),
+      ['Debian + Debian, kept Debian:same-name', 'Debian Technical Committee + Technical Committee, kept Debian Technical Committee:partial-name'],
+    )
+    const names = await live([B])
+    for (const kept of products) assert.ok(names.includes(kept), `${kept} is live: ${names.join(', ')}`)
+  })
+
   it('with an embeddings endpoint, merges names only vectors relate, never word-order swaps or one-word look-alikes', async () => {
     // Vectors by meaning, as a model would give them: each name's vector names the thing it means.
     const meaning: Record<string, number[]> = {

@@ -6,11 +6,13 @@
  * initials: "Richard M. Stallman"), then the most mentioned, then the shortest spelling.
  */
 import { normalizeName } from '../extract/normalize.js'
-import { DESIGNATORS, englishWord, isAcronymOf, withDesignators, words } from './name-rules.js'
+import { compatibleNames } from './name-compatibility.js'
+import { DESIGNATORS, englishWord, isAcronymOf, isPartialOf, withDesignators, words } from './name-rules.js'
 
 export interface NameCandidate {
   name: string
   mentions: number
+  kind: string
 }
 
 const POSSESSIVE = /['’]s$/u
@@ -31,10 +33,12 @@ function penalty(name: string, longest: number, expansionOf: (acronym: string) =
 const fullness = (name: string) => words(normalizeName(name)).filter((w) => !DESIGNATORS.has(w) && !/^\p{L}\.?$/u.test(w)).length
 const initials = (name: string) => words(normalizeName(name)).filter((w) => /^\p{L}\.?$/u.test(w)).length
 
-/** Every word of `short` (less a possessive) stands in `long` in order, and each word `long` adds is a name's, not an English word. */
-function fullerFormOf(long: string, short: string): boolean {
-  const s = words(normalizeName(short)).map((w) => w.replace(/['’]s$/u, ''))
-  const l = words(normalizeName(long)).map((w) => w.replace(/['’]s$/u, ''))
+const bare = (name: string) => words(normalizeName(name)).map((w) => w.replace(POSSESSIVE, ''))
+
+/** A person's name with more of its own words: every word of `short` (less a possessive) stands in `long` in order, and each word `long` adds is a name's, not an English word. */
+function fullerPersonName(long: string, short: string): boolean {
+  const s = bare(short)
+  const l = bare(long)
   let k = 0
   const added: string[] = []
   for (const w of l) {
@@ -45,23 +49,29 @@ function fullerFormOf(long: string, short: string): boolean {
 }
 
 /**
- * The names the group may show: the most mentioned member's (or members') own name, a fuller form of it
- * ("Raphaël Hertzog" for "Raphaël's"), the same name without designators ("Debian" for "Debian project"), or the expansion of it when it is an acronym ("Debian
- * Project Leader" for "DPL"). A merge never renames an entity to a phrase about it ("Loading
- * Linux" for Linux) or to another thing's name.
+ * The names the group may show: the most mentioned member's (or members') own name, spelled
+ * alike ("Debian's" for "Debian"), and the forms the merge rules (name-rules.ts) give that name:
+ * a person's fuller name ("Raphaël Hertzog" for "Raphaël's"), the same name without designators
+ * ("Debian" for "Debian project"), the expansion of an acronym ("Debian Project Leader" for
+ * "DPL"), the longer name a phrase or codename ends ("Debian Technical Committee" for "Technical
+ * Committee"). A merge never renames an entity to a phrase about it ("Loading Linux" for Linux)
+ * or to another thing's name ("SUSE Linux" for Linux).
  */
 function ownForms(candidates: readonly NameCandidate[]): NameCandidate[] {
   const most = Math.max(...candidates.map((c) => c.mentions))
-  const own = candidates.filter((c) => candidates.some((top) => top.mentions === most && isOwnForm(c, top)))
-  return own
+  return candidates.filter((c) => candidates.some((top) => top.mentions === most && isOwnForm(c, top)))
 }
 
 function isOwnForm(c: NameCandidate, top: NameCandidate): boolean {
+  const name = normalizeName(c.name)
+  const topName = normalizeName(top.name)
   return (
     c === top ||
-    fullerFormOf(c.name, top.name) ||
-    withDesignators(normalizeName(c.name), normalizeName(top.name)) ||
-    (ACRONYM.test(top.name) && isAcronymOf(normalizeName(top.name), normalizeName(c.name)))
+    compatibleNames(bare(c.name).join(' '), bare(top.name).join(' ')) ||
+    (top.kind === 'person' && fullerPersonName(c.name, top.name)) ||
+    withDesignators(name, topName) ||
+    (ACRONYM.test(top.name) && isAcronymOf(topName, name)) ||
+    (top.kind !== 'person' && isPartialOf(bare(top.name).join(' '), name, top.kind))
   )
 }
 

@@ -75,7 +75,9 @@ export async function dedupEntities(db: Queryable, scopes: readonly string[], op
   for (const members of sets) {
     const first = (id: string) => stamps.get(id)?.firstSeen.getTime() ?? 0
     const [keeper, ...rest] = members.sort((a, b) => first(a) - first(b) || a.localeCompare(b))
-    const keptName = betterName(members.map((id) => ({ name: stamps.get(id)?.name ?? '', mentions: stamps.get(id)?.mentions ?? 0 })))
+    const keptName = betterName(
+      members.map((id) => ({ name: stamps.get(id)?.name ?? '', mentions: stamps.get(id)?.mentions ?? 0, kind: stamps.get(id)?.kind ?? '' })),
+    )
     for (const id of rest) {
       const reason = groups.reason.get(id) as MergePair
       merges.push({ from: id, into: keeper, rule: reason.rule, score: reason.score, keptName })

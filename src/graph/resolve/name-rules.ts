@@ -3,8 +3,8 @@
  * expansion ("DPL" / "Debian Project Leader"), a name and the same name with designators,
  * initials or its own acronym added ("Debian project" / "Debian", "Richard M. Stallman" /
  * "Richard Stallman", "Free Software Foundation FSF"), and a partial name: a person's first or
- * last name ("Akkerman" / "Wichert Akkerman") or the tail of a longer name ("LTS team" /
- * "Debian LTS team"). Word order always counts ("Document Foundation" is not "Foundation
+ * last name ("Akkerman" / "Wichert Akkerman") or a phrase ending a longer name after its owner's
+ * ("LTS team" / "Debian LTS team"), never one word ("Linux" is not "SUSE Linux"). Word order always counts ("Document Foundation" is not "Foundation
  * Documents"). Names are normalized (normalizeName).
  */
 import { knownTag } from '../extract/lexicon.js'
@@ -47,6 +47,7 @@ export const DESIGNATORS = new Set([
 ])
 const FUNCTION_WORDS = new Set(['of', 'for', 'the', 'and', 'de', 'van', 'von', 'on', 'in', '&'])
 const INITIAL = /^\p{L}\.?$/u
+const VERSION = /^\d+(\.\d+)*$/
 
 export function words(name: string): string[] {
   return name
@@ -115,7 +116,14 @@ export function withDesignators(short: string, long: string): boolean {
   return extra.every((w) => DESIGNATORS.has(w) || initial(w) || (acronym.length >= 2 && w === acronym))
 }
 
-/** `short` could be a partial of `long`: a person's first or last word, or for other kinds the tail of the name. */
+/**
+ * `short` could be a partial of `long`: a person's first or last word, or for other kinds a
+ * phrase of two words or more that ends the name after an owner's ("Technical Committee" /
+ * "Debian Technical Committee"). A one-word name is a name of its own, and a qualifier before it
+ * names another thing as often as the same one ("Linux" / "SUSE Linux", "GNU/Linux" / "Debian
+ * GNU/Linux"), so it never stands for the longer name; except a release's codename after its
+ * version ("Stretch" / "Debian 9 Stretch").
+ */
 export function isPartialOf(short: string, long: string, kind: string): boolean {
   const s = words(short)
   const l = words(long).filter((w) => !INITIAL.test(w))
@@ -123,6 +131,7 @@ export function isPartialOf(short: string, long: string, kind: string): boolean 
   if (kind === 'person') return s.length === 1 && s[0].length >= 3 && (sameWord(s[0], l[0]) || sameWord(s[0], l.at(-1) as string))
   if (kind === 'place') return false
   const tail = l.slice(l.length - s.length)
+  if (s.length < 2 && !VERSION.test(l.at(-2) ?? '')) return false
   // "Shell" is not "Secure Shell", nor "Linux" "Loading Linux": the head must be a name's word.
   if (l.slice(0, l.length - s.length).some(englishWord)) return false
   return s.every((w, k) => sameWord(w, tail[k])) && s.join('').length >= 4

@@ -11,6 +11,7 @@ import { RECORD_BEFORE_MERGE, RECORD_FOLDED_CLAIMS, WRITE_MERGE_RECORDS } from '
 export interface EntityStamp {
   id: string
   name: string
+  kind: string
   firstSeen: Date
   mentions: number
 }
@@ -54,12 +55,12 @@ export async function confirmSimilar(db: Queryable, scopes: readonly string[], p
 }
 
 export async function entityStamps(db: Queryable, scopes: readonly string[], ids: string[]): Promise<EntityStamp[]> {
-  const { rows } = await db.query<{ id: string; name: string; first_seen: Date; mentions: number }>(
-    `SELECT e.id::text, e.name, e.first_seen, (SELECT coalesce(sum(m.count), 0)::int FROM mention m WHERE m.entity_id = e.id) AS mentions
+  const { rows } = await db.query<{ id: string; name: string; kind: string; first_seen: Date; mentions: number }>(
+    `SELECT e.id::text, e.name, e.kind, e.first_seen, (SELECT coalesce(sum(m.count), 0)::int FROM mention m WHERE m.entity_id = e.id) AS mentions
        FROM entity e WHERE e.scopes = $1::uuid[] AND e.id = ANY($2::uuid[])`,
     [scopes, ids],
   )
-  return rows.map((r) => ({ id: r.id, name: r.name, firstSeen: r.first_seen, mentions: r.mentions }))
+  return rows.map((r) => ({ id: r.id, name: r.name, kind: r.kind, firstSeen: r.first_seen, mentions: r.mentions }))
 }
 
 /**
