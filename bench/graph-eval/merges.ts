@@ -11,6 +11,7 @@
  */
 import type { CleanExtraction } from '../../src/graph/extract/extraction.js'
 import { normalizeName } from '../../src/graph/extract/normalize.js'
+import { definesAcronym } from '../../src/graph/resolve/acronym-definitions.js'
 import { betterName } from '../../src/graph/resolve/better-name.js'
 import { findMerges } from '../../src/graph/resolve/find-merges.js'
 import { nameIndex } from './labels.js'
@@ -67,7 +68,14 @@ function identities(passages: readonly Passage[], labels: readonly MergeLabel[])
 
 type FindPairs = (entities: { id: string; name: string; kind: string; trigrams: string[] }[]) => Promise<{ a: string; b: string }[]>
 
-const resolverPairs: FindPairs = (entities) => findMerges(entities, { similarity: SIMILARITY })
+/** The dedup pass's rules; a two-letter acronym's definition is looked for in the package's passages, as the pass looks in the set's chunks. */
+const resolverPairs =
+  (texts: readonly string[]): FindPairs =>
+  (entities) => {
+    const nameOf = new Map(entities.map((e) => [e.id, e.name]))
+    const defined = ([a, b]: [string, string]) => texts.some((t) => definesAcronym(t, nameOf.get(a) ?? '', nameOf.get(b) ?? ''))
+    return findMerges(entities, { similarity: SIMILARITY, definitions: async (pairs) => pairs.filter(defined) })
+  }
 
 /** `pairs` is the resolver's rules unless a test gives its own. */
 export async function scoreMerges(
@@ -75,7 +83,7 @@ export async function scoreMerges(
   extracted: readonly CleanExtraction['entities'][],
   labels: readonly MergeLabel[],
   into: MergeScore,
-  pairs: FindPairs = resolverPairs,
+  pairs: FindPairs = resolverPairs(passages.map((p) => p.text)),
 ): Promise<MergeScore> {
   const entities = new Map<string, { id: string; name: string; kind: string; trigrams: string[]; shown: Map<string, number> }>()
   for (const list of extracted) {

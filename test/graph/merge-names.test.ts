@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { trigrams } from '../../bench/graph-eval/resolution.js'
 import { normalizeName } from '../../src/graph/extract/normalize.js'
+import { definesAcronym, twoLetterAcronyms } from '../../src/graph/resolve/acronym-definitions.js'
 import { betterName } from '../../src/graph/resolve/better-name.js'
 import { findMerges } from '../../src/graph/resolve/find-merges.js'
 
@@ -150,5 +151,36 @@ describe('a shorter name folds into a longer one only where names work that way'
     assert.equal(shown('person', ['Raphaël', 6], ['Raphaël Hertzog', 1]), 'Raphaël Hertzog')
     // Not a person: a word added before a one-word name qualifies it.
     assert.equal(shown('concept', ['Hertzog', 6], ['Raphaël Hertzog', 1]), 'Hertzog')
+  })
+})
+
+describe('two-letter acronyms', () => {
+  it('are candidates only where the letters spell a two-word name of their kind, and merge only where a text defines them', async () => {
+    const entities = [
+      ['fs', 'concept'],
+      ['free software', 'concept'],
+      ['free software foundation', 'concept'],
+      ['sf', 'organisation'],
+      ['pc', 'concept'],
+      ['places creator', 'product'],
+      ['os x', 'concept'],
+      ['open source', 'concept'],
+      ['software freedom', 'concept'],
+    ].map(([name, kind], i) => ({ id: String(i), name, kind, trigrams: trigrams(name) }))
+    assert.deepEqual(twoLetterAcronyms(entities), [['0', '1']])
+    assert.ok(definesAcronym('The Free\n Software (FS) movement', 'fs', 'free software'))
+    assert.ok(definesAcronym('FS (free software)', 'fs', 'free software'))
+    assert.ok(!definesAcronym('Free Software, or FS, is', 'fs', 'free software'))
+    const withText = (text: string) =>
+      findMerges(entities, {
+        similarity: 0.8,
+        definitions: async (pairs) => pairs.filter(([a, b]) => definesAcronym(text, entities[Number(a)].name, entities[Number(b)].name)),
+      })
+    assert.deepEqual(
+      (await withText('Free Software (FS) and open source (OS X)')).map((p) => `${p.a}-${p.b}:${p.rule}`),
+      ['0-1:acronym'],
+    )
+    assert.deepEqual(await withText('Free Software and FS'), [])
+    assert.deepEqual(await findMerges(entities, { similarity: 0.8 }), [], 'no text, no two-letter acronym')
   })
 })

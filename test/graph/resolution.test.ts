@@ -152,15 +152,23 @@ describe('resolution', () => {
       ],
       claims: [],
     })
+    // A two-letter acronym merges only where a text of the set defines it, however the text breaks and capitalizes it.
+    const [c3] = await addDocument(app.scoped, [B], 'acronyms', 'Free\n  software (FS) runs on any PC. OS means many things.')
+    const concepts = ['FS', 'Free Software', 'PC', 'Personal Computer', 'OS', 'Open Source']
+    await projectExtraction(app.scoped, [B], c3, { entities: concepts.map((name) => ({ name, kind: 'concept' })), claims: [] })
     await runScoped(DedupJob, app.scoped, settings, [B])
     assert.deepEqual(
       (await readMerges(app.scoped, [B], identity, { limit: 10 }))
         .map((m) => `${[m.mergedName, m.intoName].sort().join(' + ')}, kept ${m.keptName}:${m.rule}`)
         .sort(),
-      ['Debian + Debian, kept Debian:same-name', 'Debian Technical Committee + Technical Committee, kept Debian Technical Committee:partial-name'],
+      [
+        'Debian + Debian, kept Debian:same-name',
+        'Debian Technical Committee + Technical Committee, kept Debian Technical Committee:partial-name',
+        'FS + Free Software, kept Free Software:acronym',
+      ],
     )
     const names = await live([B])
-    for (const kept of products) assert.ok(names.includes(kept), `${kept} is live: ${names.join(', ')}`)
+    for (const kept of [...products, 'PC', 'Personal Computer', 'OS', 'Open Source']) assert.ok(names.includes(kept), `${kept} is live: ${names.join(', ')}`)
   })
 
   it('with an embeddings endpoint, merges names only vectors relate, never word-order swaps or one-word look-alikes', async () => {

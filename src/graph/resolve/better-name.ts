@@ -70,7 +70,7 @@ function isOwnForm(c: NameCandidate, top: NameCandidate): boolean {
     compatibleNames(bare(c.name).join(' '), bare(top.name).join(' ')) ||
     (top.kind === 'person' && fullerPersonName(c.name, top.name)) ||
     withDesignators(name, topName) ||
-    (ACRONYM.test(top.name) && isAcronymOf(topName, name)) ||
+    (ACRONYM.test(top.name) && isAcronymOf(topName, name, 2)) ||
     (top.kind !== 'person' && isPartialOf(bare(top.name).join(' '), name, top.kind))
   )
 }
@@ -78,7 +78,7 @@ function isOwnForm(c: NameCandidate, top: NameCandidate): boolean {
 export function betterName(all: readonly NameCandidate[]): string {
   const candidates = ownForms(all)
   const longest = Math.max(...candidates.map((c) => fullness(c.name)))
-  const expanded = (acronym: string) => candidates.some((c) => isAcronymOf(normalizeName(acronym), normalizeName(c.name)))
+  const expanded = (acronym: string) => candidates.some((c) => isAcronymOf(normalizeName(acronym), normalizeName(c.name), 2))
   const ranked = [...candidates].sort(
     (a, b) =>
       penalty(a.name, longest, expanded) - penalty(b.name, longest, expanded) ||

@@ -11,7 +11,7 @@
 import type { Queryable } from '../../db/queryable.js'
 import { betterName } from './better-name.js'
 import { findMerges, type MergePair, type MergeRule } from './find-merges.js'
-import { confirmSimilar, entityStamps, mergeEntities, nameTrigrams, type PlannedMerge } from './sql/dedup-sql.js'
+import { confirmSimilar, definedAcronyms, entityStamps, mergeEntities, nameTrigrams, type PlannedMerge } from './sql/dedup-sql.js'
 import { undoneMergePairs } from './sql/merge-record-sql.js'
 
 export interface DedupResult {
@@ -60,6 +60,7 @@ export async function dedupEntities(db: Queryable, scopes: readonly string[], op
   const pairs = await findMerges(names, {
     similarity: opts.similarity,
     confirm: (found) => confirmSimilar(db, scopes, found, opts.similarity),
+    definitions: (pairs) => definedAcronyms(db, scopes, pairs),
     embed: opts.embed,
     embeddingSimilarity: opts.embeddingSimilarity,
   })

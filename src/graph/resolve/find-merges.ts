@@ -2,8 +2,10 @@
  * Every reason the resolver has to make two entities of a scope set one, as pairs with the rule
  * that found them: the same normalized name (any kind); trigram-similar names of one kind whose
  * words agree in order (name-compatibility.ts); the rules of name-rules.ts (acronyms,
- * designators, partial names); and, when an embedder is given, embeddings (embedding-matches.ts).
+ * designators, partial names); two-letter acronyms a text of the set defines
+ * (acronym-definitions.ts); and, when an embedder is given, embeddings (embedding-matches.ts).
  */
+import { twoLetterAcronyms } from './acronym-definitions.js'
 import { embeddingCandidates, embeddingMatches } from './embedding-matches.js'
 import { type NamedEntity, type NamePair, ruleMatches } from './match-names.js'
 import { compatibleNames } from './name-compatibility.js'
@@ -23,6 +25,8 @@ export interface FindMergesOptions {
   similarity: number
   /** pg_trgm's last word on the trigram pairs PPJoin found (dedup-sql's confirmSimilar). */
   confirm?: (pairs: [string, string][]) => Promise<[string, string][]>
+  /** The pairs [acronym id, expansion id] among `pairs` that a text of the set defines ("Free Software (FS)"); without it two-letter acronyms never merge. */
+  definitions?: (pairs: [string, string][]) => Promise<[string, string][]>
   embed?: (texts: string[]) => Promise<number[][]>
   embeddingSimilarity?: number
 }
@@ -44,6 +48,8 @@ export async function findMerges(entities: readonly (NamedEntity & NameTrigrams)
     for (const [a, b] of found) if (compatibleNames(nameOf.get(a) ?? '', nameOf.get(b) ?? '')) out.push({ a, b, rule: 'similar-name', score: opts.similarity })
   }
   out.push(...ruleMatches(entities))
+  const twoLetters = twoLetterAcronyms(entities)
+  if (opts.definitions && twoLetters.length > 0) for (const [a, b] of await opts.definitions(twoLetters)) out.push({ a, b, rule: 'acronym', score: 1 })
   if (opts.embed) {
     const matched = new Set(out.map((p) => pairKey(p.a, p.b)))
     out.push(...(await embeddingMatches(embeddingCandidates(entities, matched), opts.embed, opts.embeddingSimilarity ?? 0.92)))

@@ -77,17 +77,18 @@ export function englishWord(word: string): boolean {
 }
 
 /**
- * `short` is one word of 3 to 6 letters spelling the initials of `long` (or of long after the
- * words they share), each initial taken from a word of letters ("ctrl d" and
+ * `short` is one word of 3 to 6 letters (`fewest` to 6) spelling the initials of `long` (or of
+ * long after the words they share), each initial taken from a word of letters ("ctrl d" and
  * "places->cd/dvd creator" spell nothing). Two letters are too few to say which expansion is
- * meant: "CD", "PC", "OS" and "FS" each fit many names.
+ * meant: "CD", "PC", "OS" and "FS" each fit many names, so only a text that defines one says
+ * which (acronym-definitions.ts).
  */
-export function isAcronymOf(short: string, long: string): boolean {
+export function isAcronymOf(short: string, long: string, fewest = 3): boolean {
   const s = words(short)
   const l = words(long)
   if (l.length < 2) return false
   const last = s.at(-1) ?? ''
-  if (!/^\p{L}{3,6}$/u.test(last)) return false
+  if (last.length < fewest || !/^\p{L}{2,6}$/u.test(last)) return false
   const shared = s.slice(0, -1)
   if (!shared.every((w, k) => l[k] !== undefined && sameWord(w, l[k]))) return false
   const rest = l.slice(shared.length)

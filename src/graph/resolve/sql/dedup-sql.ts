@@ -4,6 +4,7 @@
  * equality, so a pass for {A,B} never merges or even reads an {A} entity.
  */
 import type { Queryable } from '../../../db/queryable.js'
+import { WHITE_SPACE } from '../acronym-definitions.js'
 import type { MergeRule } from '../find-merges.js'
 import type { NameTrigrams } from '../similar-names.js'
 import { RECORD_BEFORE_MERGE, RECORD_FOLDED_CLAIMS, WRITE_MERGE_RECORDS } from './merge-record-sql.js'
@@ -50,6 +51,29 @@ export async function confirmSimilar(db: Queryable, scopes: readonly string[], p
        JOIN entity y ON y.id = p.b AND y.scopes = $1::uuid[]
       WHERE x.kind = y.kind AND similarity(x.normalized_name, y.normalized_name) > $4::float8`,
     [scopes, pairs.map((p) => p[0]), pairs.map((p) => p[1]), threshold],
+  )
+  return rows.map((r) => [r.a, r.b])
+}
+
+/**
+ * The pairs [acronym id, expansion id] among `pairs` that a chunk of the set mentioning the
+ * acronym defines with a parenthesis, "free software (fs)" or "fs (free software)", compared as
+ * acronym-definitions.ts's definesAcronym compares them: lower case, white space folded to one space.
+ */
+export async function definedAcronyms(db: Queryable, scopes: readonly string[], pairs: [string, string][]): Promise<[string, string][]> {
+  if (pairs.length === 0) return []
+  const { rows } = await db.query<{ a: string; b: string }>(
+    `SELECT x.id::text AS a, y.id::text AS b
+       FROM unnest($2::uuid[], $3::uuid[]) AS p(a, b)
+       JOIN entity x ON x.id = p.a AND x.scopes = $1::uuid[]
+       JOIN entity y ON y.id = p.b AND y.scopes = $1::uuid[]
+      WHERE EXISTS (
+        SELECT 1 FROM mention m JOIN chunk c ON c.id = m.chunk_id AND c.scopes = $1::uuid[]
+         CROSS JOIN LATERAL (SELECT regexp_replace(lower(c.text), $4, ' ', 'g') AS folded) t
+         WHERE m.entity_id = x.id AND m.scopes = $1::uuid[]
+           AND (strpos(t.folded, y.normalized_name || ' (' || x.normalized_name || ')') > 0
+             OR strpos(t.folded, x.normalized_name || ' (' || y.normalized_name || ')') > 0))`,
+    [scopes, pairs.map((p) => p[0]), pairs.map((p) => p[1]), WHITE_SPACE],
   )
   return rows.map((r) => [r.a, r.b])
 }
