@@ -33,7 +33,7 @@ function line(label: string, scored: Scored[]): string {
   const rightAbstentions = abstained.filter((o) => !o.answerable).length
   const mrr = answerable.length ? answerable.reduce((s, o) => s + (o.support >= o.floor ? o.rr : 0), 0) / answerable.length : 0
   const graph = answerable.filter((o) => o.graphHit && o.support >= o.floor).length
-  return `${label.padEnd(36)} hit@5 ${ratio(hits, answerable.length).padEnd(16)} abstention P ${ratio(rightAbstentions, abstained.length).padEnd(16)} R ${ratio(rightAbstentions, unanswerable.length).padEnd(16)} MRR ${mrr.toFixed(2)}  by graph items ${ratio(graph, answerable.length)}`
+  return `${label.padEnd(44)} hit@5 ${ratio(hits, answerable.length).padEnd(16)} abstention P ${ratio(rightAbstentions, abstained.length).padEnd(16)} R ${ratio(rightAbstentions, unanswerable.length).padEnd(16)} MRR ${mrr.toFixed(2)}  by graph items ${ratio(graph, answerable.length)}`
 }
 
 const byModel = (outcomes: Outcome[], modelOf: (o: Outcome) => RecallModel): Scored[] =>
@@ -74,7 +74,7 @@ export function printReport(outcomes: Outcome[]): void {
   )
   console.log(
     line(
-      `pooled, shipped model (floor ${RECALL_FLOOR})`,
+      `pooled, shipped model (floor ${RECALL_FLOOR}), in sample`,
       byModel(outcomes, () => RECALL_WEIGHTS),
     ),
   )

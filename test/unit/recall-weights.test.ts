@@ -9,7 +9,7 @@ import { describe, it } from 'node:test'
 import { readFixture } from '../../bench/recall-eval/examples.js'
 import { type Example, fitModel } from '../../bench/recall-eval/fit-model.js'
 import { answerTypeOf, holdsAnswerType } from '../../src/graph/read/answer-type.js'
-import { FEATURES } from '../../src/graph/read/recall-features.js'
+import { closeness, FEATURES } from '../../src/graph/read/recall-features.js'
 import { confidenceOf } from '../../src/graph/read/recall-model.js'
 import { RECALL_WEIGHTS } from '../../src/graph/read/recall-weights.js'
 
@@ -48,5 +48,19 @@ describe('recall abstention model', () => {
     assert.ok(holdsAnswerType('Debian supports nine architectures.', 'number', 'How many?'))
     assert.ok(holdsAnswerType('debhelper is a collection of programs.', 'definition', 'What is debhelper?'))
     assert.ok(!holdsAnswerType('Run debhelper before dpkg.', 'definition', 'What is debhelper?'))
+  })
+
+  it('closeness: the question words a text holds over the fewest words spanning one of each', () => {
+    assert.equal(closeness([[3], [4], []]), 1)
+    assert.equal(
+      closeness([
+        [1, 20],
+        [10, 22],
+      ]),
+      2 / 3,
+      'positions 20 and 22 span three words',
+    )
+    assert.equal(closeness([[5], []]), 1, 'one word is as close as can be')
+    assert.equal(closeness([[1], [11]]), 2 / 11)
   })
 })

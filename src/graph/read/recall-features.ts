@@ -6,7 +6,7 @@
  */
 import type { PoolClient } from 'pg'
 import { answerTypeOf, holdsAnswerType } from './answer-type.js'
-import { groupsHeld, shareOf, type WordGroup, windowsOf } from './recall-floor.js'
+import { groupPositions, shareOf, type WordGroup, windowsOf } from './recall-floor.js'
 import type { RecallKind } from './recall-types.js'
 
 /** The items an answer must be among (hit@5). */
@@ -23,6 +23,8 @@ export const FEATURES = [
   'first',
   /** The best window share among graph items (claims, entities, communities). */
   'graph',
+  /** The best sentence share times how close together its words stand (question words over the words they span). */
+  'compact',
   /** Whether some window holds the question's rarest word. */
   'rarest',
   /** The best window share of the question's rare words (weighing at least 3/4 of the rarest's). */
@@ -55,18 +57,45 @@ function piecesOf(text: string) {
   return { windows: windowsOf(text), sentences: sentences.length ? sentences : [text], whole: [text] }
 }
 
+/** How many of the question's words a text holds over the fewest words that span them all (1 for one word). */
+export function closeness(positions: number[][]): number {
+  const marks = positions.flatMap((ps, g) => ps.map((p) => ({ p, g }))).sort((a, b) => a.p - b.p)
+  const wanted = new Set(marks.map((m) => m.g)).size
+  if (wanted <= 1) return 1
+  const seen = new Map<number, number>()
+  let best = Number.POSITIVE_INFINITY
+  let from = 0
+  for (const m of marks) {
+    seen.set(m.g, (seen.get(m.g) ?? 0) + 1)
+    while (seen.size === wanted) {
+      best = Math.min(best, m.p - marks[from].p + 1)
+      const g = marks[from].g
+      const n = (seen.get(g) ?? 0) - 1
+      if (n) seen.set(g, n)
+      else seen.delete(g)
+      from++
+    }
+  }
+  return wanted / best
+}
+
 /** Each item's support, and the features of the question against the first items. */
 export async function judge(db: PoolClient, question: string, items: JudgedItem[], groups: WordGroup[]): Promise<{ supports: number[]; features: Features }> {
   const pieces = items.map((i) => piecesOf(i.text))
   const flat = pieces.flatMap((p) => [...p.windows, ...p.sentences, ...p.whole])
-  const held = await groupsHeld(db, flat, groups)
+  const positions = await groupPositions(db, flat, groups)
+  const held = positions.map((row) => row.map((p) => p.length > 0))
   let at = 0
-  const take = (n: number) => {
-    const rows = held.slice(at, at + n)
-    at += n
-    return rows
-  }
-  const perItem = pieces.map((p) => ({ windows: take(p.windows.length), sentences: take(p.sentences.length), whole: take(1)[0] }))
+  const perItem = pieces.map((p) => {
+    const sentencesAt = at + p.windows.length
+    at = sentencesAt + p.sentences.length + 1
+    return {
+      windows: held.slice(sentencesAt - p.windows.length, sentencesAt),
+      sentences: held.slice(sentencesAt, sentencesAt + p.sentences.length),
+      sentencePositions: positions.slice(sentencesAt, sentencesAt + p.sentences.length),
+      whole: held[sentencesAt + p.sentences.length],
+    }
+  })
   const best = (rows: boolean[][]) => Math.max(0, ...rows.map((r) => shareOf(r, groups)))
   const supports = perItem.map((p) => best(p.windows))
   const top = perItem.slice(0, TOP_ITEMS)
@@ -85,6 +114,7 @@ export async function judge(db: PoolClient, question: string, items: JudgedItem[
     item: Math.max(0, ...top.map((p) => best([p.whole]))),
     first: supports[0] ?? 0,
     graph: Math.max(0, ...top.flatMap((_, i) => (items[i].kind === 'chunk' ? [] : [supports[i]]))),
+    compact: Math.max(0, ...top.flatMap((p) => p.sentences.map((row, j) => shareOf(row, groups) * closeness(p.sentencePositions[j])))),
     rarest: rarest >= 0 && top.some((p) => p.windows.some((w) => w[rarest])) ? 1 : 0,
     rareShare: Math.max(0, ...top.flatMap((p) => p.windows.map((w) => shareOf(w, rare)))),
     unheld: Math.max(0, ...groups.flatMap((g, i) => (anywhere[i] ? [] : [g.weight]))),

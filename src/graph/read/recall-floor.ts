@@ -62,14 +62,14 @@ export function windowsOf(text: string): string[] {
   return sentences.slice(0, -1).map((s, i) => `${s} ${sentences[i + 1]}`)
 }
 
-/** Which of the question's word groups each text holds: one row per text, one flag per group. */
-export async function groupsHeld(db: PoolClient, texts: string[], groups: WordGroup[]): Promise<boolean[][]> {
-  if (!texts.length || !groups.length) return texts.map(() => groups.map(() => false))
-  const { rows } = await db.query<{ held: string[] }>(sql.LEXEMES_HELD, [texts, [...new Set(groups.flatMap((g) => g.forms.flat()))]])
-  return rows.map((r) => {
-    const held = new Set(r.held)
-    return groups.map((g) => g.forms.some((f) => f.every((l) => held.has(l))))
-  })
+/**
+ * Where each text holds each of the question's word groups: one row per text, the word positions of
+ * each group (empty when the text does not hold it; a form of several lexemes at its first one's).
+ */
+export async function groupPositions(db: PoolClient, texts: string[], groups: WordGroup[]): Promise<number[][][]> {
+  if (!texts.length || !groups.length) return texts.map(() => groups.map(() => []))
+  const { rows } = await db.query<{ held: Record<string, number[]> }>(sql.LEXEME_POSITIONS, [texts, [...new Set(groups.flatMap((g) => g.forms.flat()))]])
+  return rows.map((r) => groups.map((g) => g.forms.flatMap((f) => (f.every((l) => r.held[l]) ? r.held[f[0]] : []))))
 }
 
 /** The share of the question's weight a text holding these groups holds. */
