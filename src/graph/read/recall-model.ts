@@ -5,7 +5,8 @@
  * recall evaluation by bench/recall-eval/fit-model.ts (`npm run fit:recall`), shipped in
  * recall-weights.ts; test/unit/recall-weights.test.ts fails when the shipped weights are stale.
  */
-import { FEATURES, type Features } from './recall-features.js'
+import { FEATURES } from './recall-features.js'
+import type { RecallFeatures } from './recall-types.js'
 import { RECALL_WEIGHTS } from './recall-weights.js'
 
 export interface RecallModel {
@@ -21,7 +22,7 @@ export interface RecallModel {
 /** The shipped model's floor: recall's default. */
 export const RECALL_FLOOR = RECALL_WEIGHTS.floor
 
-export const featureVector = (f: Features) => FEATURES.map((name) => f[name])
+export const featureVector = (f: RecallFeatures) => FEATURES.map((name) => f[name])
 
 /** The model's confidence, 0 to 1, that the items answer the question. */
 export function confidenceOf(x: number[], model: RecallModel = RECALL_WEIGHTS): number {

@@ -1,5 +1,3 @@
-import type { Features } from './recall-features.js'
-
 /** What recall returns (docs/memory-graph.md, "Reading the graph"). */
 
 export interface RecallOptions {
@@ -108,6 +106,9 @@ export interface RecalledChunk {
   scopes: string[]
 }
 
+/** What recall's abstention model read, by feature name (docs/memory-graph.md, "Recall that knows when it doesn't know"). */
+export type RecallFeatures = Record<string, number>
+
 export interface RecallResult {
   query: string
   scopes: string[]
@@ -121,7 +122,7 @@ export interface RecallResult {
   confidence: number
   floor: number
   /** What the confidence was computed from: the question read against the first items. */
-  features: Features
+  features: RecallFeatures
   /** The period `asOf` names: its first day and the first day after it. */
   asOfSpan: { start: string; end: string } | null
   knownAt: string | null
