@@ -16,14 +16,15 @@ import { buildCommunities } from '../src/graph/maintain/communities/build-commun
 import { refreshDirtyProfiles } from '../src/graph/maintain/profiles.js'
 import { writeDocument } from '../src/graph/project/write-memory.js'
 import { recall } from '../src/graph/read/recall.js'
-import { RECALL_FLOOR } from '../src/graph/read/recall-floor.js'
+import { featureVector } from '../src/graph/read/recall-model.js'
 import type { RecallItem } from '../src/graph/read/recall-types.js'
 import { ChunkProjectionJob } from '../src/jobs/inventory/index.js'
 import { User } from '../src/scope/user.js'
 import { DEFAULT_SYSTEM_USER_ID, parseSettings } from '../src/settings.js'
 import type { Passage } from './graph-eval/labels.js'
-import { type Asked, bestFloor, floorsLeavingOneOut, right } from './recall-eval/calibrate.js'
+import { checkFixture } from './recall-eval/examples.js'
 import { loadPassages, type Probe, probes, setOf } from './recall-eval/probes.js'
+import { type Outcome, printReport } from './recall-eval/report.js'
 import { createScratchDb } from './scratch-db.js'
 
 const SETS = { A: 'aaaaaaaa-0000-4000-8000-00000000000a', B: 'bbbbbbbb-0000-4000-8000-00000000000b' }
@@ -58,14 +59,6 @@ function completedAt(items: RecallItem[], facts: string[][]): number | null {
   return null
 }
 
-interface Outcome extends Asked {
-  probe: Probe
-  rr: number
-  /** Every needed fact held by graph items (claims, entities, communities) within the first five. */
-  graphHit: boolean
-  top: string
-}
-
 async function ask(pool: pg.Pool, probe: Probe): Promise<{ outcome: Outcome; leaks: number }> {
   const r = await recall(pool, { readScopes: [SETS[probe.set]], query: probe.question, limit: 10, floor: 0 }, identity)
   const leaks = r.items.filter((item) => item.scopes.some((s) => s !== SETS[probe.set])).length
@@ -81,25 +74,14 @@ async function ask(pool: pg.Pool, probe: Probe): Promise<{ outcome: Outcome; lea
     package: probe.package,
     answerable: probe.facts.length > 0,
     support,
+    wordSupport: support,
     hit: at !== null && at <= 5,
     rr: at === null ? 0 : 1 / at,
     graphHit: probe.facts.length > 0 && completedAt(graphItems, probe.facts) !== null,
     top,
+    x: featureVector(r.features),
   }
   return { outcome, leaks }
-}
-
-const ratio = (n: number, d: number) => (d ? `${(n / d).toFixed(2)} (${n}/${d})` : 'n/a')
-
-function report(label: string, outcomes: Outcome[], floorOf: (o: Outcome) => number): string {
-  const answerable = outcomes.filter((o) => o.answerable)
-  const unanswerable = outcomes.filter((o) => !o.answerable)
-  const hits = answerable.filter((o) => right(o, floorOf(o))).length
-  const abstained = outcomes.filter((o) => o.support < floorOf(o))
-  const rightAbstentions = abstained.filter((o) => !o.answerable).length
-  const mrr = answerable.length ? answerable.reduce((s, o) => s + (o.support >= floorOf(o) ? o.rr : 0), 0) / answerable.length : 0
-  const graph = answerable.filter((o) => o.graphHit && o.support >= floorOf(o)).length
-  return `${label.padEnd(28)} hit@5 ${ratio(hits, answerable.length).padEnd(16)} abstention P ${ratio(rightAbstentions, abstained.length).padEnd(16)} R ${ratio(rightAbstentions, unanswerable.length).padEnd(16)} MRR ${mrr.toFixed(2)}  by graph items ${ratio(graph, answerable.length)}`
 }
 
 const passages = loadPassages()
@@ -125,55 +107,18 @@ try {
     outcomes.push(outcome)
     leaks += n
   }
-  const floors = floorsLeavingOneOut(outcomes)
-  const packages = [...floors.keys()].sort()
-  console.log(
-    `\nrecall: ${passages.length} passages of ${sets.size} packages in two sets (A: ${[...sets]
-      .filter(([, s]) => s === 'A')
-      .map(([p]) => p)
-      .join(', ')}; B: the rest)`,
-  )
+  const inA = [...sets].filter(([, s]) => s === 'A').map(([p]) => p)
+  console.log(`\nrecall: ${passages.length} passages of ${sets.size} packages in two sets (A: ${inA.join(', ')}; B: the rest)`)
   console.log(
     `${outcomes.filter((o) => o.answerable).length} answerable questions, ${outcomes.filter((o) => !o.answerable).length} whose right answer is nothing`,
   )
-  console.log('\nper package, its floor chosen on the other packages (leave one package out):')
-  for (const p of packages)
-    console.log(
-      report(
-        `${p} (floor ${floors.get(p)?.toFixed(3)})`,
-        outcomes.filter((o) => o.package === p),
-        () => floors.get(p) ?? 0,
-      ),
-    )
-  console.log(report('\npooled, leave-one-package-out', outcomes, (o) => floors.get(o.package) ?? 0))
-  console.log(report('pooled, no floor', outcomes, () => 0))
-  console.log(report(`pooled, shipped floor ${RECALL_FLOOR}`, outcomes, () => RECALL_FLOOR))
-  const kinds = (o: Outcome) => o.answerable || o.package === 'nowhere'
+  printReport(outcomes)
   console.log(
-    report(
-      '  of which: nowhere',
-      outcomes.filter((o) => o.package === 'nowhere'),
-      (o) => floors.get(o.package) ?? 0,
+    checkFixture(
+      outcomes.map((o) => ({ ...o, question: o.probe.question, set: o.probe.set })),
+      process.argv.includes('--write'),
     ),
   )
-  console.log(
-    report(
-      '  of which: in the other set',
-      outcomes.filter((o) => !kinds(o)),
-      (o) => floors.get(o.package) ?? 0,
-    ),
-  )
-  console.log(`floor chosen on every question (to ship): ${bestFloor(outcomes).toFixed(3)}`)
-  console.log('targets: hit@5 >= 0.90, unanswerable answered with nothing (abstention recall) >= 0.90')
-  if (process.env.EVAL_VERBOSE) {
-    for (const o of outcomes) {
-      const floor = floors.get(o.package) ?? 0
-      if (!right(o, floor))
-        console.log(
-          `  wrong (${o.answerable ? 'answerable' : 'nothing'}, ${o.probe.set}, floor ${floor}): ${o.probe.question} support ${o.support.toFixed(2)} -> ${o.top}`,
-        )
-    }
-  }
   console.log(`\nitems from outside the read set (decoys {D} and {A,D}, {B,D} hold the same passages, numbers changed): ${leaks}`)
 } finally {
   await pool.end()

@@ -37,6 +37,7 @@ export type {
   RecalledClaim,
   RecalledCommunity,
   RecalledEntity,
+  RecallFeatures,
   RecallItem,
   RecallKind,
   RecallOptions,

@@ -42,7 +42,7 @@ function itemLines(item: RecallItem, r: RecallResult): string[] {
 export function renderRecall(r: RecallResult): string {
   const head = `recall "${r.query}" in {${r.scopes.join(',')}}${r.asOf ? ` as of ${r.asOf}${r.asOfSpan ? ` (true between ${r.asOfSpan.start} and ${r.asOfSpan.end})` : ''}` : ''}${r.knownAt ? `, as known at ${r.knownAt}` : ''}: ${r.items.length} item${r.items.length === 1 ? '' : 's'}`
   if (r.abstained) {
-    const why = `the best item held ${r.support.toFixed(2)} of the question's weight, below the floor of ${r.floor.toFixed(2)}`
+    const why = `confidence ${r.confidence.toFixed(2)}, below the floor of ${r.floor.toFixed(2)}; the best item held ${r.support.toFixed(2)} of the question's weight`
     return `${head}\n(nothing in this scope set supports an answer: ${why}; --floor 0 shows what ranks anyway)`
   }
   if (!r.items.length) return `${head}\n(nothing in this scope set matches the question)`

@@ -5,14 +5,14 @@ import { checkScopes, scopeFlag } from '../cli/scope-flag.js'
 import { embedTexts } from '../embedding/embeddings-client.js'
 import { UsageError } from '../errors.js'
 import { checkQuestion, recall } from '../graph/read/recall.js'
-import { RECALL_FLOOR } from '../graph/read/recall-floor.js'
+import { RECALL_FLOOR } from '../graph/read/recall-model.js'
 import { asOfSpan } from '../graph/time-span.js'
 
 export default class Recall extends AizkCommand {
   static override summary =
     'Answer a question from the memory graph of one scope set: the claims, entities, communities and text that bear on it, each with its source.'
   static override description =
-    'Reads as the app role inside the scope set, so row security decides: the set sees its own rows and those of its subsets, never a wider set. Ranks by full text over chunks, names, profiles, claims and communities, trigrams on names, one or two hops around the named entities (claim weight, after decay), and the question\'s vector when AIZK_EMBEDDINGS_URL is set, fused by reciprocal rank (docs/memory-graph.md, "Reading the graph"). When no item holds enough of the question (--floor), answers nothing: exit 0, "abstained": true in JSON. --as-of answers by when facts were true, --known-at by when the graph recorded them (docs/memory-graph.md, "Time on every fact"). Exit 2 on an empty question or one holding a NUL, no scope or a malformed one, or an --as-of or --known-at that is not a date.'
+    'Reads as the app role inside the scope set, so row security decides: the set sees its own rows and those of its subsets, never a wider set. Ranks by full text over chunks, names, profiles, claims and communities, trigrams on names, one or two hops around the named entities (claim weight, after decay), and the question\'s vector when AIZK_EMBEDDINGS_URL is set, fused by reciprocal rank (docs/memory-graph.md, "Reading the graph"). When the first items do not answer the question well enough (--floor), answers nothing: exit 0, "abstained": true in JSON. --as-of answers by when facts were true, --known-at by when the graph recorded them (docs/memory-graph.md, "Time on every fact"). Exit 2 on an empty question or one holding a NUL, no scope or a malformed one, or an --as-of or --known-at that is not a date.'
   static override examples = [
     {
       command: '<%= config.bin %> recall "Who founded Debian?" --scope aaaaaaaa-0000-4000-8000-000000000001',
@@ -39,7 +39,7 @@ export default class Recall extends AizkCommand {
     scope: scopeFlag(),
     limit: Flags.integer({ description: 'Items to return, best first.', default: 10, min: 1, max: 100 }),
     floor: Flags.string({
-      description: `The relevance floor, 0 to 1: when no item holds this share of the question's weight (rarer words weigh more), answer nothing. 0 shows whatever ranks. Default ${RECALL_FLOOR}.`,
+      description: `The relevance floor, 0 to 1: when the confidence that the first items answer the question (a model reading the question's words, rarer ones weighing more, and the kind of answer it asks for against them) is below it, answer nothing. 0 shows whatever ranks. Default ${RECALL_FLOOR}.`,
     }),
     'as-of': Flags.string({
       description:

@@ -16,6 +16,7 @@ export type {
   RecalledClaim,
   RecalledCommunity,
   RecalledEntity,
+  RecallFeatures,
   RecallItem,
   RecallOptions,
   RecallResult,

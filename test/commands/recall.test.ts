@@ -54,12 +54,12 @@ describe('aizk recall', () => {
     assert.equal(text.code, 0, text.stderr)
     assert.match(
       text.stdout,
-      /: 0 items\n\(nothing in this scope set supports an answer: the best item held 0\.\d\d of the question's weight, below the floor of 0\.\d\d/,
+      /: 0 items\n\(nothing in this scope set supports an answer: confidence 0\.\d\d, below the floor of 0\.\d\d; the best item held \d\.\d\d of the question's weight/,
     )
     const json = JSON.parse((await runCli(['recall', 'Who founded Zebra Linux?', '--scope', A, '--json'], { env })).stdout)
     assert.equal(json.abstained, true)
     assert.deepEqual([json.items, json.claims, json.chunks], [[], [], []])
-    assert.ok(json.support < json.floor, `support ${json.support} under floor ${json.floor}`)
+    assert.ok(json.confidence < json.floor, `confidence ${json.confidence} under floor ${json.floor}`)
     const anyway = JSON.parse((await runCli(['recall', 'Who founded Zebra Linux?', '--scope', A, '--json', '--floor', '0'], { env })).stdout)
     assert.equal(anyway.abstained, false)
     assert.ok(anyway.items.length > 0, "{A}'s own items rank when the floor is off")

@@ -1,18 +1,14 @@
 /**
- * Recall's relevance floor (docs/memory-graph.md, "Recall that knows when it doesn't know").
- * Fused ranks say which items are best, not whether any is good: a question about something the
- * set never mentions still has a first item. Support is an absolute measure: the share of the
- * question's weight an item's text holds, each lexeme weighted by how rare it is among the
- * reader's chunks (a lexeme no chunk holds weighs 1, one in a thousand chunks about 0.13). When no
- * item reaches the floor, recall answers nothing.
+ * The words recall's abstention weighs (docs/memory-graph.md, "Recall that knows when it doesn't
+ * know"). Fused ranks say which items are best, not whether any is good: a question about something
+ * the set never mentions still has a first item. Support is an absolute measure: the share of the
+ * question's weight an item's text holds, each lexeme weighted by how rare it is among the reader's
+ * chunks (a lexeme no chunk holds weighs 1, one in a thousand chunks about 0.13).
  */
 import type { PoolClient } from 'pg'
 import { questionWordForms } from './question-terms.js'
-import type { RankedResult, RecallResult } from './recall-types.js'
 import * as sql from './sql/recall-sql.js'
 
-/** Calibrated leave-one-package-out on `npm run eval:recall` (docs/memory-graph.md). */
-export const RECALL_FLOOR = 0.5
 /** Past this many chunks a lexeme is common, whatever the exact count. */
 const CHUNK_COUNT_CAP = 1000
 
@@ -66,33 +62,18 @@ export function windowsOf(text: string): string[] {
   return sentences.slice(0, -1).map((s, i) => `${s} ${sentences[i + 1]}`)
 }
 
-/** Each text's support: the weight of the question's words its best window holds over the weight of all of them. */
-export async function supportOf(db: PoolClient, texts: string[], groups: WordGroup[]): Promise<number[]> {
-  const total = groups.reduce((a, g) => a + g.weight, 0)
-  if (!texts.length || total === 0) return texts.map(() => 0)
-  const windows = texts.map(windowsOf)
-  const { rows } = await db.query<{ held: string[] }>(sql.LEXEMES_HELD, [windows.flat(), [...new Set(groups.flatMap((g) => g.forms.flat()))]])
-  const scores = rows.map((r) => {
-    const held = new Set(r.held)
-    return groups.reduce((sum, g) => sum + (g.forms.some((f) => f.every((l) => held.has(l))) ? g.weight : 0), 0) / total
-  })
-  const starts = windows.map((_, i) => windows.slice(0, i).reduce((n, w) => n + w.length, 0))
-  return windows.map((w, i) => Math.max(...scores.slice(starts[i], starts[i] + w.length)))
+/**
+ * Where each text holds each of the question's word groups: one row per text, the word positions of
+ * each group (empty when the text does not hold it; a form of several lexemes at its first one's).
+ */
+export async function groupPositions(db: PoolClient, texts: string[], groups: WordGroup[]): Promise<number[][][]> {
+  if (!texts.length || !groups.length) return texts.map(() => groups.map(() => []))
+  const { rows } = await db.query<{ held: Record<string, number[]> }>(sql.LEXEME_POSITIONS, [texts, [...new Set(groups.flatMap((g) => g.forms.flat()))]])
+  return rows.map((r) => groups.map((g) => g.forms.flatMap((f) => (f.every((l) => r.held[l]) ? r.held[f[0]] : []))))
 }
 
-/**
- * The result with each item's support, or nothing when no item reaches the floor (`abstained`).
- * A floor of 0 keeps every result.
- */
-export async function applyFloor(db: PoolClient, result: RankedResult, floor: number): Promise<RecallResult> {
-  const groups = await weighedGroups(db, result.query)
-  const supports = await supportOf(
-    db,
-    result.items.map((i) => i.text),
-    groups,
-  )
-  const support = Number(Math.max(0, ...supports).toFixed(4))
-  const items = result.items.map((item, i) => ({ ...item, support: Number(supports[i].toFixed(4)) }))
-  if (support >= floor) return { ...result, items, support, floor, abstained: false }
-  return { ...result, items: [], claims: [], entities: [], communities: [], chunks: [], support, floor, abstained: true }
+/** The share of the question's weight a text holding these groups holds. */
+export function shareOf(held: boolean[], groups: WordGroup[]): number {
+  const total = groups.reduce((a, g) => a + g.weight, 0)
+  return total === 0 ? 0 : groups.reduce((sum, g, i) => sum + (held[i] ? g.weight : 0), 0) / total
 }

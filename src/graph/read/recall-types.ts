@@ -18,7 +18,7 @@ export interface RecallOptions {
   /** The question's vector, when embeddings are configured: chunks are ranked by it too. */
   queryVector?: number[]
   /**
-   * The relevance floor: when no item's support reaches it, recall returns nothing (abstained).
+   * The floor on the abstention model's confidence: below it recall returns nothing (abstained).
    * Default RECALL_FLOOR, calibrated on the evaluation's words, or 0 when a queryVector is given
    * (no embedding model was there to calibrate on); 0 returns whatever ranks.
    */
@@ -106,16 +106,23 @@ export interface RecalledChunk {
   scopes: string[]
 }
 
+/** What recall's abstention model read, by feature name (docs/memory-graph.md, "Recall that knows when it doesn't know"). */
+export type RecallFeatures = Record<string, number>
+
 export interface RecallResult {
   query: string
   scopes: string[]
   /** The `asOf` asked, as given (an ISO moment for a Date). */
   asOf: string | null
-  /** True when no item reached the floor: the set holds nothing that answers the question. */
+  /** True when the confidence fell below the floor: the set holds nothing that answers the question. */
   abstained: boolean
-  /** The best item's support, and the floor it was held to. */
+  /** The best item's support. */
   support: number
+  /** The abstention model's confidence, 0 to 1, that the first items answer the question, and the floor it was held to. */
+  confidence: number
   floor: number
+  /** What the confidence was computed from: the question read against the first items. */
+  features: RecallFeatures
   /** The period `asOf` names: its first day and the first day after it. */
   asOfSpan: { start: string; end: string } | null
   knownAt: string | null
@@ -127,4 +134,6 @@ export interface RecallResult {
 }
 
 /** What the rankings return, before the relevance floor weighs each item's support. */
-export type RankedResult = Omit<RecallResult, 'abstained' | 'support' | 'floor' | 'items'> & { items: Omit<RecallItem, 'support'>[] }
+export type RankedResult = Omit<RecallResult, 'abstained' | 'support' | 'confidence' | 'floor' | 'features' | 'items'> & {
+  items: Omit<RecallItem, 'support'>[]
+}

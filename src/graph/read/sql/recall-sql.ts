@@ -80,6 +80,6 @@ export const FORM_LEXEMES = `SELECT coalesce(array(SELECT DISTINCT l FROM unnest
 /** How many of the reader's chunks hold each lexeme ($1), up to $2: the floor's weights. */
 export const LEXEME_CHUNKS = `SELECT lexeme, chunks FROM aizk_recall_lexeme_chunks($1::text[], $2::int)`
 
-/** For each text ($1, in order), which of the question's lexemes ($2) it holds. Values only: no table is read. */
-export const LEXEMES_HELD = `SELECT coalesce(array(SELECT l FROM unnest(tsvector_to_array(to_tsvector('english', t))) AS l WHERE l = ANY($2::text[])), '{}') AS held
+/** For each text ($1, in order), where it holds each of the question's lexemes ($2): word positions by lexeme. Values only: no table is read. */
+export const LEXEME_POSITIONS = `SELECT coalesce((SELECT jsonb_object_agg(v.lexeme, v.positions) FROM unnest(to_tsvector('english', t)) AS v WHERE v.lexeme = ANY($2::text[])), '{}') AS held
   FROM unnest($1::text[]) WITH ORDINALITY AS x(t, n) ORDER BY n`
