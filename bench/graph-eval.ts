@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs'
 import { extractBuiltin } from '../src/graph/extract/builtin-extractor.js'
 import { cleanExtraction, type Extraction } from '../src/graph/extract/extraction.js'
 import { LlmExtractor } from '../src/graph/extract/llm-extractor.js'
+import { examplesByPackage, fitLeavingOut } from './graph-eval/entity-examples.js'
 import { scoreMerges, zeroMerges } from './graph-eval/merges.js'
 import { loadEvaluation } from './graph-eval/packages.js'
 import { scoredClaim } from './graph-eval/quality.js'
@@ -77,9 +78,17 @@ async function evaluate(title: string, extract: (p: Passage) => Promise<Extracti
 }
 
 console.log(
-  "Leave-one-package-out: the built-in extractor is hand-written; it was tuned on the five packages of the old set (tuned: yes) and on none of the others, so each never-tuned row is that package's figure with nothing of it used to tune. The harness calibrates no threshold (the product defaults are used), so no fold fits anything on its own package.",
+  "Leave-one-package-out: the built-in extractor's rules are hand-written; they were tuned on the five packages of the old set (tuned: yes) and on none of the others. Its learned layer (keep or drop a candidate name, and its kind) is fit once per package on the other 13 packages' labels and extracts that package: every row, tuned or not, is a model that never saw the package's labels. The shipped model (npm run train:graph) is fit on all 14 and is not what is scored here. The harness calibrates no threshold (the product defaults are used).",
 )
-await evaluate('built-in extractor', async (p) => extractBuiltin(p.text))
+const examples = examplesByPackage(evaluation.packages)
+const modelOf = new Map(
+  evaluation.packages.flatMap((pkg) => {
+    const model = fitLeavingOut(examples, pkg.name)
+    return pkg.passages.map((p) => [p, model] as const)
+  }),
+)
+await evaluate('built-in extractor, rules alone', async (p) => extractBuiltin(p.text, null))
+await evaluate('built-in extractor, rules and learned layer (leave one package out)', async (p) => extractBuiltin(p.text, modelOf.get(p)))
 const llm = await startRecordedLlm(new Map(evaluation.packages.flatMap((pkg) => pkg.passages).map((p) => [p.text, recorded[p.id]])))
 try {
   const extractor = new LlmExtractor({ llmUrl: llm.url, llmModel: 'recorded', llmTimeoutSeconds: 30, llmMaxAttempts: 1 })

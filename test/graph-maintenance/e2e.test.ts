@@ -183,7 +183,8 @@ describe('weekly graph passes end to end', () => {
     await add(
       [B],
       'more people',
-      'Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Howard Aiken built Harvard Mark I. Grace Hopper knew Howard Aiken. Howard Aiken joined Harvard. Grace Hopper invented the compiler. Grace Hopper joined the Navy.',
+      // "Harvard Mark I." last: before a name its "I." reads as an initial ("Harvard Mark I Grace Hopper").
+      'Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Grace Hopper knew Howard Aiken. Howard Aiken joined Harvard. Grace Hopper invented the compiler. Grace Hopper joined the Navy. Howard Aiken built Harvard Mark I.',
     )
     const rebuilt = await waitFor(
       'a rebuild of {B}',

@@ -132,7 +132,8 @@ describe('weekly graph passes per scope set', () => {
     await write(
       [B],
       'more people',
-      'Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Howard Aiken built Harvard Mark I. Grace Hopper knew Howard Aiken. Howard Aiken joined Harvard.',
+      // "Harvard Mark I." last: before a name its "I." reads as an initial ("Harvard Mark I Grace Hopper").
+      'Grace Hopper wrote COBOL. Grace Hopper joined Harvard. Grace Hopper knew Howard Aiken. Howard Aiken joined Harvard. Howard Aiken built Harvard Mark I.',
     )
     const rebuilt = await run(CommunitiesJob, [B])
     assert.equal(rebuilt.gate, 'ran')

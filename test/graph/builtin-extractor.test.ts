@@ -10,8 +10,9 @@ import { cleanExtraction } from '../../src/graph/extract/extraction.js'
 import { proseBlocks } from '../../src/graph/extract/prose-blocks.js'
 import { isSingleValuedForObject, isSingleValuedPredicate, timelineOf } from '../../src/graph/maintain/insights/single-valued.js'
 
+// The rules' names (name-spans.ts); what the learned layer keeps of them is tested in test/unit/entity-model.test.ts.
 const names = (text: string) =>
-  cleanExtraction(extractBuiltin(text))
+  cleanExtraction(extractBuiltin(text, null))
     .entities.map((e) => e.name)
     .sort()
 const claims = (text: string) => extractBuiltin(text).claims.map((c) => `${c.subject} | ${c.predicate} | ${c.object}${c.when ? ` @${c.when}` : ''}`)

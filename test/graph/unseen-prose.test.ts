@@ -10,13 +10,14 @@ import { extractBuiltin } from '../../src/graph/extract/builtin-extractor.js'
 import { cleanExtraction } from '../../src/graph/extract/extraction.js'
 import { claimSentence } from '../../src/graph/maintain/claim-sentence.js'
 
-const entities = (text: string) => cleanExtraction(extractBuiltin(text)).entities
+// The rules alone (name-spans.ts, sentence-relations.ts); the learned layer is tested in test/unit/entity-model.test.ts.
+const entities = (text: string) => cleanExtraction(extractBuiltin(text, null)).entities
 const names = (text: string) =>
   entities(text)
     .map((e) => e.name)
     .sort()
 const kindOf = (text: string, name: string) => entities(text).find((e) => e.name === name)?.kind
-const claims = (text: string) => extractBuiltin(text).claims.map((c) => `${c.subject} | ${c.predicate} | ${c.object}`)
+const claims = (text: string) => extractBuiltin(text, null).claims.map((c) => `${c.subject} | ${c.predicate} | ${c.object}`)
 
 describe('built-in extractor on unseen prose', () => {
   it('takes no label or fragment for a name', () => {

@@ -13,21 +13,26 @@ import { type ClaimTime, claimTimes } from './claim-times.js'
 import { codenameClaims } from './codename-pairs.js'
 import { currentValueClaims } from './current-values.js'
 import type { Extraction } from './extraction.js'
-import { findMentions, type Mention, resolveMentions } from './name-spans.js'
-import { proseBlocks } from './prose-blocks.js'
+import { readChunk } from './learned/entity-candidates.js'
+import { type EntityModel, judgeCandidate, shippedEntityModel } from './learned/entity-model.js'
+import type { Mention } from './name-spans.js'
 import { type NameAt, type SentenceClaim, sentenceClaims } from './sentence-relations.js'
-import { has, type Sentence, sentencesOf } from './sentence-terms.js'
+import { has, type Sentence } from './sentence-terms.js'
 
 export { plainProse } from './prose-blocks.js'
 
 const REFERRING_HEADS = new Set(['project', 'language', 'company', 'team', 'foundation', 'interpreter', 'distribution', 'organization', 'organisation'])
 const MAX_DESCRIPTION = 300
 
-export function extractBuiltin(text: string): Extraction {
-  const blocks = proseBlocks(text)
-  const sentences: Sentence[] = blocks.flatMap(sentencesOf)
-  const mentions = findMentions(sentences)
-  const { entities, keyOf } = resolveMentions(sentences, mentions)
+/**
+ * `model`: the learned layer that keeps or drops each candidate name and gives its kind
+ * (learned/entity-model.ts); null for the rules alone. Claims are found with the rules' names
+ * and kinds; a claim about a dropped name is dropped with it.
+ */
+export function extractBuiltin(text: string, model: EntityModel | null = shippedEntityModel): Extraction {
+  const { blocks, sentences, mentions, entities, keyOf, candidates } = readChunk(text)
+  const verdicts = new Map(candidates.map((c) => [c.entity.key, model ? judgeCandidate(model, c.features) : { keep: true, kind: c.entity.kind }]))
+  const dropped = (key: string) => verdicts.get(key)?.keep === false
   const kindOf = new Map(entities.map((e) => [e.key, e.kind]))
   const nameOf = new Map(entities.map((e) => [e.key, e.name]))
 
@@ -83,7 +88,7 @@ export function extractBuiltin(text: string): Extraction {
     const subjectHere = found.find((c) => c.subjectAt <= 1 && kindOf.get(c.subject) !== 'person')?.subject
     lastTopic = subjectHere
     const times = claimTimes(s, found)
-    for (const [k, c] of found.entries()) claims.push(timed(asClaim(c, nameOf), times[k]))
+    for (const [k, c] of found.entries()) if (!dropped(c.subject) && !(c.objectIsEntity && dropped(c.object))) claims.push(timed(asClaim(c, nameOf), times[k]))
     const sentenceText = s
       .map((t) => `${t.pre}${t.text}${t.post}`)
       .join('')
@@ -96,8 +101,10 @@ export function extractBuiltin(text: string): Extraction {
 
   return {
     entities: entities.flatMap((e) => {
+      if (dropped(e.key)) return []
       const description = described.get(e.key)?.slice(0, MAX_DESCRIPTION)
-      return Array.from({ length: e.mentions }, () => ({ name: e.name, kind: e.kind, ...(description ? { description } : {}) }))
+      const kind = verdicts.get(e.key)?.kind ?? e.kind
+      return Array.from({ length: e.mentions }, () => ({ name: e.name, kind, ...(description ? { description } : {}) }))
     }),
     claims,
   }
