@@ -9,11 +9,13 @@
  * its description. This is CPU work: the worker runs it on a thread pool (extract-pool.ts),
  * never on its event loop.
  */
+import { acronymClaims } from './acronym-claims.js'
 import { type ClaimTime, claimTimes } from './claim-times.js'
 import { codenameClaims } from './codename-pairs.js'
 import { currentValueClaims } from './current-values.js'
 import type { Extraction } from './extraction.js'
 import { findMentions, type Mention, resolveMentions } from './name-spans.js'
+import { normalizeName } from './normalize.js'
 import { proseBlocks } from './prose-blocks.js'
 import { type NameAt, type SentenceClaim, sentenceClaims } from './sentence-relations.js'
 import { has, type Sentence, sentencesOf } from './sentence-terms.js'
@@ -92,13 +94,23 @@ export function extractBuiltin(text: string): Extraction {
     for (const x of names) if (!described.has(x.key)) described.set(x.key, sentenceText)
   })
 
+  const acronyms = blocks.flatMap(acronymClaims)
   for (const b of blocks) claims.push(...codenameClaims(b), ...currentValueClaims(b))
+  claims.push(...acronyms)
+  // An acronym is the same kind of thing as its expansion ("FSF", like the Free Software Foundation, an organisation).
+  const kindByName = new Map(entities.map((e) => [normalizeName(e.name), e.kind]))
+  const acronymEntities = acronyms.flatMap((c) => {
+    const kind = kindByName.get(normalizeName(c.object))
+    return kind ? [{ name: c.subject, kind }] : []
+  })
 
   return {
-    entities: entities.flatMap((e) => {
-      const description = described.get(e.key)?.slice(0, MAX_DESCRIPTION)
-      return Array.from({ length: e.mentions }, () => ({ name: e.name, kind: e.kind, ...(description ? { description } : {}) }))
-    }),
+    entities: entities
+      .flatMap((e) => {
+        const description = described.get(e.key)?.slice(0, MAX_DESCRIPTION)
+        return Array.from({ length: e.mentions }, () => ({ name: e.name, kind: e.kind, ...(description ? { description } : {}) }))
+      })
+      .concat(acronymEntities),
     claims,
   }
 }
