@@ -10,6 +10,7 @@ import { describe, it } from 'node:test'
 import { acronymClaims } from '../../src/graph/extract/acronym-claims.js'
 import { extractBuiltin } from '../../src/graph/extract/builtin-extractor.js'
 import { cleanExtraction } from '../../src/graph/extract/extraction.js'
+import { claimSentence } from '../../src/graph/maintain/claim-sentence.js'
 import { isSingleValuedPredicate, timelineOf } from '../../src/graph/maintain/insights/single-valued.js'
 
 const claims = (text: string) => extractBuiltin(text).claims.map((c) => `${c.subject} | ${c.predicate} | ${c.object}`)
@@ -79,6 +80,22 @@ describe('subjects and clauses', () => {
 
   it('keeps a past perfect in the past', () => {
     assert.deepEqual(claims('Debian had been the only distribution with a social contract.'), ['Debian | was | distribution with a social contract'])
+  })
+
+  it('keeps "used to" as a past habit and "is used to" as what a thing serves for', () => {
+    assert.deepEqual(claims('Debian used to ship the dselect tool.'), ['Debian | used to ship | dselect tool'])
+    assert.deepEqual(claims('Debian used the dselect tool.'), ['Debian | use | dselect tool'])
+    assert.deepEqual(claims('Python is used to write scripts.'), ['Python | be used to write | scripts'])
+    assert.deepEqual(claims('Python cannot be used to write drivers.'), ['Python | not can be used to write | drivers'])
+    assert.equal(claimSentence('Debian', 'used to ship', 'dselect tool'), 'Debian used to ship dselect tool.')
+    assert.equal(claimSentence('Python', 'be used to write', 'scripts'), 'Python is used to write scripts.')
+    assert.equal(claimSentence('Python', 'not can be used to write', 'drivers'), 'Python cannot be used to write drivers.')
+  })
+
+  it("reads a word in -s between a name and a determiner as the name's verb", () => {
+    assert.deepEqual(claims('The Policy Manual describes the structure and contents of the Debian archive.'), [
+      'Policy Manual | describe | structure and contents of the Debian archive',
+    ])
   })
 })
 

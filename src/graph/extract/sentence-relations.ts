@@ -11,7 +11,7 @@
 import { literalAfter, verbish } from './literal-object.js'
 import { has, type Sentence } from './sentence-terms.js'
 import { subjectOf } from './subject-of.js'
-import { CLAUSE_BREAK, LIST_GLUE, PARTICLES, type VerbGroup, verbGroups } from './verb-groups.js'
+import { CLAUSE_BREAK, LIST_GLUE, PARTICLES, type VerbGroup, verbGroups, withVerbsAfterNames } from './verb-groups.js'
 
 export interface NameAt {
   start: number
@@ -56,9 +56,10 @@ function listFrom(s: Sentence, names: readonly NameAt[], first: NameAt): NameAt[
   return list
 }
 
-export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceClaim[] {
-  const taken = new Uint8Array(s.length)
+export function sentenceClaims(read: Sentence, names: readonly NameAt[]): SentenceClaim[] {
+  const taken = new Uint8Array(read.length)
   for (const n of names) taken.fill(1, n.start, n.end)
+  const s = withVerbsAfterNames(read, taken)
   const when = dateOf(s)
   const claims: SentenceClaim[] = []
   const add = (subject: NameAt, predicate: string, object: string, objectIsEntity: boolean) => {

@@ -13,7 +13,7 @@ export interface VerbGroup {
   lemma: string
   negated: boolean
   passive: boolean
-  /** "can", "must", "may", ... as written: a claim keeps its modality ("can prevent"). */
+  /** "can", "must", "may", ... as written, or "used to": a claim keeps its modality ("can prevent"). */
   modal?: string
   /** A state said in the past ("was", "had"): kept on a literal claim ("Qt was not free software"). */
   past: boolean
@@ -86,7 +86,10 @@ export function verbGroups(s: Sentence, taken: Uint8Array): VerbGroup[] {
       terms.find((t) => !has(t, 'Negative', 'Adverb')) ??
       s[i]
     const beAux = terms.some((t) => t !== main && (BE.has(t.normal) || BE.has(t.root)))
-    const modal = terms.find((t) => MODALS.has(t.normal))?.normal.replace(/^cannot$/, 'can')
+    // "used to ship" (a habit that held in the past) and "is used to write" (what a thing serves for) are kept like a modal.
+    const used = terms.findIndex((t, k) => t.normal === 'used' && terms[k + 1]?.normal === 'to' && terms[k + 1] !== main)
+    const usedAs = used < 0 ? undefined : terms.slice(0, used).some((t) => BE.has(t.normal)) ? 'be used to' : 'used to'
+    const modal = [terms.find((t) => MODALS.has(t.normal))?.normal.replace(/^cannot$/, 'can'), usedAs].filter(Boolean).join(' ') || undefined
     const tensed = terms.find((t) => verbish(t) && !has(t, 'Negative'))
     groups.push({
       start: i,
@@ -123,3 +126,27 @@ export const DISCOURSE = new Set([
   'always',
   'never',
 ])
+
+/** Words that open a noun phrase right after a verb ("describes the structure"). */
+const OBJECT_OPENERS = new Set(['the', 'a', 'an', 'its', 'their', 'his', 'her', 'many', 'several', 'all', 'some', 'no', 'each', 'every'])
+
+/**
+ * "The Policy Manual describes the structure": a lower-case word in -s that compromise reads as
+ * a plural noun, right after a name and right before a determiner, is the name's verb (a noun
+ * would not stand between a name and a determiner). The sentence with those words read as verbs.
+ */
+export function withVerbsAfterNames(s: Sentence, taken: Uint8Array): Sentence {
+  return s.map((t, i) => {
+    const verb =
+      i > 0 &&
+      taken[i - 1] &&
+      !taken[i] &&
+      !/[,;:()]/.test(s[i - 1].post) &&
+      has(t, 'Plural') &&
+      !has(t, 'Verb', 'ProperNoun', 'Pronoun') &&
+      /^\p{Ll}/u.test(t.text) &&
+      /[^s']s$/.test(t.normal) &&
+      OBJECT_OPENERS.has(s[i + 1]?.normal ?? '')
+    return verb ? { ...t, tags: new Set([...[...t.tags].filter((g) => g !== 'Noun' && g !== 'Plural'), 'Verb', 'PresentTense']) } : t
+  })
+}
