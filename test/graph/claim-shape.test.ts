@@ -72,6 +72,14 @@ describe('subjects and clauses', () => {
     assert.ok(relative.includes('Lintian | be | tool'), relative.join('; '))
   })
 
+  it('reads "the POSTGRES project" as POSTGRES, but not "a Debian distribution"', () => {
+    assert.deepEqual(claims('The POSTGRES project was led by Michael Stonebraker.'), ['Michael Stonebraker | lead | POSTGRES'])
+    assert.deepEqual(claims('The POSTGRES project, led by Professor Michael Stonebraker, was sponsored by DARPA.'), [
+      'Professor Michael Stonebraker | lead | POSTGRES',
+    ])
+    assert.deepEqual(claims('A GNU/Linux distribution has two main objectives.'), [])
+  })
+
   it('states nothing from a condition or a question', () => {
     assert.deepEqual(claims('If Debian is installed, Python must not contain the old modules.'), ['Python | not must contain | old modules'])
     assert.deepEqual(claims('Unless Debian ships Python, Perl runs the scripts.'), ['Perl | run | scripts'])

@@ -25,6 +25,8 @@ function adjacent(s: Sentence, from: number, to: number): boolean {
 }
 
 const NONRESTRICTIVE = new Set(['which', 'who'])
+/** Head nouns after a name that name the same thing ("the Debian project", "the Python language"). */
+const NAME_HEADS = new Set(['project', 'language', 'distribution', 'interpreter'])
 /** Words that open a clause that is a condition, not a fact ("If Debian is installed, ..."). */
 const CONDITIONS = new Set(['if', 'unless', 'whether', 'suppose', 'supposing', 'assuming', 'provided'])
 
@@ -34,6 +36,14 @@ function conditional(s: Sentence, start: number): boolean {
   return false
 }
 
+/** "The POSTGRES project was led by ...": the name with a head noun that names what it is; not "a Debian distribution", any one of them. */
+function withHeadNoun(s: Sentence, n: NameAt, verbAt: number): boolean {
+  const head = s[n.end]
+  return verbAt === n.end + 1 && NAME_HEADS.has(head.normal) && !/[,;:()]/.test(s[n.end - 1].post) && !GENERIC.has(s[n.start - 1]?.normal ?? '')
+}
+
+const GENERIC = new Set(['a', 'an', 'any', 'each', 'every', 'no', 'one'])
+
 /**
  * The name that is the subject of the verb group starting at `verbAt`: the last one before it
  * and next to it, skipping a name that is an object ("Salsa, the GitLab instance of Debian,
@@ -42,7 +52,7 @@ function conditional(s: Sentence, start: number): boolean {
 export function subjectOf(s: Sentence, names: readonly NameAt[], verbAt: number): NameAt | undefined {
   for (let k = names.length - 1; k >= 0; k--) {
     const n = names[k]
-    if (n.end > verbAt || !adjacent(s, n.end, verbAt) || governed(s, n.start) || parenthetical(s, n)) continue
+    if (n.end > verbAt || !(adjacent(s, n.end, verbAt) || withHeadNoun(s, n, verbAt)) || governed(s, n.start) || parenthetical(s, n)) continue
     return conditional(s, n.start) ? undefined : n
   }
   return undefined
