@@ -80,6 +80,13 @@ describe('subjects and clauses', () => {
     assert.deepEqual(claims('A GNU/Linux distribution has two main objectives.'), [])
   })
 
+  it('reads a description set off by commas after a name, whole, and not an item of a list', () => {
+    assert.deepEqual(claims('Lintian, a static analysis tool, checks packages.'), ['Lintian | check | packages', 'Lintian | be | static analysis tool'])
+    assert.deepEqual(claims('Ian Murdock, the founder of the project, died in 2015.'), ['Ian Murdock | be | founder of the project'])
+    assert.deepEqual(claims('Debian, the kernel, and the tools are free.'), [])
+    assert.deepEqual(claims('Lintian, the tool that checks packages, is written in Perl.'), [])
+  })
+
   it('states nothing from a condition or a question', () => {
     assert.deepEqual(claims('If Debian is installed, Python must not contain the old modules.'), ['Python | not must contain | old modules'])
     assert.deepEqual(claims('Unless Debian ships Python, Perl runs the scripts.'), ['Perl | run | scripts'])

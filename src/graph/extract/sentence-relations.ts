@@ -8,6 +8,7 @@
  * gave; subject-of.ts); the object is a name, or else the noun phrase after the verb as literal text.
  * A question, a condition ("If Debian is installed, ...") and a verb that ends its clause give none.
  */
+import { appositionOf } from './apposition.js'
 import { literalAfter, verbish } from './literal-object.js'
 import { has, type Sentence } from './sentence-terms.js'
 import { subjectOf } from './subject-of.js'
@@ -109,6 +110,10 @@ export function sentenceClaims(read: Sentence, names: readonly NameAt[]): Senten
     if (literal) add(subject, g.past && !g.passive && (g.lemma === 'be' || g.lemma === 'have') ? negate(g, pastOf(g.lemma, prep)) : predicate, literal, false)
   }
   verblessRelations(s, names, add)
+  for (const n of names) {
+    const description = appositionOf(s, n, names)
+    if (description) add(n, 'be', description, false)
+  }
   return claims
 }
 
