@@ -120,6 +120,11 @@ describe('literal objects', () => {
     assert.deepEqual(claims('Lintian reports errors in packages that are uploaded.'), ['Lintian | report | errors in packages'])
   })
 
+  it('drops an object that ends in an adjective, and a participle that opens a clause after the noun', () => {
+    assert.deepEqual(claims('Python 3.11 is between 10-60% faster than Python 3.10.'), [])
+    assert.deepEqual(claims('GNU is a range of free software developed by volunteers.'), ['GNU | be | range of free software'])
+  })
+
   it('takes a list whole, or only its first item when the list is cut', () => {
     assert.deepEqual(claims('Debian provides packages, documentation and good manuals for users.'), [
       'Debian | provide | packages, documentation and good manuals for users',

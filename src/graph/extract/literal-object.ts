@@ -109,6 +109,10 @@ export function literalAfter(s: Sentence, from: number, to: number): string | un
   // A list cut before its last item ("packages, documentation" of "... and support") keeps only its first item.
   const last = terms.at(-1)
   if (conjunct >= 0 && last && (/,/.test(last.post) || CONJUNCTIONS.has(s[s.indexOf(last) + 1]?.normal ?? ''))) terms.splice(conjunct)
+  // "range of free software developed [by ...]": a participle after the noun opens a clause the phrase does not hold.
+  if (terms.length > 1 && /ed$/.test(terms.at(-1)?.normal ?? '') && !has(terms.at(-1), 'Noun') && has(terms.at(-2), 'Noun')) terms.pop()
+  // A phrase that ends in an adjective or adverb ("10-60% faster") is cut off before its noun, or is no noun phrase.
+  if (has(terms.at(-1), 'Adjective', 'Adverb', 'Comparative', 'Superlative') && !has(terms.at(-1), 'Noun')) return undefined
   // The head is the last noun before the first complement: it must name a thing.
   const firstComplement = terms.findIndex((t) => COMPLEMENT.has(t.normal))
   const core = firstComplement < 0 ? terms : terms.slice(0, firstComplement)
