@@ -93,6 +93,13 @@ describe('subjects and clauses', () => {
     assert.deepEqual(claims('Does Debian support the ARM architecture?'), [])
   })
 
+  it('reads "no longer" as a negation, and states nothing hedged or denied by "neither ... nor"', () => {
+    assert.deepEqual(claims('Debian no longer supports the i386 architecture.'), ['Debian | not support | i386 architecture'])
+    assert.deepEqual(claims('Debian is no longer a small project.'), ['Debian | not be | small project'])
+    assert.deepEqual(claims('Debian rarely ships proprietary drivers. Debian hardly supports the Alpha architecture.'), [])
+    assert.deepEqual(claims('Neither Debian nor Ubuntu ships the driver.'), [])
+  })
+
   it('keeps a past perfect in the past', () => {
     assert.deepEqual(claims('Debian had been the only distribution with a social contract.'), ['Debian | was | distribution with a social contract'])
   })

@@ -78,7 +78,7 @@ export function sentenceClaims(read: Sentence, names: readonly NameAt[]): Senten
   }
   for (const g of groups) {
     // A verb group that is a particle alone ("over" from "had taken over") lost its verb.
-    if (PARTICLES.has(g.lemma)) continue
+    if (PARTICLES.has(g.lemma) || g.hedged) continue
     const subject = subjectOf(s, names, g.start)
     if (!subject) continue
     const end = clauseEnd(g.end)

@@ -27,8 +27,8 @@ function adjacent(s: Sentence, from: number, to: number): boolean {
 const NONRESTRICTIVE = new Set(['which', 'who'])
 /** Head nouns after a name that name the same thing ("the Debian project", "the Python language"). */
 const NAME_HEADS = new Set(['project', 'language', 'distribution', 'interpreter'])
-/** Words that open a clause that is a condition, not a fact ("If Debian is installed, ..."). */
-const CONDITIONS = new Set(['if', 'unless', 'whether', 'suppose', 'supposing', 'assuming', 'provided'])
+/** Words that open a clause that is a condition, not a fact ("If Debian is installed, ..."), or deny its subject ("Neither Debian nor Ubuntu ships"). */
+const CONDITIONS = new Set(['if', 'unless', 'whether', 'suppose', 'supposing', 'assuming', 'provided', 'neither', 'nor'])
 
 /** A condition word opens the clause the name stands in. */
 function conditional(s: Sentence, start: number): boolean {

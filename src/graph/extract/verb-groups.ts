@@ -12,6 +12,8 @@ export interface VerbGroup {
   main: Term
   lemma: string
   negated: boolean
+  /** "hardly supports", "rarely ships": the text does not say it holds, nor that it does not. */
+  hedged: boolean
   passive: boolean
   /** "can", "must", "may", ... as written, or "used to": a claim keeps its modality ("can prevent"). */
   modal?: string
@@ -57,6 +59,12 @@ export const PARTICLES = new Set(['to', 'into', 'onto', 'from', 'with', 'for', '
 
 const lemmaOf = (t: Term) => (BE.has(t.normal) || BE.has(t.root) ? 'be' : HAVE.has(t.normal) ? 'have' : t.root.replace(/[^\p{L}'-]/gu, '') || t.normal)
 
+const HEDGES = new Set(['hardly', 'rarely', 'seldom', 'barely', 'scarcely'])
+const pair = (a: Term | undefined, b: Term | undefined) => `${a?.normal ?? ''} ${b?.normal ?? ''}`
+/** "no longer supports", "is no longer a ...": a state that ended, said in the negative. */
+const noLonger = (s: Sentence, start: number, end: number) =>
+  [pair(s[start - 2], s[start - 1]), pair(s[end], s[end + 1])].some((p) => p === 'no longer' || p === 'no more' || p === 'any longer')
+
 export function verbGroups(s: Sentence, taken: Uint8Array): VerbGroup[] {
   const groups: VerbGroup[] = []
   let i = 0
@@ -98,7 +106,8 @@ export function verbGroups(s: Sentence, taken: Uint8Array): VerbGroup[] {
       lemma: lemmaOf(main),
       modal,
       past: !modal && tensed !== undefined && (has(tensed, 'PastTense') || PAST_FORMS.has(tensed.normal)) && (BE.has(tensed.normal) || HAVE.has(tensed.normal)),
-      negated: terms.some((t) => has(t, 'Negative') || t.normal === 'not' || t.normal === "n't" || t.normal === 'cannot'),
+      negated: terms.some((t) => has(t, 'Negative') || t.normal === 'not' || t.normal === "n't" || t.normal === 'cannot') || noLonger(s, i, end),
+      hedged: [s[i - 1], ...terms, s[end]].some((t) => t !== undefined && HEDGES.has(t.normal)),
       passive: beAux && (has(main, 'PastTense', 'Participle', 'Passive') || PARTICIPLE.test(main.normal)) && lemmaOf(main) !== 'be',
     })
     i = end
