@@ -96,6 +96,22 @@ export function matchClaim(c: ScoredClaim, p: Passage): LabeledClaim | undefined
 }
 
 /**
+ * "FSF stand for Free Software Foundation" when the labels give both as names of one entity: the
+ * labels record an expansion as an alias, not as a claim, and it is what they say.
+ */
+export function expandsLabeledAcronym(c: ScoredClaim, p: Passage): boolean {
+  if (c.predicate !== 'stand for' || c.objectIsEntity) return false
+  const names = nameIndex(p.entities)
+  const subject = names.get(normalizeName(c.subject))
+  return (
+    subject !== undefined &&
+    subject.kind !== 'optional' &&
+    names.get(normalizeName(c.object)) === subject &&
+    normalizeName(c.subject) !== normalizeName(c.object)
+  )
+}
+
+/**
  * One passage: entities by normalized name or alias (a second name for an entity already
  * matched, such as "Ian" beside "Ian Murdock", is a duplicate and counts as wrong; optional
  * labels count neither way); claims by subject, predicate lemma, negation and object.
@@ -126,7 +142,13 @@ export function scorePassage(p: Passage, out: { entities: CleanExtraction['entit
     into.claimsOut++
     if (c.objectIsEntity) into.claimsLinking++
     const label = matchClaim(c, p)
-    if (!label) continue
+    if (!label) {
+      if (expandsLabeledAcronym(c, p)) {
+        into.claimsRight++
+        into.claimsInformative++
+      }
+      continue
+    }
     into.claimsRight++
     if (isInformative(c, label)) into.claimsInformative++
     if (!found.has(label) && label.date) {

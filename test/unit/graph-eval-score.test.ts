@@ -47,6 +47,19 @@ describe('graph evaluation scoring', () => {
     assert.deepEqual([counts.claimsRight, counts.claimsOut, counts.claimsFound, counts.claimsLinking], [2, 4, 2, 2])
   })
 
+  it('counts an acronym said to stand for a name the labels give its entity as right, for precision only', () => {
+    const labeled: Passage = { ...passage, entities: [...passage.entities, { name: 'Free Software Foundation', kind: 'organisation', aliases: ['FSF'] }] }
+    const counts = zeroCounts()
+    const claims = [
+      { subject: 'FSF', predicate: 'stand for', object: 'Free Software Foundation', objectIsEntity: false },
+      { subject: 'FSF', predicate: 'stand for', object: 'Free Software Federation', objectIsEntity: false },
+      { subject: 'FSF', predicate: 'be', object: 'Free Software Foundation', objectIsEntity: false },
+      { subject: 'Debian', predicate: 'stand for', object: 'Free Software Foundation', objectIsEntity: false },
+    ]
+    scorePassage(labeled, { entities: [], claims }, counts)
+    assert.deepEqual([counts.claimsRight, counts.claimsInformative, counts.claimsOut, counts.claimsFound], [1, 1, 4, 0])
+  })
+
   it('scores single-valued facts by kind: dated leaders are a supersession, undated ones a (false) contradiction', () => {
     const set = { functional: [{ subject: 'Debian', predicate: 'lead', kind: 'supersession' as const, split: 'tune' as const }], passages: [passage] }
     const lead = (subject: string, when?: string) => ({

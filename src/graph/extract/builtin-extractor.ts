@@ -9,6 +9,7 @@
  * its description. This is CPU work: the worker runs it on a thread pool (extract-pool.ts),
  * never on its event loop.
  */
+import { acronymClaims } from './acronym-claims.js'
 import { type ClaimTime, claimTimes } from './claim-times.js'
 import { codenameClaims } from './codename-pairs.js'
 import { currentValueClaims } from './current-values.js'
@@ -16,6 +17,7 @@ import type { Extraction } from './extraction.js'
 import { readChunk } from './learned/entity-candidates.js'
 import { type EntityModel, judgeCandidate, shippedEntityModel } from './learned/entity-model.js'
 import type { Mention } from './name-spans.js'
+import { normalizeName } from './normalize.js'
 import { type NameAt, type SentenceClaim, sentenceClaims } from './sentence-relations.js'
 import { has, type Sentence } from './sentence-terms.js'
 
@@ -97,15 +99,25 @@ export function extractBuiltin(text: string, model: EntityModel | null = shipped
     for (const x of names) if (!described.has(x.key)) described.set(x.key, sentenceText)
   })
 
+  const acronyms = blocks.flatMap(acronymClaims)
   for (const b of blocks) claims.push(...codenameClaims(b), ...currentValueClaims(b))
+  claims.push(...acronyms)
+  // An acronym is the same kind of thing as its expansion ("FSF", like the Free Software Foundation, an organisation).
+  const kept = entities.filter((e) => !dropped(e.key))
+  const kindOfKept = (e: (typeof entities)[number]) => verdicts.get(e.key)?.kind ?? e.kind
+  const kindByName = new Map(kept.map((e) => [normalizeName(e.name), kindOfKept(e)]))
+  const acronymEntities = acronyms.flatMap((c) => {
+    const kind = kindByName.get(normalizeName(c.object))
+    return kind ? [{ name: c.subject, kind }] : []
+  })
 
   return {
-    entities: entities.flatMap((e) => {
-      if (dropped(e.key)) return []
-      const description = described.get(e.key)?.slice(0, MAX_DESCRIPTION)
-      const kind = verdicts.get(e.key)?.kind ?? e.kind
-      return Array.from({ length: e.mentions }, () => ({ name: e.name, kind, ...(description ? { description } : {}) }))
-    }),
+    entities: kept
+      .flatMap((e) => {
+        const description = described.get(e.key)?.slice(0, MAX_DESCRIPTION)
+        return Array.from({ length: e.mentions }, () => ({ name: e.name, kind: kindOfKept(e), ...(description ? { description } : {}) }))
+      })
+      .concat(acronymEntities),
     claims,
   }
 }

@@ -5,10 +5,14 @@
  * kept ("not be"), a list of objects giving one claim each, a place after "in", an apposition
  * ("Red Hat, Inc., child company of IBM": be company of), and the sentence's date on every claim
  * it gives. A claim is made only when its subject is a name (or "the project" for a name the chunk
- * gave); the object is a name, or else the noun phrase after the verb as literal text.
+ * gave; subject-of.ts); the object is a name, or else the noun phrase after the verb as literal text.
+ * A question, a condition ("If Debian is installed, ...") and a verb that ends its clause give none.
  */
+import { appositionOf } from './apposition.js'
 import { literalAfter, verbish } from './literal-object.js'
-import { has, type Sentence, type Term } from './sentence-terms.js'
+import { has, type Sentence } from './sentence-terms.js'
+import { subjectOf } from './subject-of.js'
+import { CLAUSE_BREAK, LIST_GLUE, PARTICLES, type VerbGroup, verbGroups, withVerbsAfterNames } from './verb-groups.js'
 
 export interface NameAt {
   start: number
@@ -27,85 +31,6 @@ export interface SentenceClaim {
   when?: string
 }
 
-interface VerbGroup {
-  start: number
-  end: number
-  main: Term
-  lemma: string
-  negated: boolean
-  passive: boolean
-  /** "can", "must", "may", ... as written: a claim keeps its modality ("can prevent"). */
-  modal?: string
-  /** A state said in the past ("was", "had"): kept on a literal claim ("Qt was not free software"). */
-  past: boolean
-}
-
-const MODALS = new Set(['can', 'cannot', 'could', 'may', 'might', 'must', 'shall', 'should', 'will', 'would'])
-/** "is released under": compromise reads the participle as an adjective; before a preposition it is the verb. */
-const participleAfterBe = (s: Sentence, k: number) =>
-  k > 0 &&
-  (BE.has(s[k - 1].normal) || has(s[k - 1], 'Negative')) &&
-  has(s[k], 'Adjective') &&
-  /ed$/.test(s[k].normal) &&
-  (has(s[k + 1], 'Preposition') || PARTICLES.has(s[k + 1]?.normal ?? ''))
-const mainVerb = (t: Term) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal', 'Negative') && !MODALS.has(t.normal)
-
-const BE = new Set(['be', 'is', 'are', 'was', 'were', 'been', 'being', 'am', "'s"])
-const HAVE = new Set(['have', 'has', 'had', 'having'])
-const CLAUSE_BREAK = new Set(['which', 'who', 'whom', 'whose', 'that', 'where', 'while', 'although', 'because', 'whereas', 'if', 'when', 'so', 'but', 'since'])
-const LIST_GLUE = /^(,|,?\s*and|,?\s*or)$/
-/** Past participles compromise does not always tag as such ("was born"). */
-const PARTICIPLE = /(ed|en|wn|rn|ne|lt|pt|ught|ung)$/
-const PARTICLES = new Set(['to', 'into', 'onto', 'from', 'with', 'for', 'in', 'on', 'at', 'by', 'as', 'after', 'of', 'within', 'under', 'over'])
-
-const lemmaOf = (t: Term) => (BE.has(t.normal) || BE.has(t.root) ? 'be' : HAVE.has(t.normal) ? 'have' : t.root.replace(/[^\p{L}'-]/gu, '') || t.normal)
-
-function verbGroups(s: Sentence, taken: Uint8Array): VerbGroup[] {
-  const groups: VerbGroup[] = []
-  let i = 0
-  while (i < s.length) {
-    const adjunct = groups.at(-1)?.end === i && mainVerb(s[i - 1]) && has(s[i], 'Infinitive') && has(s[i + 1], 'Noun') && !has(s[i + 1], 'Verb', 'Pronoun')
-    if (taken[i] || !verbish(s[i]) || s[i - 1]?.normal === 'to' || adjunct) {
-      i++
-      continue
-    }
-    let end = i + 1
-    const continues = (k: number): boolean =>
-      verbish(s[k]) || has(s[k], 'Negative') || (has(s[k], 'Adverb') && k + 1 < s.length && !taken[k + 1] && continues(k + 1)) || participleAfterBe(s, k)
-    // The group ends at its main verb: "can prevent overwrite accidents" is "can prevent" and its object.
-    while (end < s.length && !taken[end] && !mainVerb(s[end - 1]) && continues(end)) end++
-    while (i > 0 && !taken[i - 1] && DISCOURSE.has(s[i - 1].normal) && !/[,;:]/.test(s[i - 1].post)) i--
-    // "Debian releases is": a verb before an auxiliary or copula of the same group is a noun.
-    for (let k = end - 1; k > i; k--) {
-      if (has(s[k], 'Auxiliary', 'Copula', 'Modal') && s.slice(i, k).some((t) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal'))) {
-        i = k
-        break
-      }
-    }
-    const terms = s.slice(i, end)
-    const main =
-      terms.find((_, k) => participleAfterBe(s, i + k)) ??
-      [...terms].reverse().find((t) => has(t, 'Verb') && !has(t, 'Auxiliary', 'Copula', 'Modal', 'Negative')) ??
-      terms.find((t) => !has(t, 'Negative', 'Adverb')) ??
-      s[i]
-    const beAux = terms.some((t) => t !== main && (BE.has(t.normal) || BE.has(t.root)))
-    const modal = terms.find((t) => MODALS.has(t.normal))?.normal.replace(/^cannot$/, 'can')
-    const tensed = terms.find((t) => verbish(t) && !has(t, 'Negative'))
-    groups.push({
-      start: i,
-      end,
-      main,
-      lemma: lemmaOf(main),
-      modal,
-      past: !modal && tensed !== undefined && has(tensed, 'PastTense') && (BE.has(tensed.normal) || HAVE.has(tensed.normal)),
-      negated: terms.some((t) => has(t, 'Negative') || t.normal === 'not' || t.normal === "n't" || t.normal === 'cannot'),
-      passive: beAux && (has(main, 'PastTense', 'Participle', 'Passive') || PARTICIPLE.test(main.normal)) && lemmaOf(main) !== 'be',
-    })
-    i = end
-  }
-  return groups
-}
-
 /** The sentence's date: a year, a decade, or a month with its year ("May 2000", "April of 2007"). */
 export function dateOf(s: Sentence): string | undefined {
   for (let i = 0; i < s.length; i++) {
@@ -115,16 +40,6 @@ export function dateOf(s: Sentence): string | undefined {
     return s[i].text
   }
   return undefined
-}
-
-/** Terms between two positions are only adverbs, a parenthetical, or an apposition set off by commas. */
-function adjacent(s: Sentence, from: number, to: number): boolean {
-  if (from === to) return true
-  const between = s.slice(from, to)
-  if (between.every((t) => has(t, 'Adverb') || DISCOURSE.has(t.normal))) return true
-  const opened = /\(\s*$/.test(s[from - 1]?.post ?? '') || /\(/.test(between[0].pre)
-  if (opened && /\)/.test(between.at(-1)?.post ?? '')) return true
-  return /^,/.test(s[from - 1]?.post ?? '') && /,\s*$/.test(between.at(-1)?.post ?? '') && !between.some(verbish)
 }
 
 /** Names from `at` on that form a list ("A, B, and C"), each right after the previous. */
@@ -142,14 +57,17 @@ function listFrom(s: Sentence, names: readonly NameAt[], first: NameAt): NameAt[
   return list
 }
 
-export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceClaim[] {
-  const taken = new Uint8Array(s.length)
+export function sentenceClaims(read: Sentence, names: readonly NameAt[]): SentenceClaim[] {
+  const taken = new Uint8Array(read.length)
   for (const n of names) taken.fill(1, n.start, n.end)
+  const s = withVerbsAfterNames(read, taken)
   const when = dateOf(s)
   const claims: SentenceClaim[] = []
   const add = (subject: NameAt, predicate: string, object: string, objectIsEntity: boolean) => {
     if (subject.key !== object) claims.push({ subject: subject.key, subjectAt: subject.start, predicate, object, objectIsEntity, ...(when ? { when } : {}) })
   }
+  // A question asks; it states nothing.
+  if (/\?/.test(s.at(-1)?.post ?? '')) return []
   const groups = verbGroups(s, taken)
   const clauseEnd = (from: number) => {
     for (let k = from; k < s.length; k++) {
@@ -160,9 +78,9 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
   }
   for (const g of groups) {
     // A verb group that is a particle alone ("over" from "had taken over") lost its verb.
-    if (PARTICLES.has(g.lemma)) continue
-    const subject = [...names].reverse().find((n) => n.end <= g.start && adjacent(s, n.end, g.start))
-    if (!subject || governed(s, subject.start) || parenthetical(s, subject)) continue
+    if (PARTICLES.has(g.lemma) || g.hedged) continue
+    const subject = subjectOf(s, names, g.start)
+    if (!subject) continue
     const end = clauseEnd(g.end)
     const inSpan = names.filter((n) => n.start >= g.end && n.end <= end)
     const reducedPassive = !g.passive && has(g.main, 'PastTense') && g.end - g.start === 1 && /,\s*$/.test(s[g.start - 1]?.post ?? '')
@@ -172,7 +90,8 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
       if (agent) for (const a of listFrom(s, names, agent)) add(a, negate(g, g.lemma), subject.key, true)
       continue
     }
-    if (reducedPassive) continue
+    // "If Debian is installed, Python ...": a verb that ends its clause has no object after it.
+    if (reducedPassive || /[,;:]/.test(s[g.end - 1].post)) continue
     const prep = s[g.end] && (has(s[g.end], 'Preposition') || PARTICLES.has(s[g.end].normal)) && !taken[g.end] ? s[g.end].normal : ''
     const head = withModal(g, g.passive ? `be ${g.main.normal}` : g.lemma)
     const predicate = negate(g, prep ? `${head} ${prep}` : head)
@@ -191,48 +110,12 @@ export function sentenceClaims(s: Sentence, names: readonly NameAt[]): SentenceC
     if (literal) add(subject, g.past && !g.passive && (g.lemma === 'be' || g.lemma === 'have') ? negate(g, pastOf(g.lemma, prep)) : predicate, literal, false)
   }
   verblessRelations(s, names, add)
+  for (const n of names) {
+    const description = appositionOf(s, n, names)
+    if (description) add(n, 'be', description, false)
+  }
   return claims
 }
-
-/** A name in parentheses ("rex (Debian 1.2) was ...") glosses the word before it; it is not the subject. */
-function parenthetical(s: Sentence, n: NameAt): boolean {
-  return /\(\s*$/.test(s[n.start - 1]?.post ?? '') || /\(/.test(s[n.start].pre) ? /\)/.test(s[n.end - 1].post) : false
-}
-
-/** A name right after a preposition or a verb is its object ("on LTS", "link Python programs"), not a subject. */
-function governed(s: Sentence, start: number): boolean {
-  let k = start - 1
-  while (k >= 0 && has(s[k], 'Determiner', 'Adjective') && !/[,;:]/.test(s[k].post)) k--
-  if (k < 0 || /[,;:()]/.test(s[k].post) || SUBORDINATORS.has(s[k].normal)) return false
-  // "to whom Debian is indebted": the clause is about someone else.
-  if (RELATIVES.has(s[k].normal)) return true
-  return has(s[k], 'Preposition', 'Gerund') || PARTICLES.has(s[k].normal) || (verbish(s[k]) && !has(s[k], 'Auxiliary', 'Copula', 'Modal'))
-}
-
-/** Words between a subject and its verb that do not change who does what. */
-const DISCOURSE = new Set([
-  'therefore',
-  'thus',
-  'also',
-  'then',
-  'now',
-  'still',
-  'however',
-  'hence',
-  'later',
-  'first',
-  'finally',
-  'successively',
-  'usually',
-  'often',
-  'eventually',
-  'always',
-  'never',
-])
-
-const RELATIVES = new Set(['whom', 'whose', 'which'])
-
-const SUBORDINATORS = new Set(['since', 'as', 'while', 'after', 'before', 'until', 'unless', 'because', 'although', 'though', 'once', 'when'])
 
 /** A name followed by a common noun modifies it ("a GNU/Linux distribution", "Python's principal author"). */
 function modifies(s: Sentence, n: NameAt): boolean {

@@ -29,10 +29,12 @@ export function verbPhrase(predicate: string): string {
   if (!verb) return predicate
   // Modality and a past state are kept as the extractor stored them: "can prevent", "not must include", "not was".
   if (MODALS.has(verb) && rest.length > 0) return negated ? `${verb === 'can' ? 'cannot' : `${verb} not`} ${rest.join(' ')}` : `${verb} ${rest.join(' ')}`
+  if (verb === 'used' && rest[0] === 'to') return [negated ? 'did not use' : 'used', ...rest].join(' ')
   if (verb === 'was') return ['was', ...(negated ? ['not'] : []), ...rest].join(' ')
   if (verb === 'had') return negated ? ['did not have', ...rest].join(' ') : ['had', ...rest].join(' ')
   if (verb === 'be') {
-    const past = rest[0] !== undefined && PARTICIPLE.test(rest[0])
+    // "be used to write" says what a thing serves for, not an event in the past.
+    const past = rest[0] !== undefined && PARTICIPLE.test(rest[0]) && !(rest[0] === 'used' && rest[1] === 'to')
     return [past ? 'was' : 'is', ...(negated ? ['not'] : []), ...rest].join(' ')
   }
   if (negated) return ['does not', verb, ...rest].join(' ')
