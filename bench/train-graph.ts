@@ -2,7 +2,7 @@
  * `npm run train:graph`: fits the built-in extractor's learned layer on every labeled package
  * (docs/memory-graph.md, "A learned layer, scored leaving one package out") and writes the
  * shipped model, src/graph/extract/learned/entity-weights.json. Deterministic: the same labels
- * write the same file (test/unit/entity-weights.test.ts checks the shipped one is current).
+ * write the same file (test/unit/entity-model.test.ts checks the shipped one is current).
  */
 import { writeFileSync } from 'node:fs'
 import { examplesByPackage, fitLeavingOut } from './graph-eval/entity-examples.js'
