@@ -41,13 +41,20 @@ export interface FeaturedClaim {
  * about a dropped name is dropped with it.
  */
 export function extractBuiltin(text: string, layer: LearnedLayer | null = shippedLayer): Extraction {
-  const { entities, claims } = extractFeatured(readChunk(text), layer?.entities ?? null)
   const model = layer?.claims
+  const { entities, claims } = extractFeatured(readChunk(text), layer?.entities ?? null, Boolean(model))
   return { entities, claims: claims.flatMap((c) => (!model || keepsClaim(model, c.features) ? [c.claim] : [])) }
 }
 
-/** The rules and the entity model over a read chunk, every claim with its features: what the claim model judges, and is trained on. */
-export function extractFeatured(chunk: ReadChunk, model: EntityModel | null): { entities: Extraction['entities']; claims: FeaturedClaim[] } {
+/**
+ * The rules and the entity model over a read chunk, every claim with its features (none when
+ * `withFeatures` is false, for no claim model): what the claim model judges, and is trained on.
+ */
+export function extractFeatured(
+  chunk: ReadChunk,
+  model: EntityModel | null,
+  withFeatures = true,
+): { entities: Extraction['entities']; claims: FeaturedClaim[] } {
   const { blocks, sentences, mentions, entities, keyOf, candidates } = chunk
   const verdicts = new Map(
     candidates.map((c) => [c.entity.key, model ? judgeCandidate(model, c.features) : { keep: true, kind: c.entity.kind, probability: undefined }]),
@@ -73,7 +80,7 @@ export function extractFeatured(chunk: ReadChunk, model: EntityModel | null): { 
     const [subjectIs, objectIs] = [kindAndKeep(subject), kindAndKeep(object)]
     const context = { ...claim, source, subjectKind: subjectIs.kind, subjectKeep: subjectIs.keep, objectKind: objectIs.kind, objectKeep: objectIs.keep }
     const where = at ? { sentence: at.s, subjectAt: at.start, subjectEnd: at.end, subjectVia: at.via } : {}
-    claims.push({ claim, features: claimFeatures({ ...context, ...where }) })
+    claims.push({ claim, features: withFeatures ? claimFeatures({ ...context, ...where }) : [] })
   }
   const described = new Map<string, string>()
   let lastPerson: string | undefined
