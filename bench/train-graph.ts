@@ -1,19 +1,26 @@
 /**
  * `npm run train:graph`: fits the built-in extractor's learned layer on every labeled package
  * (docs/memory-graph.md, "A learned layer, scored leaving one package out") and writes the
- * shipped model, src/graph/extract/learned/entity-weights.json. Deterministic: the same labels
- * write the same file (test/unit/entity-model.test.ts checks the shipped one is current).
+ * shipped models: src/graph/extract/learned/entity-weights.json, then claim-weights.json, fit on
+ * the claims the rules and that entity model extract. Deterministic: the same labels and rules
+ * write the same files (test/unit/entity-model.test.ts and claim-model.test.ts check the shipped
+ * ones are current).
  */
 import { writeFileSync } from 'node:fs'
+import { fitClaimsLeavingOut, readPassages } from './graph-eval/claim-examples.js'
 import { examplesByPackage, fitLeavingOut } from './graph-eval/entity-examples.js'
 import { loadEvaluation } from './graph-eval/packages.js'
 
 const fixtures = new URL('../test/fixtures/graph-eval/', import.meta.url)
-const out = new URL('../src/graph/extract/learned/entity-weights.json', import.meta.url)
-const examples = examplesByPackage(loadEvaluation(fixtures.pathname).packages)
+const learned = new URL('../src/graph/extract/learned/', import.meta.url)
+const { packages } = loadEvaluation(fixtures.pathname)
+const examples = examplesByPackage(packages)
 const model = fitLeavingOut(examples, undefined)
-writeFileSync(out, `${JSON.stringify(model)}\n`)
+writeFileSync(new URL('entity-weights.json', learned), `${JSON.stringify(model)}\n`)
 const count = [...examples.values()].reduce((n, xs) => n + xs.length, 0)
 console.log(
-  `${out.pathname}: fit on ${examples.size} packages, ${count} candidates; ${Object.keys(model.keep.weights).length} keep and ${Object.keys(model.kind.weights).length} kind features`,
+  `entity-weights.json: fit on ${examples.size} packages, ${count} candidates; ${Object.keys(model.keep.weights).length} keep and ${Object.keys(model.kind.weights).length} kind features`,
 )
+const claims = fitClaimsLeavingOut(packages, readPassages(packages), model, undefined)
+writeFileSync(new URL('claim-weights.json', learned), `${JSON.stringify(claims)}\n`)
+console.log(`claim-weights.json: ${Object.keys(claims.keep.weights).length} keep features; judges ${claims.judged.join(', ')}`)

@@ -4,6 +4,7 @@
  * part of `aizk` (writing and recalling memory are there). api/aizk-graph.api.md pins this list.
  */
 
+export type { ClaimModel, LearnedLayer } from './graph/extract/learned/claim-model.js'
 export type { EntityModel } from './graph/extract/learned/entity-model.js'
 export type { SoftmaxModel } from './graph/extract/learned/logistic.js'
 export type { LlmExtractorSettings } from './graph/extract/llm-extractor.js'

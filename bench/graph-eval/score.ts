@@ -111,6 +111,9 @@ export function expandsLabeledAcronym(c: ScoredClaim, p: Passage): boolean {
   )
 }
 
+/** Whether the evaluation counts a claim right: it states a labeled claim, or expands a labeled acronym. */
+export const isRightClaim = (c: ScoredClaim, p: Passage) => matchClaim(c, p) !== undefined || expandsLabeledAcronym(c, p)
+
 /**
  * One passage: entities by normalized name or alias (a second name for an entity already
  * matched, such as "Ian" beside "Ian Murdock", is a duplicate and counts as wrong; optional

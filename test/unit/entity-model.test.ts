@@ -61,7 +61,7 @@ describe('the learned entity layer', () => {
   it('drops a name the model rejects, and the claims about it; null keeps the rules alone', () => {
     const text = 'Ian Murdock founded Debian in 1993. Debian is a free operating system.'
     const dropAll: EntityModel = { ...shippedEntityModel, threshold: 1.01 }
-    const none = extractBuiltin(text, dropAll)
+    const none = extractBuiltin(text, { entities: dropAll, claims: null })
     assert.deepEqual(none, { entities: [], claims: none.claims.filter(() => false) })
     const rules = extractBuiltin(text, null)
     assert.ok(rules.entities.some((e) => e.name === 'Debian'))
