@@ -1,13 +1,11 @@
 /**
  * `npm run train:graph`: fits the built-in extractor's learned layer on every labeled package
  * (docs/memory-graph.md, "A learned layer, scored leaving one package out") and writes the
- * shipped models: src/graph/extract/learned/entity-weights.json, then claim-weights.json, fit on
- * the claims the rules and that entity model extract. Deterministic: the same labels and rules
- * write the same files (test/unit/entity-model.test.ts and claim-model.test.ts check the shipped
- * ones are current).
+ * shipped entity model, src/graph/extract/learned/entity-weights.json (the claim model is
+ * measured by the evaluation, not shipped). Deterministic: the same labels and rules write the
+ * same file (test/unit/entity-model.test.ts checks the shipped one is current).
  */
 import { writeFileSync } from 'node:fs'
-import { fitClaimsLeavingOut, readPassages } from './graph-eval/claim-examples.js'
 import { examplesByPackage, fitLeavingOut } from './graph-eval/entity-examples.js'
 import { loadEvaluation } from './graph-eval/packages.js'
 
@@ -21,6 +19,3 @@ const count = [...examples.values()].reduce((n, xs) => n + xs.length, 0)
 console.log(
   `entity-weights.json: fit on ${examples.size} packages, ${count} candidates; ${Object.keys(model.keep.weights).length} keep and ${Object.keys(model.kind.weights).length} kind features`,
 )
-const claims = fitClaimsLeavingOut(packages, readPassages(packages), model, undefined)
-writeFileSync(new URL('claim-weights.json', learned), `${JSON.stringify(claims)}\n`)
-console.log(`claim-weights.json: ${Object.keys(claims.keep.weights).length} keep features; judges ${claims.judged.join(', ')}`)

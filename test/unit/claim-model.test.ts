@@ -1,21 +1,17 @@
 /**
  * The learned layer's claim model (docs/memory-graph.md, "A learned layer, scored leaving one
- * package out"): the shipped weights are what `npm run train:graph` writes from the labels and
- * rules today, training labels claims by the evaluation's matching, the features say what the
+ * package out"): training labels claims by the evaluation's matching, the features say what the
  * sentence did, and the extractor drops a claim the model rejects but keeps claims of a rule the
- * model never judged.
+ * model never judged. The default layer has none (claim-model.ts says why).
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { fitClaimsLeavingOut, labeledClaims, readPassages } from '../../bench/graph-eval/claim-examples.js'
-import { loadEvaluation } from '../../bench/graph-eval/packages.js'
+import { labeledClaims } from '../../bench/graph-eval/claim-examples.js'
 import type { Passage } from '../../bench/graph-eval/schema.js'
 import { extractBuiltin, extractFeatured } from '../../src/graph/extract/builtin-extractor.js'
-import { type ClaimModel, fitClaimModel, keepsClaim, shippedClaimModel } from '../../src/graph/extract/learned/claim-model.js'
+import { type ClaimModel, fitClaimModel, keepsClaim, shippedLayer } from '../../src/graph/extract/learned/claim-model.js'
 import { readChunk } from '../../src/graph/extract/learned/entity-candidates.js'
 import { shippedEntityModel } from '../../src/graph/extract/learned/entity-model.js'
-
-const fixtures = new URL('../fixtures/graph-eval/', import.meta.url).pathname
 
 const passage = (text: string, claims: Passage['claims']): Passage => ({
   id: 'p',
@@ -34,12 +30,6 @@ const passage = (text: string, claims: Passage['claims']): Passage => ({
 const keepNothing = (judged: string[]): ClaimModel => ({ keep: { classes: ['drop', 'keep'], bias: [5, -5], weights: {} }, threshold: 0.5, judged })
 
 describe('the learned claim model', () => {
-  it('ships the weights training on all labeled packages writes (run npm run train:graph when this fails)', () => {
-    const { packages } = loadEvaluation(fixtures)
-    const fresh = fitClaimsLeavingOut(packages, readPassages(packages), shippedEntityModel, undefined)
-    assert.deepEqual(JSON.parse(JSON.stringify(fresh)), shippedClaimModel)
-  })
-
   it('labels a claim right when it states a labeled claim of its passage, wrong otherwise', () => {
     const p = passage('Ian Murdock founded Debian. Debian is a free operating system.', [
       { subject: 'Ian Murdock', predicates: ['found'], object: 'Debian', objectIsEntity: true },
@@ -74,6 +64,12 @@ describe('the learned claim model', () => {
     assert.equal(keepsClaim(model, ['source=sentence', 'plain']), true)
     assert.equal(keepsClaim(model, ['source=sentence', 'negated']), false)
     assert.equal(keepsClaim(model, ['source=codename', 'negated']), true, 'a rule with no training claims is not judged')
+  })
+
+  it('is not in the default layer: the extractor keeps every claim about a kept name', () => {
+    const text = 'Ian Murdock founded Debian in 1993. Debian follows the Filesystem Hierarchy Standard (FHS).'
+    assert.equal(shippedLayer.claims, null)
+    assert.deepEqual(extractBuiltin(text), extractBuiltin(text, { entities: shippedEntityModel, claims: null }))
   })
 
   it('drops the claims the model rejects, keeps the entities; claims null keeps the entity model alone', () => {
