@@ -5,7 +5,8 @@
  * extractor's `extract` answers from that table, a structured clone as a thread's answer is), so
  * the CPU it prints a chunk (this process with its threads, and its database backends) is the
  * queue, the scoped read, the write and the event loop alone, with the round trips a chunk by
- * kind. BENCH_REPLAY_SQL runs on the scratch database before the first round (an experiment on
+ * kind. BENCH_REPLAY_AGAIN=1 then projects every chunk once more (a re-projection round, as a
+ * requeue does). BENCH_REPLAY_SQL runs on the scratch database before the first round (an experiment on
  * the schema: `DROP INDEX ...`). For an A/B, run it on two trees alternately.
  *   node --import tsx bench/projection-replay.ts
  */
@@ -13,10 +14,11 @@ import pg from 'pg'
 import { extractBuiltin } from '../src/graph/extract/builtin-extractor.js'
 import { BuiltinExtractor } from '../src/graph/extract/extract-pool.js'
 import type { Extraction } from '../src/graph/extract/extraction.js'
+import { enqueueChunkProjections } from '../src/ingest/projection.js'
 import { parseSettings } from '../src/settings.js'
 import { backendCpuMs, backendCpuSpent, mainThreadCpuMs } from './cpu.js'
 import { benchCorpusFiles, corpusChunks, insertChunks } from './graph-data.js'
-import { num, text } from './knobs.js'
+import { flag, num, text } from './knobs.js'
 import { createScratchDb } from './scratch-db.js'
 
 const chunks = corpusChunks(benchCorpusFiles(), 2000).slice(0, num('BENCH_REPLAY_CHUNKS', 1000))
@@ -60,26 +62,42 @@ const worker = await startWorker({ settings: parseSettings(process.env) })
 const queued = async () => (await pool.query<{ n: number }>("SELECT count(*)::int AS n FROM pgqueuer WHERE entrypoint = 'aizk_build_graph_chunk'")).rows[0].n
 const per = Math.ceil(chunks.length / rounds)
 const fmt = (x: number) => x.toFixed(2)
+/** Project what `enqueue` queued, and print what it cost a chunk. */
+async function round(label: string, n: number, enqueue: () => Promise<unknown>): Promise<void> {
+  await enqueue()
+  const b0 = await backendCpuMs(pool)
+  const cpu0 = process.cpuUsage()
+  const loop0 = mainThreadCpuMs()
+  const t0 = performance.now()
+  sent.clear()
+  counting = true
+  while ((await queued()) > 0) await new Promise((resolve) => setTimeout(resolve, 100))
+  counting = false
+  const seconds = (performance.now() - t0) / 1000
+  const u = process.cpuUsage(cpu0)
+  const proc = (u.user + u.system) / 1000 / n
+  const loop = (mainThreadCpuMs() - loop0) / n
+  const db = backendCpuSpent(b0, await backendCpuMs(pool)) / n
+  const trips = [...sent].sort((a, b) => b[1] - a[1]).map(([k, c]) => `${k} ${fmt(c / n)}`)
+  process.stdout.write(
+    `replay ${label}: ${n} chunks in ${seconds.toFixed(1)} s; a chunk: ${fmt(proc + db)} ms = process ${fmt(proc)} (loop ${fmt(loop)}, other threads ${fmt(proc - loop)}) + database ${fmt(db)}; statements a chunk: ${trips.join(', ')}\n`,
+  )
+}
+
 try {
   for (let r = 0; r < rounds; r++) {
     const part = chunks.slice(r * per, (r + 1) * per)
-    await insertChunks(pool, SET, part)
-    const b0 = await backendCpuMs(pool)
-    const cpu0 = process.cpuUsage()
-    const loop0 = mainThreadCpuMs()
-    const t0 = performance.now()
-    sent.clear()
-    counting = true
-    while ((await queued()) > 0) await new Promise((resolve) => setTimeout(resolve, 100))
-    counting = false
-    const seconds = (performance.now() - t0) / 1000
-    const u = process.cpuUsage(cpu0)
-    const proc = (u.user + u.system) / 1000 / part.length
-    const loop = (mainThreadCpuMs() - loop0) / part.length
-    const db = backendCpuSpent(b0, await backendCpuMs(pool)) / part.length
-    const trips = [...sent].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${fmt(n / part.length)}`)
-    process.stdout.write(
-      `replay round ${r + 1}: ${part.length} chunks in ${seconds.toFixed(1)} s; a chunk: ${fmt(proc + db)} ms = process ${fmt(proc)} (loop ${fmt(loop)}, other threads ${fmt(proc - loop)}) + database ${fmt(db)}; statements a chunk: ${trips.join(', ')}\n`,
+    await round(`round ${r + 1}`, part.length, () => insertChunks(pool, SET, part))
+  }
+  if (flag('BENCH_REPLAY_AGAIN')) {
+    // Every chunk projected once more, as `aizk requeue` or a retry does: the same extraction.
+    const { rows: ids } = await pool.query<{ id: string }>('SELECT id::text AS id FROM chunk ORDER BY created, id')
+    await round('re-projection', ids.length, () =>
+      enqueueChunkProjections(
+        pool,
+        SET,
+        ids.map((x) => x.id),
+      ),
     )
   }
   const { rows } = await pool.query(
