@@ -5,8 +5,8 @@
  * extractor's `extract` answers from that table, a structured clone as a thread's answer is), so
  * the CPU it prints a chunk (this process with its threads, and its database backends) is the
  * queue, the scoped read, the write and the event loop alone, with the round trips a chunk by
- * kind. BENCH_REPLAY_AGAIN=1 then projects every chunk once more (a re-projection round, as a
- * requeue does). BENCH_REPLAY_SQL runs on the scratch database before the first round (an experiment on
+ * kind. BENCH_REPLAY_AGAIN=1 then projects every chunk once more (a re-projection round: every
+ * job enqueued again). BENCH_REPLAY_SQL runs on the scratch database before the first round (an experiment on
  * the schema: `DROP INDEX ...`). For an A/B, run it on two trees alternately.
  *   node --import tsx bench/projection-replay.ts
  */
@@ -90,7 +90,7 @@ try {
     await round(`round ${r + 1}`, part.length, () => insertChunks(pool, SET, part))
   }
   if (flag('BENCH_REPLAY_AGAIN')) {
-    // Every chunk projected once more, as `aizk requeue` or a retry does: the same extraction.
+    // Every chunk projected once more (its job enqueued again), from the same extraction.
     const { rows: ids } = await pool.query<{ id: string }>('SELECT id::text AS id FROM chunk ORDER BY created, id')
     await round('re-projection', ids.length, () =>
       enqueueChunkProjections(
