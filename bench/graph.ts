@@ -11,7 +11,8 @@
  *   profiles: model-written profiles of BENCH_GRAPH_PROFILE_ENTITIES (400) entities against a chat
  *       stand-in answering in BENCH_GRAPH_MODEL_MS (50) ms, one request in flight against four
  *       (bench/graph-profiles.ts; only when named)
- * Knobs: docs/benchmarks.md#knobs (BENCH_GRAPH_*); BENCH_GRAPH_CHUNK_CHARS defaults to the
+ * Knobs: docs/benchmarks.md#knobs (BENCH_GRAPH_*; BENCH_GRAPH_SQL runs on the scratch database first, a
+ * schema experiment); BENCH_GRAPH_CHUNK_CHARS defaults to the
  * product's AIZK_CHUNK_MAX_CHARS (2,000: the corpus holds ~10,500 chunks of it).
  */
 import os from 'node:os'
@@ -21,7 +22,7 @@ import { benchDecay, benchDedup } from './graph-passes.js'
 import { benchModelProfiles } from './graph-profiles.js'
 import { benchProjection } from './graph-projection.js'
 import type { Row } from './graph-rows.js'
-import { num, words } from './knobs.js'
+import { num, text, words } from './knobs.js'
 import { createScratchDb } from './scratch-db.js'
 
 const cfg = {
@@ -50,6 +51,8 @@ export async function runGraphBench(): Promise<void> {
   const pool = new pg.Pool({ connectionString: url, max: 8 })
   pool.on('error', () => {})
   try {
+    const experiment = text('BENCH_GRAPH_SQL')
+    if (experiment) await pool.query(experiment)
     for (const s of cfg.sections) {
       process.stderr.write(`bench: graph section ${s}\n`)
       if (s === 'projection') await benchProjection(url, pool, SET, cfg, record)

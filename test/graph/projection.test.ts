@@ -61,8 +61,12 @@ describe('chunk projection', () => {
     assert.ok(first.sources.length >= first.claims.length, 'every claim names its evidence')
     assert.equal(await countVisible(app.scoped, [A], 'profile', 'dirty'), first.entities.length)
     assert.equal(await countVisible(app.scoped, [A], 'chunk', "projection_status = 'projected'"), chunks.length)
+    const versions = () => asSet(app.scoped, [A], async (q) => (await q.query('SELECT id, xmin::text AS version FROM chunk ORDER BY id')).rows)
+    const marked = await versions()
     for (const id of chunks) await projectAs(app.scoped, id, [A])
     assert.deepEqual(await snapshot([A]), first, 're-projecting every chunk adds, removes and reweighs nothing')
+    // A chunk already marked is not written again (a new row version writes every index of it).
+    assert.deepEqual(await versions(), marked, 'a re-run leaves the chunk rows as they were')
   })
 
   it("reinforces a claim another source observes, never a second chunk of one source; withdraws a chunk's evidence when it no longer says it", async () => {

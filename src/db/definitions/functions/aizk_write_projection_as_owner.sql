@@ -159,6 +159,9 @@ BEGIN
         UPDATE profile SET dirty = true WHERE entity_id = ANY(touched) AND scopes = p_scopes AND NOT dirty;
     END IF;
 
-    UPDATE chunk SET projection_status = 'projected' WHERE id = p_chunk;
+    -- Never a no-op update on a re-run: it could not be HOT (projection_status is in an index's
+    -- predicate), so it would write the chunk's row and every one of its indexes again, the text
+    -- search index's to_tsvector of the whole text among them.
+    UPDATE chunk SET projection_status = 'projected' WHERE id = p_chunk AND projection_status <> 'projected';
 END $function$;
 REVOKE ALL ON FUNCTION aizk_write_projection_as_owner(p_scopes uuid[], p_chunk uuid, p_half_life double precision, e_name text[], e_norm text[], e_kind text[], e_mentions integer[], e_description text[], c_subject text[], c_subject_kind text[], c_predicate text[], c_object text[], c_object_kind text[], c_object_is_entity boolean[], c_text_key text[]) FROM PUBLIC;
