@@ -7,6 +7,7 @@
  * dates reads in the past, with its dates (docs/memory-graph.md, "Time on every fact").
  */
 import nlp from 'compromise'
+import { normalizeName } from '../extract/normalize.js'
 
 const IRREGULAR: Record<string, string> = { be: 'is', have: 'has', do: 'does', go: 'goes' }
 
@@ -85,3 +86,10 @@ export function claimSentence(subject: string, predicate: string, object: string
   const text = `${subject} ${verb} ${object}${dates}`.replace(/\s+/g, ' ').trim()
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`
 }
+
+/**
+ * Whether a claim's object is its subject's own name: "Free Software Foundation stand for Free
+ * Software Foundation", an acronym's expansion once dedup folded the acronym into it. It says
+ * nothing the entity's aliases do not, so a profile leaves it out.
+ */
+export const restatesSubject = (subject: string, object: string) => normalizeName(subject) === normalizeName(object)

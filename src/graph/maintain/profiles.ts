@@ -14,7 +14,7 @@ import type { User } from '../../scope/user.js'
 import type { Settings } from '../../settings.js'
 import { chatCompletion } from '../extract/llm-client.js'
 import { mapLimited } from '../map-limited.js'
-import { claimSentence } from './claim-sentence.js'
+import { claimSentence, restatesSubject } from './claim-sentence.js'
 import { claimDirtyProfiles, type DirtyProfile, type ProfileClaim, storeProfiles, strongestClaims } from './sql/profile-sql.js'
 import { whatItIs } from './what-it-is.js'
 
@@ -92,7 +92,7 @@ export async function refreshDirtyProfiles(pool: pg.Pool, user: User, settings: 
     })
     if (dirty.length === 0) return total
     const rebuilt = await mapLimited(dirty, withModel ? settings.reportConcurrency : 1, async (entity) => {
-      const own = claims.filter((c) => c.entityId === entity.entityId)
+      const own = claims.filter((c) => c.entityId === entity.entityId && !restatesSubject(c.subject, c.object))
       return { entityId: entity.entityId, summary: await summarize(settings, entity, own, signal), claimIds: own.map((c) => c.claimId) }
     })
     await user.transaction(pool, (db) => storeProfiles(db, user.write, rebuilt))
