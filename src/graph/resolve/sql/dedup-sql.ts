@@ -41,18 +41,32 @@ export async function nameTrigrams(db: Queryable, scopes: readonly string[]): Pr
   return rows.map((r) => ({ id: r.id, kind: r.kind, name: r.name, trigrams: r.trigrams === '' ? [] : r.trigrams.split('\u0001') }))
 }
 
-/** The pairs among `pairs` whose names' pg_trgm similarity is above `threshold`: pg_trgm has the last word. */
-export async function confirmSimilar(db: Queryable, scopes: readonly string[], pairs: [string, string][], threshold: number): Promise<[string, string][]> {
+/**
+ * The pairs [a, b] among `pairs` whose entities x (a) and y (b), both of the set ($1), pass
+ * `condition`; `extra` are its parameters from $4 on.
+ */
+async function pairsWhere(
+  db: Queryable,
+  scopes: readonly string[],
+  pairs: [string, string][],
+  condition: string,
+  extra: unknown[],
+): Promise<[string, string][]> {
   if (pairs.length === 0) return []
   const { rows } = await db.query<{ a: string; b: string }>(
     `SELECT x.id::text AS a, y.id::text AS b
        FROM unnest($2::uuid[], $3::uuid[]) AS p(a, b)
        JOIN entity x ON x.id = p.a AND x.scopes = $1::uuid[]
        JOIN entity y ON y.id = p.b AND y.scopes = $1::uuid[]
-      WHERE x.kind = y.kind AND similarity(x.normalized_name, y.normalized_name) > $4::float8`,
-    [scopes, pairs.map((p) => p[0]), pairs.map((p) => p[1]), threshold],
+      WHERE ${condition}`,
+    [scopes, pairs.map((p) => p[0]), pairs.map((p) => p[1]), ...extra],
   )
   return rows.map((r) => [r.a, r.b])
+}
+
+/** The pairs among `pairs` whose names' pg_trgm similarity is above `threshold`: pg_trgm has the last word. */
+export function confirmSimilar(db: Queryable, scopes: readonly string[], pairs: [string, string][], threshold: number): Promise<[string, string][]> {
+  return pairsWhere(db, scopes, pairs, 'x.kind = y.kind AND similarity(x.normalized_name, y.normalized_name) > $4::float8', [threshold])
 }
 
 /**
@@ -60,22 +74,19 @@ export async function confirmSimilar(db: Queryable, scopes: readonly string[], p
  * acronym defines with a parenthesis, "free software (fs)" or "fs (free software)", compared as
  * acronym-definitions.ts's definesAcronym compares them: lower case, white space folded to one space.
  */
-export async function definedAcronyms(db: Queryable, scopes: readonly string[], pairs: [string, string][]): Promise<[string, string][]> {
-  if (pairs.length === 0) return []
-  const { rows } = await db.query<{ a: string; b: string }>(
-    `SELECT x.id::text AS a, y.id::text AS b
-       FROM unnest($2::uuid[], $3::uuid[]) AS p(a, b)
-       JOIN entity x ON x.id = p.a AND x.scopes = $1::uuid[]
-       JOIN entity y ON y.id = p.b AND y.scopes = $1::uuid[]
-      WHERE EXISTS (
+export function definedAcronyms(db: Queryable, scopes: readonly string[], pairs: [string, string][]): Promise<[string, string][]> {
+  return pairsWhere(
+    db,
+    scopes,
+    pairs,
+    `EXISTS (
         SELECT 1 FROM mention m JOIN chunk c ON c.id = m.chunk_id AND c.scopes = $1::uuid[]
          CROSS JOIN LATERAL (SELECT regexp_replace(lower(c.text), $4, ' ', 'g') AS folded) t
          WHERE m.entity_id = x.id AND m.scopes = $1::uuid[]
            AND (strpos(t.folded, y.normalized_name || ' (' || x.normalized_name || ')') > 0
              OR strpos(t.folded, x.normalized_name || ' (' || y.normalized_name || ')') > 0))`,
-    [scopes, pairs.map((p) => p[0]), pairs.map((p) => p[1]), WHITE_SPACE],
+    [WHITE_SPACE],
   )
-  return rows.map((r) => [r.a, r.b])
 }
 
 export async function entityStamps(db: Queryable, scopes: readonly string[], ids: string[]): Promise<EntityStamp[]> {
